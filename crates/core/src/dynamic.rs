@@ -1,0 +1,274 @@
+//! The type-erased, JSON-speaking form of every game, for code that must handle any game without knowing
+//! its rules: the `tabula` CLI and the server.
+//!
+//! [`DynGame`] is a game *kind* (create, load, replay); [`DynState`] is one running state. Both are
+//! implemented once, generically, for every [`Game`] ([`kind`]); a [`Registry`] maps game ids to kinds,
+//! so adding a game to the platform is one `register` call. Typed code stays typed inside each crate;
+//! code that needs the typed state back (the AI) downcasts with [`DynState::as_any`] to [`Erased<G>`].
+
+use std::any::Any;
+use std::fmt::Debug;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::options::{self, OptionSpec, OptionsError};
+use crate::record::{JsonRecord, Record};
+use crate::tools::{self, PlayoutResult};
+use crate::{ActionError, Actor, Game, GameRng, Observer, Seat, ToAct};
+
+/// Errors of the type-erased interface, each with a message that says what was wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DynError {
+    #[error("unknown game `{0}`; games: {1}")]
+    UnknownGame(String, String),
+    #[error(transparent)]
+    Options(#[from] OptionsError),
+    #[error("invalid state: {0}")]
+    State(String),
+    #[error("invalid record: {0}")]
+    Record(String),
+    #[error(transparent)]
+    Action(#[from] ActionError),
+}
+
+/// A game kind, type-erased.
+pub trait DynGame: Send + Sync {
+    fn id(&self) -> &'static str;
+    fn name(&self) -> &'static str;
+    fn description(&self) -> &'static str;
+    fn options_schema(&self) -> Vec<OptionSpec>;
+    /// Parses `name=value` options into their full JSON form (defaults filled in).
+    fn parse_options(&self, pairs: &[String]) -> Result<Value, OptionsError>;
+    /// Checks a JSON object of options and returns their full JSON form (defaults filled in).
+    fn check_options(&self, options: &Value) -> Result<Value, OptionsError>;
+    /// The initial state for these (JSON) options.
+    fn new_state(&self, options: &Value) -> Result<Box<dyn DynState>, DynError>;
+    /// Loads a full state from its JSON form, validating it.
+    fn load_state(&self, state: &Value) -> Result<Box<dyn DynState>, DynError>;
+    /// Replays a record (checking every action and the result) and returns the final state.
+    fn replay(&self, record: &JsonRecord, audit_seed: bool) -> Result<Box<dyn DynState>, DynError>;
+}
+
+/// One game state, type-erased. Actions and views are JSON values.
+pub trait DynState: Send + Sync + Debug {
+    fn game_id(&self) -> &'static str;
+    fn seats(&self) -> usize;
+    fn seat_name(&self, seat: Seat) -> String;
+    fn to_act(&self) -> ToAct;
+    /// The legal actions of `seat` as JSON.
+    fn legal_actions(&self, seat: Seat) -> Vec<Value>;
+    /// The legal actions of `seat` with their notation.
+    fn legal_actions_with_notation(&self, seat: Seat) -> Vec<(Value, String)>;
+    /// The listed chance outcomes with their probabilities (empty when they cannot be listed).
+    fn chance_outcomes(&self) -> Vec<(Value, f64)>;
+    /// Draws a chance action.
+    fn sample_chance(&self, rng: &mut GameRng) -> Option<Value>;
+    /// Applies a JSON action; malformed JSON is [`ActionError::Malformed`]. On error nothing changes.
+    fn apply(&mut self, actor: Actor, action: &Value) -> Result<(), ActionError>;
+    /// Parses an action written in the game's notation (or as JSON) into its JSON form.
+    fn parse_action(&self, text: &str) -> Result<Value, ActionError>;
+    /// The notation of a JSON action in this state.
+    fn notation(&self, action: &Value) -> Result<String, ActionError>;
+    /// How `observer` sees `action` by `actor` (None when hidden from them).
+    fn describe_action(&self, actor: Actor, action: &Value, observer: Observer) -> Option<String>;
+    /// What `observer` may see, as JSON.
+    fn view(&self, observer: Observer) -> Value;
+    /// The full state as JSON (authority only).
+    fn state(&self) -> Value;
+    /// The game's options as JSON.
+    fn options(&self) -> Value;
+    fn render_text(&self, observer: Observer) -> String;
+    fn validate(&self) -> Result<(), String>;
+    fn perft(&self, depth: u32) -> u64;
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// Plays random legal actions from this state (it is changed) until the end or `max_actions`.
+    fn random_playout(&mut self, rng: &mut GameRng, max_actions: u64) -> PlayoutResult;
+    fn clone_box(&self) -> Box<dyn DynState>;
+    /// For downcasting to [`Erased<G>`].
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl Clone for Box<dyn DynState> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A typed game state behind the type-erased interface.
+#[derive(Debug, Clone)]
+pub struct Erased<G: Game>(pub G);
+
+/// The type-erased kind of game `G`.
+pub struct Kind<G>(PhantomData<fn() -> G>);
+
+/// The type-erased kind of game `G`, ready to register.
+pub fn kind<G: Game>() -> Arc<dyn DynGame> {
+    Arc::new(Kind::<G>(PhantomData))
+}
+
+fn parse_action_json<G: Game>(action: &Value) -> Result<G::Action, ActionError> {
+    G::Action::deserialize(action).map_err(|e| ActionError::Malformed(e.to_string()))
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+impl<G: Game> DynGame for Kind<G> {
+    fn id(&self) -> &'static str {
+        G::ID
+    }
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn description(&self) -> &'static str {
+        G::DESCRIPTION
+    }
+    fn options_schema(&self) -> Vec<OptionSpec> {
+        <G::Options as options::GameOptions>::schema()
+    }
+    fn parse_options(&self, pairs: &[String]) -> Result<Value, OptionsError> {
+        let o: G::Options = options::parse_pairs(pairs)?;
+        Ok(to_json(&o))
+    }
+    fn check_options(&self, options: &Value) -> Result<Value, OptionsError> {
+        let o: G::Options = options::parse_json(options)?;
+        Ok(to_json(&o))
+    }
+    fn new_state(&self, options: &Value) -> Result<Box<dyn DynState>, DynError> {
+        let o: G::Options = options::parse_json(options)?;
+        Ok(Box::new(Erased(G::new(&o)?)))
+    }
+    fn load_state(&self, state: &Value) -> Result<Box<dyn DynState>, DynError> {
+        let g = G::deserialize(state).map_err(|e| DynError::State(e.to_string()))?;
+        g.validate().map_err(DynError::State)?;
+        Ok(Box::new(Erased(g)))
+    }
+    fn replay(&self, record: &JsonRecord, audit_seed: bool) -> Result<Box<dyn DynState>, DynError> {
+        let typed = Record::<G>::from_json(record).map_err(DynError::Record)?;
+        let g = tools::replay(&typed, audit_seed).map_err(|e| DynError::Record(e.to_string()))?;
+        Ok(Box::new(Erased(g)))
+    }
+}
+
+impl<G: Game> DynState for Erased<G> {
+    fn game_id(&self) -> &'static str {
+        G::ID
+    }
+    fn seats(&self) -> usize {
+        self.0.seats()
+    }
+    fn seat_name(&self, seat: Seat) -> String {
+        self.0.seat_name(seat)
+    }
+    fn to_act(&self) -> ToAct {
+        self.0.to_act()
+    }
+    fn legal_actions(&self, seat: Seat) -> Vec<Value> {
+        crate::legal_actions_vec(&self.0, seat)
+            .iter()
+            .map(to_json)
+            .collect()
+    }
+    fn legal_actions_with_notation(&self, seat: Seat) -> Vec<(Value, String)> {
+        crate::legal_actions_vec(&self.0, seat)
+            .iter()
+            .map(|a| (to_json(a), self.0.action_notation(a)))
+            .collect()
+    }
+    fn chance_outcomes(&self) -> Vec<(Value, f64)> {
+        let mut out = Vec::new();
+        self.0.chance_outcomes(&mut out);
+        out.iter().map(|(a, p)| (to_json(a), *p)).collect()
+    }
+    fn sample_chance(&self, rng: &mut GameRng) -> Option<Value> {
+        self.0.sample_chance(rng).map(|a| to_json(&a))
+    }
+    fn apply(&mut self, actor: Actor, action: &Value) -> Result<(), ActionError> {
+        let a = parse_action_json::<G>(action)?;
+        self.0.apply(actor, &a)
+    }
+    fn parse_action(&self, text: &str) -> Result<Value, ActionError> {
+        let trimmed = text.trim();
+        if let Ok(v) = serde_json::from_str::<Value>(trimmed)
+            && let Ok(a) = parse_action_json::<G>(&v)
+        {
+            return Ok(to_json(&a));
+        }
+        self.0.parse_action(trimmed).map(|a| to_json(&a))
+    }
+    fn notation(&self, action: &Value) -> Result<String, ActionError> {
+        let a = parse_action_json::<G>(action)?;
+        Ok(self.0.action_notation(&a))
+    }
+    fn describe_action(&self, actor: Actor, action: &Value, observer: Observer) -> Option<String> {
+        let a = parse_action_json::<G>(action).ok()?;
+        self.0.describe_action(actor, &a, observer)
+    }
+    fn view(&self, observer: Observer) -> Value {
+        to_json(&self.0.view(observer))
+    }
+    fn state(&self) -> Value {
+        to_json(&self.0)
+    }
+    fn options(&self) -> Value {
+        to_json(self.0.options())
+    }
+    fn render_text(&self, observer: Observer) -> String {
+        self.0.render_text(observer)
+    }
+    fn validate(&self) -> Result<(), String> {
+        self.0.validate()
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        tools::perft(&self.0, depth)
+    }
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        tools::perft_divide(&self.0, depth)
+    }
+    fn random_playout(&mut self, rng: &mut GameRng, max_actions: u64) -> PlayoutResult {
+        tools::random_playout(&mut self.0, rng, max_actions)
+    }
+    fn clone_box(&self) -> Box<dyn DynState> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The games of the platform, by id.
+#[derive(Clone, Default)]
+pub struct Registry {
+    games: Vec<Arc<dyn DynGame>>,
+}
+
+impl Registry {
+    pub fn new() -> Registry {
+        Registry::default()
+    }
+    /// Adds game `G` (a later registration of the same id replaces the earlier one).
+    pub fn register<G: Game>(&mut self) -> &mut Registry {
+        self.games.retain(|g| g.id() != G::ID);
+        self.games.push(kind::<G>());
+        self
+    }
+    /// The registered games, in registration order.
+    pub fn games(&self) -> &[Arc<dyn DynGame>] {
+        &self.games
+    }
+    /// The ids of the registered games.
+    pub fn ids(&self) -> Vec<&'static str> {
+        self.games.iter().map(|g| g.id()).collect()
+    }
+    /// The game with this id, or an error listing the known ids.
+    pub fn get(&self, id: &str) -> Result<&Arc<dyn DynGame>, DynError> {
+        self.games
+            .iter()
+            .find(|g| g.id() == id)
+            .ok_or_else(|| DynError::UnknownGame(id.to_string(), self.ids().join(", ")))
+    }
+}

@@ -1,0 +1,178 @@
+//! Records: everything needed to reproduce a game.
+//!
+//! ```json
+//! { "game": "kyo", "options": {"light_pawn_rows": "trench", "extra_pieces": false}, "seed": 42,
+//!   "actions": [ {"actor": {"seat": 0}, "action": ...}, {"actor": "chance", "action": ...} ],
+//!   "result": {"results": ["win", "loss"], "reason": "King captured"} }
+//! ```
+//! Replaying `actions` on `Game::new(options)` reproduces every state; `result` (when present) must equal
+//! the final outcome. `seed` is the authority's RNG seed: [`Match`] draws every chance action from it, so
+//! a record made by a `Match` can also be audited (re-drawing the chance actions gives the same ones).
+
+use serde::{Deserialize, Serialize};
+
+use crate::{ActionError, Actor, Game, GameRng, Outcome, Seat, ToAct, rng_from_seed};
+
+/// One recorded action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedAction<A> {
+    pub actor: Actor,
+    pub action: A,
+}
+
+/// A record with typed options and actions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound(serialize = "", deserialize = ""))]
+pub struct Record<G: Game> {
+    pub game: String,
+    pub options: G::Options,
+    pub seed: u64,
+    pub actions: Vec<RecordedAction<G::Action>>,
+    #[serde(default)]
+    pub result: Option<Outcome>,
+}
+
+/// A record in its JSON form, for any game (the type-erased CLI and server use it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JsonRecord {
+    pub game: String,
+    #[serde(default)]
+    pub options: serde_json::Value,
+    #[serde(default)]
+    pub seed: u64,
+    pub actions: Vec<RecordedAction<serde_json::Value>>,
+    #[serde(default)]
+    pub result: Option<Outcome>,
+}
+
+/// A game being played under an authority: the state, the seeded RNG that picks chance actions, and the
+/// record of every action so far.
+#[derive(Debug, Clone)]
+pub struct Match<G: Game> {
+    state: G,
+    rng: GameRng,
+    record: Record<G>,
+}
+
+impl<G: Game> Match<G> {
+    /// A new game with these options; chance actions will be drawn from `seed`.
+    pub fn new(options: G::Options, seed: u64) -> Result<Match<G>, crate::OptionsError> {
+        let state = G::new(&options)?;
+        Ok(Match {
+            state,
+            rng: rng_from_seed(seed),
+            record: Record {
+                game: G::ID.to_string(),
+                options,
+                seed,
+                actions: Vec::new(),
+                result: None,
+            },
+        })
+    }
+
+    /// The current state (authority only: send views to players).
+    pub fn state(&self) -> &G {
+        &self.state
+    }
+
+    /// The record so far (with `result` set once the game is over).
+    pub fn record(&self) -> &Record<G> {
+        &self.record
+    }
+
+    /// Applies a player's (or a recorded chance) action; on error nothing changes.
+    pub fn apply(&mut self, actor: Actor, action: G::Action) -> Result<(), ActionError> {
+        self.state.apply(actor, &action)?;
+        self.record.actions.push(RecordedAction { actor, action });
+        if let ToAct::Over(outcome) = self.state.to_act() {
+            self.record.result = Some(outcome);
+        }
+        Ok(())
+    }
+
+    /// Draws and applies chance actions until a seat must decide or the game ends. Returns the chance
+    /// actions taken.
+    pub fn resolve_chance(&mut self) -> Result<Vec<G::Action>, ActionError> {
+        let mut taken = Vec::new();
+        while self.state.to_act() == ToAct::Chance {
+            let action = self
+                .state
+                .sample_chance(&mut self.rng)
+                .ok_or_else(|| ActionError::Illegal("chance node without outcomes".to_string()))?;
+            self.apply(Actor::Chance, action.clone())?;
+            taken.push(action);
+        }
+        Ok(taken)
+    }
+
+    /// Whose decision it is.
+    pub fn to_act(&self) -> ToAct {
+        self.state.to_act()
+    }
+
+    /// The legal actions of `seat` now.
+    pub fn legal_actions(&self, seat: Seat) -> Vec<G::Action> {
+        crate::legal_actions_vec(&self.state, seat)
+    }
+
+    /// Consumes the match, giving its final state and record.
+    pub fn into_parts(self) -> (G, Record<G>) {
+        (self.state, self.record)
+    }
+}
+
+impl<G: Game> Record<G> {
+    /// The JSON form of this record.
+    pub fn to_json(&self) -> Result<JsonRecord, serde_json::Error> {
+        Ok(JsonRecord {
+            game: self.game.clone(),
+            options: serde_json::to_value(&self.options)?,
+            seed: self.seed,
+            actions: self
+                .actions
+                .iter()
+                .map(|a| {
+                    Ok(RecordedAction {
+                        actor: a.actor,
+                        action: serde_json::to_value(&a.action)?,
+                    })
+                })
+                .collect::<Result<_, serde_json::Error>>()?,
+            result: self.result.clone(),
+        })
+    }
+
+    /// The typed form of a JSON record of this game.
+    pub fn from_json(json: &JsonRecord) -> Result<Record<G>, String> {
+        if json.game != G::ID {
+            return Err(format!(
+                "record is for game `{}`, not `{}`",
+                json.game,
+                G::ID
+            ));
+        }
+        let options =
+            crate::options::parse_json::<G::Options>(&json.options).map_err(|e| e.to_string())?;
+        let actions = json
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                serde_json::from_value(a.action.clone())
+                    .map(|action| RecordedAction {
+                        actor: a.actor,
+                        action,
+                    })
+                    .map_err(|e| format!("action {}: {e}", i + 1))
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Record {
+            game: json.game.clone(),
+            options,
+            seed: json.seed,
+            actions,
+            result: json.result.clone(),
+        })
+    }
+}

@@ -1,0 +1,229 @@
+//! Generic tools written once over [`Game`]: perft, random playouts and record replay.
+
+use rand::RngExt;
+use serde::Serialize;
+
+use crate::record::Record;
+use crate::{Actor, Game, GameRng, Outcome, Seat, ToAct};
+
+/// Counts the leaves of the game tree `depth` actions deep (every seat's and chance's actions count as
+/// plies). At a simultaneous node the first seat that owes a decision moves first; at a chance node every
+/// listed outcome is a branch (a chance node whose outcomes cannot be listed, such as a shuffle, has no
+/// branches: perft is meant for positions without such nodes).
+pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
+    let mut buffers = Vec::new();
+    perft_inner(game, depth, &mut buffers)
+}
+
+fn perft_inner<G: Game>(game: &G, depth: u32, buffers: &mut Vec<Vec<G::Action>>) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    match game.to_act() {
+        ToAct::Over(_) => 0,
+        ToAct::Chance => {
+            let mut outcomes = Vec::new();
+            game.chance_outcomes(&mut outcomes);
+            if depth == 1 {
+                return outcomes.len() as u64;
+            }
+            outcomes
+                .iter()
+                .map(|(a, _)| {
+                    let mut next = game.clone();
+                    next.apply_trusted(Actor::Chance, a);
+                    perft_inner(&next, depth - 1, buffers)
+                })
+                .sum()
+        }
+        to_act => {
+            let Some(&seat) = to_act.seats().first() else {
+                return 0;
+            };
+            let mut actions = buffers.pop().unwrap_or_default();
+            actions.clear();
+            game.legal_actions(seat, &mut actions);
+            let total = if depth == 1 {
+                actions.len() as u64
+            } else {
+                actions
+                    .iter()
+                    .map(|a| {
+                        let mut next = game.clone();
+                        next.apply_trusted(Actor::Seat(seat), a);
+                        perft_inner(&next, depth - 1, buffers)
+                    })
+                    .sum()
+            };
+            buffers.push(actions);
+            total
+        }
+    }
+}
+
+/// Perft split by the first action: each root action's notation and its leaf count.
+pub fn perft_divide<G: Game>(game: &G, depth: u32) -> Vec<(String, u64)> {
+    let mut rows = Vec::new();
+    if depth == 0 {
+        return rows;
+    }
+    match game.to_act() {
+        ToAct::Over(_) => {}
+        ToAct::Chance => {
+            let mut outcomes = Vec::new();
+            game.chance_outcomes(&mut outcomes);
+            for (a, _) in outcomes {
+                let mut next = game.clone();
+                next.apply_trusted(Actor::Chance, &a);
+                rows.push((game.action_notation(&a), perft(&next, depth - 1)));
+            }
+        }
+        to_act => {
+            if let Some(&seat) = to_act.seats().first() {
+                let mut actions = Vec::new();
+                game.legal_actions(seat, &mut actions);
+                for a in actions {
+                    let mut next = game.clone();
+                    next.apply_trusted(Actor::Seat(seat), &a);
+                    rows.push((game.action_notation(&a), perft(&next, depth - 1)));
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// How a random playout ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayoutResult {
+    /// The outcome, or `None` when the action limit was reached first.
+    pub outcome: Option<Outcome>,
+    /// Actions taken (chance included).
+    pub actions: u64,
+}
+
+/// Plays uniformly random legal actions (chance sampled with its probabilities) from `game` until the
+/// game ends or `max_actions` actions were taken. Leaves `game` in the final state.
+pub fn random_playout<G: Game>(game: &mut G, rng: &mut GameRng, max_actions: u64) -> PlayoutResult {
+    let mut buffer = Vec::new();
+    let mut taken = 0;
+    while taken < max_actions {
+        match game.to_act() {
+            ToAct::Over(outcome) => {
+                return PlayoutResult {
+                    outcome: Some(outcome),
+                    actions: taken,
+                };
+            }
+            ToAct::Chance => match game.sample_chance(rng) {
+                Some(a) => game.apply_trusted(Actor::Chance, &a),
+                None => break,
+            },
+            to_act => {
+                let seats = to_act.seats();
+                let seat = seats[rng.random_range(0..seats.len())];
+                buffer.clear();
+                game.legal_actions(seat, &mut buffer);
+                if buffer.is_empty() {
+                    break;
+                }
+                let a = &buffer[rng.random_range(0..buffer.len())];
+                game.apply_trusted(Actor::Seat(seat), a);
+            }
+        }
+        taken += 1;
+    }
+    PlayoutResult {
+        outcome: game.to_act().outcome().cloned(),
+        actions: taken,
+    }
+}
+
+/// Why a record failed to replay.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error("bad options: {0}")]
+    Options(#[from] crate::OptionsError),
+    #[error("action {index} ({action}) by {actor:?} was refused: {error}")]
+    Refused {
+        index: usize,
+        action: String,
+        actor: Actor,
+        error: crate::ActionError,
+    },
+    #[error("the record's result {recorded:?} differs from the replayed outcome {replayed:?}")]
+    ResultMismatch {
+        recorded: Option<Outcome>,
+        replayed: Option<Outcome>,
+    },
+    #[error("chance action {index} ({action}) is not the one the seed draws ({expected})")]
+    SeedMismatch {
+        index: usize,
+        action: String,
+        expected: String,
+    },
+}
+
+/// Replays a record from its options, checking every action and the recorded result, and returns the
+/// final state. With `audit_seed`, every chance action must also be the one the record's seed draws
+/// (true of every record a [`crate::record::Match`] produced).
+pub fn replay<G: Game>(record: &Record<G>, audit_seed: bool) -> Result<G, ReplayError> {
+    let mut game = G::new(&record.options)?;
+    let mut rng = crate::rng_from_seed(record.seed);
+    for (index, ra) in record.actions.iter().enumerate() {
+        if audit_seed && ra.actor == Actor::Chance {
+            let expected = game.sample_chance(&mut rng);
+            if expected.as_ref() != Some(&ra.action) {
+                return Err(ReplayError::SeedMismatch {
+                    index: index + 1,
+                    action: game.action_notation(&ra.action),
+                    expected: expected.map_or("nothing".into(), |e| game.action_notation(&e)),
+                });
+            }
+        }
+        game.apply(ra.actor, &ra.action)
+            .map_err(|error| ReplayError::Refused {
+                index: index + 1,
+                action: game.action_notation(&ra.action),
+                actor: ra.actor,
+                error,
+            })?;
+    }
+    let replayed = game.to_act().outcome().cloned();
+    if record.result.is_some() && record.result != replayed {
+        return Err(ReplayError::ResultMismatch {
+            recorded: record.result.clone(),
+            replayed,
+        });
+    }
+    Ok(game)
+}
+
+/// Plays a whole random game under a [`crate::record::Match`] and returns its record (for property tests:
+/// every game's record must replay to the same final state).
+pub fn random_record<G: Game>(
+    options: G::Options,
+    seed: u64,
+    max_actions: u64,
+) -> Result<(G, Record<G>), crate::ActionError> {
+    let mut m = crate::record::Match::<G>::new(options, seed)
+        .map_err(|e| crate::ActionError::Illegal(e.to_string()))?;
+    let mut rng = crate::rng_from_seed(seed ^ 0x9e37_79b9_7f4a_7c15);
+    for _ in 0..max_actions {
+        m.resolve_chance()?;
+        let seats = m.to_act().seats();
+        if seats.is_empty() {
+            break;
+        }
+        let seat: Seat = seats[rng.random_range(0..seats.len())];
+        let legal = m.legal_actions(seat);
+        if legal.is_empty() {
+            return Err(crate::ActionError::Illegal(format!(
+                "seat {seat} owes a decision but has no legal action"
+            )));
+        }
+        let a = legal[rng.random_range(0..legal.len())].clone();
+        m.apply(Actor::Seat(seat), a)?;
+    }
+    Ok(m.into_parts())
+}
