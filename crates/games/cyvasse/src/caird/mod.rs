@@ -1,0 +1,1 @@
+//! Cyvasse, Caird's rules (placeholder until implemented).

@@ -1,0 +1,1 @@
+//! Cyvasse "Strength & Trump" (placeholder until implemented).
