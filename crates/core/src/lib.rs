@@ -27,6 +27,10 @@
 //! ## Contracts every implementation keeps
 //! 1. `legal_actions(seat)` is exact: every listed action is accepted by `apply(Actor::Seat(seat), _)`,
 //!    every other action is rejected, and the list is empty for a seat that owes no decision.
+//!    The list must be enumerable in full, so a decision with combinatorially many choices is split into
+//!    atomic actions: a **hidden setup is a sequence of placement actions** (`place piece X on cell Y`,
+//!    each validated against the placement rules, listing only placements that keep a legal setup
+//!    reachable) ended by an explicit ready/commit action — never one composite "whole army" action.
 //! 2. `apply` never panics and leaves the state unchanged when it returns an error.
 //! 3. `view(observer)` contains nothing that observer may not know; `determinize(seat, rng)` depends
 //!    only on `view(Observer::Seat(seat))` and `rng`.
