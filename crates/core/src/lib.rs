@@ -431,3 +431,72 @@ pub fn check_listed<G: Game>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcome_scores_shared_victories_and_draws() {
+        let o = Outcome::winners(4, &[Seat(1), Seat(3)], "shared victory");
+        assert_eq!(o.winning_seats(), vec![Seat(1), Seat(3)]);
+        assert_eq!(o.score(Seat(1)), 1.0);
+        assert_eq!(o.score(Seat(0)), 0.0);
+        assert_eq!(o.score(Seat(9)), 0.0);
+        let d = Outcome::draw(2, "repetition");
+        assert_eq!(d.score(Seat(0)), 0.5);
+        assert!(d.winning_seats().is_empty());
+    }
+
+    #[test]
+    fn to_act_says_who_may_act() {
+        let simultaneous = ToAct::Seats(vec![Seat(0), Seat(1)]);
+        assert!(simultaneous.allows(Actor::Seat(Seat(1))));
+        assert!(!simultaneous.allows(Actor::Chance));
+        assert!(ToAct::Chance.allows(Actor::Chance));
+        assert!(!ToAct::Seat(Seat(0)).allows(Actor::Seat(Seat(1))));
+        let over = ToAct::Over(Outcome::draw(2, "x"));
+        assert_eq!(
+            check_actor(&over, Actor::Seat(Seat(0))),
+            Err(ActionError::GameOver)
+        );
+        assert_eq!(
+            check_actor(&ToAct::Seat(Seat(0)), Actor::Seat(Seat(1))),
+            Err(ActionError::NotYourTurn("seat 1".into()))
+        );
+        assert_eq!(
+            check_actor(&ToAct::Seat(Seat(0)), Actor::Seat(Seat(0))),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn json_forms_are_stable() {
+        assert_eq!(
+            serde_json::to_string(&Actor::Seat(Seat(1))).unwrap(),
+            r#"{"seat":1}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&Actor::Chance).unwrap(),
+            r#""chance""#
+        );
+        assert_eq!(
+            serde_json::to_string(&ToAct::Seats(vec![Seat(0), Seat(1)])).unwrap(),
+            r#"{"seats":[0,1]}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&ActionError::Illegal("no".into())).unwrap(),
+            r#"{"kind":"illegal","message":"no"}"#
+        );
+    }
+
+    #[test]
+    fn same_seed_same_stream() {
+        use rand::RngExt;
+        let mut a = rng_from_seed(7);
+        let mut b = rng_from_seed(7);
+        let xs: Vec<u32> = (0..8).map(|_| a.random()).collect();
+        let ys: Vec<u32> = (0..8).map(|_| b.random()).collect();
+        assert_eq!(xs, ys);
+    }
+}

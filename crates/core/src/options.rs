@@ -226,3 +226,103 @@ fn from_json_map<O: GameOptions>(
     options.validate()?;
     Ok(options)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Opts {
+        large_board: bool,
+        players: i64,
+        light_pawn_rows: String,
+    }
+
+    impl Default for Opts {
+        fn default() -> Self {
+            Opts {
+                large_board: false,
+                players: 4,
+                light_pawn_rows: "trench".into(),
+            }
+        }
+    }
+
+    impl GameOptions for Opts {
+        fn schema() -> Vec<OptionSpec> {
+            vec![
+                OptionSpec::bool("large_board", false, "10x10 board"),
+                OptionSpec::int("players", 2, 6, 4, "number of players"),
+                OptionSpec::choice(
+                    "light_pawn_rows",
+                    &["trench", "open_field", "deadlock"],
+                    "trench",
+                    "rows",
+                ),
+            ]
+        }
+        fn validate(&self) -> Result<(), OptionsError> {
+            if self.large_board && self.players > 4 {
+                return Err(OptionsError::Conflict(
+                    "large_board needs players <= 4".into(),
+                ));
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn pairs_fill_defaults_and_parse_each_kind() {
+        let o: Opts = parse_pairs(&["large_board=true", "light_pawn_rows=deadlock"]).unwrap();
+        assert_eq!(
+            o,
+            Opts {
+                large_board: true,
+                players: 4,
+                light_pawn_rows: "deadlock".into()
+            }
+        );
+        let o: Opts = parse_pairs(&["players=2"]).unwrap();
+        assert_eq!(o.players, 2);
+        assert_eq!(parse_pairs::<Opts, &str>(&[]).unwrap(), Opts::default());
+    }
+
+    #[test]
+    fn unknown_option_lists_valid_names() {
+        let e = parse_pairs::<Opts, _>(&["big=true"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown option `big`; valid options: large_board, players, light_pawn_rows"
+        );
+    }
+
+    #[test]
+    fn bad_values_list_valid_values() {
+        let e = parse_pairs::<Opts, _>(&["players=7"]).unwrap_err();
+        assert!(e.to_string().contains("valid values: 2..=6"), "{e}");
+        let e = parse_pairs::<Opts, _>(&["light_pawn_rows=wide"]).unwrap_err();
+        assert!(e.to_string().contains("trench|open_field|deadlock"), "{e}");
+        let e = parse_pairs::<Opts, _>(&["large_board=maybe"]).unwrap_err();
+        assert!(e.to_string().contains("true|false"), "{e}");
+        let e = parse_pairs::<Opts, _>(&["large_board"]).unwrap_err();
+        assert_eq!(e, OptionsError::Syntax("large_board".into()));
+    }
+
+    #[test]
+    fn conflicting_options_are_refused() {
+        let e = parse_pairs::<Opts, _>(&["large_board=true", "players=6"]).unwrap_err();
+        assert!(matches!(e, OptionsError::Conflict(_)));
+    }
+
+    #[test]
+    fn json_options_are_checked_against_the_schema() {
+        let o: Opts = parse_json(&serde_json::json!({"players": 3})).unwrap();
+        assert_eq!(o.players, 3);
+        assert_eq!(parse_json::<Opts>(&Value::Null).unwrap(), Opts::default());
+        assert!(parse_json::<Opts>(&serde_json::json!({"players": "3"})).is_err());
+        assert!(parse_json::<Opts>(&serde_json::json!({"players": 9})).is_err());
+        assert!(parse_json::<Opts>(&serde_json::json!({"colour": "red"})).is_err());
+        assert!(parse_json::<Opts>(&serde_json::json!([1, 2])).is_err());
+    }
+}
