@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Tabula's one test command. On a fresh Debian machine with Rust and Node it installs what the tests need
+# (Debian's chromium and postgresql, the web client's npm packages), then runs, in order:
+#   1. cargo fmt --check            2. cargo clippy --all-targets -D warnings
+#   3. every Rust test of the workspace (unit, property, integration, server over real sockets), with a
+#      throwaway PostgreSQL cluster on loopback so the PostgreSQL tests run too
+#   4. the web client's unit tests (vitest)
+#   5. the browser end-to-end tests (playwright-core driving Debian's chromium against `tabula serve`)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "installing test dependencies"
+bash scripts/install-deps.sh
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy --all-targets -- -D warnings"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cargo test (workspace, with PostgreSQL)"
+bash crates/server/scripts/with-postgres.sh cargo test --workspace --locked
+
+step "web unit tests"
+(cd web && npm test)
+
+step "browser end-to-end tests"
+cargo build --locked -p tabula
+TABULA_BIN="$root/target/debug/tabula" bash web/scripts/e2e.sh
