@@ -1,0 +1,116 @@
+// The WebSocket connection of a game page: connects as a seat (or spectator), reconnects after a network
+// drop or a server restart with `since=<last seq>`, and asks for `sync` on a gap.
+
+import { reconnectDelay } from './logic/backoff';
+import type { Snapshot } from './logic/snapshot';
+import type { SeatCredential } from './store';
+
+export type ServerMsg =
+  | (Snapshot & { type: 'snapshot' | 'update' })
+  | { type: 'ack'; id: number; seq: number }
+  | { type: 'error'; id: number | null; code: string; message: string }
+  | { type: 'pong'; id: number };
+
+export interface ConnHandlers {
+  onMessage: (msg: ServerMsg) => void;
+  onStatus: (connected: boolean, detail: string) => void;
+}
+
+export class GameConn {
+  private ws: WebSocket | null = null;
+  private attempt = 0;
+  private nextId = 1;
+  private closed = false;
+  private timer: number | undefined;
+  private pingTimer: number | undefined;
+  lastSeq = 0;
+
+  constructor(
+    private readonly gameId: string,
+    private readonly cred: SeatCredential | null,
+    private readonly handlers: ConnHandlers,
+  ) {}
+
+  url(): string {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const q = new URLSearchParams();
+    if (this.cred) {
+      q.set('seat', String(this.cred.seat));
+      q.set('token', this.cred.token);
+    }
+    if (this.lastSeq > 0) q.set('since', String(this.lastSeq));
+    const qs = q.toString();
+    return `${proto}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws${qs ? `?${qs}` : ''}`;
+  }
+
+  connect(): void {
+    if (this.closed) return;
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.schedule();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.handlers.onStatus(true, 'connected');
+      window.clearInterval(this.pingTimer);
+      this.pingTimer = window.setInterval(() => this.send({ type: 'ping' }), 20000);
+    };
+    ws.onmessage = (ev) => {
+      let msg: ServerMsg;
+      try {
+        msg = JSON.parse(String(ev.data)) as ServerMsg;
+      } catch {
+        return;
+      }
+      if ((msg.type === 'snapshot' || msg.type === 'update') && typeof msg.seq === 'number') {
+        this.lastSeq = Math.max(this.lastSeq, msg.seq);
+      }
+      this.handlers.onMessage(msg);
+    };
+    ws.onclose = () => {
+      window.clearInterval(this.pingTimer);
+      if (this.ws === ws) this.ws = null;
+      if (!this.closed) {
+        this.handlers.onStatus(false, 'connection lost — reconnecting…');
+        this.schedule();
+      }
+    };
+    ws.onerror = () => {
+      /* onclose follows and reconnects */
+    };
+  }
+
+  private schedule(): void {
+    window.clearTimeout(this.timer);
+    const delay = reconnectDelay(this.attempt++);
+    this.timer = window.setTimeout(() => this.connect(), delay);
+  }
+
+  /** Sends a message; returns its id, or null when not connected. */
+  send(msg: Record<string, unknown>): number | null {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    const id = this.nextId++;
+    this.ws.send(JSON.stringify({ ...msg, id }));
+    return id;
+  }
+
+  /** Forces a reconnect now (the network came back). */
+  kick(): void {
+    if (!this.ws && !this.closed) {
+      window.clearTimeout(this.timer);
+      this.connect();
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    window.clearTimeout(this.timer);
+    window.clearInterval(this.pingTimer);
+    this.ws?.close();
+    this.ws = null;
+  }
+}

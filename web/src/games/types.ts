@@ -1,0 +1,56 @@
+// The interface of a board renderer. A renderer draws one game's view as SVG (plus optional side panels),
+// names its cells (so the generic click logic can read legal actions' notations) and reports clicks.
+
+import type { Selection } from '../logic/select';
+
+export interface RenderContext {
+  gameId: string;
+  view: unknown;
+  options: Record<string, unknown>;
+  /** This client's seat, or null for a spectator. */
+  seat: number | null;
+  seatNames: string[];
+  selection: Selection;
+  /** Cells of the last move, for highlighting. */
+  lastMove: string[];
+  /** Called with a cell name when the player clicks (or drops on) a cell. */
+  onCell: (cell: string) => void;
+}
+
+export interface Renderer {
+  /** Every cell name this view draws (used to find cells in action notations). */
+  cellNames(view: unknown, options: Record<string, unknown>): string[];
+  /** The board (SVG) and any extra panels (hands, resources, dice). */
+  render(ctx: RenderContext): { board: Element | null; panels: Element[] };
+}
+
+/** Safe property access on unknown JSON. */
+export function get(obj: unknown, ...path: (string | number)[]): unknown {
+  let cur: unknown = obj;
+  for (const k of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  return cur;
+}
+
+export function asArray(x: unknown): unknown[] {
+  return Array.isArray(x) ? x : [];
+}
+
+export function asNumber(x: unknown, d = 0): number {
+  return typeof x === 'number' && Number.isFinite(x) ? x : d;
+}
+
+export function asString(x: unknown, d = ''): string {
+  return typeof x === 'string' ? x : typeof x === 'number' ? String(x) : d;
+}
+
+/** The first key among `keys` that the object has. */
+export function pick(obj: unknown, ...keys: string[]): unknown {
+  if (obj === null || typeof obj !== 'object') return undefined;
+  for (const k of keys) {
+    if (k in (obj as object)) return (obj as Record<string, unknown>)[k];
+  }
+  return undefined;
+}

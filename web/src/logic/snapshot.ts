@@ -1,0 +1,181 @@
+// The client's model of a game, built from the server's `snapshot` and `update` messages
+// (docs/protocol.md). Pure logic: merging events, detecting gaps, deriving the move list.
+
+import type { LegalAction } from './select';
+
+export type Actor = { seat: number } | 'chance';
+
+export interface Outcome {
+  results: ('win' | 'draw' | 'loss')[];
+  reason: string;
+}
+
+export type ToAct = { seat: number } | { seats: number[] } | 'chance' | { over: Outcome };
+
+export interface GameEvent {
+  seq: number;
+  at?: number;
+  kind: string;
+  actor?: Actor;
+  notation?: string | null;
+  seat?: number;
+  result?: Outcome;
+  game?: string;
+}
+
+export interface SeatInfo {
+  seat: number;
+  name: string;
+  kind: 'human' | 'ai';
+  level?: number;
+  joined?: boolean;
+}
+
+export interface ClockInfo {
+  kind: string;
+  seats: { remaining_ms: number; running: boolean }[];
+}
+
+export interface Snapshot {
+  id: string;
+  game: string;
+  name?: string;
+  status: 'waiting' | 'running' | 'over' | 'imported' | string;
+  seq: number;
+  now?: number;
+  you: { seat: number } | 'spectator';
+  seats: SeatInfo[];
+  options: Record<string, unknown>;
+  to_act: ToAct;
+  view: unknown;
+  legal: LegalAction[];
+  events: GameEvent[];
+  draw_offer: { by: number; accepted: number[] } | null;
+  clock: ClockInfo | null;
+  result: Outcome | null;
+  rematch: { id: string; seat?: number; token?: string } | null;
+  text?: string;
+}
+
+export interface MoveEntry {
+  seq: number;
+  actor: Actor;
+  notation: string | null;
+}
+
+/** Merges a server message into the current model. Returns the new model and whether a gap was seen
+ * (the client must then send `sync`). A `snapshot` replaces events only when it carries the whole log. */
+export function merge(
+  current: Snapshot | null,
+  msg: Snapshot & { type?: string },
+): { model: Snapshot; gap: boolean } {
+  const incoming = Array.isArray(msg.events) ? msg.events : [];
+  if (!current || current.id !== msg.id) {
+    const events = [...incoming].sort((a, b) => a.seq - b.seq);
+    return { model: { ...msg, events }, gap: false };
+  }
+  const known = new Map<number, GameEvent>();
+  for (const e of current.events) known.set(e.seq, e);
+  for (const e of incoming) known.set(e.seq, e);
+  const events = [...known.values()].sort((a, b) => a.seq - b.seq);
+  // A gap: the log does not run 1..seq without holes.
+  let gap = false;
+  const maxSeq = Math.max(msg.seq ?? 0, events.length ? events[events.length - 1].seq : 0);
+  if (events.length > 0 && (events[0].seq !== 1 || events.length !== maxSeq)) {
+    const firstIncoming = incoming.length ? Math.min(...incoming.map((e) => e.seq)) : msg.seq + 1;
+    gap = firstIncoming > current.seq + 1 || events.length !== maxSeq;
+  }
+  return { model: { ...msg, events }, gap };
+}
+
+/** The move list: every `action` event by a seat, and chance events whose outcome this observer sees. */
+export function moveList(events: GameEvent[]): MoveEntry[] {
+  return events
+    .filter((e) => e.kind === 'action')
+    .map((e) => ({ seq: e.seq, actor: e.actor ?? 'chance', notation: e.notation ?? null }));
+}
+
+/** The last visible move's notation (for highlighting on the board). */
+export function lastVisibleNotation(events: GameEvent[]): string | null {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.kind === 'action' && e.actor !== 'chance' && e.notation) return e.notation;
+  }
+  return null;
+}
+
+/** The last chance outcomes since the last seat action (dice rolls to show). */
+export function recentChance(events: GameEvent[]): string[] {
+  const out: string[] = [];
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.kind !== 'action') continue;
+    if (e.actor !== 'chance') break;
+    if (e.notation) out.unshift(e.notation);
+  }
+  return out;
+}
+
+export function mySeat(s: Snapshot): number | null {
+  return typeof s.you === 'object' && s.you !== null ? s.you.seat : null;
+}
+
+/** Seats that owe a decision now. */
+export function seatsToAct(t: ToAct): number[] {
+  if (typeof t !== 'object' || t === null) return [];
+  if ('seat' in t) return [t.seat];
+  if ('seats' in t) return t.seats;
+  return [];
+}
+
+export function outcomeOf(s: Snapshot): Outcome | null {
+  if (s.result) return s.result;
+  const t = s.to_act;
+  return typeof t === 'object' && t !== null && 'over' in t ? t.over : null;
+}
+
+/** A human sentence about who must act now. */
+export function statusLine(s: Snapshot): string {
+  const name = (i: number) => s.seats[i]?.name ?? `Seat ${i + 1}`;
+  const over = outcomeOf(s);
+  if (over) {
+    const winners = over.results.flatMap((r, i) => (r === 'win' ? [i] : []));
+    if (winners.length === 0) return `Game over: draw (${over.reason})`;
+    const verb = winners.length > 1 ? 'win' : 'wins';
+    return `Game over: ${winners.map(name).join(' and ')} ${verb} (${over.reason})`;
+  }
+  if (s.status === 'waiting') {
+    const open = s.seats.filter((x) => x.kind === 'human' && !x.joined).map((x) => x.name);
+    return `Waiting for players to join: ${open.join(', ')}`;
+  }
+  if (s.to_act === 'chance') return 'Rolling / dealing…';
+  const seats = seatsToAct(s.to_act);
+  const me = mySeat(s);
+  if (me !== null && seats.includes(me)) {
+    return seats.length > 1 ? 'Your decision (the others decide at the same time, unseen)' : 'Your move';
+  }
+  return `Waiting for ${seats.map(name).join(', ')}`;
+}
+
+/** My result, for the game-over dialog. */
+export function myResult(over: Outcome, seat: number | null): string {
+  if (seat === null) return 'Game over';
+  const r = over.results[seat];
+  if (r === 'win') return 'You win!';
+  if (r === 'draw') return 'Draw';
+  if (r === 'loss') return 'You lose';
+  return 'Game over';
+}
+
+/** Formats a clock's remaining time as m:ss (h:mm:ss past an hour, days for correspondence). */
+export function formatClock(ms: number): string {
+  const t = Math.max(0, Math.floor(ms / 1000));
+  const d = Math.floor(t / 86400);
+  const hh = Math.floor((t % 86400) / 3600);
+  const mm = Math.floor((t % 3600) / 60);
+  const ss = t % 60;
+  const p = (n: number) => String(n).padStart(2, '0');
+  if (d > 0) return `${d}d ${hh}h`;
+  if (hh > 0) return `${hh}:${p(mm)}:${p(ss)}`;
+  return `${mm}:${p(ss)}`;
+}

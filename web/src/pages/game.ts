@@ -1,0 +1,392 @@
+// The game page: board, whose turn, move list, legal actions, clocks, draw/resign/rematch, game-over
+// dialog, export, and stepping back through the positions seen.
+
+import { api } from '../api';
+import { GameConn, type ServerMsg } from '../conn';
+import { rendererFor } from '../games/index';
+import { CellTokenizer, Selection, type LegalAction } from '../logic/select';
+import {
+  formatClock, lastVisibleNotation, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
+  seatsToAct, statusLine, type Snapshot,
+} from '../logic/snapshot';
+import { fileName } from '../logic/record';
+import { loadSeat, saveSeat, type SeatCredential } from '../store';
+import { clear, h } from '../ui/dom';
+import { showDialog } from '../ui/dialog';
+import { navigate } from '../router';
+import { seatColour } from '../games/art';
+
+interface Seen {
+  seq: number;
+  view: unknown;
+  last: string | null;
+}
+
+let active: { close(): void } | null = null;
+
+export function leaveGame(): void {
+  active?.close();
+  active = null;
+}
+
+export function gamePage(root: HTMLElement, id: string, spectate: boolean): void {
+  leaveGame();
+  clear(root);
+  const cred: SeatCredential | null = spectate ? null : loadSeat(id);
+  let model: Snapshot | null = null;
+  let selection: Selection | null = null;
+  let chooser: LegalAction[] | null = null;
+  let pending = false;
+  let errorText = '';
+  let connText = 'connecting…';
+  let connected = false;
+  let shownOver = false;
+  let reviewIndex: number | null = null; // index into `seen` while stepping back
+  const seen: Seen[] = [];
+  let clockTimer: number | undefined;
+
+  const header = h('div.card');
+  const boardHost = h('div.board-wrap', { 'data-testid': 'board' });
+  const panelsHost = h('div');
+  const side = h('div.side');
+  root.append(h('div.game-layout', h('div', header, boardHost, panelsHost), side));
+
+  const conn = new GameConn(id, cred, {
+    onStatus(up, detail) {
+      connected = up;
+      connText = detail;
+      drawHeader();
+    },
+    onMessage(msg: ServerMsg) {
+      if (msg.type === 'snapshot' || msg.type === 'update') {
+        const { model: next, gap } = merge(model, msg);
+        model = next;
+        if (gap) conn.send({ type: 'sync' });
+        pending = false;
+        chooser = null;
+        remember(next);
+        const me = mySeat(next);
+        const renderer = rendererFor(next.game);
+        const tok = new CellTokenizer(renderer.cellNames(next.view, next.options));
+        selection = new Selection(me === null ? [] : next.legal, tok);
+        if (next.rematch?.token && next.rematch.seat !== undefined && cred) {
+          saveSeat(next.rematch.id, { seat: next.rematch.seat, token: next.rematch.token });
+        }
+        draw();
+        maybeGameOver();
+      } else if (msg.type === 'error') {
+        pending = false;
+        errorText = msg.message;
+        draw();
+      } else if (msg.type === 'ack') {
+        errorText = '';
+      }
+    },
+  });
+  const online = () => conn.kick();
+  window.addEventListener('online', online);
+  active = {
+    close() {
+      conn.close();
+      window.removeEventListener('online', online);
+      window.clearInterval(clockTimer);
+    },
+  };
+  conn.connect();
+  clockTimer = window.setInterval(() => drawClocks(), 500);
+
+  function remember(m: Snapshot): void {
+    const last = seen[seen.length - 1];
+    if (!last || last.seq !== m.seq) seen.push({ seq: m.seq, view: m.view, last: lastVisibleNotation(m.events) });
+    if (seen.length > 500) seen.shift();
+  }
+
+  function seatName(i: number): string {
+    return model?.seats[i]?.name ?? `Seat ${i + 1}`;
+  }
+
+  function sendAction(a: LegalAction): void {
+    if (!model || pending) return;
+    errorText = '';
+    const sentId = conn.send({ type: 'action', action: a.action });
+    if (sentId === null) {
+      // Not connected: fall back to HTTP so the move is not lost.
+      if (!cred) return;
+      pending = true;
+      api.post(`/api/games/${id}/action`, { seat: cred.seat, token: cred.token, action: a.action })
+        .then(() => conn.send({ type: 'sync' }))
+        .catch((e: unknown) => {
+          errorText = e instanceof Error ? e.message : String(e);
+        })
+        .finally(() => {
+          pending = false;
+          draw();
+        });
+    } else {
+      pending = true;
+    }
+    selection?.reset();
+    draw();
+  }
+
+  function onCell(cell: string): void {
+    if (!selection || reviewIndex !== null) return;
+    chooser = null;
+    const r = selection.click(cell);
+    if (r.kind === 'submit') sendAction(r.action);
+    else if (r.kind === 'choose') chooser = r.options;
+    draw();
+  }
+
+  function drawHeader(): void {
+    clear(header);
+    if (!model) {
+      header.append(h('p', 'Loading game…'), h('p.conn', connText));
+      return;
+    }
+    const me = mySeat(model);
+    const toAct = seatsToAct(model.to_act);
+    const myTurn = me !== null && toAct.includes(me);
+    header.append(
+      h('div.row',
+        h('h2', { style: 'margin:0' }, model.name ?? model.game),
+        h('a', { href: `/rules/${model.game}`, 'data-link': '', target: '_blank' }, 'Rules'),
+        h(`span.conn${connected ? '' : '.down'}`, { 'data-testid': 'conn' }, connected ? '● live' : `○ ${connText}`),
+      ),
+      h(`div.banner${myTurn ? '.turn' : ''}`, { 'data-testid': 'status' }, statusLine(model)),
+      h('div.row', model.seats.map((s) =>
+        h('span', { 'data-seat': s.seat },
+          h('span.seat-chip', { style: `background:${seatColour(s.seat)}` }),
+          `${s.name}${s.seat === me ? ' (you)' : ''} — ${s.kind === 'ai' ? `AI level ${s.level ?? '?'}` : s.joined ? 'player' : 'open'}`,
+          toAct.includes(s.seat) ? ' ⏳' : '',
+          h('span.clock', { 'data-clock': s.seat }, ''),
+        ))),
+          );
+    if (errorText) header.appendChild(h('div.banner.warn', { 'data-testid': 'error' }, errorText));
+    if (model.draw_offer) header.appendChild(drawOfferBanner(model, me));
+    drawClocks();
+  }
+
+  function drawOfferBanner(m: Snapshot, me: number | null): HTMLElement {
+    const offer = m.draw_offer;
+    if (!offer) return h('span');
+    const mine = me !== null && offer.accepted.includes(me);
+    return h('div.banner', `${seatName(offer.by)} offers a draw. `,
+      me !== null && !mine
+        ? [h('button', { onclick: () => conn.send({ type: 'draw', op: 'accept' }) }, 'Accept'),
+           h('button', { onclick: () => conn.send({ type: 'draw', op: 'decline' }) }, 'Decline')]
+        : h('span.muted', 'Waiting for an answer.'));
+  }
+
+  function drawClocks(): void {
+    if (!model?.clock) return;
+    const base = model.now ?? Date.now();
+    const lag = Date.now() - base;
+    model.clock.seats.forEach((c, i) => {
+      const el = header.querySelector(`[data-clock="${i}"]`);
+      if (!el) return;
+      const ms = c.running && !outcomeOf(model!) ? c.remaining_ms - Math.max(0, lag) : c.remaining_ms;
+      el.textContent = ` ⏱ ${formatClock(ms)}`;
+    });
+  }
+
+  function drawBoard(): void {
+    clear(boardHost);
+    clear(panelsHost);
+    if (!model || !selection) return;
+    const renderer = rendererFor(model.game);
+    const reviewing = reviewIndex !== null ? seen[reviewIndex] : null;
+    const view = reviewing ? reviewing.view : model.view;
+    const tok = new CellTokenizer(renderer.cellNames(view, model.options));
+    const lastNotation = reviewing ? reviewing.last : lastVisibleNotation(model.events);
+    const { board, panels } = renderer.render({
+      gameId: model.game,
+      view,
+      options: model.options,
+      seat: mySeat(model),
+      seatNames: model.seats.map((s) => s.name),
+      selection: reviewing ? new Selection([], tok) : selection,
+      lastMove: lastNotation ? tok.cells(lastNotation) : [],
+      onCell,
+    });
+    if (reviewing) {
+      boardHost.appendChild(h('div.banner', `Reviewing an earlier position (event ${reviewing.seq}). `,
+        h('button', { onclick: () => { reviewIndex = null; draw(); } }, 'Back to the game')));
+    }
+    if (board) boardHost.appendChild(board);
+    else boardHost.appendChild(h('p.muted', 'This game is shown as text and buttons.'));
+    for (const p of panels) panelsHost.appendChild(p);
+  }
+
+  function drawSide(): void {
+    clear(side);
+    if (!model || !selection) return;
+    const me = mySeat(model);
+    const over = outcomeOf(model);
+    // Dice and other chance results since the last move.
+    const chance = recentChance(model.events);
+    if (chance.length) side.appendChild(h('div.card', h('b', 'Chance: '), h('span', { 'data-testid': 'chance' }, chance.join(', '))));
+
+    if (me !== null && !over && reviewIndex === null) {
+      const box = h('div.card', { 'data-testid': 'actions' });
+      const buttons = selection.cellless();
+      const targets = selection.targets();
+      if (selection.prefix.length) {
+        box.appendChild(h('p', `Selected: ${selection.prefix.join(' → ')} `,
+          h('button', { onclick: () => { selection?.reset(); chooser = null; draw(); } }, 'Cancel')));
+      }
+      if (chooser && chooser.length) {
+        box.appendChild(h('p', h('b', 'Choose:')));
+        box.appendChild(h('div.actions', chooser.map((a) =>
+          h('button.primary', { 'data-notation': a.notation, onclick: () => sendAction(a) }, a.notation))));
+      }
+      if (model.legal.length === 0) {
+        box.appendChild(h('p.muted', pending ? 'Sending…' : 'Nothing to do now.'));
+      } else {
+        if (targets.size && !chooser) box.appendChild(h('p.muted', selection.prefix.length ? 'Click a highlighted cell to continue.' : 'Click a highlighted piece or cell to move.'));
+        if (buttons.length) {
+          box.appendChild(h('div.actions', buttons.slice(0, 300).map((a) =>
+            h('button', { 'data-notation': a.notation, onclick: () => sendAction(a), disabled: pending }, a.notation))));
+        }
+        box.appendChild(allMoves(model.legal));
+      }
+      side.appendChild(box);
+    }
+
+    // Move list.
+    const moves = moveList(model.events);
+    const list = h('ol', moves.map((m, i) => {
+      const who = m.actor === 'chance' ? 'chance' : seatName(m.actor.seat);
+      const idx = seen.findIndex((s) => s.seq === m.seq);
+      return h('li', {
+        class: reviewIndex !== null && seen[reviewIndex]?.seq === m.seq ? 'current' : '',
+        title: idx >= 0 ? 'Show this position' : 'Position not seen by this page',
+        onclick: () => { if (idx >= 0) { reviewIndex = idx; draw(); } },
+      }, `${who}: ${m.notation ?? '(hidden)'}`, i === moves.length - 1 ? ' ◀' : '');
+    }));
+    const movesBox = h('div.card', h('h3', `Moves (${moves.length})`), h('div.moves', { 'data-testid': 'moves' }, list),
+      h('div.row',
+        h('button', { title: 'Previous position', onclick: () => step(-1) }, '◀'),
+        h('button', { title: 'Next position', onclick: () => step(1) }, '▶'),
+      ));
+    side.appendChild(movesBox);
+    requestAnimationFrame(() => {
+      const box = movesBox.querySelector('.moves');
+      if (box) box.scrollTop = box.scrollHeight;
+    });
+
+    // Game controls.
+    const controls = h('div.card.row');
+    if (me !== null && !over && model.status === 'running') {
+      controls.append(
+        h('button', { onclick: async () => {
+          if ((await showDialog('Resign?', 'You lose this game.', [{ label: 'Resign', value: 'yes', primary: true }, { label: 'Cancel', value: 'no' }])) === 'yes') conn.send({ type: 'resign' });
+        } }, 'Resign'),
+      );
+      if (!model.draw_offer) controls.append(h('button', { onclick: () => conn.send({ type: 'draw', op: 'offer' }) }, 'Offer draw'));
+    }
+    if (over) {
+      controls.append(
+        h('button', { 'data-testid': 'export', onclick: () => exportRecord() }, 'Download record'),
+        h('a.btn', { href: `/replay/${id}`, 'data-link': '' }, 'Replay'),
+      );
+      if (me !== null) controls.append(h('button', { onclick: () => rematch() }, 'Rematch'));
+    }
+    controls.append(
+      h('button', { onclick: () => copy(`${location.origin}/watch/${id}`) }, 'Copy watch link'),
+      h('a', { href: '/', 'data-link': '' }, 'Lobby'),
+    );
+    side.appendChild(controls);
+  }
+
+  function allMoves(legal: LegalAction[]): HTMLElement {
+    // Every legal action by its notation, for players who prefer a list (and for accessibility).
+    const sel = h('select', { 'data-testid': 'legal-select' },
+      h('option', { value: '' }, `All ${legal.length} legal moves…`),
+      legal.slice(0, 2000).map((a, i) => h('option', { value: String(i) }, a.notation))) as HTMLSelectElement;
+    sel.addEventListener('change', () => {
+      const a = legal[Number(sel.value)];
+      if (sel.value !== '' && a) sendAction(a);
+    });
+    return h('div', { style: 'margin-top:.5rem' }, sel);
+  }
+
+  function step(d: number): void {
+    if (!seen.length) return;
+    const cur = reviewIndex ?? seen.length - 1;
+    const next = Math.max(0, Math.min(seen.length - 1, cur + d));
+    reviewIndex = next === seen.length - 1 ? null : next;
+    draw();
+  }
+
+  async function exportRecord(): Promise<void> {
+    try {
+      const rec = await api.get<{ game: string }>(`/api/games/${id}/record`);
+      const blob = new Blob([JSON.stringify(rec, null, 2)], { type: 'application/json' });
+      const a = h('a', { href: URL.createObjectURL(blob), download: fileName(rec as never, id) }) as HTMLAnchorElement;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    } catch (e) {
+      errorText = e instanceof Error ? e.message : String(e);
+      draw();
+    }
+  }
+
+  async function rematch(): Promise<void> {
+    if (!cred) return;
+    try {
+      const r = await api.post<{ id: string; seat: number; token: string }>(`/api/games/${id}/rematch`, { seat: cred.seat, token: cred.token });
+      saveSeat(r.id, { seat: r.seat, token: r.token });
+      navigate(`/game/${r.id}`);
+    } catch (e) {
+      errorText = e instanceof Error ? e.message : String(e);
+      draw();
+    }
+  }
+
+  async function maybeGameOver(): Promise<void> {
+    if (!model || shownOver) return;
+    const over = outcomeOf(model);
+    if (!over) return;
+    shownOver = true;
+    const me = mySeat(model);
+    const buttons = [
+      { label: 'Close', value: 'close' },
+      { label: 'Replay', value: 'replay' },
+      ...(me !== null ? [{ label: 'Rematch', value: 'rematch', primary: true }] : []),
+    ];
+    const choice = await showDialog(myResult(over, me), h('p', { 'data-testid': 'result' }, statusLine(model)), buttons);
+    if (choice === 'rematch') await rematch();
+    else if (choice === 'replay') navigate(`/replay/${id}`);
+  }
+
+  function draw(): void {
+    drawHeader();
+    drawBoard();
+    drawSide();
+  }
+
+  function copy(text: string): void {
+    navigator.clipboard?.writeText(text).catch(() => undefined);
+    errorText = '';
+    showDialog('Link', h('input', { value: text, readonly: true, size: 50 }), [{ label: 'OK', value: 'ok' }]);
+  }
+
+  drawHeader();
+}
+
+/** Joins a seat from a join link, stores the token, then opens the game. */
+export async function joinPage(root: HTMLElement, id: string, seat: number, token: string): Promise<void> {
+  clear(root);
+  root.appendChild(h('p', 'Joining…'));
+  try {
+    const r = await api.post<{ seat: number; token: string }>(`/api/games/${id}/join`, { seat, token });
+    saveSeat(id, { seat: r.seat, token: r.token });
+    history.replaceState(null, '', `/game/${id}`);
+    gamePage(root, id, false);
+  } catch (e) {
+    clear(root);
+    root.appendChild(h('p.error', `Could not join: ${e instanceof Error ? e.message : String(e)}`));
+  }
+}

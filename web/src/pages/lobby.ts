@@ -1,0 +1,290 @@
+// The lobby: pick a game, its options, who sits where (me, a friend by link, the AI at a level), a clock;
+// join open games, watch live ones, import a record.
+
+import { api } from '../api';
+import { changedOnly, defaults, label, parseValue, type OptionSpec, type OptionValues } from '../logic/options';
+import { parseRecord } from '../logic/record';
+import { saveSeat } from '../store';
+import { clear, h } from '../ui/dom';
+import { navigate } from '../router';
+import { showDialog } from '../ui/dialog';
+
+export interface CatalogGame {
+  id: string;
+  name: string;
+  description: string;
+  options: OptionSpec[];
+  default_seats: string[];
+}
+
+interface LobbyGame {
+  id: string;
+  game: string;
+  name: string;
+  status: string;
+  seats: { seat: number; name: string; kind: string; joined: boolean; level?: number }[];
+  moves: number;
+}
+
+type SeatChoice = 'me' | 'friend' | 'open' | `ai${number}`;
+
+const CLOCKS: Record<string, unknown> = {
+  none: null,
+  blitz: { kind: 'fischer', initial_ms: 300000, increment_ms: 3000 },
+  rapid: { kind: 'fischer', initial_ms: 900000, increment_ms: 10000 },
+  corr: { kind: 'correspondence', days_per_move: 3 },
+};
+const CLOCK_LABELS: Record<string, string> = {
+  none: 'No clock',
+  blitz: '5 min + 3 s',
+  rapid: '15 min + 10 s',
+  corr: 'Correspondence, 3 days a move',
+};
+
+let catalogCache: CatalogGame[] | null = null;
+export async function catalog(): Promise<CatalogGame[]> {
+  if (!catalogCache) {
+    const c = await api.get<{ games: CatalogGame[] }>('/api/catalog');
+    catalogCache = c.games;
+  }
+  return catalogCache;
+}
+
+export async function lobbyPage(root: HTMLElement): Promise<void> {
+  clear(root);
+  const games = await catalog();
+  const newGame = h('section.card', h('h2', 'Start a game'));
+  const grid = h('div.grid');
+  for (const g of games) grid.appendChild(gameCard(g));
+  newGame.appendChild(grid);
+
+  const lists = h('section.card', h('h2', 'Open and live games'), h('p.muted', 'Loading…'));
+  const importCard = importSection();
+  root.append(newGame, lists, importCard);
+  await refreshLists(lists);
+}
+
+function gameCard(g: CatalogGame): HTMLElement {
+  const card = h('div.card.game-card', { 'data-game': g.id });
+  const formHost = h('div');
+  card.append(
+    h('h3', g.name),
+    h('p.muted', g.description),
+    h(
+      'div.row',
+      h('button.primary', {
+        'data-testid': `play-ai-${g.id}`,
+        onclick: () => quickStart(g, card),
+      }, 'Play vs AI'),
+      h('button', { onclick: () => toggleForm(g, formHost) }, 'Options & friends…'),
+      h('a', { href: `/rules/${g.id}`, 'data-link': '' }, 'Rules'),
+    ),
+    formHost,
+  );
+  return card;
+}
+
+async function quickStart(g: CatalogGame, card: HTMLElement): Promise<void> {
+  const seatCount = g.default_seats.length || 2;
+  const seats: SeatChoice[] = Array.from({ length: seatCount }, (_, i) => (i === 0 ? 'me' : 'ai3'));
+  await create(g, {}, seats, 'none', false, card);
+}
+
+function toggleForm(g: CatalogGame, host: HTMLElement): void {
+  if (host.firstChild) {
+    clear(host);
+    return;
+  }
+  const values: OptionValues = defaults(g.options);
+  let seatNames = [...g.default_seats];
+  let seatChoices: SeatChoice[] = seatNames.map((_, i) => (i === 0 ? 'me' : 'ai3'));
+  const errors = h('div.error');
+  const seatsBox = h('div');
+  const clockSel = h('select', { name: 'clock' }, Object.keys(CLOCKS).map((k) => h('option', { value: k }, CLOCK_LABELS[k]))) as HTMLSelectElement;
+  const publicBox = h('input', { type: 'checkbox', checked: true }) as HTMLInputElement;
+
+  const drawSeats = () => {
+    clear(seatsBox);
+    seatsBox.appendChild(h('h4', 'Seats'));
+    seatNames.forEach((name, i) => {
+      const sel = h(
+        'select',
+        { 'data-seat': i, onchange: (e: Event) => (seatChoices[i] = (e.target as HTMLSelectElement).value as SeatChoice) },
+        h('option', { value: 'me' }, 'Me'),
+        h('option', { value: 'friend' }, 'A friend (by link)'),
+        h('option', { value: 'open' }, 'Anyone (open seat in the lobby)'),
+        [1, 2, 3, 5, 8].map((lvl) => h('option', { value: `ai${lvl}` }, `AI, level ${lvl}`)),
+      ) as HTMLSelectElement;
+      sel.value = seatChoices[i] ?? 'ai3';
+      seatsBox.appendChild(h('label', `${name}: `, sel));
+    });
+  };
+
+  const refreshSeats = async () => {
+    try {
+      const p = await api.post<{ options: unknown; seats: string[] }>(`/api/catalog/${g.id}/preview`, {
+        options: changedOnly(g.options, values),
+      });
+      errors.textContent = '';
+      seatNames = p.seats;
+      seatChoices = seatNames.map((_, i) => seatChoices[i] ?? (i === 0 ? 'me' : 'ai3'));
+      drawSeats();
+    } catch (e) {
+      errors.textContent = e instanceof Error ? e.message : String(e);
+    }
+  };
+
+  const optionInputs = g.options.map((spec) => optionInput(spec, values, errors, refreshSeats));
+  drawSeats();
+  host.append(
+    h('div.card',
+      g.options.length ? h('h4', 'Options') : h('p.muted', 'This game has no options.'),
+      optionInputs,
+      seatsBox,
+      h('label', 'Clock: ', clockSel),
+      h('label', publicBox, ' List in the lobby (others may watch or join open seats)'),
+      errors,
+      h('button.primary', {
+        onclick: () => create(g, changedOnly(g.options, values), seatChoices, clockSel.value, publicBox.checked, host),
+      }, 'Create game'),
+    ),
+  );
+}
+
+function optionInput(spec: OptionSpec, values: OptionValues, errors: HTMLElement, changed: () => void): HTMLElement {
+  const set = (raw: string | boolean) => {
+    const r = parseValue(spec, raw);
+    if (r.ok) {
+      values[spec.name] = r.value;
+      errors.textContent = '';
+      changed();
+    } else {
+      errors.textContent = r.error;
+    }
+  };
+  let input: HTMLElement;
+  if (spec.type === 'bool') {
+    input = h('input', { type: 'checkbox', name: spec.name, checked: values[spec.name] === true, onchange: (e: Event) => set((e.target as HTMLInputElement).checked) });
+  } else if (spec.type === 'int') {
+    input = h('input', { type: 'number', name: spec.name, min: spec.min, max: spec.max, value: values[spec.name], onchange: (e: Event) => set((e.target as HTMLInputElement).value) });
+  } else {
+    const sel = h('select', { name: spec.name, onchange: (e: Event) => set((e.target as HTMLSelectElement).value) }, spec.values.map((v) => h('option', { value: v }, v))) as HTMLSelectElement;
+    sel.value = String(values[spec.name]);
+    input = sel;
+  }
+  return h('label', `${label(spec.name)} `, input, h('small', spec.description));
+}
+
+async function create(
+  g: CatalogGame,
+  options: OptionValues,
+  choices: SeatChoice[],
+  clock: string,
+  isPublic: boolean,
+  errorHost: HTMLElement,
+): Promise<void> {
+  const seats = choices.map((c) =>
+    c.startsWith('ai') ? { kind: 'ai', level: Number(c.slice(2)) || 3 } : { kind: 'human' },
+  );
+  const hostSeat = choices.indexOf('me');
+  try {
+    const res = await api.post<{
+      id: string;
+      seats: { seat: number; name: string; kind: string; token?: string; join_url?: string }[];
+    }>('/api/games', {
+      game: g.id,
+      options,
+      seats,
+      host_seat: hostSeat >= 0 ? hostSeat : undefined,
+      clock: CLOCKS[clock] ?? undefined,
+      public: isPublic || choices.includes('open'),
+    });
+    const mine = hostSeat >= 0 ? res.seats.find((s) => s.seat === hostSeat) : undefined;
+    if (mine?.token) saveSeat(res.id, { seat: mine.seat, token: mine.token });
+    const links = res.seats.filter((s) => choices[s.seat] === 'friend' && s.join_url);
+    if (links.length) {
+      await showDialog(
+        'Invite your friends',
+        h('div',
+          h('p', 'Send each friend their link. The game starts when every seat has joined.'),
+          links.map((s) => {
+            const url = `${location.origin}${s.join_url}`;
+            return h('p', h('b', `${s.name}: `), h('input', { value: url, readonly: true, size: 50, 'data-join-seat': s.seat }));
+          }),
+        ),
+        [{ label: 'Go to the game', value: 'ok' }],
+      );
+    }
+    navigate(mine ? `/game/${res.id}` : `/watch/${res.id}`);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    errorHost.appendChild(h('p.error', msg));
+  }
+}
+
+async function refreshLists(host: HTMLElement): Promise<void> {
+  let data: { open: LobbyGame[]; live: LobbyGame[] };
+  try {
+    data = await api.get('/api/lobby');
+  } catch (e) {
+    clear(host);
+    host.append(h('h2', 'Open and live games'), h('p.error', e instanceof Error ? e.message : String(e)));
+    return;
+  }
+  clear(host);
+  host.append(
+    h('h2', 'Open games'),
+    data.open.length
+      ? h('ul', data.open.map((g) => h('li', lobbyLine(g),
+          g.seats.filter((s) => s.kind === 'human' && !s.joined).map((s) =>
+            h('button', { onclick: () => claim(g.id, s.seat, host) }, `Join as ${s.name}`)))))
+      : h('p.muted', 'No open games. Create one above and choose "Anyone" for a seat.'),
+    h('h2', 'Live games'),
+    data.live.length
+      ? h('ul', data.live.map((g) => h('li', lobbyLine(g), ' ', h('a', { href: `/watch/${g.id}`, 'data-link': '' }, 'Watch'))))
+      : h('p.muted', 'No live public games right now.'),
+    h('button', { onclick: () => refreshLists(host) }, 'Refresh'),
+  );
+}
+
+function lobbyLine(g: LobbyGame): string {
+  const seats = g.seats.map((s) => `${s.name}: ${s.kind === 'ai' ? `AI ${s.level ?? ''}` : s.joined ? 'player' : 'open'}`).join(', ');
+  return `${g.name} — ${seats} — ${g.moves} moves `;
+}
+
+async function claim(id: string, seat: number, host: HTMLElement): Promise<void> {
+  try {
+    const r = await api.post<{ seat: number; token: string }>(`/api/games/${id}/join`, { seat });
+    saveSeat(id, { seat: r.seat, token: r.token });
+    navigate(`/game/${id}`);
+  } catch (e) {
+    host.appendChild(h('p.error', e instanceof Error ? e.message : String(e)));
+  }
+}
+
+function importSection(): HTMLElement {
+  const msg = h('p');
+  const file = h('input', {
+    type: 'file',
+    accept: 'application/json,.json',
+    'data-testid': 'import-file',
+    onchange: async (e: Event) => {
+      const f = (e.target as HTMLInputElement).files?.[0];
+      if (!f) return;
+      const parsed = parseRecord(await f.text());
+      if (!parsed.ok) {
+        msg.className = 'error';
+        msg.textContent = `Cannot import: ${parsed.error}`;
+        return;
+      }
+      try {
+        const r = await api.post<{ id: string }>('/api/records', { record: parsed.record, public: false });
+        navigate(`/replay/${r.id}`);
+      } catch (err) {
+        msg.className = 'error';
+        msg.textContent = `Cannot import: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    },
+  });
+  return h('section.card', h('h2', 'Import a record'), h('p.muted', 'Open a game record (JSON) to replay it.'), file, msg);
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { fileName, parseRecord, truncate } from '../src/logic/record';
+import { rulesFileFor } from '../src/pages/rules';
+
+describe('record import', () => {
+  const rec = { game: 'kyo', options: {}, seed: 7, actions: [{ actor: { seat: 0 }, action: { a: 1 } }, { actor: 'chance', action: 3 }], result: null };
+  it('accepts a well-formed record', () => {
+    const r = parseRecord(JSON.stringify(rec));
+    expect(r.ok).toBe(true);
+  });
+  it('rejects bad files with a clear message', () => {
+    const bad = (t: string) => { const r = parseRecord(t); return r.ok ? '' : r.error; };
+    expect(bad('{')).toContain('not JSON');
+    expect(bad('[]')).toContain('JSON object');
+    expect(bad('{"actions": []}')).toContain('"game"');
+    expect(bad('{"game": "kyo"}')).toContain('"actions"');
+    expect(bad('{"game": "kyo", "actions": [{"actor": 3, "action": 1}]}')).toContain('action 1');
+    expect(bad('{"game": "kyo", "actions": [], "seed": "x"}')).toContain('seed');
+  });
+  it('cuts a record for stepping back, dropping the result', () => {
+    const t = truncate(rec as never, 1);
+    expect(t.actions).toHaveLength(1);
+    expect('result' in t).toBe(false);
+    expect(truncate(rec as never, 99).actions).toHaveLength(2);
+    expect(truncate(rec as never, -1).actions).toHaveLength(0);
+    expect(fileName(rec as never, 'abcdef0123')).toBe('tabula-kyo-abcdef01.json');
+  });
+  it('finds the rules file of every game id', () => {
+    const files = ['../../../docs/rules/cyvasse.md', '../../../docs/rules/kyo.md'];
+    expect(rulesFileFor('cyvasse-trump', files)).toBe(files[0]);
+    expect(rulesFileFor('kyo', files)).toBe(files[1]);
+    expect(rulesFileFor('chess', files)).toBeNull();
+  });
+});

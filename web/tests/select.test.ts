@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { CellTokenizer, Selection, type LegalAction } from '../src/logic/select';
+import { rowCellNames } from '../src/logic/hex';
+
+const la = (notation: string): LegalAction => ({ action: { n: notation }, notation });
+
+describe('CellTokenizer', () => {
+  it('finds row-named hex cells, preferring the longest name', () => {
+    const t = new CellTokenizer(rowCellNames());
+    expect(t.cells('f1-f11')).toEqual(['f1', 'f11']);
+    expect(t.cells('Kf10xe9')).toEqual(['f10', 'e9']);
+  });
+  it('finds Kyo squares in chains, deploys and leave-behind counts', () => {
+    const squares: string[] = [];
+    for (const c of 'ABCDEFGHIJ') for (let r = 0; r <= 9; r++) squares.push(`${c}${r}`);
+    const t = new CellTokenizer(squares);
+    expect(t.cells('D0>C1>B2')).toEqual(['D0', 'C1', 'B2']);
+    expect(t.cells('E1*E2*F2')).toEqual(['E1', 'E2', 'F2']);
+    expect(t.cells('A3/2-A4')).toEqual(['A3', 'A4']);
+    expect(t.cells('end turn')).toEqual([]);
+  });
+  it('does not read a cell inside a longer number', () => {
+    const t = new CellTokenizer(['1', '12']);
+    expect(t.cells('x12')).toEqual(['12']);
+    expect(t.cells('112')).toEqual([]);
+    expect(t.cells('1-12')).toEqual(['1', '12']);
+  });
+  it('knows no cells when the board names none', () => {
+    expect(new CellTokenizer([]).cells('a1-a2')).toEqual([]);
+  });
+});
+
+describe('Selection', () => {
+  const squares = ['a1', 'a2', 'a3', 'b1', 'b2'];
+  const tok = new CellTokenizer(squares);
+
+  it('highlights the starting cells, then the targets of the chosen piece', () => {
+    const sel = new Selection([la('a1-a2'), la('a1-a3'), la('b1-b2'), la('pass')], tok);
+    expect([...sel.targets()].sort()).toEqual(['a1', 'b1']);
+    expect(sel.click('a1')).toEqual({ kind: 'select' });
+    expect([...sel.targets()].sort()).toEqual(['a2', 'a3']);
+    expect(sel.cellless().map((a) => a.notation)).toEqual(['pass']);
+  });
+
+  it('submits the single action completed by a click', () => {
+    const sel = new Selection([la('a1-a2'), la('a1-a3')], tok);
+    sel.click('a1');
+    const r = sel.click('a3');
+    expect(r.kind).toBe('submit');
+    if (r.kind === 'submit') expect(r.action.notation).toBe('a1-a3');
+    expect(sel.prefix).toEqual([]);
+  });
+
+  it('offers a choice when several actions name the same cells', () => {
+    const sel = new Selection([la('a1-a2'), la('a1-a2/1'), la('a1-a3')], tok);
+    sel.click('a1');
+    const r = sel.click('a2');
+    expect(r.kind).toBe('choose');
+    if (r.kind === 'choose') expect(r.options.map((o) => o.notation)).toEqual(['a1-a2', 'a1-a2/1']);
+  });
+
+  it('offers a choice when an action completes here but longer ones continue', () => {
+    const sel = new Selection([la('a1*a2'), la('a1*a2*b2')], tok);
+    sel.click('a1');
+    const r = sel.click('a2');
+    expect(r.kind).toBe('choose');
+    expect([...sel.targets()]).toEqual(['b2']);
+  });
+
+  it('restarts from another piece, and clears on a cell nothing starts from', () => {
+    const sel = new Selection([la('a1-a2'), la('b1-b2')], tok);
+    sel.click('a1');
+    expect(sel.click('b1')).toEqual({ kind: 'select' });
+    expect(sel.prefix).toEqual(['b1']);
+    expect(sel.click('a3')).toEqual({ kind: 'clear' });
+    expect(sel.prefix).toEqual([]);
+  });
+
+  it('submits a one-cell action (a placement) on the first click', () => {
+    const sel = new Selection([la('K@a1'), la('K@a2')], tok);
+    const r = sel.click('a2');
+    expect(r.kind).toBe('submit');
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { formatClock, lastVisibleNotation, merge, moveList, myResult, recentChance, statusLine, type Snapshot } from '../src/logic/snapshot';
+import { reconnectDelay } from '../src/logic/backoff';
+
+function snap(over: Partial<Snapshot>): Snapshot {
+  return {
+    id: 'g1', game: 'kyo', status: 'running', seq: 2, you: { seat: 0 },
+    seats: [{ seat: 0, name: 'Gold', kind: 'human', joined: true }, { seat: 1, name: 'Red', kind: 'ai', level: 3, joined: true }],
+    options: {}, to_act: { seat: 0 }, view: {}, legal: [], draw_offer: null, clock: null, result: null, rematch: null,
+    events: [{ seq: 1, kind: 'created' }, { seq: 2, kind: 'start' }],
+    ...over,
+  };
+}
+
+describe('merging server messages', () => {
+  it('appends update events and detects no gap when contiguous', () => {
+    const a = merge(null, snap({}));
+    const b = merge(a.model, snap({ seq: 3, events: [{ seq: 3, kind: 'action', actor: { seat: 0 }, notation: 'A3-A4' }] }));
+    expect(b.gap).toBe(false);
+    expect(b.model.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+  });
+  it('detects a gap in seq so the client can sync', () => {
+    const a = merge(null, snap({}));
+    const b = merge(a.model, snap({ seq: 5, events: [{ seq: 5, kind: 'action', actor: { seat: 1 }, notation: 'x' }] }));
+    expect(b.gap).toBe(true);
+  });
+  it('fills the missed events after a reconnect with since=K', () => {
+    const a = merge(null, snap({}));
+    const b = merge(a.model, snap({ seq: 4, events: [{ seq: 3, kind: 'action', actor: { seat: 0 }, notation: 'a' }, { seq: 4, kind: 'action', actor: 'chance', notation: '5' }] }));
+    expect(b.gap).toBe(false);
+    expect(b.model.events).toHaveLength(4);
+  });
+  it('ignores duplicate events', () => {
+    const a = merge(null, snap({}));
+    const b = merge(a.model, snap({ seq: 2, events: [{ seq: 2, kind: 'start' }] }));
+    expect(b.model.events).toHaveLength(2);
+    expect(b.gap).toBe(false);
+  });
+});
+
+describe('move list and status', () => {
+  const events = [
+    { seq: 1, kind: 'created' },
+    { seq: 2, kind: 'action', actor: { seat: 0 }, notation: 'A3-A4' },
+    { seq: 3, kind: 'action', actor: { seat: 1 }, notation: null },
+    { seq: 4, kind: 'action', actor: 'chance' as const, notation: '3+4' },
+  ];
+  it('lists actions with hidden ones kept as hidden', () => {
+    const m = moveList(events);
+    expect(m.map((x) => x.notation)).toEqual(['A3-A4', null, '3+4']);
+    expect(lastVisibleNotation(events)).toBe('A3-A4');
+    expect(recentChance(events)).toEqual(['3+4']);
+  });
+  it('says whose move it is and who won', () => {
+    expect(statusLine(snap({}))).toBe('Your move');
+    expect(statusLine(snap({ to_act: { seat: 1 } }))).toBe('Waiting for Red');
+    expect(statusLine(snap({ to_act: { seats: [0, 1] } }))).toContain('same time');
+    const over = snap({ to_act: { over: { results: ['loss', 'win'], reason: 'King captured' } } });
+    expect(statusLine(over)).toBe('Game over: Red wins (King captured)');
+    expect(myResult({ results: ['loss', 'win'], reason: '' }, 0)).toBe('You lose');
+    expect(myResult({ results: ['draw', 'draw'], reason: '' }, 1)).toBe('Draw');
+    expect(statusLine(snap({ status: 'waiting', seats: [{ seat: 0, name: 'Gold', kind: 'human', joined: true }, { seat: 1, name: 'Red', kind: 'human', joined: false }] }))).toContain('Red');
+  });
+  it('formats clocks', () => {
+    expect(formatClock(65000)).toBe('1:05');
+    expect(formatClock(3_725_000)).toBe('1:02:05');
+    expect(formatClock(-5)).toBe('0:00');
+    expect(formatClock(3 * 86400000)).toBe('3d 0h');
+  });
+  it('backs off reconnects exponentially up to a cap', () => {
+    expect(reconnectDelay(0, () => 1)).toBe(250);
+    expect(reconnectDelay(3, () => 1)).toBe(2000);
+    expect(reconnectDelay(30, () => 1)).toBe(8000);
+    expect(reconnectDelay(30, () => 0)).toBe(4000);
+  });
+});
