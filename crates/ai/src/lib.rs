@@ -1,1 +1,146 @@
-//! placeholder
+//! # tabula-ai — agents for every Tabula game
+//!
+//! Agents play any game through the engine core's [`Game`] trait; the game-specific knowledge that
+//! makes them stronger (an evaluation, a setup policy, move ordering, a playout policy) is the
+//! [`Knowledge`] trait, implemented in [`games`] for every game of the platform.
+//!
+//! * [`agents`]: `random`, `greedy`, `uct`, `mcts`, `ismcts`, `alphabeta` and the levels [`LEVELS`];
+//!   [`agents::decide`] is the typed entry point.
+//! * [`mcts`]: UCT / MCTS with evaluation cut-off / information-set MCTS (chance nodes, any number of
+//!   players).
+//! * [`alphabeta`]: iterative-deepening alpha-beta with a transposition table and move ordering.
+//! * [`tournament`]: round robins and benchmarks (used by `tabula tournament` and `tabula bench`).
+//! * [`choose_action`]: the type-erased entry point used by the server for AI seats.
+//!
+//! ## Hidden information
+//! An agent never holds the real state: it gets an [`InfoSet`], which hands out only
+//! `determinize(seat, rng)` samples, i.e. states that depend on nothing but what the seat may see.
+//! A test gives an agent two real states that look the same to its seat but differ in what is hidden
+//! and checks that it decides the same way.
+//!
+//! ## Determinism
+//! Every decision is driven by one RNG seeded from the caller's seed; with an iteration (or node)
+//! budget and no time limit, the same seed gives the same decision.
+
+pub mod agents;
+pub mod alphabeta;
+pub mod games;
+pub mod knowledge;
+pub mod mcts;
+pub mod tournament;
+
+use serde_json::Value;
+use tabula_core::dynamic::{DynState, Erased};
+use tabula_core::{Game, GameRng, Seat, ToAct};
+
+pub use agents::{AGENT_NAMES, AgentKind, AgentSpec, DecisionStats, LEVELS, Level, decide};
+pub use knowledge::Knowledge;
+
+/// Why the AI could not decide.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AiError {
+    #[error("the AI does not know game `{0}`")]
+    UnknownGame(String),
+    #[error("unknown agent `{0}`; agents: {AGENT_NAMES}")]
+    UnknownAgent(String),
+    #[error("unknown level {0}; levels are 1..=5")]
+    BadLevel(u8),
+    #[error("seat {0} owes no decision now")]
+    NotYourDecision(Seat),
+    #[error("{0}")]
+    NoLegalAction(String),
+    #[error("the state claims to be `{0}` but is not that game's state")]
+    StateMismatch(String),
+    #[error("bad options: {0}")]
+    Options(String),
+    #[error("game error: {0}")]
+    Game(String),
+    #[error("invalid tournament: {0}")]
+    Tournament(String),
+}
+
+/// What one seat may know of a state: the only door an agent has to the game. It hands out
+/// determinizations (`Game::determinize(seat, rng)`), never the state itself.
+pub struct InfoSet<'a, G: Game> {
+    state: &'a G,
+    seat: Seat,
+}
+
+impl<'a, G: Game> InfoSet<'a, G> {
+    /// The information set of `seat` in `state`; `seat` must owe a decision.
+    pub fn new(state: &'a G, seat: Seat) -> Result<InfoSet<'a, G>, AiError> {
+        match state.to_act() {
+            to_act @ (ToAct::Seat(_) | ToAct::Seats(_)) if to_act.includes(seat) => {
+                Ok(InfoSet { state, seat })
+            }
+            _ => Err(AiError::NotYourDecision(seat)),
+        }
+    }
+    /// The deciding seat.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+    /// A full state consistent with the seat's view, hidden parts drawn from `rng`.
+    pub fn sample(&self, rng: &mut GameRng) -> G {
+        self.state.determinize(self.seat, rng)
+    }
+}
+
+/// Runs `$body` with the type alias `$G` set to the game whose id is `$id`, or evaluates `$otherwise`
+/// when the AI does not know that game.
+#[macro_export]
+macro_rules! with_game {
+    ($id:expr, $G:ident => $body:expr, _ => $otherwise:expr) => {{
+        let id: &str = $id;
+        let _ = id;
+        $otherwise
+    }};
+}
+
+/// Typed form of [`choose_action`].
+pub fn choose_typed<G: Knowledge>(
+    state: &G,
+    seat: Seat,
+    level: u8,
+    seed: u64,
+) -> Result<G::Action, AiError> {
+    let spec = AgentSpec::level(level)?;
+    let info = InfoSet::new(state, seat)?;
+    decide(&spec, &info, seed).map(|(a, _)| a)
+}
+
+fn choose_erased<G: Knowledge>(
+    state: &dyn DynState,
+    seat: Seat,
+    level: u8,
+    seed: u64,
+) -> Result<Value, AiError> {
+    let typed = state
+        .as_any()
+        .downcast_ref::<Erased<G>>()
+        .ok_or_else(|| AiError::StateMismatch(G::ID.to_string()))?;
+    let action = choose_typed(&typed.0, seat, level, seed)?;
+    serde_json::to_value(&action).map_err(|e| AiError::Game(e.to_string()))
+}
+
+/// The server's entry point for AI seats: the action `seat` plays at `level` (1..=5, see [`LEVELS`])
+/// in `state`, as JSON, deterministic for a given `seed`. The agent sees only what `seat` may see
+/// (hidden setups, hands and draw piles are resampled). During the Cyvasse setup it answers with the
+/// game's setup policy (levels 2..=5) or a random setup (level 1 sometimes).
+pub fn choose_action(
+    state: &dyn DynState,
+    seat: Seat,
+    level: u8,
+    seed: u64,
+) -> Result<Value, AiError> {
+    if !(1..=5).contains(&level) {
+        return Err(AiError::BadLevel(level));
+    }
+    with_game!(state.game_id(), G => choose_erased::<G>(state, seat, level, seed),
+        _ => Err(AiError::UnknownGame(state.game_id().to_string())))
+}
+
+/// The ids of the games the AI knows.
+pub fn supported_games() -> Vec<&'static str> {
+    games::SUPPORTED.to_vec()
+}

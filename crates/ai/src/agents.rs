@@ -1,0 +1,351 @@
+//! The agents, by name, and the decision entry point [`decide`].
+//!
+//! | name | what it does |
+//! |---|---|
+//! | `random` | a uniformly random legal action |
+//! | `greedy` | the action with the best immediate evaluation (one action ahead, chance averaged) |
+//! | `uct` | plain UCT with uniformly random playouts to the end of the game, no game knowledge (the general-game-playing baseline); one determinization per decision |
+//! | `mcts` | UCT whose playouts stop after a few actions and are scored by the game's evaluation; one determinization per decision |
+//! | `ismcts` | `mcts` with a fresh determinization every iteration (information-set MCTS) |
+//! | `alphabeta` | iterative-deepening alpha-beta with a transposition table and move ordering, on perfect-information two-player states; elsewhere it plays as `ismcts` |
+//! | `level1`..`level5` | the levels of [`LEVELS`] |
+//!
+//! A name may carry a budget after a colon: `uct:2000` (iterations), `alphabeta:50000` (nodes),
+//! `level5:20000` (the level's own kind of budget). A time limit per move, when given, stops any search
+//! earlier (and makes its decision depend on the machine's speed).
+//!
+//! Every agent except `random` and `uct` uses the game's setup policy during a hidden setup.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use tabula_core::rand::RngExt;
+use tabula_core::rand::seq::SliceRandom;
+use tabula_core::{Actor, GameRng, Seat, ToAct};
+
+use crate::alphabeta::{self, AlphaBetaConfig};
+use crate::knowledge::Knowledge;
+use crate::mcts::{self, MctsConfig};
+use crate::{AiError, InfoSet};
+
+/// The kind of an agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AgentKind {
+    Random,
+    Greedy,
+    Uct,
+    Mcts,
+    Ismcts,
+    AlphaBeta,
+    /// One of [`LEVELS`] (1..=5).
+    Level(u8),
+}
+
+/// A level a player picks: its number, the agent behind it and its budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Level {
+    pub level: u8,
+    pub name: &'static str,
+    pub description: &'static str,
+}
+
+/// The levels 1..=5. Every level is deterministic for a given seed (no time limit is involved).
+pub const LEVELS: [Level; 5] = [
+    Level {
+        level: 1,
+        name: "Novice",
+        description: "greedy one-action lookahead, but a random legal action 40% of the time",
+    },
+    Level {
+        level: 2,
+        name: "Casual",
+        description: "greedy: the action with the best immediate evaluation",
+    },
+    Level {
+        level: 3,
+        name: "Club",
+        description: "information-set MCTS, 600 iterations, playouts cut off after 6 actions and scored by the game's evaluation",
+    },
+    Level {
+        level: 4,
+        name: "Expert",
+        description: "information-set MCTS, 3000 iterations, evaluation cut-off after 6 actions",
+    },
+    Level {
+        level: 5,
+        name: "Master",
+        description: "alpha-beta (iterative deepening, transposition table, move ordering) with 60000 nodes on two-player perfect-information positions (Kyo, Cyvasse after setup); elsewhere information-set MCTS with 10000 iterations and an evaluation cut-off after 6 actions",
+    },
+];
+
+const LEVEL_ITERATIONS: [u32; 5] = [0, 0, 600, 3000, 10_000];
+const LEVEL5_NODES: u64 = 60_000;
+const CUTOFF: u32 = 6;
+const DEFAULT_MCTS_ITERATIONS: u32 = 1000;
+const DEFAULT_AB_NODES: u64 = 20_000;
+
+/// An agent as named on the command line: its kind, an optional budget and an optional time limit.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AgentSpec {
+    pub kind: AgentKind,
+    /// Iterations (MCTS) or nodes (alpha-beta); `None` is the agent's default.
+    pub budget: Option<u64>,
+    /// Wall-clock limit per decision.
+    pub time: Option<Duration>,
+}
+
+impl AgentSpec {
+    pub fn new(kind: AgentKind) -> AgentSpec {
+        AgentSpec {
+            kind,
+            budget: None,
+            time: None,
+        }
+    }
+    /// The level `n` (1..=5).
+    pub fn level(n: u8) -> Result<AgentSpec, AiError> {
+        if (1..=5).contains(&n) {
+            Ok(AgentSpec::new(AgentKind::Level(n)))
+        } else {
+            Err(AiError::BadLevel(n))
+        }
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            AgentKind::Random => write!(f, "random")?,
+            AgentKind::Greedy => write!(f, "greedy")?,
+            AgentKind::Uct => write!(f, "uct")?,
+            AgentKind::Mcts => write!(f, "mcts")?,
+            AgentKind::Ismcts => write!(f, "ismcts")?,
+            AgentKind::AlphaBeta => write!(f, "alphabeta")?,
+            AgentKind::Level(n) => write!(f, "level{n}")?,
+        }
+        if let Some(b) = self.budget {
+            write!(f, ":{b}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The agent names accepted on the command line.
+pub const AGENT_NAMES: &str =
+    "random, greedy, uct, mcts, ismcts, alphabeta, level1..level5 (optionally NAME:BUDGET)";
+
+impl FromStr for AgentSpec {
+    type Err = AiError;
+    fn from_str(s: &str) -> Result<AgentSpec, AiError> {
+        let s = s.trim();
+        let (name, budget) = match s.split_once(':') {
+            Some((n, b)) => {
+                let b: u64 = b
+                    .trim()
+                    .parse()
+                    .map_err(|_| AiError::UnknownAgent(s.to_string()))?;
+                if b == 0 {
+                    return Err(AiError::UnknownAgent(s.to_string()));
+                }
+                (n.trim(), Some(b))
+            }
+            None => (s, None),
+        };
+        let kind = match name {
+            "random" => AgentKind::Random,
+            "greedy" => AgentKind::Greedy,
+            "uct" => AgentKind::Uct,
+            "mcts" => AgentKind::Mcts,
+            "ismcts" => AgentKind::Ismcts,
+            "alphabeta" | "alpha-beta" => AgentKind::AlphaBeta,
+            _ => match name.strip_prefix("level").and_then(|n| n.parse::<u8>().ok()) {
+                Some(n) if (1..=5).contains(&n) => AgentKind::Level(n),
+                _ => return Err(AiError::UnknownAgent(s.to_string())),
+            },
+        };
+        if budget.is_some() && matches!(kind, AgentKind::Random | AgentKind::Greedy) {
+            return Err(AiError::UnknownAgent(format!(
+                "{s} (random and greedy take no budget)"
+            )));
+        }
+        Ok(AgentSpec {
+            kind,
+            budget,
+            time: None,
+        })
+    }
+}
+
+/// What a decision cost.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct DecisionStats {
+    /// MCTS iterations.
+    pub iterations: u64,
+    /// Tree nodes (MCTS) or searched states (alpha-beta).
+    pub nodes: u64,
+    /// Alpha-beta: deepest completed iteration.
+    pub depth: u32,
+}
+
+/// The value of `state` for `seat` one action after a greedy choice: the outcome when the game is over,
+/// the average over listed chance outcomes (or one sample), else the evaluation (½ without one).
+fn greedy_value<G: Knowledge>(state: &G, seat: Seat, rng: &mut GameRng, chance_depth: u32) -> f64 {
+    match state.to_act() {
+        ToAct::Over(o) => o.score(seat),
+        ToAct::Chance if chance_depth < 2 => {
+            let mut outcomes = Vec::new();
+            state.chance_outcomes(&mut outcomes);
+            if outcomes.is_empty() || outcomes.len() > 64 {
+                match state.sample_chance(rng) {
+                    Some(a) => {
+                        let mut next = state.clone();
+                        next.apply_trusted(Actor::Chance, &a);
+                        greedy_value(&next, seat, rng, chance_depth + 1)
+                    }
+                    None => 0.5,
+                }
+            } else {
+                let total: f64 = outcomes.iter().map(|(_, p)| *p).sum();
+                let mut sum = 0.0;
+                for (a, p) in &outcomes {
+                    let mut next = state.clone();
+                    next.apply_trusted(Actor::Chance, a);
+                    sum += p * greedy_value(&next, seat, rng, chance_depth + 1);
+                }
+                sum / total.max(f64::MIN_POSITIVE)
+            }
+        }
+        _ => state
+            .evaluate()
+            .and_then(|v| v.get(seat.index()).copied())
+            .unwrap_or(0.5),
+    }
+}
+
+fn greedy<G: Knowledge>(state: &G, seat: Seat, rng: &mut GameRng) -> Option<G::Action> {
+    let mut actions = tabula_core::legal_actions_vec(state, seat);
+    actions.shuffle(rng);
+    let mut best: Option<(f64, i32, usize)> = None;
+    for (i, a) in actions.iter().enumerate() {
+        let mut next = state.clone();
+        next.apply_trusted(Actor::Seat(seat), a);
+        let v = greedy_value(&next, seat, rng, 0);
+        let p = state.action_priority(a);
+        if best.is_none_or(|(bv, bp, _)| v > bv + 1e-12 || (v > bv - 1e-12 && p > bp)) {
+            best = Some((v, p, i));
+        }
+    }
+    let i = best?.2;
+    actions.into_iter().nth(i)
+}
+
+fn random_action<G: Knowledge>(state: &G, seat: Seat, rng: &mut GameRng) -> Option<G::Action> {
+    let actions = tabula_core::legal_actions_vec(state, seat);
+    if actions.is_empty() {
+        return None;
+    }
+    let i = rng.random_range(0..actions.len());
+    actions.into_iter().nth(i)
+}
+
+fn mcts_config(iterations: u32, deadline: Option<Instant>, kind: AgentKind) -> MctsConfig {
+    MctsConfig {
+        iterations,
+        deadline,
+        cutoff: if kind == AgentKind::Uct {
+            None
+        } else {
+            Some(CUTOFF)
+        },
+        redeterminize: kind != AgentKind::Uct && kind != AgentKind::Mcts,
+        playout_policy: kind != AgentKind::Uct,
+        ..MctsConfig::default()
+    }
+}
+
+/// Chooses an action for `info`'s seat with the agent `spec`, deterministically from `seed` (unless a
+/// time limit is set). The agent sees only determinizations of the seat's information set.
+pub fn decide<G: Knowledge>(
+    spec: &AgentSpec,
+    info: &InfoSet<'_, G>,
+    seed: u64,
+) -> Result<(G::Action, DecisionStats), AiError> {
+    let seat = info.seat();
+    let mut rng = tabula_core::rng_from_seed(seed);
+    let deadline = spec.time.map(|t| Instant::now() + t);
+    let sample = info.sample(&mut rng);
+    let no_action = || AiError::NoLegalAction(format!("seat {seat} has no legal action"));
+    let mut stats = DecisionStats::default();
+    let uses_knowledge = !matches!(spec.kind, AgentKind::Random | AgentKind::Uct);
+    if uses_knowledge
+        && matches!(sample.to_act(), ToAct::Seats(_))
+        && let Some(a) = sample.setup_action(seat, &mut rng)
+    {
+        return Ok((a, stats));
+    }
+    let budget = spec.budget;
+    let iterations = |default: u32| -> u32 {
+        budget.map_or(default, |b| u32::try_from(b).unwrap_or(u32::MAX))
+    };
+    let run_mcts = |kind: AgentKind, iters: u32, rng: &mut GameRng, stats: &mut DecisionStats| {
+        let cfg = mcts_config(iters, deadline, kind);
+        mcts::search(info, &cfg, rng).map(|(a, s)| {
+            stats.iterations = s.iterations;
+            stats.nodes = s.nodes;
+            a
+        })
+    };
+    let run_ab = |nodes: u64, rng: &mut GameRng, stats: &mut DecisionStats| {
+        let cfg = AlphaBetaConfig {
+            max_nodes: nodes,
+            deadline,
+            ..AlphaBetaConfig::default()
+        };
+        alphabeta::search(&sample, seat, &cfg, rng).map(|(a, s)| {
+            stats.nodes = s.nodes;
+            stats.depth = s.depth;
+            a
+        })
+    };
+    let ab_ok = sample.seats() == 2 && sample.perfect_information();
+    let action = match spec.kind {
+        AgentKind::Random => random_action(&sample, seat, &mut rng),
+        AgentKind::Greedy | AgentKind::Level(2) => greedy(&sample, seat, &mut rng),
+        AgentKind::Level(1) => {
+            if rng.random::<f64>() < 0.4 {
+                random_action(&sample, seat, &mut rng)
+            } else {
+                greedy(&sample, seat, &mut rng)
+            }
+        }
+        AgentKind::Uct | AgentKind::Mcts | AgentKind::Ismcts => run_mcts(
+            spec.kind,
+            iterations(DEFAULT_MCTS_ITERATIONS),
+            &mut rng,
+            &mut stats,
+        ),
+        AgentKind::AlphaBeta if ab_ok => {
+            run_ab(budget.unwrap_or(DEFAULT_AB_NODES), &mut rng, &mut stats)
+        }
+        AgentKind::AlphaBeta => run_mcts(
+            AgentKind::Ismcts,
+            iterations(DEFAULT_MCTS_ITERATIONS),
+            &mut rng,
+            &mut stats,
+        ),
+        AgentKind::Level(5) if ab_ok => {
+            run_ab(budget.unwrap_or(LEVEL5_NODES), &mut rng, &mut stats)
+        }
+        AgentKind::Level(n) => {
+            let i = usize::from(n.clamp(1, 5) - 1);
+            run_mcts(
+                AgentKind::Ismcts,
+                iterations(LEVEL_ITERATIONS[i]),
+                &mut rng,
+                &mut stats,
+            )
+        }
+    };
+    action.map(|a| (a, stats)).ok_or_else(no_action)
+}

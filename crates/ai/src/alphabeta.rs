@@ -1,0 +1,347 @@
+//! Alpha-beta search for two-player phases with perfect information (Kyo; Cyvasse after the setup).
+//!
+//! * **Minimax over atomic actions**: a game where the same seat acts several times in a row (Kyo Mana
+//!   chains, cavalry legs) is searched as it is: each node maximises or minimises by who acts there, and
+//!   the depth counts actions, not turns.
+//! * **Iterative deepening** from depth 1 until the node budget, the deadline or `max_depth` is reached;
+//!   the decision is the best root action of the deepest completed iteration (a forced win stops early).
+//! * **Transposition table** keyed by [`Knowledge::position_key`], with the usual exact/lower/upper
+//!   bounds and the best action of each stored node (searched first next time).
+//! * **Move ordering**: the table's best action, then the two killer actions of the ply, then the game's
+//!   [`Knowledge::action_priority`] (captures first) plus the history heuristic. At the root, the
+//!   previous iteration's values order the actions; a seeded shuffle first breaks ties, so different
+//!   seeds give different (equally valued) games and the same seed the same decision.
+//! * **Chance nodes** (should one occur) are averaged over their listed outcomes (expectimax), or over
+//!   one sampled outcome when they cannot be listed.
+//! * **Scores**: from the root seat's side; a win is `WIN - ply` (prefer quick wins, slow losses); a
+//!   non-final leaf is `(eval[root] - eval[other]) * 10_000` from [`Knowledge::evaluate`] (0 without one).
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use tabula_core::rand::seq::SliceRandom;
+use tabula_core::{Actor, GameRng, Seat, ToAct};
+
+use crate::knowledge::{Knowledge, stable_hash};
+
+/// The value of a won game at ply 0.
+pub const WIN: i32 = 1_000_000;
+const INF: i32 = i32::MAX / 2;
+
+/// How the search runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlphaBetaConfig {
+    /// Node budget (each visited state counts one).
+    pub max_nodes: u64,
+    /// Deepest iteration, in actions.
+    pub max_depth: u32,
+    /// Wall-clock limit (makes the decision depend on the machine's speed).
+    pub deadline: Option<Instant>,
+    /// Transposition table size: `2^tt_bits` entries.
+    pub tt_bits: u32,
+}
+
+impl Default for AlphaBetaConfig {
+    fn default() -> Self {
+        AlphaBetaConfig {
+            max_nodes: 100_000,
+            max_depth: 64,
+            deadline: None,
+            tt_bits: 16,
+        }
+    }
+}
+
+/// What a search did.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AlphaBetaStats {
+    /// States visited.
+    pub nodes: u64,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Transposition-table cut-offs.
+    pub tt_cuts: u64,
+    /// The root value of the deepest completed iteration (from the root seat's side).
+    pub value: i32,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone)]
+struct Entry<A> {
+    key: u64,
+    depth: u32,
+    value: i32,
+    bound: Bound,
+    best: Option<A>,
+}
+
+struct Aborted;
+
+struct Searcher<'c, G: Knowledge> {
+    root: Seat,
+    cfg: &'c AlphaBetaConfig,
+    tt: Vec<Option<Entry<G::Action>>>,
+    killers: Vec<[Option<G::Action>; 2]>,
+    history: HashMap<u64, i32>,
+    stats: AlphaBetaStats,
+    rng: GameRng,
+}
+
+impl<G: Knowledge> Searcher<'_, G> {
+    fn leaf_value(&self, state: &G, ply: u32) -> i32 {
+        let seats = state.seats();
+        let other = Seat::new(if self.root.index() == 0 { 1 } else { 0 });
+        if let ToAct::Over(outcome) = state.to_act() {
+            let d = outcome.score(self.root) - outcome.score(other);
+            return if d > 0.0 {
+                WIN - ply as i32
+            } else if d < 0.0 {
+                -WIN + ply as i32
+            } else {
+                0
+            };
+        }
+        match state.evaluate() {
+            Some(v) if v.len() == seats => {
+                let d = v.get(self.root.index()).copied().unwrap_or(0.5)
+                    - v.get(other.index()).copied().unwrap_or(0.5);
+                (d.clamp(-1.0, 1.0) * 10_000.0).round() as i32
+            }
+            _ => 0,
+        }
+    }
+
+    fn tick(&mut self) -> Result<(), Aborted> {
+        self.stats.nodes += 1;
+        if self.stats.nodes > self.cfg.max_nodes {
+            return Err(Aborted);
+        }
+        if self.stats.nodes % 512 == 0
+            && let Some(d) = self.cfg.deadline
+            && Instant::now() >= d
+        {
+            return Err(Aborted);
+        }
+        Ok(())
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.tt.len() - 1)
+    }
+
+    fn order(&self, state: &G, actions: &mut [G::Action], tt_best: Option<&G::Action>, ply: u32) {
+        let killers = self.killers.get(ply as usize);
+        let mut keyed: Vec<(i64, usize)> = actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let mut k = i64::from(state.action_priority(a)) * 1_000_000;
+                k += i64::from(*self.history.get(&stable_hash(a)).unwrap_or(&0)).min(999_999);
+                if let Some(ks) = killers
+                    && ks.iter().any(|x| x.as_ref() == Some(a))
+                {
+                    k += 1_000_000_000;
+                }
+                if tt_best == Some(a) {
+                    k = i64::MAX;
+                }
+                (k, i)
+            })
+            .collect();
+        keyed.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+        let old: Vec<G::Action> = actions.to_vec();
+        for (slot, (_, i)) in actions.iter_mut().zip(keyed) {
+            *slot = old[i].clone();
+        }
+    }
+
+    fn search(
+        &mut self,
+        state: &G,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> Result<i32, Aborted> {
+        self.tick()?;
+        let to_act = state.to_act();
+        if matches!(to_act, ToAct::Over(_)) || depth == 0 {
+            return Ok(self.leaf_value(state, ply));
+        }
+        if to_act == ToAct::Chance {
+            let mut outcomes = Vec::new();
+            state.chance_outcomes(&mut outcomes);
+            if outcomes.is_empty() {
+                let Some(a) = state.sample_chance(&mut self.rng) else {
+                    return Ok(self.leaf_value(state, ply));
+                };
+                outcomes.push((a, 1.0));
+            }
+            let total: f64 = outcomes.iter().map(|(_, p)| *p).sum();
+            let mut sum = 0.0;
+            for (a, p) in &outcomes {
+                let mut child = state.clone();
+                child.apply_trusted(Actor::Chance, a);
+                sum += p * f64::from(self.search(&child, depth - 1, ply + 1, -INF, INF)?);
+            }
+            return Ok((sum / total.max(f64::MIN_POSITIVE)).round() as i32);
+        }
+        let Some(&mover) = to_act.seats().first() else {
+            return Ok(self.leaf_value(state, ply));
+        };
+        let maximizing = mover == self.root;
+        let key = state.position_key();
+        let slot = self.slot(key);
+        let mut tt_best = None;
+        if let Some(e) = &self.tt[slot]
+            && e.key == key
+        {
+            if e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.value >= beta,
+                    Bound::Upper => e.value <= alpha,
+                };
+                if cut {
+                    self.stats.tt_cuts += 1;
+                    return Ok(e.value);
+                }
+            }
+            tt_best = e.best.clone();
+        }
+        let mut actions = Vec::new();
+        state.legal_actions(mover, &mut actions);
+        if actions.is_empty() {
+            return Ok(self.leaf_value(state, ply));
+        }
+        self.order(state, &mut actions, tt_best.as_ref(), ply);
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best = if maximizing { -INF } else { INF };
+        let mut best_action = None;
+        for a in &actions {
+            let mut child = state.clone();
+            child.apply_trusted(Actor::Seat(mover), a);
+            let v = self.search(&child, depth - 1, ply + 1, alpha, beta)?;
+            if (maximizing && v > best) || (!maximizing && v < best) {
+                best = v;
+                best_action = Some(a.clone());
+            }
+            if maximizing {
+                alpha = alpha.max(v);
+            } else {
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                let ks = &mut self.killers;
+                while ks.len() <= ply as usize {
+                    ks.push([None, None]);
+                }
+                let k = &mut ks[ply as usize];
+                if k[0].as_ref() != Some(a) {
+                    k[1] = k[0].take();
+                    k[0] = Some(a.clone());
+                }
+                *self.history.entry(stable_hash(a)).or_insert(0) += (depth * depth) as i32;
+                break;
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let replace = match &self.tt[slot] {
+            Some(e) => e.key != key || e.depth <= depth,
+            None => true,
+        };
+        if replace {
+            self.tt[slot] = Some(Entry {
+                key,
+                depth,
+                value: best,
+                bound,
+                best: best_action,
+            });
+        }
+        Ok(best)
+    }
+}
+
+/// Searches `state` for `root` (which must owe the decision) and returns the chosen action, or `None`
+/// when `root` has no legal action. `state` must be a perfect-information two-player state: the caller
+/// checks [`Knowledge::perfect_information`].
+pub fn search<G: Knowledge>(
+    state: &G,
+    root: Seat,
+    cfg: &AlphaBetaConfig,
+    rng: &mut GameRng,
+) -> Option<(G::Action, AlphaBetaStats)> {
+    let mut actions = tabula_core::legal_actions_vec(state, root);
+    if actions.is_empty() {
+        return None;
+    }
+    actions.shuffle(rng);
+    if actions.len() == 1 {
+        return actions
+            .into_iter()
+            .next()
+            .map(|a| (a, AlphaBetaStats::default()));
+    }
+    let mut s = Searcher::<G> {
+        root,
+        cfg,
+        tt: vec![None; 1usize << cfg.tt_bits.clamp(4, 26)],
+        killers: Vec::new(),
+        history: HashMap::new(),
+        stats: AlphaBetaStats::default(),
+        rng: tabula_core::rng_from_seed(tabula_core::rand::RngExt::random::<u64>(rng)),
+    };
+    // Order once by the game's priority (stable: the shuffle breaks ties).
+    actions.sort_by_key(|a| std::cmp::Reverse(state.action_priority(a)));
+    let mut best = actions[0].clone();
+    let mut values: Vec<i32> = vec![0; actions.len()];
+    'deepen: for depth in 1..=cfg.max_depth.max(1) {
+        let mut alpha = -INF;
+        let mut iteration_best: Option<(i32, usize)> = None;
+        for (i, a) in actions.iter().enumerate() {
+            let mut child = state.clone();
+            child.apply_trusted(Actor::Seat(root), a);
+            let v = match s.search(&child, depth - 1, 1, alpha, INF) {
+                Ok(v) => v,
+                Err(Aborted) => break 'deepen,
+            };
+            values[i] = v;
+            if iteration_best.is_none_or(|(b, _)| v > b) {
+                iteration_best = Some((v, i));
+                alpha = alpha.max(v);
+            }
+        }
+        let Some((v, i)) = iteration_best else {
+            break;
+        };
+        best = actions[i].clone();
+        s.stats.depth = depth;
+        s.stats.value = v;
+        // Next iteration: best first, the rest by this iteration's (bounded) values.
+        let mut order: Vec<usize> = (0..actions.len()).collect();
+        order.sort_by(|&x, &y| values[y].cmp(&values[x]).then(x.cmp(&y)));
+        if let Some(pos) = order.iter().position(|&x| x == i) {
+            let b = order.remove(pos);
+            order.insert(0, b);
+        }
+        actions = order.iter().map(|&x| actions[x].clone()).collect();
+        values = order.iter().map(|&x| values[x]).collect();
+        if v.abs() >= WIN - 1000 {
+            break;
+        }
+    }
+    Some((best, s.stats))
+}

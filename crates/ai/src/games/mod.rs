@@ -1,0 +1,5 @@
+//! Per-game knowledge: an evaluation, a setup policy, move ordering and a playout policy for every
+//! game of the platform (see [`crate::Knowledge`]).
+
+/// The ids of the games the AI knows.
+pub const SUPPORTED: &[&str] = &[];

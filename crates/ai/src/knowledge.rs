@@ -1,0 +1,100 @@
+//! Game knowledge: what an agent may know about a game beyond its rules (the [`Game`] trait).
+//!
+//! Every game the AI plays implements [`Knowledge`]. Every method has a default, so a game with no
+//! specialised knowledge still gets every agent (the generic fallback): no evaluation (searches then
+//! play to the end of the game or score a cut-off as a draw), no setup policy (the setup is searched or
+//! picked at random), no alpha-beta (perfect information is never assumed), random playouts.
+
+use std::hash::Hasher;
+
+use tabula_core::rand::RngExt;
+use tabula_core::{Game, GameRng, Seat};
+
+/// Game-specific knowledge used by the agents. Implemented in this crate for every game of the platform.
+pub trait Knowledge: Game {
+    /// A heuristic estimate of each seat's expected score (1 win, ½ draw, 0 loss) from this non-final
+    /// state, one value per seat in `0.0..=1.0`. It must use only what is public in the state or what
+    /// every determinization shares (agents call it on determinized states only). `None`: no knowledge.
+    fn evaluate(&self) -> Option<Vec<f64>> {
+        None
+    }
+
+    /// Whether every seat now sees the whole state (no hidden information left and none to come from
+    /// a hidden simultaneous decision): alpha-beta may then search the real state. Default `false`.
+    fn perfect_information(&self) -> bool {
+        false
+    }
+
+    /// A setup decision for `seat` (the hidden simultaneous setup of Cyvasse) in this state, taken from
+    /// the seat's own legal actions. `None` when the game has no setup policy or no setup is owed.
+    fn setup_action(&self, seat: Seat, rng: &mut GameRng) -> Option<Self::Action> {
+        let _ = (seat, rng);
+        None
+    }
+
+    /// Move ordering for alpha-beta and greedy tie-breaks: a higher priority is searched first
+    /// (captures before quiet moves). Default 0 for every action.
+    fn action_priority(&self, action: &Self::Action) -> i32 {
+        let _ = action;
+        0
+    }
+
+    /// The key of this position in the transposition table. The default hashes the state's JSON
+    /// (correct for every game, slow); games override it with a cheaper key when they can.
+    fn position_key(&self) -> u64 {
+        json_hash(self)
+    }
+
+    /// Picks the index of a playout action among `legal` (non-empty) for `seat`. Default: uniform.
+    fn playout_choice(&self, seat: Seat, legal: &[Self::Action], rng: &mut GameRng) -> usize {
+        let _ = seat;
+        rng.random_range(0..legal.len())
+    }
+
+    /// How many actions a playout may take before it is scored by [`Knowledge::evaluate`] (or as a draw).
+    fn playout_limit(&self) -> u32 {
+        3000
+    }
+}
+
+/// A 64-bit FNV-1a hasher fed by a serializer (deterministic across runs, unlike `RandomState`).
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+impl std::io::Write for Fnv {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        Hasher::write(self, buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A deterministic 64-bit hash of any serializable value's JSON form (written straight into the
+/// hasher: no allocation).
+pub fn json_hash<T: serde::Serialize + ?Sized>(value: &T) -> u64 {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    // Serializing into a hasher cannot fail for the plain data types of game states; a failure would
+    // only make the key less precise, never wrong in a way that matters (the TT checks legality).
+    let _ = serde_json::to_writer(&mut h, value);
+    h.finish()
+}
+
+/// A deterministic hash of a value through its `Hash` implementation (FNV-1a, fixed seed).
+pub fn stable_hash<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    value.hash(&mut h);
+    h.finish()
+}
