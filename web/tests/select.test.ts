@@ -82,3 +82,12 @@ describe('Selection', () => {
     expect(r.kind).toBe('submit');
   });
 });
+
+describe('Selection of whole-army actions', () => {
+  it('offers an action naming many cells as a button', () => {
+    const tok = new CellTokenizer(['a1', 'a2', 'a3', 'a4', 'b1', 'b2', 'b3', 'b4', 'c1']);
+    const sel = new Selection([la('setup Ka1 Ra2 Ra3 Ra4 Sb1 Sb2 Eb3 Eb4 Mc1'), la('a1-a2')], tok);
+    expect(sel.cellless().map((a) => a.notation)).toEqual(['setup Ka1 Ra2 Ra3 Ra4 Sb1 Sb2 Eb3 Eb4 Mc1']);
+    expect([...sel.targets()]).toEqual(['a1']);
+  });
+});

@@ -1,1 +1,11 @@
 // Registers every board renderer.
+import { registerRenderer } from './index';
+import { trumpRenderer } from './trump';
+
+registerRenderer('cyvasse-trump', trumpRenderer);
+import { territoriesRenderer } from './territories';
+
+registerRenderer('territories', territoriesRenderer);
+import { kyoRenderer } from './kyo';
+
+registerRenderer('kyo', kyoRenderer);

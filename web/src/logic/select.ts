@@ -64,8 +64,12 @@ export class Selection {
   readonly indexed: Indexed[];
   prefix: string[] = [];
 
-  constructor(legal: LegalAction[], tokenizer: CellTokenizer) {
-    this.indexed = legal.map((l) => ({ legal: l, cells: tokenizer.cells(l.notation) }));
+  /** Actions naming more than `maxCells` cells (a whole army's setup) are offered as buttons. */
+  constructor(legal: LegalAction[], tokenizer: CellTokenizer, maxCells = 8) {
+    this.indexed = legal.map((l) => {
+      const cells = tokenizer.cells(l.notation);
+      return { legal: l, cells: cells.length > maxCells ? [] : cells };
+    });
   }
 
   /** Actions that name no cell (end turn, ready, roll, trade…): shown as buttons. */

@@ -15,6 +15,7 @@ import { clear, h } from '../ui/dom';
 import { showDialog } from '../ui/dialog';
 import { navigate } from '../router';
 import { seatColour } from '../games/art';
+import { attachBoardInput } from '../games/board';
 
 interface Seen {
   seq: number;
@@ -47,6 +48,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
 
   const header = h('div.card');
   const boardHost = h('div.board-wrap', { 'data-testid': 'board' });
+  attachBoardInput(boardHost, (cell) => onCell(cell));
   const panelsHost = h('div');
   const side = h('div.side');
   root.append(h('div.game-layout', h('div', header, boardHost, panelsHost), side));
@@ -246,7 +248,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         if (targets.size && !chooser) box.appendChild(h('p.muted', selection.prefix.length ? 'Click a highlighted cell to continue.' : 'Click a highlighted piece or cell to move.'));
         if (buttons.length) {
           box.appendChild(h('div.actions', buttons.slice(0, 300).map((a) =>
-            h('button', { 'data-notation': a.notation, onclick: () => sendAction(a), disabled: pending }, a.notation))));
+            h('button', { 'data-notation': a.notation, title: a.notation, onclick: () => sendAction(a), disabled: pending }, short(a.notation)))));
         }
         box.appendChild(allMoves(model.legal));
       }
@@ -374,6 +376,10 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   }
 
   drawHeader();
+}
+
+function short(notation: string): string {
+  return notation.length > 48 ? `${notation.slice(0, 45)}…` : notation;
 }
 
 /** Joins a seat from a join link, stores the token, then opens the game. */

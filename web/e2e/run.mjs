@@ -1,0 +1,382 @@
+// End-to-end tests of the web client in headless Chromium (Debian's /usr/bin/chromium, driven by
+// playwright-core) against a real `tabula serve`. Started by scripts/e2e.sh, which sets TABULA_BIN,
+// DATA_DIR and ARTIFACTS. Prints "N passed, N failed" last and exits non-zero on any failure.
+
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BIN = process.env.TABULA_BIN;
+const DATA_DIR = process.env.DATA_DIR;
+const ARTIFACTS = process.env.ARTIFACTS ?? 'test-artifacts';
+const MOVES = Number(process.env.E2E_MOVES ?? 30);
+const ONLY = process.env.E2E_ONLY ?? '';
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+if (!BIN || !DATA_DIR) {
+  console.error('run.mjs: TABULA_BIN and DATA_DIR must be set (use scripts/e2e.sh)');
+  process.exit(2);
+}
+
+// ---------------------------------------------------------------- server
+let server = null;
+let port = 0;
+const base = () => `http://127.0.0.1:${port}`;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+async function startServer() {
+  if (!port) port = await freePort();
+  server = spawn(BIN, ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', DATA_DIR], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+  });
+  const logs = [];
+  server.stdout.on('data', (d) => logs.push(String(d)));
+  server.stderr.on('data', (d) => logs.push(String(d)));
+  const proc = server;
+  const deadline = Date.now() + 60000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}):\n${logs.join('').slice(-4000)}`);
+    try {
+      const r = await fetch(`${base()}/healthz`);
+      if (r.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await sleep(200);
+  }
+  throw new Error(`server did not answer /healthz within 60 s:\n${logs.join('').slice(-4000)}`);
+}
+
+async function stopServer() {
+  const proc = server;
+  server = null;
+  if (!proc || proc.exitCode !== null) return;
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGTERM');
+  const t = setTimeout(() => proc.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(t);
+}
+
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    server?.kill('SIGKILL');
+    process.exit(130);
+  });
+}
+process.on('exit', () => server?.kill('SIGKILL'));
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- browser helpers
+let browser;
+
+async function newPage(name) {
+  // A fresh browser context per player: each context has its own localStorage (its own seat tokens).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') {
+      const text = m.text();
+      // The browser logs failed WebSocket handshakes while the server is deliberately down.
+      if (page.allowNetworkErrors && /WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(text)) return;
+      page.errors.push(`[${name}] console error: ${text}`);
+    }
+  });
+  page.on('pageerror', (e) => page.errors.push(`[${name}] page error: ${e.message}`));
+  return page;
+}
+
+async function status(page) {
+  return (await page.locator('[data-testid=status]').first().textContent({ timeout: 15000 })) ?? '';
+}
+
+async function moveCount(page) {
+  return page.locator('[data-testid=moves] li').count();
+}
+
+async function closeDialogs(page) {
+  for (const d of await page.locator('dialog[open] button[data-value=close]').all()) await d.click();
+}
+
+/** Waits until this page owes a decision or the game is over. */
+async function waitMyTurnOrOver(page, timeout = 60000) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    const st = await status(page);
+    if (st.startsWith('Game over')) return 'over';
+    if (st.startsWith('Your')) return 'turn';
+    await sleep(150);
+  }
+  throw new Error(`timed out waiting for a turn; status: ${await status(page)}`);
+}
+
+const pickOne = (xs) => xs[Math.floor(Math.random() * xs.length)];
+
+/** Makes one decision by clicking: a highlighted cell path on the board, or a button. Returns a label. */
+async function playOneDecision(page) {
+  const before = await moveCount(page);
+  const beforeStatus = await status(page);
+  for (let clicks = 0; clicks < 12; clicks++) {
+    const chooser = await page.locator('[data-testid=actions] button.primary[data-notation]').all();
+    if (chooser.length) {
+      const b = pickOne(chooser);
+      const n = await b.getAttribute('data-notation');
+      await b.click();
+      await waitChange(page, before, beforeStatus);
+      return n;
+    }
+    const targets = await page.locator('[data-testid=board] [data-cell].target').all();
+    const buttons = await page.locator('[data-testid=actions] .actions button[data-notation]:not(.primary)').all();
+    const useBoard = targets.length > 0 && (buttons.length === 0 || Math.random() < 0.85);
+    if (useBoard) {
+      const t = pickOne(targets);
+      await t.click({ force: true });
+      await sleep(60);
+      if ((await moveCount(page)) !== before || (await status(page)) !== beforeStatus) return 'board';
+      // Either more cells to pick or a chooser appeared: loop.
+      if ((await page.locator('[data-testid=error]').count()) > 0) {
+        throw new Error(`server refused: ${await page.locator('[data-testid=error]').textContent()}`);
+      }
+      const stillPending = await page.locator('[data-testid=actions] p', { hasText: 'Sending' }).count();
+      if (stillPending) {
+        await waitChange(page, before, beforeStatus);
+        return 'board';
+      }
+      continue;
+    }
+    if (buttons.length) {
+      const b = pickOne(buttons);
+      const n = await b.getAttribute('data-notation');
+      await b.click();
+      await waitChange(page, before, beforeStatus);
+      return n;
+    }
+    throw new Error(`nothing to click although it is this seat's decision (status: ${beforeStatus})`);
+  }
+  throw new Error('no action completed after 12 clicks');
+}
+
+async function waitChange(page, beforeMoves, beforeStatus, timeout = 30000) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    if ((await moveCount(page)) !== beforeMoves) return;
+    if ((await status(page)) !== beforeStatus) return;
+    const err = page.locator('[data-testid=error]');
+    if (await err.count()) throw new Error(`server refused: ${await err.first().textContent()}`);
+    await sleep(100);
+  }
+  throw new Error('the action was not acknowledged within 30 s');
+}
+
+// ---------------------------------------------------------------- tests
+const results = [];
+async function test(name, fn) {
+  const started = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  } catch (e) {
+    results.push({ name, ok: false });
+    console.log(`FAIL ${name}: ${e instanceof Error ? e.stack ?? e.message : e}`);
+  }
+}
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+async function noConsoleErrors(...pages) {
+  const errs = pages.flatMap((p) => p.errors);
+  assert(errs.length === 0, errs.join('\n'));
+}
+
+async function catalog() {
+  const r = await fetch(`${base()}/api/catalog`);
+  const c = await r.json();
+  return c.games;
+}
+
+async function playAgainstAi(game) {
+  const page = await newPage(game.id);
+  try {
+    await page.goto(`${base()}/`);
+    await page.locator(`[data-testid=play-ai-${game.id}]`).click();
+    await page.waitForURL(/\/game\//, { timeout: 20000 });
+    await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
+    let moves = 0;
+    let decisions = 0;
+    let shot = false;
+    while (moves < MOVES && decisions < 200) {
+      const st = await waitMyTurnOrOver(page);
+      if (st === 'over') break;
+      const setup = (await status(page)).includes('same time');
+      await playOneDecision(page);
+      decisions++;
+      if (!setup) moves++;
+      if (!shot && !setup && moves >= 1) {
+        shot = true;
+        await page.screenshot({ path: join(ARTIFACTS, `${game.id}-early.png`), fullPage: true });
+      }
+    }
+    await sleep(300);
+    await closeDialogs(page);
+    await page.screenshot({ path: join(ARTIFACTS, `${game.id}.png`), fullPage: true });
+    const board = await page.locator('[data-testid=board] svg').count();
+    console.log(`     ${game.id}: ${decisions} decisions, ${moves} moves after setup, status: ${await status(page)}`);
+    assert(decisions > 0, 'no decision was made');
+    assert(board > 0, 'no SVG board was drawn');
+    await noConsoleErrors(page);
+  } finally {
+    await page.context().close();
+  }
+}
+
+async function onlineGame(game) {
+  const host = await newPage('host');
+  const friend = await newPage('friend');
+  const watcher = await newPage('spectator');
+  try {
+    await host.goto(`${base()}/`);
+    const card = host.locator(`[data-game="${game.id}"]`);
+    await card.locator('button', { hasText: 'Options & friends' }).click();
+    await card.locator('select[data-seat="1"]').selectOption('friend');
+    await card.locator('button', { hasText: 'Create game' }).click();
+    const link = await host.locator('dialog input[data-join-seat="1"]').inputValue({ timeout: 15000 });
+    await host.locator('dialog button[data-value=ok]').click();
+    await host.waitForURL(/\/game\//);
+    const id = host.url().split('/game/')[1];
+    await friend.goto(link);
+    await friend.waitForURL(/\/game\//);
+    await watcher.goto(`${base()}/watch/${id}`);
+    await watcher.locator('[data-testid=status]').waitFor();
+    // Alternate: whoever owes a decision clicks.
+    let made = 0;
+    for (let i = 0; i < 60 && made < 8; i++) {
+      for (const p of [host, friend]) {
+        const st = await status(p);
+        if (st.startsWith('Game over')) break;
+        if (st.startsWith('Your')) {
+          await playOneDecision(p);
+          made++;
+        }
+      }
+      await sleep(150);
+    }
+    assert(made >= 4, `only ${made} decisions were made in the online game`);
+    // The spectator sees the same moves and has no actions.
+    await sleep(500);
+    const hostMoves = await moveCount(host);
+    const deadline = Date.now() + 10000;
+    while ((await moveCount(watcher)) < hostMoves && Date.now() < deadline) await sleep(100);
+    assert((await moveCount(watcher)) === hostMoves, 'the spectator did not see every move');
+    assert((await watcher.locator('[data-testid=actions]').count()) === 0, 'a spectator was offered actions');
+    await watcher.screenshot({ path: join(ARTIFACTS, `online-${game.id}-spectator.png`), fullPage: true });
+
+    // Reconnect after a server restart, keeping the seat.
+    host.allowNetworkErrors = friend.allowNetworkErrors = watcher.allowNetworkErrors = true;
+    await stopServer();
+    await host.locator('[data-testid=conn].down').waitFor({ timeout: 15000 });
+    await startServer();
+    await host.locator('[data-testid=conn]:not(.down)').waitFor({ timeout: 30000 });
+    await friend.locator('[data-testid=conn]:not(.down)').waitFor({ timeout: 30000 });
+    host.allowNetworkErrors = friend.allowNetworkErrors = watcher.allowNetworkErrors = false;
+    assert((await moveCount(host)) === hostMoves, 'moves were lost over the restart');
+    // Still seated: whoever owes a decision can still act after the restart.
+    let actedAfterRestart = false;
+    for (let i = 0; i < 40 && !actedAfterRestart; i++) {
+      for (const p of [host, friend]) {
+        if ((await status(p)).startsWith('Your')) {
+          await playOneDecision(p);
+          actedAfterRestart = true;
+          break;
+        }
+      }
+      await sleep(200);
+    }
+    assert(actedAfterRestart, 'no seat could act after the server restart');
+
+    // Resign: both see the game-over dialog; then export, import and replay the record.
+    await host.locator('button', { hasText: 'Resign' }).click();
+    await host.locator('dialog button[data-value=yes]').click();
+    await host.locator('dialog [data-testid=result]').waitFor({ timeout: 15000 });
+    await friend.locator('dialog [data-testid=result]').waitFor({ timeout: 15000 });
+    assert((await friend.locator('dialog h2').textContent()) === 'You win!', 'the friend did not win by resignation');
+    await host.locator('dialog button[data-value=close]').click();
+    const dl = host.waitForEvent('download');
+    await host.locator('[data-testid=export]').click();
+    const file = await (await dl).path();
+    const record = JSON.parse(readFileSync(file, 'utf8'));
+    assert(record.game === game.id && Array.isArray(record.actions), 'the downloaded record is not a record');
+    await host.goto(`${base()}/`);
+    await host.locator('[data-testid=import-file]').setInputFiles(file);
+    await host.waitForURL(/\/replay\//, { timeout: 15000 });
+    await host.locator('[data-testid=replay-ply]').waitFor();
+    const total = record.actions.length;
+    assert((await host.locator('[data-testid=replay-ply]').textContent()) === `Action ${total} of ${total}`, 'the replay does not start at the end');
+    await host.locator('[data-testid=replay-prev]').click();
+    await host.locator('[data-testid=replay-ply]', { hasText: `Action ${total - 1} of` }).waitFor({ timeout: 15000 });
+    await host.screenshot({ path: join(ARTIFACTS, `replay-${game.id}.png`), fullPage: true });
+    await noConsoleErrors(host, friend, watcher);
+  } finally {
+    for (const p of [host, friend, watcher]) await p.context().close();
+  }
+}
+
+async function rulesPages(games) {
+  const page = await newPage('rules');
+  try {
+    for (const g of games) {
+      await page.goto(`${base()}/rules/${g.id}`);
+      const text = await page.locator('[data-testid=rules]').textContent({ timeout: 10000 });
+      assert(text && text.length > 500, `the rules page of ${g.id} is empty`);
+    }
+    await noConsoleErrors(page);
+  } finally {
+    await page.context().close();
+  }
+}
+
+async function main() {
+  let exitCode = 0;
+  try {
+    await startServer();
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    const games = (await catalog()).filter((g) => !ONLY || ONLY.split(',').includes(g.id));
+    await test('rules pages render for every game', () => rulesPages(games));
+    for (const g of games) await test(`${g.id}: play against the AI by clicking`, () => playAgainstAi(g));
+    const duo = games.find((g) => g.id === 'kyo') ?? games[0];
+    if (duo) await test(`${duo.id}: two browsers online with a spectator, restart, resign, export, import, replay`, () => onlineGame(duo));
+  } catch (e) {
+    console.log(`FAIL setup: ${e instanceof Error ? e.message : e}`);
+    results.push({ name: 'setup', ok: false });
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await stopServer();
+  }
+  const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed;
+  if (failed > 0 || results.length === 0) exitCode = 1;
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(exitCode);
+}
+
+main();

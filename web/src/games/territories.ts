@@ -1,0 +1,158 @@
+// Territories (game id `territories`): the card grid with its intersections and buildings, dice, the
+// bank, hands (own cards, the opponent's counts), the open offer. Points are named `x,y` (cells and
+// intersections alike; intersection (x, y) is the corner shared by cells (x-1..x, y-1..y)).
+
+import { h, s } from '../ui/dom';
+import { pieceToken, seatColour } from './art';
+import { cellMarks, cellState } from './board';
+import { asArray, asNumber, asString, get } from './types';
+import type { Renderer, RenderContext } from './types';
+
+const W = 80;
+const H = 110;
+const PAD = 30;
+const SUITS: Record<string, { sym: string; name: string; colour: string }> = {
+  H: { sym: '♥', name: 'hearts', colour: '#b3261e' },
+  S: { sym: '♠', name: 'spades', colour: '#1d1b19' },
+  C: { sym: '♣', name: 'clubs', colour: '#1d5e2a' },
+  D: { sym: '♦', name: 'diamonds', colour: '#b8560b' },
+};
+const SUIT_ORDER = ['H', 'S', 'C', 'D'];
+const CELL_VERBS = new Set(['survey', 'expand']);
+
+function pt(x: unknown): [number, number] | null {
+  if (Array.isArray(x) && x.length === 2 && typeof x[0] === 'number' && typeof x[1] === 'number') return [x[0], x[1]];
+  return null;
+}
+
+export function cardParts(card: string): { rank: string; suit: string } {
+  return { rank: card.slice(0, -1), suit: card.slice(-1) };
+}
+
+/** Every point the view can name: grid cells, their corners, and empty cells next to the grid. */
+export function territoryPoints(view: unknown): string[] {
+  const out = new Set<string>();
+  for (const c of asArray(get(view, 'grid'))) {
+    const p = pt(get(c, 'at'));
+    if (!p) continue;
+    for (let dx = -1; dx <= 2; dx++) for (let dy = -1; dy <= 2; dy++) out.add(`${p[0] + dx},${p[1] + dy}`);
+  }
+  return [...out];
+}
+
+function cardFace(card: string, x: number, y: number, w: number, hgt: number): SVGElement {
+  const { rank, suit } = cardParts(card);
+  const su = SUITS[suit] ?? { sym: suit, name: suit, colour: '#333' };
+  return s('g', { 'pointer-events': 'none' },
+    s('text', { x: x + 8, y: y + 20, 'font-size': 18, 'font-weight': 700, fill: su.colour }, rank),
+    s('text', { x: x + w / 2, y: y + hgt / 2 + 14, 'text-anchor': 'middle', 'font-size': 40, fill: su.colour }, su.sym),
+    s('text', { x: x + w - 8, y: y + hgt - 8, 'text-anchor': 'end', 'font-size': 11, fill: su.colour }, `${rank}${suit}`),
+  );
+}
+
+export const territoriesRenderer: Renderer = {
+  cellNames: (view) => territoryPoints(view),
+  render(ctx: RenderContext) {
+    const view = ctx.view;
+    const grid = asArray(get(view, 'grid')).map((c) => ({ at: pt(get(c, 'at')), card: asString(get(c, 'card')) })).filter((c) => c.at);
+    const panels: Element[] = [];
+    let board: SVGElement | null = null;
+    // Which names are targets as cells (survey/expand) and which as intersections (everything else).
+    const cellTargets = new Set<string>();
+    const cornerTargets = new Set<string>();
+    for (const i of ctx.selection.candidates()) {
+      const next = i.cells[ctx.selection.prefix.length];
+      if (!next) continue;
+      const verb = i.legal.notation.split(' ')[0];
+      (CELL_VERBS.has(verb) ? cellTargets : cornerTargets).add(next);
+    }
+    if (grid.length) {
+      const xs = grid.map((c) => c.at![0]);
+      const ys = grid.map((c) => c.at![1]);
+      let minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
+      for (const t of cellTargets) {
+        const [tx, ty] = t.split(',').map(Number);
+        minX = Math.min(minX, tx); maxX = Math.max(maxX, tx); minY = Math.min(minY, ty); maxY = Math.max(maxY, ty);
+      }
+      const X = (x: number) => PAD + (x - minX) * W;
+      const Y = (y: number) => PAD + (maxY + 1 - y) * H; // y grows upwards
+      const layer: SVGElement[] = [];
+      const occupied = new Set(grid.map((c) => `${c.at![0]},${c.at![1]}`));
+      for (const c of grid) {
+        const [cx, cy] = c.at!;
+        const name = `${cx},${cy}`;
+        const st = { ...cellState(ctx, name, cellTargets) };
+        layer.push(s('g', { class: `cell card${st.target ? ' target' : ''}`, 'data-cell': name },
+          s('title', `card ${c.card} at ${name}`),
+          s('rect', { x: X(cx) + 3, y: Y(cy + 1) + 3, width: W - 6, height: H - 6, rx: 6, fill: '#fffdf8', stroke: st.target ? 'var(--hi)' : '#6d5f50', 'stroke-width': st.target ? 4 : 1.5 }),
+          cardFace(c.card, X(cx) + 3, Y(cy + 1) + 3, W - 6, H - 6)));
+      }
+      for (const t of cellTargets) {
+        if (occupied.has(t)) continue;
+        const [tx, ty] = t.split(',').map(Number);
+        layer.push(s('g', { class: 'cell target', 'data-cell': t },
+          s('rect', { x: X(tx) + 3, y: Y(ty + 1) + 3, width: W - 6, height: H - 6, rx: 6, fill: '#dff0d8', stroke: 'var(--hi)', 'stroke-dasharray': '6 4', 'stroke-width': 3 }),
+          s('text', { x: X(tx) + W / 2, y: Y(ty + 1) + H / 2, 'text-anchor': 'middle', 'font-size': 12 }, 'new card')));
+      }
+      // Intersections: every corner of a placed card.
+      const corners = new Set<string>();
+      for (const c of grid) for (const dx of [0, 1]) for (const dy of [0, 1]) corners.add(`${c.at![0] + dx},${c.at![1] + dy}`);
+      const buildings = new Map<string, { owner: number; piece: string }>();
+      for (const b of asArray(get(view, 'buildings'))) {
+        const p = pt(get(b, 'at'));
+        if (p) buildings.set(`${p[0]},${p[1]}`, { owner: asNumber(get(b, 'owner')), piece: asString(get(b, 'piece')) });
+      }
+      for (const name of corners) {
+        const [ix, iy] = name.split(',').map(Number);
+        const x = X(ix), y = Y(iy);
+        const st = cellState(ctx, name, cornerTargets);
+        const b = buildings.get(name);
+        layer.push(s('g', { class: `cell corner${st.target ? ' target' : ''}`, 'data-cell': name },
+          s('title', b ? `${b.piece} of ${ctx.seatNames[b.owner] ?? b.owner} at ${name}` : `intersection ${name}`),
+          s('circle', { cx: x, cy: y, r: 15, fill: st.target ? '#dff0d8' : '#efe5d3', stroke: '#6d5f50', 'fill-opacity': b ? 0 : 0.9 }),
+          b ? pieceToken(b.piece, b.owner, x, y, 17) : null,
+          ...cellMarks(st, x, y, 15)));
+      }
+      const width = (maxX - minX + 1) * W + 2 * PAD;
+      const height = (maxY - minY + 1) * H + 2 * PAD;
+      board = s('svg', { class: 'board', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'territory grid' }, layer);
+    }
+
+    // Dice, bank, hands, offer.
+    const roll = get(view, 'roll');
+    const die = get(view, 'die');
+    const duel = get(view, 'duel');
+    const dice = h('div.card', h('b', 'Dice: '),
+      h('span.dice', { 'data-testid': 'dice' }, typeof roll === 'number' ? `🎲 ${roll}` : '—'),
+      typeof die === 'number' ? h('span', `  ability die ${die}`) : null,
+      Array.isArray(duel) ? h('span', `  duel ${duel[0]} vs ${duel[1]}`) : null,
+      h('div.muted', `Phase: ${asString(get(view, 'phase', 'phase'))} — turn ${asNumber(get(view, 'turn'))}, draw pile ${asNumber(get(view, 'pile_count'))} cards`));
+    panels.push(dice);
+    const bank = asArray(get(view, 'bank'));
+    panels.push(h('div.card', h('b', 'Bank: '), SUIT_ORDER.map((k, i) => h('span', { style: `color:${SUITS[k].colour};margin-right:.6rem` }, `${SUITS[k].sym}${k} ${asNumber(bank[i])}`))));
+    const points = asArray(get(view, 'points'));
+    asArray(get(view, 'hands')).forEach((hand, i) => {
+      const res = get(hand, 'resources');
+      const terr = get(hand, 'territories');
+      panels.push(h('div.card', { 'data-hand': i },
+        h('span.seat-chip', { style: `background:${seatColour(i)}` }),
+        h('b', `${ctx.seatNames[i] ?? `Seat ${i + 1}`}${ctx.seat === i ? ' (you)' : ''}: ${asNumber(points[i])} points`),
+        h('div', `${asNumber(get(hand, 'resource_count'))} resource cards, ${asNumber(get(hand, 'territory_count'))} territory cards`),
+        Array.isArray(res) ? h('div.hand', SUIT_ORDER.map((k, j) => h('span.cardface', { style: `color:${SUITS[k].colour}` }, `${SUITS[k].sym}${k} × ${asNumber(res[j])}`))) : null,
+        Array.isArray(terr) && terr.length ? h('div.hand', terr.map((c) => {
+          const { suit } = cardParts(asString(c));
+          return h('span.cardface', { style: `color:${SUITS[suit]?.colour ?? '#333'}` }, `${asString(c)}${SUITS[suit]?.sym ?? ''}`);
+        })) : null));
+    });
+    const offer = get(view, 'offer');
+    if (offer && typeof offer === 'object') {
+      const fmt = (r: unknown) => SUIT_ORDER.map((k, j) => (asNumber(asArray(r)[j]) ? `${asNumber(asArray(r)[j])}${k}` : '')).filter(Boolean).join(' ') || 'nothing';
+      panels.push(h('div.card.banner', h('b', 'Trade offer: '),
+        `gives ${fmt(get(offer, 'give_res'))} ${asArray(get(offer, 'give_cards')).map((c) => asString(c)).join(' ')}`,
+        ` — asks ${fmt(get(offer, 'ask_res'))}${asNumber(get(offer, 'ask_territories')) ? ` + ${asNumber(get(offer, 'ask_territories'))} territory card(s)` : ''}`,
+        h('div.muted', `Offers this turn: ${asNumber(get(view, 'offers_made'))} of ${asNumber(get(view, 'max_offers'))}`)));
+    }
+    panels.push(h('p.muted', 'Buildings: Town (house), Fort (battlements), Barracks (hall), Temple (columns), Palace (towers), Capital (crown). White plays round tokens, Black octagons.'));
+    return { board, panels };
+  },
+};

@@ -1,0 +1,62 @@
+// Cyvasse "Strength & Trump" (game id `cyvasse-trump`). View: the position, `board` maps a cell name to a
+// one-letter code (upper case South = seat 0, lower case North = seat 1, `M` Mountain).
+
+import { h } from '../ui/dom';
+import { rowCellNames } from '../logic/hex';
+import { drawHexBoard, type HexPiece } from './hexboard';
+import { asNumber, asString, get } from './types';
+import type { Renderer, RenderContext } from './types';
+
+const KINDS: Record<string, string> = {
+  R: 'Rabble', S: 'Spearman', E: 'Elephant', L: 'Light Horse', H: 'Heavy Horse', X: 'Crossbowman',
+  C: 'Catapult', T: 'Trebuchet', D: 'Dragon', K: 'King', M: 'Mountain',
+};
+
+export function trumpPieces(view: unknown): Map<string, HexPiece> {
+  const out = new Map<string, HexPiece>();
+  const board = get(view, 'board');
+  if (board && typeof board === 'object') {
+    for (const [cell, code] of Object.entries(board as Record<string, unknown>)) {
+      const c = asString(code);
+      if (!c) continue;
+      if (c === 'M') out.set(cell, { kind: 'Mountain', seat: -1 });
+      else {
+        const kind = KINDS[c.toUpperCase()];
+        if (kind) out.set(cell, { kind, seat: c === c.toUpperCase() ? 0 : 1 });
+      }
+    }
+  }
+  return out;
+}
+
+function homeOf(cell: string): number {
+  const row = cell.charCodeAt(0) - 97;
+  return row >= 6 ? 0 : row <= 4 ? 1 : -1;
+}
+
+export const trumpRenderer: Renderer = {
+  cellNames: () => rowCellNames(),
+  render(ctx: RenderContext) {
+    const view = ctx.view;
+    const phase = asString(get(view, 'phase'));
+    const committed = get(view, 'committed');
+    const bothReady = Array.isArray(committed) && committed.every(Boolean);
+    const me = ctx.seat ?? 0;
+    const covered = phase === 'setup' && !bothReady ? (ctx.seat === null ? [0, 1] : [1 - me]) : [];
+    const board = drawHexBoard(ctx, { layout: 'trump', pieces: trumpPieces(view), homeOf, covered, bottomSeat: me });
+    const cav = get(view, 'cavalry', 'horse');
+    const info = h('div.card',
+      h('table.kv',
+        h('tr', h('td', 'Phase'), h('td', phase || '?')),
+        h('tr', h('td', 'Turn'), h('td', String(asNumber(get(view, 'turn'))))),
+        h('tr', h('td', 'Quiet turns'), h('td', `${asNumber(get(view, 'quiet_turns'))} of 150`)),
+        cav ? h('tr', h('td', 'Horse'), h('td', `second leg from ${asString(cav)} (or end the turn)`)) : null,
+        phase === 'setup' && Array.isArray(committed)
+          ? h('tr', h('td', 'Armies ready'), h('td', committed.map((c, i) => `${ctx.seatNames[i] ?? i}: ${c ? 'ready' : 'placing'}`).join(', ')))
+          : null,
+      ),
+      h('p.muted', 'Units: R Rabble, Sp Spearman, El Elephant, LH Light Horse, HH Heavy Horse, Xb Crossbowman, Ca Catapult, Tr Trebuchet, Dr Dragon, K King; grey peaks are Mountains. South plays the round tokens, North the octagons.'),
+    );
+    return { board, panels: [info] };
+  },
+};
