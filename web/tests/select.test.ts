@@ -91,3 +91,14 @@ describe('Selection of whole-army actions', () => {
     expect([...sel.targets()]).toEqual(['a1']);
   });
 });
+
+describe('whole-word cells (Syba areas and units)', () => {
+  const tok = new CellTokenizer(['bell', 'heran', 'en-diren', 'u1', 'u12'], true);
+  it('reads areas and units as whole words only', () => {
+    expect(tok.cells('move u12 heran')).toEqual(['u12', 'heran']);
+    expect(tok.cells('army bell en-diren')).toEqual(['bell', 'en-diren']);
+    expect(tok.cells('attack bell P2@heran')).toEqual(['bell', 'heran']);
+    expect(tok.cells('research rebellion city:heran')).toEqual(['heran']);
+    expect(tok.cells('rest u1')).toEqual(['u1']);
+  });
+});

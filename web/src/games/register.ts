@@ -9,3 +9,9 @@ registerRenderer('territories', territoriesRenderer);
 import { kyoRenderer } from './kyo';
 
 registerRenderer('kyo', kyoRenderer);
+import { cairdRenderer } from './caird';
+
+registerRenderer('cyvasse-caird', cairdRenderer);
+import { sybaRenderer } from './syba';
+
+registerRenderer('syba', sybaRenderer);

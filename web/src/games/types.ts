@@ -20,6 +20,8 @@ export interface RenderContext {
 export interface Renderer {
   /** Every cell name this view draws (used to find cells in action notations). */
   cellNames(view: unknown, options: Record<string, unknown>): string[];
+  /** Whether cell names are whole words (area names) rather than coordinates. */
+  wordCells?: boolean;
   /** The board (SVG) and any extra panels (hands, resources, dice). */
   render(ctx: RenderContext): { board: Element | null; panels: Element[] };
 }

@@ -12,11 +12,15 @@ export interface LegalAction {
 /** Finds cell names inside notations: longest names first, so `a10` wins over `a1`. */
 export class CellTokenizer {
   private readonly re: RegExp | null;
-  constructor(cellNames: Iterable<string>) {
+  /** `words`: names are whole words (area names such as `bell` must not match inside `rebellion`). */
+  constructor(cellNames: Iterable<string>, words = false) {
     const names = [...new Set(cellNames)].filter((n) => n.length > 0);
     names.sort((a, b) => b.length - a.length || a.localeCompare(b));
+    const alt = names.map(escapeRegExp).join('|');
     this.re = names.length
-      ? new RegExp(`(${names.map(escapeRegExp).join('|')})(?![0-9])`, 'g')
+      ? words
+        ? new RegExp(`(?<![A-Za-z0-9'-])(${alt})(?![A-Za-z0-9'-])`, 'g')
+        : new RegExp(`(${alt})(?![0-9])`, 'g')
       : null;
   }
   /** The cells a notation names, in order of appearance. A cell name must not continue a number. */

@@ -69,7 +69,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         remember(next);
         const me = mySeat(next);
         const renderer = rendererFor(next.game);
-        const tok = new CellTokenizer(renderer.cellNames(next.view, next.options));
+        const tok = new CellTokenizer(renderer.cellNames(next.view, next.options), renderer.wordCells);
         selection = new Selection(me === null ? [] : next.legal, tok);
         if (next.rematch?.token && next.rematch.seat !== undefined && cred) {
           saveSeat(next.rematch.id, { seat: next.rematch.seat, token: next.rematch.token });
@@ -199,7 +199,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     const renderer = rendererFor(model.game);
     const reviewing = reviewIndex !== null ? seen[reviewIndex] : null;
     const view = reviewing ? reviewing.view : model.view;
-    const tok = new CellTokenizer(renderer.cellNames(view, model.options));
+    const tok = new CellTokenizer(renderer.cellNames(view, model.options), renderer.wordCells);
     const lastNotation = reviewing ? reviewing.last : lastVisibleNotation(model.events);
     const { board, panels } = renderer.render({
       gameId: model.game,

@@ -68,7 +68,7 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
 
   function draw(snap: Snapshot): void {
     const renderer = rendererFor(final.game);
-    const tok = new CellTokenizer(renderer.cellNames(snap.view, final.options));
+    const tok = new CellTokenizer(renderer.cellNames(snap.view, final.options), renderer.wordCells);
     const last = lastVisibleNotation(snap.events);
     const { board, panels: extra } = renderer.render({
       gameId: final.game,

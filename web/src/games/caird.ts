@@ -1,0 +1,149 @@
+// Caird's Cyvasse (game id `cyvasse-caird`): 8x8 or 10x10 squares (ranks from White's side) or the
+// 91-hex board, with Version C terrain. The view carries `board` and `terrain` as one character per
+// cell, row by row (`/` separators ignored): pieces `K D E T C H L S R M` (upper case White = seat 0,
+// lower case Black), terrain `.` Grassland, `h` Hills, `f` Forest, `w` Water, `c` Fortress, `b` burning.
+// During the hidden setup a seat's own committed plan (`setups[seat]`: one character per home cell, in
+// home order) is shown on its half; the other half stays covered until both are committed.
+
+import { h } from '../ui/dom';
+import { parseRowCell, rowCellNames, rowCellToCube } from '../logic/hex';
+import { pieceToken } from './art';
+import { drawHexBoard, TERRAIN_FILL, type HexPiece } from './hexboard';
+import { drawSquareBoard } from './squares';
+import { asArray, asString, get } from './types';
+import type { Renderer, RenderContext } from './types';
+
+const KINDS: Record<string, string> = {
+  K: 'King', D: 'Dragon', E: 'Elephant', T: 'Trebuchet', C: 'Crossbowman', H: 'Heavy Horse',
+  L: 'Light Horse', S: 'Spear', R: 'Rabble', M: 'Mountain',
+};
+const TERRAIN: Record<string, string> = { h: 'hills', f: 'forest', w: 'water', c: 'fortress', b: 'burning' };
+
+export interface CairdGeometry {
+  hex: boolean;
+  width: number;
+  /** Cell names in index order. */
+  names: string[];
+  /** Home seat per cell index: 0, 1, or -1. */
+  homeOf: number[];
+}
+
+export function cairdGeometry(options: Record<string, unknown>): CairdGeometry {
+  if (options.board === 'hex') {
+    const names = rowCellNames();
+    const homeOf = names.map((n) => {
+      const p = parseRowCell(n);
+      if (!p) return -1;
+      const c = rowCellToCube(p.row, p.index);
+      const d = c.r - c.s;
+      return d >= 2 ? 0 : d <= -2 ? 1 : -1;
+    });
+    return { hex: true, width: 0, names, homeOf };
+  }
+  const w = options.large_board === true ? 10 : 8;
+  const names: string[] = [];
+  const homeOf: number[] = [];
+  for (let rank = 0; rank < w; rank++) {
+    for (let file = 0; file < w; file++) {
+      names.push(`${String.fromCharCode(97 + file)}${rank + 1}`);
+      homeOf.push(rank < w / 2 ? 0 : 1);
+    }
+  }
+  return { hex: false, width: w, names, homeOf };
+}
+
+function chars(text: string): string[] {
+  return [...text].filter((c) => c !== '/' && !/\s/.test(c));
+}
+
+/** Pieces and terrain by cell name, from the view (and the own setup plan during the setup). */
+export function cairdCells(view: unknown, geo: CairdGeometry, seat: number | null): { pieces: Map<string, HexPiece>; terrain: Map<string, string> } {
+  const pieces = new Map<string, HexPiece>();
+  const terrain = new Map<string, string>();
+  const put = (i: number, p: string, t: string) => {
+    const name = geo.names[i];
+    if (!name) return;
+    if (p && p !== '.' && KINDS[p.toUpperCase()]) {
+      pieces.set(name, { kind: KINDS[p.toUpperCase()], seat: p === 'M' || p === 'm' ? -1 : p === p.toUpperCase() ? 0 : 1 });
+    }
+    if (t && TERRAIN[t]) terrain.set(name, TERRAIN[t]);
+  };
+  const b = chars(asString(get(view, 'board')));
+  const t = chars(asString(get(view, 'terrain')));
+  for (let i = 0; i < geo.names.length; i++) put(i, b[i] ?? '.', t[i] ?? '.');
+  // Committed setup plans shown to this observer (only its own before both are in).
+  asArray(get(view, 'setups')).forEach((plan, s) => {
+    if (!plan || typeof plan !== 'object') return;
+    const home = geo.homeOf.flatMap((hs, i) => (hs === s ? [i] : []));
+    const ps = chars(asString(get(plan, 'pieces')));
+    const ts = chars(asString(get(plan, 'terrain')));
+    home.forEach((cell, k) => {
+      const p = ps[k] ?? '.';
+      put(cell, s === 1 && p !== 'M' ? p.toLowerCase() : p.toUpperCase(), ts[k] ?? '.');
+    });
+  });
+  void seat;
+  return { pieces, terrain };
+}
+
+export const cairdRenderer: Renderer = {
+  cellNames: (_view, options) => cairdGeometry(options).names,
+  render(ctx: RenderContext) {
+    const geo = cairdGeometry(ctx.options);
+    const { pieces, terrain } = cairdCells(ctx.view, geo, ctx.seat);
+    const phase = asString(get(ctx.view, 'phase'));
+    const committed = asArray(get(ctx.view, 'setup_committed'));
+    const bothReady = committed.length === 2 && committed.every(Boolean);
+    const me = ctx.seat ?? 0;
+    const covered = phase === 'setup' && !bothReady ? (ctx.seat === null ? [0, 1] : [1 - me]) : [];
+    let board: SVGElement;
+    if (geo.hex) {
+      board = drawHexBoard(ctx, {
+        layout: 'caird', pieces, terrain, covered, bottomSeat: me,
+        homeOf: (name) => geo.homeOf[geo.names.indexOf(name)] ?? -1,
+      });
+    } else {
+      const w = geo.width;
+      const files = Array.from({ length: w }, (_, i) => String.fromCharCode(97 + i));
+      const ranks = Array.from({ length: w }, (_, i) => String(i + 1));
+      const coveredRanks = covered.flatMap((s) => ranks.map((_, r) => r).filter((r) => (r < w / 2 ? 0 : 1) === s));
+      board = drawSquareBoard(ctx, {
+        files, ranks, flip: me === 1, size: 52,
+        fill: (f, r, name) => {
+          const t = terrain.get(name);
+          if (t && TERRAIN_FILL[t]) return TERRAIN_FILL[t];
+          return (f + r) % 2 === 0 ? '#c9d9a0' : '#dfe9bd';
+        },
+        content: (name, x, y) => {
+          const p = pieces.get(name);
+          const t = terrain.get(name);
+          const g = p ? pieceToken(p.kind, p.seat, x + 26, y + 26, 19) : null;
+          if (t && t !== 'grassland') {
+            const label = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+            label.setAttribute('x', String(x + 3));
+            label.setAttribute('y', String(y + 10));
+            label.setAttribute('font-size', '8');
+            label.setAttribute('fill', '#2d2a26');
+            label.textContent = t === 'fortress' ? 'Fort' : t === 'burning' ? 'Fire' : t.charAt(0).toUpperCase() + t.slice(1);
+            const wrap = document.createElementNS('http://www.w3.org/2000/svg', 'g');
+            wrap.appendChild(label);
+            if (g) wrap.appendChild(g);
+            return wrap;
+          }
+          return g;
+        },
+        covered: coveredRanks.length ? { ranks: coveredRanks, label: 'Hidden until both armies are ready' } : null,
+        title: (name) => `${name}${terrain.get(name) ? ` (${terrain.get(name)})` : ''}${pieces.get(name) ? `: ${pieces.get(name)?.kind}` : ''}`,
+      });
+    }
+    const inCheck = get(ctx.view, 'in_check') === true;
+    const reserve = asArray(get(ctx.view, 'dragon_in_reserve'));
+    const info = h('div.card',
+      inCheck ? h('div.banner.warn', { 'data-testid': 'check' }, 'Check!') : null,
+      h('div', `Phase: ${phase}${phase === 'setup' ? ` — ready: ${committed.map((c, i) => `${ctx.seatNames[i] ?? i} ${c ? 'yes' : 'no'}`).join(', ')}` : ''}`),
+      reserve.some(Boolean) ? h('div', `Dragon in reserve: ${reserve.map((r, i) => (r ? ctx.seatNames[i] ?? i : null)).filter((x) => x !== null).join(', ')}`) : null,
+      h('p.muted', 'K King, Dr Dragon, El Elephant, Tr Trebuchet, Xb Crossbowman, HH Heavy Horse, LH Light Horse, Sp Spear, Ra Rabble; grey peaks are Mountains. Terrain: Hills (tan), Water (blue), Forest (green), Fort (Fortress). White plays round tokens, Black octagons.'),
+    );
+    return { board, panels: [info] };
+  },
+};

@@ -1,0 +1,144 @@
+// Syba Chess (game id `syba`): the area map (from the edition's content files, bundled at build time),
+// cities with their level and owner, armies as unit chips (Rested upright, Exhausted turned and marked
+// "Ex"), resources, pending interceptions, battles and trades. Areas and units are clickable: a unit
+// (`u12`) then an area moves it; an area then another area moves an army or attacks.
+
+import { h, s } from '../ui/dom';
+import mapData from '../../../crates/games/syba/data/map.json';
+import citiesData from '../../../crates/games/syba/data/cities.json';
+import racesData from '../../../crates/games/syba/data/races.json';
+import heroesData from '../../../crates/games/syba/data/heroes.json';
+import { seatColour, seatInk } from './art';
+import { cellMarks, cellState } from './board';
+import { asArray, asNumber, asString, get } from './types';
+import type { Renderer, RenderContext } from './types';
+
+interface Area { id: string; name: string; code: string; pos: number[]; city?: string }
+const AREAS: Area[] = (mapData as unknown as { areas: Area[] }).areas;
+const LINKS: string[][] = (mapData as unknown as { links: string[][] }).links;
+const CITIES: { name: string; level: string }[] = (citiesData as unknown as { cities: { name: string; level: string }[] }).cities;
+const RACES: { name: string; colour: string; soldier: string; knight: string; monster: string }[] = (racesData as unknown as { races: never[] }).races;
+const HEROES: { name: string; power: number }[] = (heroesData as unknown as { heroes: never[] }).heroes;
+const LEVEL_STRENGTH: Record<string, number> = { settlement: 1, village: 2, town: 3, major: 4, capital: 5 };
+const RACE_FILL: Record<string, string> = { blue: '#2f6db5', red: '#b3261e', orange: '#e07b16', green: '#2e8b3e', white: '#f4f1ea', black: '#26231f' };
+
+const R = 46;
+const pos = (a: Area) => ({ x: R * Math.sqrt(3) * (a.pos[0] + 0.5 * (a.pos[1] & 1)) + R * 1.2, y: R * 1.5 * a.pos[1] + R * 1.2 });
+
+function hexPts(x: number, y: number, r: number): string {
+  return Array.from({ length: 6 }, (_, k) => {
+    const a = (Math.PI / 180) * (60 * k - 30);
+    return `${(x + r * Math.cos(a)).toFixed(1)},${(y + r * Math.sin(a)).toFixed(1)}`;
+  }).join(' ');
+}
+
+function playerColour(view: unknown, seat: number): { fill: string; ink: string } {
+  const race = get(view, 'state', 'players', seat, 'race');
+  const colour = typeof race === 'number' ? RACES[race]?.colour : undefined;
+  if (colour && RACE_FILL[colour]) return { fill: RACE_FILL[colour], ink: colour === 'white' || colour === 'orange' ? '#1d1b19' : '#fff' };
+  return { fill: seatColour(seat), ink: seatInk(seat) };
+}
+
+function unitLabel(kind: unknown): { letter: string; name: string } {
+  if (typeof kind === 'string') return { letter: kind[0]?.toUpperCase() ?? '?', name: kind };
+  const hero = get(kind, 'hero');
+  if (typeof hero === 'number') return { letter: 'H', name: HEROES[hero]?.name ?? `hero ${hero}` };
+  return { letter: '?', name: 'unit' };
+}
+
+export const sybaRenderer: Renderer = {
+  wordCells: true,
+  cellNames: (view) => [...AREAS.map((a) => a.id), ...asArray(get(view, 'state', 'units')).map((u) => `u${asNumber(get(u, 'id'))}`)],
+  render(ctx: RenderContext) {
+    const view = ctx.view;
+    const state = get(view, 'state');
+    const targets = ctx.selection.targets();
+    const owners = asArray(get(state, 'city_owner'));
+    const destroyed = asArray(get(state, 'city_destroyed'));
+    const layer: SVGElement[] = [];
+    const byId = new Map(AREAS.map((a) => [a.id, a]));
+    for (const [a, b] of LINKS) {
+      const pa = byId.get(a), pb = byId.get(b);
+      if (!pa || !pb) continue;
+      const A = pos(pa), B = pos(pb);
+      layer.push(s('line', { x1: A.x, y1: A.y, x2: B.x, y2: B.y, stroke: '#b8a88a', 'stroke-width': 3, 'stroke-dasharray': '2 4' }));
+    }
+    const units = asArray(get(state, 'units'));
+    AREAS.forEach((area, ai) => {
+      const { x, y } = pos(area);
+      const st = cellState(ctx, area.id, targets);
+      const cityIdx = area.city ? CITIES.findIndex((c) => c.name === area.city) : -1;
+      const owner = cityIdx >= 0 ? owners[cityIdx] : null;
+      const gone = cityIdx >= 0 && destroyed[cityIdx] === true;
+      const level = cityIdx >= 0 ? CITIES[cityIdx].level : '';
+      const g = s('g', { class: `cell area${st.target ? ' target' : ''}`, 'data-cell': area.id },
+        s('title', `${area.name}${cityIdx >= 0 ? ` — ${level} (strength ${LEVEL_STRENGTH[level] ?? '?'})${typeof owner === 'number' ? `, owned by ${ctx.seatNames[owner] ?? `P${owner + 1}`}` : ', unowned'}${gone ? ', destroyed' : ''}` : ''}`),
+        s('polygon', { points: hexPts(x, y, R * 0.98), fill: cityIdx >= 0 && !gone ? '#efe3c8' : '#dfe6cf', stroke: st.target ? 'var(--hi)' : '#7b6446', 'stroke-width': st.target ? 4 : 1.2 }),
+        s('text', { x, y: y - R * 0.55, 'text-anchor': 'middle', 'font-size': 9, 'font-weight': 700, fill: '#3b2a1a' }, area.name.length > 14 ? area.code : area.name));
+      if (cityIdx >= 0 && !gone) {
+        const oc = typeof owner === 'number' ? playerColour(view, owner) : { fill: '#fff', ink: '#333' };
+        g.appendChild(s('g', { transform: `translate(${x - R * 0.62},${y - R * 0.32})` },
+          s('rect', { width: 20, height: 14, rx: 2, fill: oc.fill, stroke: '#3b2a1a' }),
+          s('text', { x: 10, y: 11, 'text-anchor': 'middle', 'font-size': 10, 'font-weight': 700, fill: oc.ink }, `${LEVEL_STRENGTH[level] ?? '?'}${typeof owner === 'number' ? `P${owner + 1}` : ''}`)));
+      }
+      // Units in this area, each a chip (a hero is a star).
+      const here = units.filter((u) => asNumber(get(u, 'area'), -1) === ai);
+      here.forEach((u, k) => {
+        const id = `u${asNumber(get(u, 'id'))}`;
+        const ust = cellState(ctx, id, targets);
+        const o = asNumber(get(u, 'owner'));
+        const col = playerColour(view, o);
+        const ex = get(u, 'exhausted') === true;
+        const { letter, name } = unitLabel(get(u, 'kind'));
+        const cx = x - R * 0.5 + (k % 5) * 12;
+        const cy = y + 4 + Math.floor(k / 5) * 13;
+        g.appendChild(s('g', { class: `cell unit${ust.target ? ' target' : ''}`, 'data-cell': id, transform: `translate(${cx},${cy})${ex ? ' rotate(90)' : ''}` },
+          s('title', `${id}: ${name} of ${ctx.seatNames[o] ?? `P${o + 1}`}, ${ex ? 'Exhausted' : 'Rested'}`),
+          s('rect', { x: -5.5, y: -5.5, width: 11, height: 11, rx: letter === 'H' ? 5.5 : 2, fill: col.fill, stroke: ust.target ? 'var(--hi)' : '#1d1b19', 'stroke-width': ust.target ? 2.5 : 1, 'stroke-dasharray': ex ? '2 1' : 'none' }),
+          s('text', { y: 3.5, 'text-anchor': 'middle', 'font-size': 8, 'font-weight': 700, fill: col.ink }, letter),
+          ...cellMarks(ust, 0, 0, 6)));
+      });
+      if (here.length) {
+        const ex = here.filter((u) => get(u, 'exhausted') === true).length;
+        g.appendChild(s('text', { x, y: y + R * 0.82, 'text-anchor': 'middle', 'font-size': 7, fill: '#3b2a1a' }, `${here.length - ex} Rested${ex ? ` · ${ex} Ex` : ''}`));
+      }
+      g.append(...cellMarks(st, x + R * 0.55, y - R * 0.2, 9));
+      layer.push(g);
+    });
+    const maxX = Math.max(...AREAS.map((a) => pos(a).x)) + R * 1.3;
+    const maxY = Math.max(...AREAS.map((a) => pos(a).y)) + R * 1.3;
+    const board = s('svg', { class: 'board', viewBox: `0 0 ${maxX.toFixed(0)} ${maxY.toFixed(0)}`, role: 'img', 'aria-label': 'Syba map' }, layer);
+
+    // Panels: players, pending decisions, last battle.
+    const players = asArray(get(state, 'players'));
+    const current = asNumber(get(state, 'current'));
+    const cityCount = (seat: number) => owners.filter((o, i) => o === seat && destroyed[i] !== true).length;
+    const panels: Element[] = [];
+    panels.push(h('div.card', h('b', `Round ${asNumber(get(state, 'round'))} — phase ${asString(get(state, 'phase'))}`),
+      h('table.kv', h('tr', h('th', 'Player'), h('th', 'Race'), h('th', 'Prod'), h('th', 'Food'), h('th', 'Research'), h('th', 'Cities'), h('th', 'Units')),
+        players.map((p, i) => {
+          const race = get(p, 'race');
+          const col = playerColour(view, i);
+          const res = asArray(get(p, 'resources'));
+          return h('tr', { 'data-player': i },
+            h('td', h('span.seat-chip', { style: `background:${col.fill}` }), `${ctx.seatNames[i] ?? `P${i + 1}`}${i === current ? ' ▶' : ''}${ctx.seat === i ? ' (you)' : ''}`),
+            h('td', typeof race === 'number' ? RACES[race]?.name ?? '?' : '—'),
+            h('td', String(asNumber(res[0]))), h('td', String(asNumber(res[1]))), h('td', String(asNumber(res[2]))),
+            h('td', String(cityCount(i))), h('td', String(units.filter((u) => asNumber(get(u, 'owner')) === i).length)));
+        }))));
+    const own = get(view, 'own_start_city_texts');
+    if (Array.isArray(own)) panels.push(h('div.card', h('b', 'Your starting city: '), h('div', `Start With: ${asString(own[0])}`), h('div', `Once per Game: ${asString(own[1])}`)));
+    for (const p of asArray(get(state, 'stack'))) {
+      const intercept = get(p, 'intercept');
+      const battle = get(p, 'battle');
+      const trade = get(p, 'trade');
+      if (intercept) panels.push(h('div.card.banner.warn', `Interception: ${ctx.seatNames[asNumber(get(intercept, 'mover'))] ?? 'a player'} entered ${AREAS[asNumber(get(intercept, 'area'))]?.name ?? '?'}; deciding: ${asArray(get(intercept, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
+      if (battle) panels.push(h('div.card.banner.warn', `Battle by ${ctx.seatNames[asNumber(get(battle, 'attacker'))] ?? '?'}: ${asArray(get(battle, 'attackers')).length} attacking unit(s), ${asArray(get(battle, 'defenders')).length} helping army(ies) on defence; still to decide: ${asArray(get(battle, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
+      if (trade) panels.push(h('div.card.banner', `Trade with ${ctx.seatNames[asNumber(get(trade, 'partner'))] ?? '?'}: gives ${JSON.stringify(get(trade, 'give'))}, asks ${JSON.stringify(get(trade, 'get'))}${get(trade, 'proposed') === true ? ' — proposed' : ' — being composed'}`));
+    }
+    const lb = get(state, 'last_battle');
+    if (lb && typeof lb === 'object') panels.push(h('div.card', `Last battle: attack ${asNumber(get(lb, 'attack'))} vs defence ${asNumber(get(lb, 'defence'))} — ${get(lb, 'success') === true ? 'won' : 'held'}${asNumber(get(lb, 'destroyed')) ? `, ${asNumber(get(lb, 'destroyed'))} unit(s) destroyed` : ''}`));
+    panels.push(h('p.muted', 'Chips: S Soldier (1), K Knight (2), M Monster (3), H hero (round). Exhausted units are turned sideways with a dashed edge and counted as "Ex". City badges show City Strength and owner (P1…). Click a unit then an area to move it; an area then another to move an army or attack.'));
+    return { board, panels };
+  },
+};
