@@ -1,0 +1,78 @@
+//! Setup rules of Caird's Cyvasse: presets, random setups, the validator and the hidden setup.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use cyvasse::caird::*;
+use tabula_core::{
+    Actor, Game, GameOptions, Observer, Seat, ToAct, legal_actions_vec, rng_from_seed,
+};
+
+/// Every option combination the rules allow.
+pub fn all_variants() -> Vec<CairdOptions> {
+    let mut out = Vec::new();
+    for version in [Version::Basic, Version::Expert] {
+        for board in [BoardKind::Square, BoardKind::Hex] {
+            for bits in 0..256u32 {
+                let b = |i: u32| bits & (1 << i) != 0;
+                let o = CairdOptions {
+                    version,
+                    board,
+                    large_board: b(0),
+                    dragon_reserve: b(1),
+                    super_trebuchets: b(2),
+                    dragonfyre: b(3),
+                    castle_storming: b(4),
+                    wildfyre: b(5),
+                    sea_movement: b(6),
+                };
+                if bits < 128 && o.validate().is_ok() {
+                    out.push(o);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn presets_are_legal_in_every_variant() {
+    let variants = all_variants();
+    assert!(variants.len() > 40);
+    for o in &variants {
+        for seat in 0..2 {
+            for name in PRESETS {
+                let p = preset(o, seat, name).unwrap_or_else(|e| panic!("{o:?} seat {seat}: {e}"));
+                validate_setup(o, seat, &p).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn random_setups_are_legal_in_every_variant() {
+    let mut rng = rng_from_seed(7);
+    for o in all_variants() {
+        for seat in 0..2 {
+            let p = random_setup(&o, seat, &mut rng);
+            validate_setup(&o, seat, &p).unwrap_or_else(|e| panic!("{o:?}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn hidden_setup_is_simultaneous_and_hidden() {
+    let o = CairdOptions::default();
+    let mut g = CairdCyvasse::new(&o).unwrap();
+    assert_eq!(g.to_act(), ToAct::Seats(vec![Seat(0), Seat(1)]));
+    let black = legal_actions_vec(&g, Seat(1))[0].clone();
+    g.apply(Actor::Seat(Seat(1)), &black).unwrap();
+    assert_eq!(g.to_act(), ToAct::Seats(vec![Seat(0)]));
+    let white_view = serde_json::to_string(&g.view(Observer::Seat(Seat(0)))).unwrap();
+    let CairdAction::Setup(plan) = &black else {
+        panic!()
+    };
+    assert!(!white_view.contains(&plan.pieces));
+    let white = legal_actions_vec(&g, Seat(0))[1].clone();
+    g.apply(Actor::Seat(Seat(0)), &white).unwrap();
+    assert_eq!(g.to_act(), ToAct::Seat(Seat(0)));
+    g.validate().unwrap();
+}
