@@ -11,8 +11,8 @@ export interface CellState {
 
 export function cellState(ctx: RenderContext, name: string, targets: Set<string>): CellState {
   return {
-    target: targets.has(name),
-    selected: ctx.selection.prefix.includes(name),
+    target: targets.has(name) || (ctx.extraTargets?.has(name) ?? false),
+    selected: ctx.selection.prefix.includes(name) || ctx.extraSelected === name,
     last: ctx.lastMove.includes(name),
   };
 }

@@ -11,6 +11,7 @@ import { pieceToken } from './art';
 import { drawHexBoard, TERRAIN_FILL, type HexPiece } from './hexboard';
 import { drawSquareBoard } from './squares';
 import { asArray, asString, get } from './types';
+import { cairdSetup } from '../logic/setup';
 import type { Renderer, RenderContext } from './types';
 
 const KINDS: Record<string, string> = {
@@ -88,9 +89,28 @@ export function cairdCells(view: unknown, geo: CairdGeometry, seat: number | nul
 
 export const cairdRenderer: Renderer = {
   cellNames: (_view, options) => cairdGeometry(options).names,
+  setup(view, options, seat) {
+    if (asString(get(view, 'phase')) !== 'setup' || get(view, 'setup_committed', seat) === true) return null;
+    const geo = cairdGeometry(options);
+    const home = geo.names.filter((_, i) => geo.homeOf[i] === seat);
+    return { ...cairdSetup(home), home, terrain: options.version === 'expert' };
+  },
   render(ctx: RenderContext) {
     const geo = cairdGeometry(ctx.options);
     const { pieces, terrain } = cairdCells(ctx.view, geo, ctx.seat);
+    if (ctx.draft && ctx.seat !== null) {
+      const mine = ctx.seat;
+      geo.names.forEach((n, i) => {
+        if (geo.homeOf[i] !== mine) return;
+        pieces.delete(n);
+        terrain.delete(n);
+      });
+      for (const [cell, code] of ctx.draft.pieces) {
+        const kind = KINDS[code.toUpperCase()];
+        if (kind) pieces.set(cell, { kind, seat: code.toUpperCase() === 'M' ? -1 : mine });
+      }
+      for (const [cell, code] of ctx.draft.terrain) if (TERRAIN[code]) terrain.set(cell, TERRAIN[code]);
+    }
     const phase = asString(get(ctx.view, 'phase'));
     const committed = asArray(get(ctx.view, 'setup_committed'));
     const bothReady = committed.length === 2 && committed.every(Boolean);

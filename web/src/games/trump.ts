@@ -5,6 +5,7 @@ import { h } from '../ui/dom';
 import { rowCellNames } from '../logic/hex';
 import { drawHexBoard, type HexPiece } from './hexboard';
 import { asNumber, asString, get } from './types';
+import { trumpSetup } from '../logic/setup';
 import type { Renderer, RenderContext } from './types';
 
 const KINDS: Record<string, string> = {
@@ -34,8 +35,18 @@ function homeOf(cell: string): number {
   return row >= 6 ? 0 : row <= 4 ? 1 : -1;
 }
 
+/** `light_horse` → `Light Horse`. */
+function kindName(kind: string): string {
+  return kind.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+}
+
 export const trumpRenderer: Renderer = {
   cellNames: () => rowCellNames(),
+  setup(view, _options, seat) {
+    if (asString(get(view, 'phase')) !== 'setup' || get(view, 'committed', seat) === true) return null;
+    const home = rowCellNames().filter((c) => homeOf(c) === seat);
+    return { ...trumpSetup, home, terrain: false };
+  },
   render(ctx: RenderContext) {
     const view = ctx.view;
     const phase = asString(get(view, 'phase'));
@@ -43,7 +54,12 @@ export const trumpRenderer: Renderer = {
     const bothReady = Array.isArray(committed) && committed.every(Boolean);
     const me = ctx.seat ?? 0;
     const covered = phase === 'setup' && !bothReady ? (ctx.seat === null ? [0, 1] : [1 - me]) : [];
-    const board = drawHexBoard(ctx, { layout: 'trump', pieces: trumpPieces(view), homeOf, covered, bottomSeat: me });
+    const pieces = trumpPieces(view);
+    if (ctx.draft) {
+      for (const [cell, p] of [...pieces]) if (p.seat === me || (p.seat === -1 && homeOf(cell) === me)) pieces.delete(cell);
+      for (const [cell, kind] of ctx.draft.pieces) pieces.set(cell, { kind: kindName(kind), seat: kind === 'mountain' ? -1 : me });
+    }
+    const board = drawHexBoard(ctx, { layout: 'trump', pieces, homeOf, covered, bottomSeat: me });
     const cav = get(view, 'cavalry', 'horse');
     const info = h('div.card',
       h('table.kv',

@@ -2,6 +2,17 @@
 // names its cells (so the generic click logic can read legal actions' notations) and reports clicks.
 
 import type { Selection } from '../logic/select';
+import type { SetupDraft } from '../logic/setup';
+
+/** Reads and writes a game's whole-army setup action (the hidden-setup editor). */
+export interface SetupCodec {
+  fromAction(action: unknown): SetupDraft | null;
+  toAction(d: SetupDraft): unknown;
+  /** The own half's cells (where pieces may be swapped). */
+  home: string[];
+  /** Whether terrain tiles are part of the setup. */
+  terrain: boolean;
+}
 
 export interface RenderContext {
   gameId: string;
@@ -15,11 +26,19 @@ export interface RenderContext {
   lastMove: string[];
   /** Called with a cell name when the player clicks (or drops on) a cell. */
   onCell: (cell: string) => void;
+  /** The setup being edited (drawn on the own half instead of the view's). */
+  draft?: SetupDraft | null;
+  /** Cells clickable besides the selection's targets (the setup editor's half). */
+  extraTargets?: Set<string>;
+  /** The cell picked in the setup editor. */
+  extraSelected?: string | null;
 }
 
 export interface Renderer {
   /** Every cell name this view draws (used to find cells in action notations). */
   cellNames(view: unknown, options: Record<string, unknown>): string[];
+  /** The setup editor's codec, when `seat` is to commit a whole-army setup now. */
+  setup?(view: unknown, options: Record<string, unknown>, seat: number): SetupCodec | null;
   /** Whether cell names are whole words (area names) rather than coordinates. */
   wordCells?: boolean;
   /** The board (SVG) and any extra panels (hands, resources, dice). */

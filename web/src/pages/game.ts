@@ -16,6 +16,8 @@ import { showDialog } from '../ui/dialog';
 import { navigate } from '../router';
 import { seatColour } from '../games/art';
 import { attachBoardInput } from '../games/board';
+import type { SetupCodec } from '../games/types';
+import { swap, type SetupDraft, type SwapMode } from '../logic/setup';
 
 interface Seen {
   seq: number;
@@ -44,6 +46,12 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   let shownOver = false;
   let reviewIndex: number | null = null; // index into `seen` while stepping back
   const seen: Seen[] = [];
+  // The hidden-setup editor (Cyvasse): a draft army edited by swapping cells, then sent as one action.
+  let codec: SetupCodec | null = null;
+  let draft: SetupDraft | null = null;
+  let draftSel: string | null = null;
+  let swapMode: SwapMode = 'pieces';
+  let draftSource = '';
   let clockTimer: number | undefined;
 
   const header = h('div.card');
@@ -71,6 +79,20 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         const renderer = rendererFor(next.game);
         const tok = new CellTokenizer(renderer.cellNames(next.view, next.options), renderer.wordCells);
         selection = new Selection(me === null ? [] : next.legal, tok);
+        codec = me !== null && next.legal.length ? renderer.setup?.(next.view, next.options, me) ?? null : null;
+        if (!codec) {
+          draft = null;
+          draftSel = null;
+        } else if (!draft) {
+          for (const a of next.legal) {
+            const d = codec.fromAction(a.action);
+            if (d) {
+              draft = d;
+              draftSource = a.notation;
+              break;
+            }
+          }
+        }
         if (next.rematch?.token && next.rematch.seat !== undefined && cred) {
           saveSeat(next.rematch.id, { seat: next.rematch.seat, token: next.rematch.token });
         }
@@ -133,6 +155,18 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
 
   function onCell(cell: string): void {
     if (!selection || reviewIndex !== null) return;
+    if (codec && draft) {
+      if (!codec.home.includes(cell)) return;
+      if (draftSel === null) draftSel = cell;
+      else if (draftSel === cell) draftSel = null;
+      else {
+        draft = swap(draft, draftSel, cell, swapMode);
+        draftSel = null;
+        draftSource = 'edited';
+      }
+      draw();
+      return;
+    }
     chooser = null;
     const r = selection.click(cell);
     if (r.kind === 'submit') sendAction(r.action);
@@ -210,6 +244,9 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       selection: reviewing ? new Selection([], tok) : selection,
       lastMove: lastNotation ? tok.cells(lastNotation) : [],
       onCell,
+      draft: reviewing ? null : draft,
+      extraTargets: !reviewing && codec && draft ? new Set(codec.home) : undefined,
+      extraSelected: reviewing ? null : draftSel,
     });
     if (reviewing) {
       boardHost.appendChild(h('div.banner', `Reviewing an earlier position (event ${reviewing.seq}). `,
@@ -237,6 +274,30 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         box.appendChild(h('p', `Selected: ${selection.prefix.join(' → ')} `,
           h('button', { onclick: () => { selection?.reset(); chooser = null; draw(); } }, 'Cancel')));
       }
+      if (codec && draft) {
+        const c = codec;
+        const d = draft;
+        box.appendChild(h('div', { 'data-testid': 'setup-editor' },
+          h('p', h('b', 'Your hidden setup. '), 'Click a cell of your half, then another, to swap what they hold. Your opponent cannot see it; theirs stays covered until both are ready.'),
+          c.terrain ? h('div.row', 'Swap: ',
+            h(swapMode === 'pieces' ? 'button.primary' : 'button', { onclick: () => { swapMode = 'pieces'; draw(); } }, 'pieces'),
+            h(swapMode === 'terrain' ? 'button.primary' : 'button', { onclick: () => { swapMode = 'terrain'; draftSel = null; draw(); } }, 'terrain')) : null,
+          h('p.muted', `Starting point: ${short(draftSource)}`),
+          h('div.row', h('button.primary', {
+            'data-notation': 'ready', 'data-testid': 'setup-ready',
+            onclick: () => sendAction({ action: c.toAction(d), notation: 'ready' }),
+            disabled: pending,
+          }, 'Ready — commit this setup')),
+          h('p', h('b', 'Start from a listed setup (presets, random):'))));
+        box.appendChild(h('div.actions', model.legal.map((a) =>
+          h('button', { title: a.notation, onclick: () => {
+            const nd = c.fromAction(a.action);
+            if (nd) { draft = nd; draftSel = null; draftSource = a.notation; draw(); } else sendAction(a);
+          } }, short(a.notation)))));
+        side.appendChild(box);
+        drawMovesAndControls(me, over);
+        return;
+      }
       if (chooser && chooser.length) {
         box.appendChild(h('p', h('b', 'Choose:')));
         box.appendChild(h('div.actions', chooser.map((a) =>
@@ -254,7 +315,11 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       }
       side.appendChild(box);
     }
+    drawMovesAndControls(me, over);
+  }
 
+  function drawMovesAndControls(me: number | null, over: ReturnType<typeof outcomeOf>): void {
+    if (!model) return;
     // Move list.
     const moves = moveList(model.events);
     const list = h('ol', moves.map((m, i) => {
