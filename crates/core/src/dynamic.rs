@@ -60,6 +60,9 @@ pub trait DynState: Send + Sync + Debug {
     fn to_act(&self) -> ToAct;
     /// The legal actions of `seat` as JSON.
     fn legal_actions(&self, seat: Seat) -> Vec<Value>;
+    /// Whether the listed actions of `seat` are only a sample (a composite decision such as a whole
+    /// hidden setup, see [`Game::actions_sampled`]).
+    fn actions_sampled(&self, seat: Seat) -> bool;
     /// The legal actions of `seat` with their notation.
     fn legal_actions_with_notation(&self, seat: Seat) -> Vec<(Value, String)>;
     /// The listed chance outcomes with their probabilities (empty when they cannot be listed).
@@ -172,6 +175,9 @@ impl<G: Game> DynState for Erased<G> {
             .iter()
             .map(to_json)
             .collect()
+    }
+    fn actions_sampled(&self, seat: Seat) -> bool {
+        self.0.actions_sampled(seat)
     }
     fn legal_actions_with_notation(&self, seat: Seat) -> Vec<(Value, String)> {
         crate::legal_actions_vec(&self.0, seat)

@@ -27,10 +27,10 @@
 //! ## Contracts every implementation keeps
 //! 1. `legal_actions(seat)` is exact: every listed action is accepted by `apply(Actor::Seat(seat), _)`,
 //!    every other action is rejected, and the list is empty for a seat that owes no decision.
-//!    The list must be enumerable in full, so a decision with combinatorially many choices is split into
-//!    atomic actions: a **hidden setup is a sequence of placement actions** (`place piece X on cell Y`,
-//!    each validated against the placement rules, listing only placements that keep a legal setup
-//!    reachable) ended by an explicit ready/commit action — never one composite "whole army" action.
+//!    The one exception is a **composite decision** whose choices cannot be listed (a hidden setup,
+//!    submitted as one whole army): there [`Game::actions_sampled`] is true, `legal_actions` lists a
+//!    representative sample of valid choices (named presets, random legal setups), and `apply` accepts
+//!    every valid choice and refuses an invalid one with the rule it breaks.
 //! 2. `apply` never panics and leaves the state unchanged when it returns an error.
 //! 3. `view(observer)` contains nothing that observer may not know; `determinize(seat, rng)` depends
 //!    only on `view(Observer::Seat(seat))` and `rng`.
@@ -296,6 +296,15 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// Appends the exact list of legal actions of `seat` to `out` (which the caller has cleared).
     /// Nothing is appended for a seat that owes no decision.
     fn legal_actions(&self, seat: Seat, out: &mut Vec<Self::Action>);
+
+    /// Whether `legal_actions(seat)` is only a representative sample of the legal actions: true for a
+    /// composite decision that cannot be enumerated (a whole hidden setup). Clients then let the player
+    /// compose their own choice and the game validates it in `apply`; perft and exactness checks treat
+    /// the sample as the list. False (the default) everywhere else.
+    fn actions_sampled(&self, seat: Seat) -> bool {
+        let _ = seat;
+        false
+    }
 
     /// When `to_act()` is `Chance`: appends every outcome with its probability, when the outcomes are
     /// few enough to list (dice). Leaves `out` empty when they are not (a shuffle); then only
