@@ -15,18 +15,18 @@ function snap(over: Partial<Snapshot>): Snapshot {
 describe('merging server messages', () => {
   it('appends update events and detects no gap when contiguous', () => {
     const a = merge(null, snap({}));
-    const b = merge(a.model, snap({ seq: 3, events: [{ seq: 3, kind: 'action', actor: { seat: 0 }, notation: 'A3-A4' }] }));
+    const b = merge(a.model, { type: 'update', ...snap({ seq: 3, events: [{ seq: 3, kind: 'action', actor: { seat: 0 }, notation: 'A3-A4' }] }) });
     expect(b.gap).toBe(false);
     expect(b.model.events.map((e) => e.seq)).toEqual([1, 2, 3]);
   });
   it('detects a gap in seq so the client can sync', () => {
     const a = merge(null, snap({}));
-    const b = merge(a.model, snap({ seq: 5, events: [{ seq: 5, kind: 'action', actor: { seat: 1 }, notation: 'x' }] }));
+    const b = merge(a.model, { type: 'update', ...snap({ seq: 5, events: [{ seq: 5, kind: 'action', actor: { seat: 1 }, notation: 'x' }] }) });
     expect(b.gap).toBe(true);
   });
   it('fills the missed events after a reconnect with since=K', () => {
     const a = merge(null, snap({}));
-    const b = merge(a.model, snap({ seq: 4, events: [{ seq: 3, kind: 'action', actor: { seat: 0 }, notation: 'a' }, { seq: 4, kind: 'action', actor: 'chance', notation: '5' }] }));
+    const b = merge(a.model, { type: 'snapshot', ...snap({ seq: 4, events: [{ seq: 3, kind: 'action', actor: { seat: 0 }, notation: 'a' }, { seq: 4, kind: 'action', actor: 'chance', notation: '5' }] }) });
     expect(b.gap).toBe(false);
     expect(b.model.events).toHaveLength(4);
   });

@@ -91,7 +91,7 @@ export const sybaRenderer: Renderer = {
         const ex = get(u, 'exhausted') === true;
         const { letter, name } = unitLabel(get(u, 'kind'));
         const cx = x - R * 0.5 + (k % 5) * 12;
-        const cy = y + 4 + Math.floor(k / 5) * 13;
+        const cy = y + 12 + Math.floor(k / 5) * 12;
         g.appendChild(s('g', { class: `cell unit${ust.target ? ' target' : ''}`, 'data-cell': id, transform: `translate(${cx},${cy})${ex ? ' rotate(90)' : ''}` },
           s('title', `${id}: ${name} of ${ctx.seatNames[o] ?? `P${o + 1}`}, ${ex ? 'Exhausted' : 'Rested'}`),
           s('rect', { x: -5.5, y: -5.5, width: 11, height: 11, rx: letter === 'H' ? 5.5 : 2, fill: col.fill, stroke: ust.target ? 'var(--hi)' : '#1d1b19', 'stroke-width': ust.target ? 2.5 : 1, 'stroke-dasharray': ex ? '2 1' : 'none' }),

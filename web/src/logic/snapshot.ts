@@ -78,12 +78,12 @@ export function merge(
   for (const e of current.events) known.set(e.seq, e);
   for (const e of incoming) known.set(e.seq, e);
   const events = [...known.values()].sort((a, b) => a.seq - b.seq);
-  // A gap: the log does not run 1..seq without holes.
+  // A gap: an update whose first event does not follow the last seq this client had. (A snapshot
+  // answers a connect or a sync and is complete by definition.)
   let gap = false;
-  const maxSeq = Math.max(msg.seq ?? 0, events.length ? events[events.length - 1].seq : 0);
-  if (events.length > 0 && (events[0].seq !== 1 || events.length !== maxSeq)) {
-    const firstIncoming = incoming.length ? Math.min(...incoming.map((e) => e.seq)) : msg.seq + 1;
-    gap = firstIncoming > current.seq + 1 || events.length !== maxSeq;
+  if (msg.type === 'update' && incoming.length > 0) {
+    const first = Math.min(...incoming.map((e) => e.seq));
+    gap = first > current.seq + 1;
   }
   return { model: { ...msg, events }, gap };
 }

@@ -198,6 +198,11 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
           h('span.clock', { 'data-clock': s.seat }, ''),
         ))),
           );
+    if (model.rematch) {
+      const rm = model.rematch;
+      header.appendChild(h('div.banner', 'A rematch was created. ',
+        h('a', { href: rm.seat !== undefined ? `/game/${rm.id}` : `/watch/${rm.id}`, 'data-link': '' }, rm.seat !== undefined ? 'Play it' : 'Watch it')));
+    }
     if (errorText) header.appendChild(h('div.banner.warn', { 'data-testid': 'error' }, errorText));
     if (model.draw_offer) header.appendChild(drawOfferBanner(model, me));
     drawClocks();
