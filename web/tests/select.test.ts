@@ -102,3 +102,16 @@ describe('whole-word cells (Syba areas and units)', () => {
     expect(tok.cells('rest u1')).toEqual(['u1']);
   });
 });
+
+describe('auto-selection of the only piece that can act', () => {
+  const tok = new CellTokenizer(['a1', 'a2', 'a3', 'b1']);
+  it('pre-selects a horse between its legs', () => {
+    const sel = new Selection([la('a1-a2'), la('a1xa3'), la('end')], tok);
+    expect(sel.autoSelect()).toBe(true);
+    expect([...sel.targets()].sort()).toEqual(['a2', 'a3']);
+  });
+  it('does not when several pieces can act or an action ends on the first cell', () => {
+    expect(new Selection([la('a1-a2'), la('b1-a3')], tok).autoSelect()).toBe(false);
+    expect(new Selection([la('a1-a2'), la('a1~DLS')], tok).autoSelect()).toBe(false);
+  });
+});

@@ -106,6 +106,18 @@ export class Selection {
     this.prefix = [];
   }
 
+  /** When every cell action starts from one cell (a horse's second leg, a Mana chain) and none ends
+   * there, that cell is chosen already so its targets show at once. Returns whether it did. */
+  autoSelect(): boolean {
+    if (this.prefix.length) return false;
+    const starts = this.targets([]);
+    if (starts.size !== 1) return false;
+    const [only] = [...starts];
+    if (this.complete([only]).length > 0) return false;
+    this.prefix = [only];
+    return true;
+  }
+
   click(cell: string): ClickResult {
     let next = [...this.prefix, cell];
     if (!this.targets().has(cell)) {

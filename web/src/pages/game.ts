@@ -79,6 +79,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         const renderer = rendererFor(next.game);
         const tok = new CellTokenizer(renderer.cellNames(next.view, next.options), renderer.wordCells);
         selection = new Selection(me === null ? [] : next.legal, tok);
+        selection.autoSelect();
         codec = me !== null && next.legal.length ? renderer.setup?.(next.view, next.options, me) ?? null : null;
         if (!codec) {
           draft = null;
