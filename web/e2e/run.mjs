@@ -149,16 +149,15 @@ async function playOneDecision(page) {
     if (useBoard) {
       const t = pickOne(targets);
       await t.click({ force: true });
-      await sleep(60);
-      if ((await moveCount(page)) !== before || (await status(page)) !== beforeStatus) return 'board';
-      // Either more cells to pick or a chooser appeared: loop.
-      if ((await page.locator('[data-testid=error]').count()) > 0) {
-        throw new Error(`server refused: ${await page.locator('[data-testid=error]').textContent()}`);
-      }
-      const stillPending = await page.locator('[data-testid=actions] p', { hasText: 'Sending' }).count();
-      if (stillPending) {
-        await waitChange(page, before, beforeStatus);
-        return 'board';
+      // Either the action went out (pending, then the update) or the selection moved on.
+      const deadline = Date.now() + 30000;
+      while (Date.now() < deadline) {
+        if ((await moveCount(page)) !== before || (await status(page)) !== beforeStatus) return 'board';
+        const err = page.locator('[data-testid=error]');
+        if (await err.count()) throw new Error(`server refused: ${await err.first().textContent()}`);
+        const pendingNow = await page.locator('[data-testid=actions][data-pending="1"]').count();
+        if (!pendingNow) break;
+        await sleep(100);
       }
       continue;
     }

@@ -155,7 +155,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   }
 
   function onCell(cell: string): void {
-    if (!selection || reviewIndex !== null) return;
+    if (!selection || reviewIndex !== null || pending) return;
     if (codec && draft) {
       if (!codec.home.includes(cell)) return;
       if (draftSel === null) draftSel = cell;
@@ -273,7 +273,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     if (chance.length) side.appendChild(h('div.card', h('b', 'Chance: '), h('span', { 'data-testid': 'chance' }, chance.join(', '))));
 
     if (me !== null && !over && reviewIndex === null) {
-      const box = h('div.card', { 'data-testid': 'actions' });
+      const box = h('div.card', { 'data-testid': 'actions', 'data-pending': pending ? '1' : '0' });
       const buttons = selection.cellless();
       const targets = selection.targets();
       if (selection.prefix.length) {
