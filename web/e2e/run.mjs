@@ -217,7 +217,7 @@ async function catalog() {
 async function playAgainstAi(game) {
   const page = await newPage(game.id);
   try {
-    await page.goto(`${base()}/`);
+    await page.goto(`${base()}/?ai=${process.env.E2E_AI_LEVEL ?? 1}`);
     await page.locator(`[data-testid=play-ai-${game.id}]`).click();
     await page.waitForURL(/\/game\//, { timeout: 20000 });
     await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });

@@ -86,7 +86,10 @@ function gameCard(g: CatalogGame): HTMLElement {
 
 async function quickStart(g: CatalogGame, card: HTMLElement): Promise<void> {
   const seatCount = g.default_seats.length || 2;
-  const seats: SeatChoice[] = Array.from({ length: seatCount }, (_, i) => (i === 0 ? 'me' : 'ai3'));
+  // `?ai=N` on the lobby's address picks the quick game's AI level (default 3).
+  const asked = Number(new URLSearchParams(location.search).get('ai'));
+  const level = Number.isInteger(asked) && asked >= 1 && asked <= 10 ? asked : 3;
+  const seats: SeatChoice[] = Array.from({ length: seatCount }, (_, i) => (i === 0 ? 'me' : (`ai${level}` as SeatChoice)));
   await create(g, {}, seats, 'none', false, card);
 }
 
