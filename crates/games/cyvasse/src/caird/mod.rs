@@ -404,6 +404,30 @@ impl CairdCyvasse {
         Ok(g)
     }
 
+    /// A play-phase position from placements: `pieces` as `(cell, letter)` (upper case White, lower
+    /// case Black) and `terrain` as `(cell, letter)` (`h f w c b`), everything else empty Grassland.
+    pub fn from_placements(
+        options: &CairdOptions,
+        pieces: &[(&str, char)],
+        terrain: &[(&str, char)],
+        to_move: Seat,
+    ) -> Result<CairdCyvasse, String> {
+        let geo = Rules::new(options).geo;
+        let mut b = vec!['.'; geo.n];
+        let mut t = vec!['.'; geo.n];
+        for (list, out) in [(pieces, &mut b), (terrain, &mut t)] {
+            for &(name, ch) in list {
+                let c = geo
+                    .cell(name)
+                    .ok_or_else(|| format!("`{name}` is not a cell of this board"))?;
+                out[c as usize] = ch;
+            }
+        }
+        let b: String = b.into_iter().collect();
+        let t: String = t.into_iter().collect();
+        CairdCyvasse::from_position(options, &b, Some(&t), to_move)
+    }
+
     /// The same position with the given Dragon reserve flags (tests of `dragon_reserve`).
     pub fn with_reserve(mut self, reserve: [bool; 2]) -> Result<CairdCyvasse, String> {
         self.reserve = reserve;
@@ -1104,13 +1128,7 @@ impl Game for CairdCyvasse {
                     counts[s][KING as usize]
                 ));
             }
-            if counts[s][MOUNTAIN as usize] != COUNTS[MOUNTAIN as usize] {
-                return Err(format!(
-                    "{name} has {} Mountains; Mountains never move or fall, so exactly 6",
-                    counts[s][MOUNTAIN as usize]
-                ));
-            }
-            for k in 1..9 {
+            for k in 1..10 {
                 let mut n = counts[s][k];
                 if k == DRAGON as usize && self.reserve[s] {
                     n += 1;
@@ -1197,7 +1215,7 @@ impl Game for CairdCyvasse {
         let cell_text = |c: usize| {
             let t = match pos.terrain[c] {
                 GRASS => ' ',
-                FORTRESS => 'C',
+                FORTRESS => '+',
                 BURNING => '#',
                 t => TERRAIN_LETTERS[t as usize],
             };
@@ -1241,7 +1259,7 @@ impl Game for CairdCyvasse {
             }
             out.push('\n');
         }
-        out.push_str("terrain: h Hills, f Forest, w Water, C Fortress, # burning; upper case White, lower case Black\n");
+        out.push_str("terrain: h Hills, f Forest, w Water, + Fortress, # burning; upper case White, lower case Black\n");
         match (&self.outcome, self.phase) {
             (Some(oc), _) => out.push_str(&format!("Game over: {}\n", oc.reason)),
             (None, Phase::Setup) => out.push_str(&format!(
