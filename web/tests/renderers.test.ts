@@ -71,7 +71,7 @@ describe('Territories grid', () => {
     expect(board?.querySelectorAll('.corner.target').length).toBe(1);
     expect(board?.querySelectorAll('.card.target').length).toBe(1);
     expect(board?.querySelector('[data-cell="5,0"]')?.textContent).toContain('new card');
-    expect(panels.map((p) => p.textContent).join(' ')).toContain('🎲 8');
+    expect(panels.map((p) => p.textContent).join(' ')).toContain('roll: 8');
     expect(panels.map((p) => p.textContent).join(' ')).toContain('QH');
   });
 });

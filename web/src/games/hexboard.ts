@@ -81,7 +81,11 @@ export function drawHexBoard(ctx: RenderContext, spec: HexDrawSpec): SVGElement 
     }));
     if (home === 0 || home === 1) coverCells[home].push(pos);
   }
-  const extent = 11 * SIZE;
+  const all = rowCellNames().map((n) => position(n, spec.layout, flip)).filter((p): p is { x: number; y: number } => p !== null);
+  const minX = Math.min(...all.map((p) => p.x)) - SIZE * 1.1;
+  const maxX = Math.max(...all.map((p) => p.x)) + SIZE * 1.1;
+  const minY = Math.min(...all.map((p) => p.y)) - SIZE * 1.1;
+  const maxY = Math.max(...all.map((p) => p.y)) + SIZE * 1.1;
   const covers: SVGElement[] = [];
   for (const seat of spec.covered) {
     const pts = coverCells[seat];
@@ -94,6 +98,6 @@ export function drawHexBoard(ctx: RenderContext, spec: HexDrawSpec): SVGElement 
     g.appendChild(s('text', { x: cx, y: cy, 'text-anchor': 'middle', 'font-size': 16, fill: '#f6d9a8', 'font-weight': 700 }, 'Hidden until both armies are ready'));
     covers.push(g);
   }
-  return s('svg', { class: 'board', viewBox: `${-extent} ${-extent} ${2 * extent} ${2 * extent}`, role: 'img', 'aria-label': 'hex board' },
+  return s('svg', { class: 'board', viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${(maxX - minX).toFixed(1)} ${(maxY - minY).toFixed(1)}`, role: 'img', 'aria-label': 'hex board' },
     s('g', cells), s('g', pieces), s('g', marks), s('g', covers));
 }

@@ -64,6 +64,7 @@ export const sybaRenderer: Renderer = {
       layer.push(s('line', { x1: A.x, y1: A.y, x2: B.x, y2: B.y, stroke: '#b8a88a', 'stroke-width': 3, 'stroke-dasharray': '2 4' }));
     }
     const units = asArray(get(state, 'units'));
+    const top: SVGElement[] = [];
     AREAS.forEach((area, ai) => {
       const { x, y } = pos(area);
       const st = cellState(ctx, area.id, targets);
@@ -81,8 +82,9 @@ export const sybaRenderer: Renderer = {
           s('rect', { width: 20, height: 14, rx: 2, fill: oc.fill, stroke: '#3b2a1a' }),
           s('text', { x: 10, y: 11, 'text-anchor': 'middle', 'font-size': 10, 'font-weight': 700, fill: oc.ink }, `${LEVEL_STRENGTH[level] ?? '?'}${typeof owner === 'number' ? `P${owner + 1}` : ''}`)));
       }
-      // Units in this area, each a chip (a hero is a star).
+      // Units in this area, each a chip (a hero is round), drawn above every area.
       const here = units.filter((u) => asNumber(get(u, 'area'), -1) === ai);
+      const ug = s('g');
       here.forEach((u, k) => {
         const id = `u${asNumber(get(u, 'id'))}`;
         const ust = cellState(ctx, id, targets);
@@ -90,9 +92,9 @@ export const sybaRenderer: Renderer = {
         const col = playerColour(view, o);
         const ex = get(u, 'exhausted') === true;
         const { letter, name } = unitLabel(get(u, 'kind'));
-        const cx = x - R * 0.5 + (k % 5) * 12;
-        const cy = y + 12 + Math.floor(k / 5) * 12;
-        g.appendChild(s('g', { class: `cell unit${ust.target ? ' target' : ''}`, 'data-cell': id, transform: `translate(${cx},${cy})${ex ? ' rotate(90)' : ''}` },
+        const cx = x - R * 0.6 + (k % 7) * 11.5;
+        const cy = y + 9 + Math.floor(k / 7) * 12;
+        ug.appendChild(s('g', { class: `cell unit${ust.target ? ' target' : ''}`, 'data-cell': id, transform: `translate(${cx},${cy})${ex ? ' rotate(90)' : ''}` },
           s('title', `${id}: ${name} of ${ctx.seatNames[o] ?? `P${o + 1}`}, ${ex ? 'Exhausted' : 'Rested'}`),
           s('rect', { x: -5.5, y: -5.5, width: 11, height: 11, rx: letter === 'H' ? 5.5 : 2, fill: col.fill, stroke: ust.target ? 'var(--hi)' : '#1d1b19', 'stroke-width': ust.target ? 2.5 : 1, 'stroke-dasharray': ex ? '2 1' : 'none' }),
           s('text', { y: 3.5, 'text-anchor': 'middle', 'font-size': 8, 'font-weight': 700, fill: col.ink }, letter),
@@ -100,14 +102,15 @@ export const sybaRenderer: Renderer = {
       });
       if (here.length) {
         const ex = here.filter((u) => get(u, 'exhausted') === true).length;
-        g.appendChild(s('text', { x, y: y + R * 0.82, 'text-anchor': 'middle', 'font-size': 7, fill: '#3b2a1a' }, `${here.length - ex} Rested${ex ? ` · ${ex} Ex` : ''}`));
+        g.appendChild(s('text', { x: x + R * 0.62, y: y - R * 0.12, 'text-anchor': 'end', 'font-size': 7, fill: '#3b2a1a' }, `${here.length - ex}R${ex ? ` ${ex}Ex` : ''}`));
       }
-      g.append(...cellMarks(st, x + R * 0.55, y - R * 0.2, 9));
+      g.append(...cellMarks(st, x + R * 0.5, y - R * 0.35, 7));
       layer.push(g);
+      top.push(ug);
     });
     const maxX = Math.max(...AREAS.map((a) => pos(a).x)) + R * 1.3;
     const maxY = Math.max(...AREAS.map((a) => pos(a).y)) + R * 1.3;
-    const board = s('svg', { class: 'board', viewBox: `0 0 ${maxX.toFixed(0)} ${maxY.toFixed(0)}`, role: 'img', 'aria-label': 'Syba map' }, layer);
+    const board = s('svg', { class: 'board', viewBox: `0 0 ${maxX.toFixed(0)} ${maxY.toFixed(0)}`, role: 'img', 'aria-label': 'Syba map' }, s('g', layer), s('g', top));
 
     // Panels: players, pending decisions, last battle.
     const players = asArray(get(state, 'players'));

@@ -122,8 +122,8 @@ export const territoriesRenderer: Renderer = {
     const roll = get(view, 'roll');
     const die = get(view, 'die');
     const duel = get(view, 'duel');
-    const dice = h('div.card', h('b', 'Dice: '),
-      h('span.dice', { 'data-testid': 'dice' }, typeof roll === 'number' ? `🎲 ${roll}` : '—'),
+    const dice = h('div.card', h('b', 'Last 2D6 roll: '),
+      h('span.dice', { 'data-testid': 'dice' }, typeof roll === 'number' ? `${roll}` : '—'),
       typeof die === 'number' ? h('span', `  ability die ${die}`) : null,
       Array.isArray(duel) ? h('span', `  duel ${duel[0]} vs ${duel[1]}`) : null,
       h('div.muted', `Phase: ${asString(get(view, 'phase', 'phase'))} — turn ${asNumber(get(view, 'turn'))}, draw pile ${asNumber(get(view, 'pile_count'))} cards`));
