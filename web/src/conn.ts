@@ -23,6 +23,7 @@ export class GameConn {
   private closed = false;
   private timer: number | undefined;
   private pingTimer: number | undefined;
+  private lastHeard = 0;
   lastSeq = 0;
 
   constructor(
@@ -55,11 +56,13 @@ export class GameConn {
     this.ws = ws;
     ws.onopen = () => {
       this.attempt = 0;
+      this.lastHeard = Date.now();
       this.handlers.onStatus(true, 'connected');
       window.clearInterval(this.pingTimer);
-      this.pingTimer = window.setInterval(() => this.send({ type: 'ping' }), 20000);
+      this.pingTimer = window.setInterval(() => this.heartbeat(ws), 15000);
     };
     ws.onmessage = (ev) => {
+      this.lastHeard = Date.now();
       let msg: ServerMsg;
       try {
         msg = JSON.parse(String(ev.data)) as ServerMsg;
@@ -72,8 +75,9 @@ export class GameConn {
       this.handlers.onMessage(msg);
     };
     ws.onclose = () => {
+      if (this.ws !== ws) return; // already given up on (heartbeat) or replaced
       window.clearInterval(this.pingTimer);
-      if (this.ws === ws) this.ws = null;
+      this.ws = null;
       if (!this.closed) {
         this.handlers.onStatus(false, 'connection lost — reconnecting…');
         this.schedule();
@@ -82,6 +86,24 @@ export class GameConn {
     ws.onerror = () => {
       /* onclose follows and reconnects */
     };
+  }
+
+  /** Pings; a connection silent for 40 s (a network drop that closed nothing) is dropped and redialled. */
+  private heartbeat(ws: WebSocket): void {
+    if (this.ws !== ws) return;
+    if (Date.now() - this.lastHeard > 40000) {
+      window.clearInterval(this.pingTimer);
+      this.ws = null;
+      try {
+        ws.close();
+      } catch {
+        /* already closing */
+      }
+      this.handlers.onStatus(false, 'connection lost — reconnecting…');
+      this.schedule();
+      return;
+    }
+    this.send({ type: 'ping' });
   }
 
   private schedule(): void {
