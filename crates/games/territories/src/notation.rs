@@ -1,0 +1,239 @@
+//! The text notation of actions (see the crate docs for the table).
+
+use tabula_core::{ActionError, Seat};
+
+use crate::model::{Ability, Action, BankTake, Card, Item, Piece, Point, Res};
+
+fn point(p: Point) -> String {
+    format!("{},{}", p.0, p.1)
+}
+
+fn item(i: Item) -> String {
+    match i {
+        Item::Res(r) => r.to_string(),
+        Item::Territory(c) => c.to_string(),
+    }
+}
+
+/// The notation of an action.
+pub fn notation(action: &Action) -> String {
+    match action {
+        Action::Deal(cards) => {
+            let mut s = String::from("deal");
+            for c in cards {
+                s.push(' ');
+                s.push_str(&c.to_string());
+            }
+            s
+        }
+        Action::First(seat) => format!("first {}", seat.0),
+        Action::Roll(n) => format!("roll {n}"),
+        Action::Die(n) => format!("die {n}"),
+        Action::Duel(a, b) => format!("duel {a}-{b}"),
+        Action::Place(p) => format!("place {}", point(*p)),
+        Action::TempleTake(r) => format!("temple {r}"),
+        Action::Discard(i) => format!("discard {}", item(*i)),
+        Action::Build(p) => format!("build {}", point(*p)),
+        Action::Upgrade(p, piece) => format!("upgrade {} {}", point(*p), piece.word()),
+        Action::Give(i) => format!("give {}", item(*i)),
+        Action::AskRes(r) => format!("ask {r}"),
+        Action::AskTerritory => "ask territory".into(),
+        Action::Propose => "propose".into(),
+        Action::Withdraw => "withdraw".into(),
+        Action::Accept => "accept".into(),
+        Action::Decline => "decline".into(),
+        Action::HandOver(c) => format!("handover {c}"),
+        Action::Bank(pay, BankTake::Res(r)) => format!("bank {pay}>{r}"),
+        Action::Bank(pay, BankTake::Territory) => format!("bank {pay}>territory"),
+        Action::Use(a) => format!("use {}", a.word()),
+        Action::Pay(r) => format!("pay {r}"),
+        Action::Survey(p, c) => format!("survey {} {c}", point(*p)),
+        Action::Expand(p, c) => format!("expand {} {c}", point(*p)),
+        Action::Raze(p) => format!("raze {}", point(*p)),
+        Action::Convert(p, piece) => format!("convert {} {}", point(*p), piece.word()),
+        Action::EndTurn => "end".into(),
+    }
+}
+
+fn malformed(msg: impl Into<String>) -> ActionError {
+    ActionError::Malformed(msg.into())
+}
+
+fn parse_point(s: Option<&str>) -> Result<Point, ActionError> {
+    let s = s.ok_or_else(|| malformed("missing point (write x,y, e.g. 2,3)"))?;
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| malformed(format!("`{s}` is not a point (write x,y, e.g. 2,3)")))?;
+    let x: i8 = x
+        .trim()
+        .parse()
+        .map_err(|_| malformed(format!("bad x coordinate in `{s}`")))?;
+    let y: i8 = y
+        .trim()
+        .parse()
+        .map_err(|_| malformed(format!("bad y coordinate in `{s}`")))?;
+    Ok((x, y))
+}
+
+fn parse_res(s: Option<&str>) -> Result<Res, ActionError> {
+    let s = s.ok_or_else(|| malformed("missing resource (H, S, C or D)"))?;
+    let mut chars = s.chars();
+    match (chars.next().and_then(Res::from_letter), chars.next()) {
+        (Some(r), None) => Ok(r),
+        _ => Err(malformed(format!("`{s}` is not a resource (H, S, C or D)"))),
+    }
+}
+
+fn parse_card(s: Option<&str>) -> Result<Card, ActionError> {
+    let s = s.ok_or_else(|| malformed("missing territory card (e.g. QH)"))?;
+    s.parse::<Card>().map_err(malformed)
+}
+
+fn parse_item(s: Option<&str>) -> Result<Item, ActionError> {
+    let s = s.ok_or_else(|| malformed("missing card (a resource H/S/C/D or a territory card)"))?;
+    if s.chars().count() == 1 {
+        parse_res(Some(s)).map(Item::Res)
+    } else {
+        parse_card(Some(s)).map(Item::Territory)
+    }
+}
+
+fn parse_piece(s: Option<&str>) -> Result<Piece, ActionError> {
+    let s = s.ok_or_else(|| {
+        malformed("missing piece (town, fort, barracks, temple, palace, capital)")
+    })?;
+    Piece::from_word(s).ok_or_else(|| {
+        malformed(format!(
+            "`{s}` is not a piece (town, fort, barracks, temple, palace, capital)"
+        ))
+    })
+}
+
+fn parse_die(s: Option<&str>, max: u8) -> Result<u8, ActionError> {
+    let s = s.ok_or_else(|| malformed("missing number"))?;
+    let n: u8 = s
+        .parse()
+        .map_err(|_| malformed(format!("`{s}` is not a number")))?;
+    if n == 0 || n > max {
+        return Err(malformed(format!("{n} is out of range 1..={max}")));
+    }
+    Ok(n)
+}
+
+/// Parses the notation (or the JSON form) of an action.
+pub fn parse(text: &str) -> Result<Action, ActionError> {
+    let text = text.trim();
+    if text.starts_with('{') || text.starts_with('"') {
+        return serde_json::from_str(text).map_err(|e| malformed(e.to_string()));
+    }
+    let mut words = text.split_whitespace();
+    let head = words
+        .next()
+        .ok_or_else(|| malformed("empty action"))?
+        .to_ascii_lowercase();
+    let action = match head.as_str() {
+        "deal" => {
+            let cards = words
+                .by_ref()
+                .map(|w| w.parse::<Card>().map_err(malformed))
+                .collect::<Result<Vec<_>, _>>()?;
+            Action::Deal(cards)
+        }
+        "first" => {
+            let n = words
+                .next()
+                .ok_or_else(|| malformed("missing seat (0 or 1)"))?;
+            match n {
+                "0" => Action::First(Seat(0)),
+                "1" => Action::First(Seat(1)),
+                _ => return Err(malformed(format!("`{n}` is not a seat (0 or 1)"))),
+            }
+        }
+        "roll" => {
+            let n = parse_die(words.next(), 12)?;
+            if n < 2 {
+                return Err(malformed("a 2D6 roll is 2..=12"));
+            }
+            Action::Roll(n)
+        }
+        "die" => Action::Die(parse_die(words.next(), 6)?),
+        "duel" => {
+            let s = words
+                .next()
+                .ok_or_else(|| malformed("missing duel dice (e.g. 5-2)"))?;
+            let (a, b) = s
+                .split_once('-')
+                .ok_or_else(|| malformed(format!("`{s}` is not a duel (write e.g. 5-2)")))?;
+            Action::Duel(parse_die(Some(a), 6)?, parse_die(Some(b), 6)?)
+        }
+        "place" => Action::Place(parse_point(words.next())?),
+        "temple" => Action::TempleTake(parse_res(words.next())?),
+        "discard" => Action::Discard(parse_item(words.next())?),
+        "build" => Action::Build(parse_point(words.next())?),
+        "upgrade" => {
+            let p = parse_point(words.next())?;
+            Action::Upgrade(p, parse_piece(words.next())?)
+        }
+        "give" => Action::Give(parse_item(words.next())?),
+        "ask" => match words.next() {
+            Some(w) if w.eq_ignore_ascii_case("territory") => Action::AskTerritory,
+            w => Action::AskRes(parse_res(w)?),
+        },
+        "propose" => Action::Propose,
+        "withdraw" => Action::Withdraw,
+        "accept" => Action::Accept,
+        "decline" => Action::Decline,
+        "handover" => Action::HandOver(parse_card(words.next())?),
+        "bank" => {
+            let s = words.next().ok_or_else(|| {
+                malformed("missing bank trade (e.g. bank H>S or bank H>territory)")
+            })?;
+            let (pay, take) = s
+                .split_once('>')
+                .ok_or_else(|| malformed(format!("`{s}` is not a bank trade (write e.g. H>S)")))?;
+            let pay = parse_res(Some(pay))?;
+            let take = if take.eq_ignore_ascii_case("territory") {
+                BankTake::Territory
+            } else {
+                BankTake::Res(parse_res(Some(take))?)
+            };
+            Action::Bank(pay, take)
+        }
+        "use" => {
+            let w = words
+                .next()
+                .ok_or_else(|| malformed("missing ability (survey, raid, convert, expand)"))?;
+            Action::Use(Ability::from_word(w).ok_or_else(|| {
+                malformed(format!(
+                    "`{w}` is not an ability (survey, raid, convert, expand)"
+                ))
+            })?)
+        }
+        "pay" => Action::Pay(parse_res(words.next())?),
+        "survey" => {
+            let p = parse_point(words.next())?;
+            Action::Survey(p, parse_card(words.next())?)
+        }
+        "expand" => {
+            let p = parse_point(words.next())?;
+            Action::Expand(p, parse_card(words.next())?)
+        }
+        "raze" => Action::Raze(parse_point(words.next())?),
+        "convert" => {
+            let p = parse_point(words.next())?;
+            Action::Convert(p, parse_piece(words.next())?)
+        }
+        "end" => Action::EndTurn,
+        other => {
+            return Err(malformed(format!(
+                "unknown action `{other}`; actions: deal, first, roll, die, duel, place, temple, \
+                 discard, build, upgrade, give, ask, propose, withdraw, accept, decline, handover, \
+                 bank, use, pay, survey, expand, raze, convert, end"
+            )));
+        }
+    };
+    if let Some(extra) = words.next() {
+        return Err(malformed(format!("unexpected `{extra}` after the action")));
+    }
+    Ok(action)
+}
