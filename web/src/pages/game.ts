@@ -94,7 +94,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
             }
           }
         }
-        if (next.rematch?.token && next.rematch.seat !== undefined && cred) {
+        if (next.rematch?.token && /^[0-9a-f]{64}$/.test(next.rematch.token) && next.rematch.seat !== undefined && cred) {
           saveSeat(next.rematch.id, { seat: next.rematch.seat, token: next.rematch.token });
         }
         draw();
@@ -202,7 +202,9 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     if (model.rematch) {
       const rm = model.rematch;
       header.appendChild(h('div.banner', 'A rematch was created. ',
-        h('a', { href: rm.seat !== undefined ? `/game/${rm.id}` : `/watch/${rm.id}`, 'data-link': '' }, rm.seat !== undefined ? 'Play it' : 'Watch it')));
+        cred
+          ? h('button', { onclick: () => rematch() }, 'Play it') // asking again returns this seat's new token
+          : h('a', { href: `/watch/${rm.id}`, 'data-link': '' }, 'Watch it')));
     }
     if (errorText) header.appendChild(h('div.banner.warn', { 'data-testid': 'error' }, errorText));
     if (model.draw_offer) header.appendChild(drawOfferBanner(model, me));
