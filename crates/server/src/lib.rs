@@ -1,1 +1,205 @@
-//! placeholder
+//! # tabula-server — the game server
+//!
+//! The single authority of every game played online: it validates every action with the game crates
+//! (through the engine core's type-erased [`Registry`]; the server knows no rules), commits it to the
+//! database, and only then acknowledges it and sends every seat and spectator its own view.
+//!
+//! * Protocol: HTTP + WebSocket, JSON, documented in `docs/protocol.md`; the HTTP endpoints are
+//!   described by the OpenAPI document at `/api/openapi.json` ([`openapi`]).
+//! * Durability: the event log ([`model::EventData`]) in SQLite or PostgreSQL ([`db`]) is the source of
+//!   truth; games are rebuilt by replaying it, at startup (every unfinished game) or on demand.
+//! * Seats: human seats have secret tokens (only their SHA-256 is stored); AI seats are played by the
+//!   [`BotFn`] on a pool of blocking worker threads, never on the network threads.
+//! * Clocks (Fischer, correspondence) are enforced by a timer per game and checked at every request.
+//! * Limits ([`Limits`]): message and body sizes, per-connection and per-IP rate limits.
+//! * Load: [`loadtest`] drives a server over loopback with many WebSocket clients.
+//!
+//! Start it with [`serve`] (runs until Ctrl-C) or [`start`] (returns a handle; tests use port 0).
+
+pub mod assets;
+pub mod client;
+pub mod db;
+pub mod http;
+pub mod loadtest;
+pub mod model;
+pub mod openapi;
+pub mod rooms;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use tabula_core::Seat;
+use tabula_core::dynamic::{DynState, Registry};
+
+pub use model::{ClockSpec, SeatKind};
+
+/// The AI hook: chooses an action (JSON) for `seat` in `state` at `level` (1–10) with `seed`.
+pub type BotFn = Arc<dyn Fn(&dyn DynState, Seat, u8, u64) -> Result<Value, String> + Send + Sync>;
+
+/// Size and rate limits.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Largest WebSocket message accepted (bytes).
+    pub ws_max_message: usize,
+    /// Largest HTTP body accepted (bytes), except record imports.
+    pub http_max_body: usize,
+    /// Largest record import (bytes).
+    pub import_max_body: usize,
+    /// Messages per second a WebSocket connection may send on average.
+    pub ws_rate_per_sec: f64,
+    /// Burst allowance of a WebSocket connection.
+    pub ws_burst: f64,
+    /// Refused (rate-limited) messages after which a connection is closed.
+    pub ws_max_refused: u32,
+    /// HTTP API requests per second per client IP on average.
+    pub http_rate_per_sec: f64,
+    /// Burst allowance per client IP.
+    pub http_burst: f64,
+    /// Threads that run AI seats at once.
+    pub ai_workers: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            ws_max_message: 16 * 1024,
+            http_max_body: 64 * 1024,
+            import_max_body: 4 * 1024 * 1024,
+            ws_rate_per_sec: 20.0,
+            ws_burst: 40.0,
+            ws_max_refused: 100,
+            http_rate_per_sec: 50.0,
+            http_burst: 200.0,
+            ai_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+}
+
+/// Where the games are stored.
+#[derive(Debug, Clone)]
+pub enum Storage {
+    /// A SQLite file (`tabula.sqlite3`) in this directory.
+    SqliteDir(PathBuf),
+    /// A PostgreSQL URL (`postgres://…`).
+    Postgres(String),
+}
+
+/// Everything the server needs.
+#[derive(Clone)]
+pub struct ServerConfig {
+    pub registry: Registry,
+    pub bot: BotFn,
+    pub addr: SocketAddr,
+    pub storage: Storage,
+    pub limits: Limits,
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("database: {0}")]
+    Database(String),
+    #[error("cannot listen on {0}: {1}")]
+    Bind(SocketAddr, std::io::Error),
+    #[error("server: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A running server.
+pub struct RunningServer {
+    addr: SocketAddr,
+    shared: Arc<rooms::Shared>,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<Result<(), std::io::Error>>,
+}
+
+impl RunningServer {
+    /// The address it listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+    /// The number of games in memory.
+    pub fn loaded_games(&self) -> usize {
+        self.shared.loaded_games()
+    }
+    /// Stops accepting connections and waits for the server task.
+    pub async fn shutdown(mut self) -> Result<(), ServerError> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        match tokio::time::timeout(Duration::from_secs(5), &mut self.task).await {
+            Ok(Ok(r)) => r.map_err(ServerError::Io),
+            Ok(Err(e)) => Err(ServerError::Io(std::io::Error::other(e))),
+            Err(_) => {
+                self.task.abort();
+                Ok(())
+            }
+        }
+    }
+    /// Waits until the server stops (it does not stop by itself).
+    pub async fn wait(self) -> Result<(), ServerError> {
+        match self.task.await {
+            Ok(r) => r.map_err(ServerError::Io),
+            Err(e) => Err(ServerError::Io(std::io::Error::other(e))),
+        }
+    }
+}
+
+/// Opens the database, resumes every unfinished game, and starts listening.
+pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
+    let db = match &config.storage {
+        Storage::SqliteDir(dir) => db::Db::open_sqlite_dir(dir).await,
+        Storage::Postgres(url) => db::Db::open_postgres(url).await,
+    }
+    .map_err(ServerError::Database)?;
+    let shared = Arc::new(rooms::Shared::new(
+        config.registry,
+        config.bot,
+        db,
+        config.limits,
+    ));
+    let resumed = shared.resume_all().await.map_err(ServerError::Database)?;
+    tracing::info!("resumed {resumed} unfinished games");
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(|e| ServerError::Bind(config.addr, e))?;
+    let addr = listener.local_addr()?;
+    let app = http::router(shared.clone());
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let evictor = shared.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            tick.tick().await;
+            evictor.evict_idle();
+        }
+    });
+    let task = tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            let _ = rx.await;
+        })
+        .await
+    });
+    Ok(RunningServer {
+        addr,
+        shared,
+        shutdown: Some(tx),
+        task,
+    })
+}
+
+/// Runs the server until Ctrl-C.
+pub async fn serve(config: ServerConfig) -> Result<(), ServerError> {
+    let server = start(config).await?;
+    tracing::info!("listening on http://{}", server.local_addr());
+    println!("Tabula server listening on http://{}", server.local_addr());
+    tokio::signal::ctrl_c().await?;
+    server.shutdown().await
+}

@@ -1,0 +1,161 @@
+//! A small client for the server's protocol (HTTP/1.1 JSON requests and WebSocket sessions), used by
+//! the load generator and the integration tests.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+
+/// One HTTP request with a JSON (or no) body; returns the status and the body (JSON, or a JSON string
+/// holding the text when the body is not JSON).
+pub async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> Result<(u16, Value), String> {
+    let payload = match body {
+        Some(b) => b.to_string(),
+        None => String::new(),
+    };
+    request_raw(addr, method, path, payload.as_bytes()).await
+}
+
+/// One HTTP request with raw body bytes (for tests of malformed input).
+pub async fn request_raw(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &[u8],
+) -> Result<(u16, Value), String> {
+    let mut stream = TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect {addr}: {e}"))?;
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream
+        .write_all(head.as_bytes())
+        .await
+        .map_err(|e| format!("send: {e}"))?;
+    stream
+        .write_all(body)
+        .await
+        .map_err(|e| format!("send: {e}"))?;
+    let mut buf = Vec::new();
+    stream
+        .read_to_end(&mut buf)
+        .await
+        .map_err(|e| format!("receive: {e}"))?;
+    let text = String::from_utf8_lossy(&buf);
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| format!("malformed HTTP response: {text}"))?;
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("malformed status line: {head}"))?;
+    let chunked = head.lines().any(|l| {
+        l.to_ascii_lowercase()
+            .starts_with("transfer-encoding: chunked")
+    });
+    let body = if chunked {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
+    let json = serde_json::from_str(&body).unwrap_or(Value::String(body));
+    Ok((status, json))
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let Ok(n) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+type WsStream = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// A WebSocket session.
+pub struct WsClient {
+    ws: WsStream,
+}
+
+impl WsClient {
+    /// Connects to `path` (e.g. `/api/games/ID/ws?seat=0&token=T`).
+    pub async fn connect(addr: SocketAddr, path: &str) -> Result<WsClient, String> {
+        let url = format!("ws://{addr}{path}");
+        let (ws, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .map_err(|e| format!("WebSocket connect: {e}"))?;
+        Ok(WsClient { ws })
+    }
+
+    /// Sends a JSON message.
+    pub async fn send(&mut self, msg: &Value) -> Result<(), String> {
+        self.send_text(&msg.to_string()).await
+    }
+
+    /// Sends raw text.
+    pub async fn send_text(&mut self, text: &str) -> Result<(), String> {
+        self.ws
+            .send(Message::text(text))
+            .await
+            .map_err(|e| format!("WebSocket send: {e}"))
+    }
+
+    /// The next JSON message, or `None` when the connection closed. Fails after `timeout`.
+    pub async fn recv(&mut self, timeout: Duration) -> Result<Option<Value>, String> {
+        loop {
+            let next = tokio::time::timeout(timeout, self.ws.next())
+                .await
+                .map_err(|_| "timed out waiting for a message".to_string())?;
+            match next {
+                None => return Ok(None),
+                Some(Err(e)) => return Err(format!("WebSocket receive: {e}")),
+                Some(Ok(Message::Text(t))) => {
+                    return serde_json::from_str(t.as_str())
+                        .map(Some)
+                        .map_err(|e| format!("server sent bad JSON: {e}"));
+                }
+                Some(Ok(Message::Close(_))) => return Ok(None),
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
+    /// The raw text of the next message (for tests that inspect exactly what was sent).
+    pub async fn recv_text(&mut self, timeout: Duration) -> Result<Option<String>, String> {
+        loop {
+            let next = tokio::time::timeout(timeout, self.ws.next())
+                .await
+                .map_err(|_| "timed out waiting for a message".to_string())?;
+            match next {
+                None | Some(Ok(Message::Close(_))) => return Ok(None),
+                Some(Err(e)) => return Err(format!("WebSocket receive: {e}")),
+                Some(Ok(Message::Text(t))) => return Ok(Some(t.to_string())),
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
+    /// Closes the session.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}

@@ -1,0 +1,688 @@
+//! The HTTP routes and the WebSocket sessions (see `docs/protocol.md`).
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::Instant;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tabula_core::{Observer, Seat};
+
+use crate::model::{Refusal, SeatKind, Status};
+use crate::rooms::{ActionInput, CreateGame, Room, SeatOp, Shared, now_ms};
+
+#[derive(Clone)]
+struct AppState {
+    shared: Arc<Shared>,
+    buckets: Arc<StdMutex<HashMap<IpAddr, Bucket>>>,
+}
+
+/// A token bucket.
+#[derive(Debug, Clone)]
+pub struct Bucket {
+    tokens: f64,
+    last: Instant,
+}
+
+impl Bucket {
+    pub fn new(burst: f64) -> Bucket {
+        Bucket {
+            tokens: burst,
+            last: Instant::now(),
+        }
+    }
+    /// Takes one token if there is one.
+    pub fn take(&mut self, rate: f64, burst: f64) -> bool {
+        let now = Instant::now();
+        let dt = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + dt * rate).min(burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
+        (
+            status,
+            Json(json!({"error": {"code": self.code(), "message": self.to_string()}})),
+        )
+            .into_response()
+    }
+}
+
+type ApiResult = Result<Response, Refusal>;
+
+/// The application's router.
+pub fn router(shared: Arc<Shared>) -> Router {
+    let limits = shared.limits.clone();
+    let state = AppState {
+        shared,
+        buckets: Arc::new(StdMutex::new(HashMap::new())),
+    };
+    let api = Router::new()
+        .route("/api/catalog", get(catalog))
+        .route("/api/catalog/{game}/preview", post(preview))
+        .route("/api/games", post(create_game))
+        .route("/api/lobby", get(lobby))
+        .route("/api/games/{id}", get(snapshot))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/action", post(action))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/ws", get(ws))
+        .layer(DefaultBodyLimit::max(limits.http_max_body))
+        .merge(
+            Router::new()
+                .route("/api/records", post(import))
+                .layer(DefaultBodyLimit::max(limits.import_max_body)),
+        )
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            rate_limit,
+        ));
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .route(
+            "/api/openapi.json",
+            get(|| async { Json(crate::openapi::document()) }),
+        )
+        .merge(api)
+        .route("/api/{*rest}", get(api_not_found).post(api_not_found))
+        .fallback(crate::assets::serve_asset)
+        .with_state(state)
+}
+
+async fn api_not_found() -> Refusal {
+    Refusal::NotFound("no such API endpoint; see /api/openapi.json".into())
+}
+
+async fn rate_limit(
+    State(st): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let limits = &st.shared.limits;
+    let allowed = {
+        let mut buckets = st.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.len() > 100_000 {
+            buckets.clear();
+        }
+        buckets
+            .entry(addr.ip())
+            .or_insert_with(|| Bucket::new(limits.http_burst))
+            .take(limits.http_rate_per_sec, limits.http_burst)
+    };
+    if !allowed {
+        return Refusal::RateLimited("too many requests; slow down".into()).into_response();
+    }
+    next.run(req).await
+}
+
+fn parse_body<T: for<'de> Deserialize<'de>>(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, Refusal> {
+    let bytes = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            Refusal::TooLarge("request body too large".into())
+        } else {
+            Refusal::BadRequest(format!("cannot read the request body: {e}"))
+        }
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))
+}
+
+async fn catalog(State(st): State<AppState>) -> Json<Value> {
+    let games: Vec<Value> = st
+        .shared
+        .registry
+        .games()
+        .iter()
+        .map(|g| {
+            let seats: Vec<String> = g
+                .check_options(&json!({}))
+                .ok()
+                .and_then(|o| g.new_state(&o).ok())
+                .map(|s| (0..s.seats()).map(|i| s.seat_name(Seat::new(i))).collect())
+                .unwrap_or_default();
+            json!({"id": g.id(), "name": g.name(), "description": g.description(),
+                   "options": g.options_schema(), "default_seats": seats})
+        })
+        .collect();
+    Json(json!({"games": games}))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PreviewReq {
+    #[serde(default)]
+    options: Option<Value>,
+}
+
+async fn preview(
+    State(st): State<AppState>,
+    Path(game): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let req: PreviewReq = parse_body(body)?;
+    let kind = st
+        .shared
+        .registry
+        .get(&game)
+        .map_err(|e| Refusal::NotFound(e.to_string()))?;
+    let options = kind
+        .check_options(req.options.as_ref().unwrap_or(&json!({})))
+        .map_err(|e| Refusal::BadRequest(e.to_string()))?;
+    let state = kind
+        .new_state(&options)
+        .map_err(|e| Refusal::BadRequest(e.to_string()))?;
+    let seats: Vec<String> = (0..state.seats())
+        .map(|i| state.seat_name(Seat::new(i)))
+        .collect();
+    Ok(Json(json!({"options": options, "seats": seats})).into_response())
+}
+
+async fn create_game(State(st): State<AppState>, body: Result<Bytes, BytesRejection>) -> ApiResult {
+    let req: CreateGame = parse_body(body)?;
+    let (room, tokens) = st.shared.create(req, None).await?;
+    let inner = room.inner.lock().await;
+    let seats: Vec<Value> = inner
+        .core
+        .config
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let name = inner.core.state.seat_name(Seat::new(i));
+            match (k, tokens.get(i).cloned().flatten()) {
+                (SeatKind::Ai { level }, _) => {
+                    json!({"seat": i, "name": name, "kind": "ai", "level": level})
+                }
+                (SeatKind::Human, Some(t)) => {
+                    json!({"seat": i, "name": name, "kind": "human", "token": t,
+                    "join_url": format!("/join/{}/{i}/{t}", room.id)})
+                }
+                (SeatKind::Human, None) => json!({"seat": i, "name": name, "kind": "human"}),
+            }
+        })
+        .collect();
+    let body = json!({"id": room.id, "game": inner.core.config.game, "status": inner.core.status.as_str(),
+                      "seats": seats, "watch_url": format!("/watch/{}", room.id)});
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+async fn lobby(State(st): State<AppState>) -> Json<Value> {
+    Json(st.shared.lobby())
+}
+
+#[derive(Deserialize, Default)]
+struct ObsQuery {
+    seat: Option<u8>,
+    token: Option<String>,
+    since: Option<u64>,
+}
+
+/// The observer a request speaks for: a seat with its checked token, or the spectator.
+async fn observer_of(
+    room: &Room,
+    seat: Option<u8>,
+    token: Option<String>,
+    headers: &HeaderMap,
+) -> Result<Observer, Refusal> {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|s| s.trim().to_string());
+    let token = token.or(bearer);
+    match (seat, token) {
+        (None, None) => Ok(Observer::Spectator),
+        (Some(_), None) => Err(Refusal::BadToken("a seat needs its token".into())),
+        (None, Some(_)) => Err(Refusal::BadRequest("a token needs its seat number".into())),
+        (Some(s), Some(t)) => {
+            let inner = room.inner.lock().await;
+            inner.core.check_token(s, &t)?;
+            Ok(Observer::Seat(Seat(s)))
+        }
+    }
+}
+
+async fn snapshot(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<ObsQuery>,
+    headers: HeaderMap,
+) -> ApiResult {
+    let room = st.shared.room(&id).await?;
+    let obs = observer_of(&room, q.seat, q.token, &headers).await?;
+    let inner = room.inner.lock().await;
+    let m = room.message(&inner, obs, q.since.unwrap_or(0), "snapshot", now_ms());
+    Ok(Json(m).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatAuth {
+    seat: u8,
+    token: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinReq {
+    seat: u8,
+    #[serde(default)]
+    token: Option<String>,
+}
+
+async fn join(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let req: JoinReq = parse_body(body)?;
+    let room = st.shared.room(&id).await?;
+    let token = st
+        .shared
+        .join(&room, req.seat, req.token.as_deref())
+        .await?;
+    let inner = room.inner.lock().await;
+    let name = inner.core.state.seat_name(Seat(req.seat));
+    Ok(Json(json!({"seat": req.seat, "name": name, "token": token})).into_response())
+}
+
+async fn authed(st: &AppState, id: &str, seat: u8, token: &str) -> Result<Arc<Room>, Refusal> {
+    let room = st.shared.room(id).await?;
+    room.inner.lock().await.core.check_token(seat, token)?;
+    Ok(room)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActionReq {
+    seat: u8,
+    token: String,
+    #[serde(default)]
+    action: Option<Value>,
+    #[serde(default)]
+    notation: Option<String>,
+}
+
+fn action_input(action: Option<Value>, notation: Option<String>) -> Result<ActionInput, Refusal> {
+    match (action, notation) {
+        (Some(a), None) => Ok(ActionInput::Json(a)),
+        (None, Some(n)) => Ok(ActionInput::Notation(n)),
+        _ => Err(Refusal::BadRequest(
+            "give exactly one of `action` and `notation`".into(),
+        )),
+    }
+}
+
+async fn action(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let req: ActionReq = parse_body(body)?;
+    let input = action_input(req.action, req.notation)?;
+    let room = authed(&st, &id, req.seat, &req.token).await?;
+    let seq = st.shared.act(&room, req.seat, input).await?;
+    Ok(Json(json!({"seq": seq})).into_response())
+}
+
+async fn resign(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let req: SeatAuth = parse_body(body)?;
+    let room = authed(&st, &id, req.seat, &req.token).await?;
+    let seq = st.shared.seat_op(&room, req.seat, SeatOp::Resign).await?;
+    Ok(Json(json!({"seq": seq})).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DrawReq {
+    seat: u8,
+    token: String,
+    op: String,
+}
+
+fn draw_op(op: &str) -> Result<SeatOp, Refusal> {
+    match op {
+        "offer" => Ok(SeatOp::DrawOffer),
+        "accept" => Ok(SeatOp::DrawAccept),
+        "decline" => Ok(SeatOp::DrawDecline),
+        other => Err(Refusal::BadRequest(format!(
+            "unknown draw op `{other}`: use offer, accept or decline"
+        ))),
+    }
+}
+
+async fn draw(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let req: DrawReq = parse_body(body)?;
+    let op = draw_op(&req.op)?;
+    let room = authed(&st, &id, req.seat, &req.token).await?;
+    let seq = st.shared.seat_op(&room, req.seat, op).await?;
+    Ok(Json(json!({"seq": seq})).into_response())
+}
+
+async fn rematch(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let req: SeatAuth = parse_body(body)?;
+    let room = authed(&st, &id, req.seat, &req.token).await?;
+    let (new_id, seat) = st.shared.rematch(&room, req.seat).await?;
+    Ok(Json(json!({"id": new_id, "seat": seat, "token": req.token})).into_response())
+}
+
+async fn record(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    let room = st.shared.room(&id).await?;
+    let inner = room.inner.lock().await;
+    if !matches!(inner.core.status, Status::Over | Status::Imported) {
+        return Err(Refusal::Conflict(
+            "the record (which shows hidden actions) is available once the game is over".into(),
+        ));
+    }
+    Ok(Json(inner.core.record(&inner.events)).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ImportReq {
+    record: tabula_core::record::JsonRecord,
+    #[serde(default)]
+    public: bool,
+}
+
+async fn import(State(st): State<AppState>, body: Result<Bytes, BytesRejection>) -> ApiResult {
+    let req: ImportReq = parse_body(body)?;
+    let room = st.shared.import(&req.record, req.public).await?;
+    Ok((StatusCode::CREATED, Json(json!({"id": room.id}))).into_response())
+}
+
+async fn ws(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<ObsQuery>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult {
+    let room = st.shared.room(&id).await?;
+    let token = q.token.clone().or_else(|| {
+        headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(|s| s.trim().to_string())
+    });
+    let obs = observer_of(&room, q.seat, q.token, &headers).await?;
+    let since = q.since.unwrap_or(0);
+    let limits = st.shared.limits.clone();
+    let shared = st.shared.clone();
+    Ok(upgrade
+        .max_message_size(limits.ws_max_message * 4)
+        .max_frame_size(limits.ws_max_message * 4)
+        .on_upgrade(move |socket| session(socket, shared, room, obs, token, since))
+        .into_response())
+}
+
+/// A client message.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum ClientMsg {
+    Action {
+        #[serde(default)]
+        id: Option<i64>,
+        #[serde(default)]
+        action: Option<Value>,
+        #[serde(default)]
+        notation: Option<String>,
+    },
+    Draw {
+        #[serde(default)]
+        id: Option<i64>,
+        op: String,
+    },
+    Resign {
+        #[serde(default)]
+        id: Option<i64>,
+    },
+    Rematch {
+        #[serde(default)]
+        id: Option<i64>,
+    },
+    Sync {
+        #[serde(default)]
+        id: Option<i64>,
+    },
+    Ping {
+        #[serde(default)]
+        id: Option<i64>,
+    },
+}
+
+fn error_msg(id: Option<i64>, r: &Refusal) -> String {
+    json!({"type": "error", "id": id, "code": r.code(), "message": r.to_string()}).to_string()
+}
+
+async fn session(
+    socket: WebSocket,
+    shared: Arc<Shared>,
+    room: Arc<Room>,
+    obs: Observer,
+    token: Option<String>,
+    since: u64,
+) {
+    let (mut sink, mut stream) = socket.split();
+    let mut rx = room.tx.subscribe();
+    let (first, mut last_seq, seats) = {
+        let inner = room.inner.lock().await;
+        let m = room.message(&inner, obs, since, "snapshot", now_ms());
+        (m.to_string(), inner.core.seq, inner.core.seats())
+    };
+    if sink.send(Message::Text(first.into())).await.is_err() {
+        return;
+    }
+    let oi = room.observer_index(obs, seats);
+    let limits = shared.limits.clone();
+    let mut bucket = Bucket::new(limits.ws_burst);
+    let mut refused = 0u32;
+    loop {
+        tokio::select! {
+            incoming = stream.next() => {
+                let Some(Ok(msg)) = incoming else { break };
+                let text = match msg {
+                    Message::Text(t) => t.to_string(),
+                    Message::Binary(b) => match String::from_utf8(b.to_vec()) {
+                        Ok(t) => t,
+                        Err(_) => {
+                            let r = Refusal::BadRequest("messages must be UTF-8 JSON text".into());
+                            if sink.send(Message::Text(error_msg(None, &r).into())).await.is_err() { break }
+                            continue;
+                        }
+                    },
+                    Message::Close(_) => break,
+                    _ => continue,
+                };
+                if text.len() > limits.ws_max_message {
+                    let r = Refusal::TooLarge(format!("message of {} bytes exceeds the limit of {} bytes", text.len(), limits.ws_max_message));
+                    let _ = sink.send(Message::Text(error_msg(None, &r).into())).await;
+                    break;
+                }
+                if !bucket.take(limits.ws_rate_per_sec, limits.ws_burst) {
+                    refused += 1;
+                    let r = Refusal::RateLimited("too many messages; slow down".into());
+                    if sink.send(Message::Text(error_msg(None, &r).into())).await.is_err() { break }
+                    if refused >= limits.ws_max_refused {
+                        let _ = sink.send(Message::Close(None)).await;
+                        break;
+                    }
+                    continue;
+                }
+                let reply = handle_client(&shared, &room, obs, token.as_deref(), &text).await;
+                match reply {
+                    Reply::Text(t) => {
+                        if sink.send(Message::Text(t.into())).await.is_err() { break }
+                    }
+                    Reply::Snapshot(id) => {
+                        let (m, seq) = {
+                            let inner = room.inner.lock().await;
+                            let mut m = room.message(&inner, obs, 0, "snapshot", now_ms());
+                            if let Some(o) = m.as_object_mut() { o.insert("request_id".into(), json!(id)); }
+                            (m.to_string(), inner.core.seq)
+                        };
+                        last_seq = seq;
+                        if sink.send(Message::Text(m.into())).await.is_err() { break }
+                    }
+                }
+            }
+            update = rx.recv() => {
+                match update {
+                    Ok(u) => {
+                        if u.seq <= last_seq { continue }
+                        let text = if u.first == last_seq + 1 {
+                            u.messages.get(oi).cloned().unwrap_or_default()
+                        } else {
+                            let inner = room.inner.lock().await;
+                            room.message(&inner, obs, last_seq, "update", now_ms()).to_string()
+                        };
+                        last_seq = u.seq;
+                        if sink.send(Message::Text(text.into())).await.is_err() { break }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        let (m, seq) = {
+                            let inner = room.inner.lock().await;
+                            (room.message(&inner, obs, last_seq, "update", now_ms()).to_string(), inner.core.seq)
+                        };
+                        last_seq = seq;
+                        if sink.send(Message::Text(m.into())).await.is_err() { break }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                }
+            }
+        }
+    }
+}
+
+enum Reply {
+    Text(String),
+    Snapshot(Option<i64>),
+}
+
+async fn handle_client(
+    shared: &Arc<Shared>,
+    room: &Arc<Room>,
+    obs: Observer,
+    token: Option<&str>,
+    text: &str,
+) -> Reply {
+    let msg: ClientMsg = match serde_json::from_str(text) {
+        Ok(m) => m,
+        Err(e) => {
+            let id = serde_json::from_str::<Value>(text)
+                .ok()
+                .and_then(|v| v["id"].as_i64());
+            return Reply::Text(error_msg(
+                id,
+                &Refusal::BadRequest(format!("bad message: {e}")),
+            ));
+        }
+    };
+    let seat = match obs {
+        Observer::Seat(s) => Some(s.0),
+        Observer::Spectator => None,
+    };
+    if let (Some(s), Some(t)) = (seat, token) {
+        // The seat's token may have changed since the connection opened (a claimed seat).
+        let checked = room.inner.lock().await.core.check_token(s, t);
+        if let Err(e) = checked
+            && !matches!(msg, ClientMsg::Ping { .. } | ClientMsg::Sync { .. })
+        {
+            return Reply::Text(error_msg(None, &e));
+        }
+    }
+    let need_seat = |id: Option<i64>| {
+        Reply::Text(error_msg(
+            id,
+            &Refusal::BadToken("spectators may only send sync and ping".into()),
+        ))
+    };
+    let ack = |id: Option<i64>, r: Result<u64, Refusal>| match r {
+        Ok(seq) => Reply::Text(json!({"type": "ack", "id": id, "seq": seq}).to_string()),
+        Err(e) => Reply::Text(error_msg(id, &e)),
+    };
+    match msg {
+        ClientMsg::Ping { id } => Reply::Text(json!({"type": "pong", "id": id}).to_string()),
+        ClientMsg::Sync { id } => Reply::Snapshot(id),
+        ClientMsg::Action {
+            id,
+            action,
+            notation,
+        } => {
+            let Some(seat) = seat else {
+                return need_seat(id);
+            };
+            let r = match action_input(action, notation) {
+                Ok(input) => shared.act(room, seat, input).await,
+                Err(e) => Err(e),
+            };
+            ack(id, r)
+        }
+        ClientMsg::Draw { id, op } => {
+            let Some(seat) = seat else {
+                return need_seat(id);
+            };
+            let r = match draw_op(&op) {
+                Ok(op) => shared.seat_op(room, seat, op).await,
+                Err(e) => Err(e),
+            };
+            ack(id, r)
+        }
+        ClientMsg::Resign { id } => {
+            let Some(seat) = seat else {
+                return need_seat(id);
+            };
+            ack(id, shared.seat_op(room, seat, SeatOp::Resign).await)
+        }
+        ClientMsg::Rematch { id } => {
+            let Some(seat) = seat else {
+                return need_seat(id);
+            };
+            match shared.rematch(room, seat).await {
+                Ok((game, new_seat)) => Reply::Text(
+                    json!({"type": "ack", "id": id, "rematch": {"id": game, "seat": new_seat}})
+                        .to_string(),
+                ),
+                Err(e) => Reply::Text(error_msg(id, &e)),
+            }
+        }
+    }
+}

@@ -1,0 +1,734 @@
+//! The server's data model: game configuration, the event log, clocks, and the state machine that turns
+//! a log of events into a game in progress ([`GameCore`]). The same transition function serves live play
+//! (on a scratch copy, before the events are committed) and replay after a restart, so a game rebuilt
+//! from its log is exactly the game that was played.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use tabula_core::dynamic::{DynGame, DynState};
+use tabula_core::record::{JsonRecord, RecordedAction};
+use tabula_core::{ActionError, Actor, GameRng, Observer, Outcome, Seat, ToAct, rng_from_seed};
+
+/// Who plays a seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatKind {
+    /// A person, with a secret token.
+    Human,
+    /// The server's AI at a level.
+    Ai { level: u8 },
+}
+
+/// A game clock, enforced by the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ClockSpec {
+    /// Fischer: a bank per seat, running while that seat owes a decision, plus an increment when its
+    /// decision streak ends.
+    Fischer { initial_ms: u64, increment_ms: u64 },
+    /// Correspondence: so many days for each decision.
+    Correspondence { days_per_move: u32 },
+}
+
+/// Milliseconds in a day.
+pub const DAY_MS: i64 = 86_400_000;
+
+impl ClockSpec {
+    /// Checks the clock's numbers are sensible.
+    pub fn check(&self) -> Result<(), String> {
+        match *self {
+            ClockSpec::Fischer {
+                initial_ms,
+                increment_ms,
+            } => {
+                if !(1_000..=30 * DAY_MS as u64).contains(&initial_ms) {
+                    return Err("clock initial_ms must be between 1000 (1 s) and 30 days".into());
+                }
+                if increment_ms > DAY_MS as u64 {
+                    return Err("clock increment_ms must be at most one day".into());
+                }
+                Ok(())
+            }
+            ClockSpec::Correspondence { days_per_move } => {
+                if !(1..=60).contains(&days_per_move) {
+                    return Err("clock days_per_move must be between 1 and 60".into());
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Everything fixed when a game is created (stored in its `created` event).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameConfig {
+    pub game: String,
+    pub options: Value,
+    pub seed: u64,
+    pub seats: Vec<SeatKind>,
+    /// SHA-256 (hex) of each human seat's token; `None` for AI seats.
+    pub token_hashes: Vec<Option<String>>,
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+    #[serde(default = "yes")]
+    pub public: bool,
+    #[serde(default)]
+    pub rematch_of: Option<String>,
+    /// An imported record: read-only.
+    #[serde(default)]
+    pub imported: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One entry of a game's log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EventData {
+    Created {
+        config: Box<GameConfig>,
+    },
+    /// A seat joined. `token_hash` is set when the seat was claimed from the lobby: the claimant's
+    /// fresh token replaces the seat's original one.
+    Join {
+        seat: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token_hash: Option<String>,
+    },
+    Start,
+    Action {
+        actor: Actor,
+        action: Value,
+    },
+    DrawOffer {
+        seat: u8,
+    },
+    DrawAccept {
+        seat: u8,
+    },
+    DrawDecline {
+        seat: u8,
+    },
+    Resign {
+        seat: u8,
+    },
+    Timeout {
+        seat: u8,
+    },
+    End {
+        result: Outcome,
+    },
+    Rematch {
+        game: String,
+    },
+}
+
+impl EventData {
+    /// The event kind, as stored in the `kind` column and sent to clients.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            EventData::Created { .. } => "created",
+            EventData::Join { .. } => "join",
+            EventData::Start => "start",
+            EventData::Action { .. } => "action",
+            EventData::DrawOffer { .. } => "draw_offer",
+            EventData::DrawAccept { .. } => "draw_accept",
+            EventData::DrawDecline { .. } => "draw_decline",
+            EventData::Resign { .. } => "resign",
+            EventData::Timeout { .. } => "timeout",
+            EventData::End { .. } => "end",
+            EventData::Rematch { .. } => "rematch",
+        }
+    }
+}
+
+/// A committed event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub seq: u64,
+    pub at: i64,
+    pub data: EventData,
+}
+
+/// A game's lifecycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Waiting,
+    Running,
+    Over,
+    Imported,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Running => "running",
+            Status::Over => "over",
+            Status::Imported => "imported",
+        }
+    }
+}
+
+/// A pending draw offer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DrawOffer {
+    pub by: u8,
+    pub accepted: Vec<u8>,
+}
+
+/// Clock state: banks (Fischer) or per-seat deadlines (correspondence), brought up to date at each event.
+#[derive(Debug, Clone)]
+pub struct Clock {
+    pub spec: ClockSpec,
+    /// Fischer: remaining ms at `last`.
+    banks: Vec<i64>,
+    /// Since when each seat owes a decision (None: not owing).
+    owing_since: Vec<Option<i64>>,
+    last: i64,
+}
+
+impl Clock {
+    fn new(spec: ClockSpec, seats: usize) -> Clock {
+        let initial = match spec {
+            ClockSpec::Fischer { initial_ms, .. } => initial_ms as i64,
+            ClockSpec::Correspondence { days_per_move } => days_per_move as i64 * DAY_MS,
+        };
+        Clock {
+            spec,
+            banks: vec![initial; seats],
+            owing_since: vec![None; seats],
+            last: 0,
+        }
+    }
+
+    /// Brings the banks to time `at` (time runs only for the seats that owe a decision).
+    fn advance(&mut self, at: i64) {
+        let dt = (at - self.last).max(0);
+        if let ClockSpec::Fischer { .. } = self.spec {
+            for (bank, owing) in self.banks.iter_mut().zip(&self.owing_since) {
+                if owing.is_some() {
+                    *bank -= dt;
+                }
+            }
+        }
+        self.last = self.last.max(at);
+    }
+
+    /// After a transition at `at`: the seats that owe a decision now are `owing`.
+    fn set_owing(&mut self, at: i64, owing: &[Seat]) {
+        for i in 0..self.owing_since.len() {
+            let now_owing = owing.iter().any(|s| s.index() == i);
+            match (self.owing_since[i], now_owing) {
+                (Some(_), false) => {
+                    self.owing_since[i] = None;
+                    if let ClockSpec::Fischer { increment_ms, .. } = self.spec {
+                        self.banks[i] += increment_ms as i64;
+                    }
+                }
+                (None, true) => self.owing_since[i] = Some(at),
+                _ => {}
+            }
+        }
+    }
+
+    /// Stops every clock (game over).
+    fn stop(&mut self, at: i64) {
+        self.advance(at);
+        for o in &mut self.owing_since {
+            *o = None;
+        }
+    }
+
+    /// Remaining time of `seat` at `now` (may be negative once it ran out).
+    pub fn remaining(&self, seat: usize, now: i64) -> i64 {
+        match self.spec {
+            ClockSpec::Fischer { .. } => {
+                let bank = self.banks.get(seat).copied().unwrap_or(0);
+                match self.owing_since.get(seat).copied().flatten() {
+                    Some(_) => bank - (now - self.last).max(0),
+                    None => bank,
+                }
+            }
+            ClockSpec::Correspondence { days_per_move } => {
+                let allowed = days_per_move as i64 * DAY_MS;
+                match self.owing_since.get(seat).copied().flatten() {
+                    Some(since) => since + allowed - now,
+                    None => allowed,
+                }
+            }
+        }
+    }
+
+    /// Whether `seat`'s clock runs now.
+    pub fn running(&self, seat: usize) -> bool {
+        self.owing_since.get(seat).copied().flatten().is_some()
+    }
+
+    /// The first seat (lowest remaining time) whose time has run out at `now`.
+    pub fn flagged(&self, now: i64) -> Option<u8> {
+        (0..self.owing_since.len())
+            .filter(|&i| self.running(i) && self.remaining(i, now) <= 0)
+            .min_by_key(|&i| self.remaining(i, now))
+            .map(|i| i as u8)
+    }
+
+    /// When the next seat's time runs out (for the server's timer).
+    pub fn next_deadline(&self, now: i64) -> Option<i64> {
+        (0..self.owing_since.len())
+            .filter(|&i| self.running(i))
+            .map(|i| now + self.remaining(i, now).max(0))
+            .min()
+    }
+
+    /// JSON for clients.
+    pub fn to_json(&self, now: i64) -> Value {
+        let (kind, extra) = match self.spec {
+            ClockSpec::Fischer {
+                initial_ms,
+                increment_ms,
+            } => (
+                "fischer",
+                json!({"initial_ms": initial_ms, "increment_ms": increment_ms}),
+            ),
+            ClockSpec::Correspondence { days_per_move } => {
+                ("correspondence", json!({"days_per_move": days_per_move}))
+            }
+        };
+        let seats: Vec<Value> = (0..self.owing_since.len())
+            .map(|i| json!({"remaining_ms": self.remaining(i, now).max(0), "running": self.running(i)}))
+            .collect();
+        let mut v = json!({"kind": kind, "seats": seats});
+        if let (Some(obj), Value::Object(e)) = (v.as_object_mut(), extra) {
+            obj.extend(e);
+        }
+        v
+    }
+}
+
+/// Why the server refused a request. Each has a stable code (see `docs/protocol.md`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    BadToken(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    NotStarted(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    Action(ActionError),
+    #[error("{0}")]
+    TooLarge(String),
+    #[error("{0}")]
+    RateLimited(String),
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl Refusal {
+    /// The protocol's error code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Refusal::BadRequest(_) => "bad_request",
+            Refusal::BadToken(_) => "bad_token",
+            Refusal::NotFound(_) => "not_found",
+            Refusal::NotStarted(_) => "not_started",
+            Refusal::Conflict(_) => "conflict",
+            Refusal::Action(ActionError::GameOver) => "game_over",
+            Refusal::Action(ActionError::NotYourTurn(_)) => "not_your_turn",
+            Refusal::Action(ActionError::Illegal(_)) => "illegal",
+            Refusal::Action(ActionError::Malformed(_)) => "malformed_action",
+            Refusal::TooLarge(_) => "too_large",
+            Refusal::RateLimited(_) => "rate_limited",
+            Refusal::Internal(_) => "internal",
+        }
+    }
+    /// The HTTP status of this refusal.
+    pub fn http_status(&self) -> u16 {
+        match self {
+            Refusal::BadRequest(_) => 400,
+            Refusal::BadToken(_) => 403,
+            Refusal::NotFound(_) => 404,
+            Refusal::NotStarted(_) | Refusal::Conflict(_) => 409,
+            Refusal::Action(ActionError::GameOver | ActionError::NotYourTurn(_)) => 409,
+            Refusal::Action(_) => 422,
+            Refusal::TooLarge(_) => 413,
+            Refusal::RateLimited(_) => 429,
+            Refusal::Internal(_) => 500,
+        }
+    }
+}
+
+/// SHA-256 of a token, hex.
+pub fn hash_token(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// Lower-case hex.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// A fresh secret token (256 random bits, hex).
+pub fn new_token() -> String {
+    use tabula_core::rand::RngExt;
+    let mut rng = tabula_core::rand::rng();
+    let bytes: [u8; 32] = rng.random();
+    hex(&bytes)
+}
+
+/// Compares two hex strings in time independent of where they differ.
+pub fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// The running state of one game, rebuilt from its events.
+#[derive(Debug, Clone)]
+pub struct GameCore {
+    pub config: Arc<GameConfig>,
+    pub state: Box<dyn DynState>,
+    pub rng: GameRng,
+    pub joined: Vec<bool>,
+    /// SHA-256 of each human seat's current token.
+    pub token_hashes: Vec<Option<String>>,
+    pub status: Status,
+    pub result: Option<Outcome>,
+    pub draw: Option<DrawOffer>,
+    pub clock: Option<Clock>,
+    pub rematch: Option<String>,
+    pub seq: u64,
+    pub actions: u64,
+}
+
+/// The number of observers of a game with `seats` seats (each seat plus the spectator, last).
+pub fn observers(seats: usize) -> Vec<Observer> {
+    (0..seats)
+        .map(|i| Observer::Seat(Seat::new(i)))
+        .chain(std::iter::once(Observer::Spectator))
+        .collect()
+}
+
+impl GameCore {
+    /// A game as it is right after its `created` event.
+    pub fn new(kind: &dyn DynGame, config: GameConfig) -> Result<GameCore, Refusal> {
+        let state = kind
+            .new_state(&config.options)
+            .map_err(|e| Refusal::BadRequest(e.to_string()))?;
+        let seats = state.seats();
+        if config.seats.len() != seats || config.token_hashes.len() != seats {
+            return Err(Refusal::BadRequest(format!(
+                "{} has {seats} seats with these options, but {} seats were given",
+                kind.id(),
+                config.seats.len()
+            )));
+        }
+        let joined = config
+            .seats
+            .iter()
+            .map(|k| matches!(k, SeatKind::Ai { .. }))
+            .collect();
+        let clock = config.clock.map(|c| Clock::new(c, seats));
+        let status = if config.imported {
+            Status::Imported
+        } else {
+            Status::Waiting
+        };
+        Ok(GameCore {
+            rng: rng_from_seed(config.seed),
+            token_hashes: config.token_hashes.clone(),
+            config: Arc::new(config),
+            state,
+            joined,
+            status,
+            result: None,
+            draw: None,
+            clock,
+            rematch: None,
+            seq: 1,
+            actions: 0,
+        })
+    }
+
+    pub fn seats(&self) -> usize {
+        self.config.seats.len()
+    }
+
+    /// Checks a seat number.
+    pub fn check_seat(&self, seat: u8) -> Result<(), Refusal> {
+        if (seat as usize) < self.seats() {
+            Ok(())
+        } else {
+            Err(Refusal::BadRequest(format!(
+                "seat {seat} does not exist (this game has seats 0..{})",
+                self.seats().saturating_sub(1)
+            )))
+        }
+    }
+
+    /// Checks `token` for `seat`.
+    pub fn check_token(&self, seat: u8, token: &str) -> Result<(), Refusal> {
+        self.check_seat(seat)?;
+        match &self.token_hashes[seat as usize] {
+            Some(h) if same_secret(h, &hash_token(token)) => Ok(()),
+            Some(_) => Err(Refusal::BadToken(format!("wrong token for seat {seat}"))),
+            None => Err(Refusal::BadToken(format!(
+                "seat {seat} is played by the AI; it has no token"
+            ))),
+        }
+    }
+
+    /// Whose decision it is, as the protocol shows it (the server's result overrides the game's).
+    pub fn to_act(&self) -> ToAct {
+        match &self.result {
+            Some(r) => ToAct::Over(r.clone()),
+            None => self.state.to_act(),
+        }
+    }
+
+    /// The seats whose clocks run (owing a decision in a running game).
+    fn owing(&self) -> Vec<Seat> {
+        if self.status == Status::Running {
+            self.state.to_act().seats()
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn running(&self) -> Result<(), Refusal> {
+        match self.status {
+            Status::Running => Ok(()),
+            Status::Waiting => Err(Refusal::NotStarted(
+                "the game has not started: a seat is still open".into(),
+            )),
+            Status::Over => Err(Refusal::Action(ActionError::GameOver)),
+            Status::Imported => Err(Refusal::Conflict(
+                "this is an imported record; it cannot be played".into(),
+            )),
+        }
+    }
+
+    /// Applies one event at time `at`, checking it. Returns, for an action, how each observer sees it
+    /// (computed on the state before the action). On error nothing changed.
+    pub fn apply(
+        &mut self,
+        data: &EventData,
+        at: i64,
+    ) -> Result<Option<Vec<Option<String>>>, Refusal> {
+        let mut described = None;
+        if let Some(clock) = &mut self.clock {
+            clock.advance(at);
+        }
+        match data {
+            EventData::Created { .. } => {
+                return Err(Refusal::Internal("a game is created only once".into()));
+            }
+            EventData::Join { seat, token_hash } => {
+                self.check_seat(*seat)?;
+                if !matches!(self.config.seats[*seat as usize], SeatKind::Human) {
+                    return Err(Refusal::Conflict(format!("seat {seat} is an AI seat")));
+                }
+                if self.status != Status::Waiting {
+                    return Err(Refusal::Conflict("the game has already started".into()));
+                }
+                if self.joined[*seat as usize] {
+                    return Err(Refusal::Conflict(format!("seat {seat} has already joined")));
+                }
+                self.joined[*seat as usize] = true;
+                if let Some(h) = token_hash {
+                    self.token_hashes[*seat as usize] = Some(h.clone());
+                }
+            }
+            EventData::Start => {
+                if self.status != Status::Waiting || self.joined.iter().any(|j| !j) {
+                    return Err(Refusal::Conflict("the game cannot start now".into()));
+                }
+                self.status = Status::Running;
+            }
+            EventData::Action { actor, action } => {
+                if self.status != Status::Imported {
+                    self.running()?;
+                }
+                let obs = observers(self.seats());
+                let desc: Vec<Option<String>> = obs
+                    .iter()
+                    .map(|o| self.state.describe_action(*actor, action, *o))
+                    .collect();
+                if *actor == Actor::Chance && self.status != Status::Imported {
+                    // Advance the authority's RNG exactly as the live draw did.
+                    let _ = self.state.sample_chance(&mut self.rng);
+                }
+                self.state.apply(*actor, action).map_err(Refusal::Action)?;
+                self.actions += 1;
+                if matches!(actor, Actor::Seat(_)) {
+                    self.draw = None;
+                }
+                described = Some(desc);
+            }
+            EventData::DrawOffer { seat } => {
+                self.check_seat(*seat)?;
+                self.running()?;
+                if let Some(d) = &self.draw {
+                    return Err(Refusal::Conflict(format!(
+                        "seat {} already offered a draw; accept or decline it",
+                        d.by
+                    )));
+                }
+                self.draw = Some(DrawOffer {
+                    by: *seat,
+                    accepted: vec![*seat],
+                });
+            }
+            EventData::DrawAccept { seat } => {
+                self.check_seat(*seat)?;
+                self.running()?;
+                match &mut self.draw {
+                    None => {
+                        return Err(Refusal::Conflict("there is no draw offer to accept".into()));
+                    }
+                    Some(d) if d.accepted.contains(seat) => {
+                        return Err(Refusal::Conflict(format!(
+                            "seat {seat} has already accepted the draw"
+                        )));
+                    }
+                    Some(d) => d.accepted.push(*seat),
+                }
+            }
+            EventData::DrawDecline { seat } => {
+                self.check_seat(*seat)?;
+                self.running()?;
+                if self.draw.is_none() {
+                    return Err(Refusal::Conflict(
+                        "there is no draw offer to decline".into(),
+                    ));
+                }
+                self.draw = None;
+            }
+            EventData::Resign { seat } | EventData::Timeout { seat } => {
+                self.check_seat(*seat)?;
+                self.running()?;
+            }
+            EventData::End { result } => {
+                if matches!(self.status, Status::Over) {
+                    return Err(Refusal::Action(ActionError::GameOver));
+                }
+                self.result = Some(result.clone());
+                self.draw = None;
+                if self.status != Status::Imported {
+                    self.status = Status::Over;
+                }
+                if let Some(clock) = &mut self.clock {
+                    clock.stop(at);
+                }
+            }
+            EventData::Rematch { game } => {
+                if self.status != Status::Over {
+                    return Err(Refusal::Conflict(
+                        "a rematch can be asked only once the game is over".into(),
+                    ));
+                }
+                if self.rematch.is_some() {
+                    return Err(Refusal::Conflict("this game already has a rematch".into()));
+                }
+                self.rematch = Some(game.clone());
+            }
+        }
+        self.seq += 1;
+        let owing = self.owing();
+        if let Some(clock) = &mut self.clock
+            && self.status == Status::Running
+        {
+            clock.set_owing(at, &owing);
+        }
+        Ok(described)
+    }
+
+    /// The events that follow automatically after a change, in order: the start once everyone has
+    /// joined, chance actions, the end of the game, AI seats declining draw offers.
+    pub fn followups(&self) -> Vec<EventData> {
+        let mut out = Vec::new();
+        if self.status == Status::Waiting && self.joined.iter().all(|j| *j) {
+            out.push(EventData::Start);
+            return out;
+        }
+        if self.status != Status::Running {
+            return out;
+        }
+        match self.state.to_act() {
+            ToAct::Chance => {
+                let mut rng = self.rng.clone();
+                if let Some(action) = self.state.sample_chance(&mut rng) {
+                    out.push(EventData::Action {
+                        actor: Actor::Chance,
+                        action,
+                    });
+                }
+            }
+            ToAct::Over(result) => out.push(EventData::End { result }),
+            _ => {}
+        }
+        if out.is_empty()
+            && let Some(d) = &self.draw
+        {
+            if let Some(ai) = (0..self.seats()).find(|&i| {
+                matches!(self.config.seats[i], SeatKind::Ai { .. })
+                    && !d.accepted.contains(&(i as u8))
+            }) {
+                out.push(EventData::DrawDecline { seat: ai as u8 });
+            } else if d.accepted.len() == self.seats() {
+                out.push(EventData::End {
+                    result: Outcome::draw(self.seats(), "draw by agreement"),
+                });
+            }
+        }
+        out
+    }
+
+    /// The result when `seat` resigns or loses on time: it loses, every other seat wins.
+    pub fn loss_for(&self, seat: u8, reason: &str) -> Outcome {
+        let others: Vec<Seat> = (0..self.seats())
+            .filter(|&i| i != seat as usize)
+            .map(Seat::new)
+            .collect();
+        let name = self.state.seat_name(Seat(seat));
+        Outcome::winners(self.seats(), &others, format!("{name} {reason}"))
+    }
+
+    /// The game record (every action, hidden ones included: authority only).
+    pub fn record(&self, events: &[Event]) -> JsonRecord {
+        JsonRecord {
+            game: self.config.game.clone(),
+            options: self.config.options.clone(),
+            seed: self.config.seed,
+            actions: events
+                .iter()
+                .filter_map(|e| match &e.data {
+                    EventData::Action { actor, action } => Some(RecordedAction {
+                        actor: *actor,
+                        action: action.clone(),
+                    }),
+                    _ => None,
+                })
+                .collect(),
+            result: self.result.clone(),
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! The OpenAPI 3.0 document of the HTTP API, served at `/api/openapi.json` (written by hand to match
+//! `docs/protocol.md`; the WebSocket messages are documented there).
+
+use serde_json::{Value, json};
+
+fn op(summary: &str, params: Value, body: Option<Value>, responses: Value) -> Value {
+    let mut o = json!({"summary": summary, "parameters": params, "responses": responses});
+    if let (Some(b), Some(map)) = (body, o.as_object_mut()) {
+        map.insert(
+            "requestBody".into(),
+            json!({"required": true, "content": {"application/json": {"schema": b}}}),
+        );
+    }
+    o
+}
+
+fn ok(schema: Value) -> Value {
+    json!({"description": "OK", "content": {"application/json": {"schema": schema}}})
+}
+
+fn r(name: &str) -> Value {
+    json!({"$ref": format!("#/components/schemas/{name}")})
+}
+
+fn errors(codes: &[&str]) -> Value {
+    let mut m = serde_json::Map::new();
+    for c in codes {
+        m.insert(
+            (*c).to_string(),
+            json!({"description": "Refused (see the error's code and message)", "content": {"application/json": {"schema": r("Error")}}}),
+        );
+    }
+    Value::Object(m)
+}
+
+fn with(mut base: Value, extra: Value) -> Value {
+    if let (Some(b), Value::Object(e)) = (base.as_object_mut(), extra) {
+        b.extend(e);
+    }
+    base
+}
+
+/// The document.
+pub fn document() -> Value {
+    let id = json!({"name": "id", "in": "path", "required": true, "schema": {"type": "string", "format": "uuid"}});
+    let game =
+        json!({"name": "game", "in": "path", "required": true, "schema": {"type": "string"}});
+    let seat_q = json!({"name": "seat", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 0}});
+    let token_q =
+        json!({"name": "token", "in": "query", "required": false, "schema": {"type": "string"}});
+    let since_q = json!({"name": "since", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 0}});
+    let seat_auth = json!({"type": "object", "required": ["seat", "token"], "properties": {
+        "seat": {"type": "integer", "minimum": 0}, "token": {"type": "string"}}});
+    let seq = json!({"type": "object", "properties": {"seq": {"type": "integer"}}});
+    json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Tabula game server", "version": env!("CARGO_PKG_VERSION"),
+                 "description": "HTTP API of the Tabula game server. WebSocket messages (GET /api/games/{id}/ws) are documented in docs/protocol.md."},
+        "paths": {
+            "/healthz": {"get": op("Liveness check", json!([]), None, json!({"200": {"description": "ok"}}))},
+            "/api/catalog": {"get": op("The games this server hosts, with their option schemas", json!([]), None,
+                json!({"200": ok(r("Catalog"))}))},
+            "/api/catalog/{game}/preview": {"post": op("Check options; tell the seats they give", json!([game]),
+                Some(json!({"type": "object", "properties": {"options": {"type": "object"}}})),
+                with(json!({"200": ok(json!({"type": "object", "properties": {"options": {"type": "object"}, "seats": {"type": "array", "items": {"type": "string"}}}}))}), errors(&["400", "404"])))},
+            "/api/games": {"post": op("Create a game", json!([]), Some(r("CreateGame")),
+                with(json!({"201": ok(r("Created"))}), errors(&["400", "404", "429"])))},
+            "/api/lobby": {"get": op("Open games to join and live games to watch", json!([]), None,
+                json!({"200": ok(json!({"type": "object", "properties": {"open": {"type": "array", "items": r("Summary")}, "live": {"type": "array", "items": r("Summary")}}}))}))},
+            "/api/games/{id}": {"get": op("The game as a seat (with its token) or a spectator sees it", json!([id, seat_q, token_q, since_q]), None,
+                with(json!({"200": ok(r("Snapshot"))}), errors(&["400", "403", "404"])))},
+            "/api/games/{id}/join": {"post": op("Join a seat with its token, or claim an open seat of a public game", json!([id]),
+                Some(json!({"type": "object", "required": ["seat"], "properties": {"seat": {"type": "integer"}, "token": {"type": "string"}}})),
+                with(json!({"200": ok(json!({"type": "object", "properties": {"seat": {"type": "integer"}, "name": {"type": "string"}, "token": {"type": "string"}}}))}), errors(&["400", "403", "404", "409"])))},
+            "/api/games/{id}/action": {"post": op("Play an action (acknowledged once committed)", json!([id]),
+                Some(json!({"type": "object", "required": ["seat", "token"], "properties": {
+                    "seat": {"type": "integer"}, "token": {"type": "string"}, "action": {"description": "one of the `legal` actions (JSON)"}, "notation": {"type": "string"}}})),
+                with(json!({"200": ok(seq.clone())}), errors(&["400", "403", "404", "409", "422"])))},
+            "/api/games/{id}/resign": {"post": op("Resign", json!([id]), Some(seat_auth.clone()),
+                with(json!({"200": ok(seq.clone())}), errors(&["400", "403", "404", "409"])))},
+            "/api/games/{id}/draw": {"post": op("Offer, accept or decline a draw", json!([id]),
+                Some(json!({"type": "object", "required": ["seat", "token", "op"], "properties": {
+                    "seat": {"type": "integer"}, "token": {"type": "string"}, "op": {"type": "string", "enum": ["offer", "accept", "decline"]}}})),
+                with(json!({"200": ok(seq)}), errors(&["400", "403", "404", "409"])))},
+            "/api/games/{id}/rematch": {"post": op("Ask for a rematch of a finished game (seats rotate; tokens stay the same)", json!([id]), Some(seat_auth),
+                with(json!({"200": ok(json!({"type": "object", "properties": {"id": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"}}}))}), errors(&["400", "403", "404", "409"])))},
+            "/api/games/{id}/record": {"get": op("The record of a finished or imported game", json!([id]), None,
+                with(json!({"200": ok(r("Record"))}), errors(&["404", "409"])))},
+            "/api/games/{id}/ws": {"get": op("WebSocket upgrade (see docs/protocol.md)", json!([id, seat_q, token_q, since_q]), None,
+                with(json!({"101": {"description": "Switching protocols"}}), errors(&["403", "404"])))},
+            "/api/records": {"post": op("Import a record as a read-only game", json!([]),
+                Some(json!({"type": "object", "required": ["record"], "properties": {"record": r("Record"), "public": {"type": "boolean"}}})),
+                with(json!({"201": ok(json!({"type": "object", "properties": {"id": {"type": "string"}}}))}), errors(&["400", "413"])))}
+        },
+        "components": {"schemas": {
+            "Error": {"type": "object", "properties": {"error": {"type": "object", "properties": {
+                "code": {"type": "string", "enum": ["bad_request", "too_large", "bad_token", "not_found", "not_started", "game_over", "not_your_turn", "illegal", "malformed_action", "rate_limited", "conflict", "internal"]},
+                "message": {"type": "string"}}}}},
+            "Catalog": {"type": "object", "properties": {"games": {"type": "array", "items": {"type": "object", "properties": {
+                "id": {"type": "string"}, "name": {"type": "string"}, "description": {"type": "string"},
+                "options": {"type": "array", "items": {"type": "object", "properties": {
+                    "name": {"type": "string"}, "type": {"type": "string", "enum": ["bool", "int", "choice"]},
+                    "min": {"type": "integer"}, "max": {"type": "integer"}, "values": {"type": "array", "items": {"type": "string"}},
+                    "default": {}, "description": {"type": "string"}}}},
+                "default_seats": {"type": "array", "items": {"type": "string"}}}}}}},
+            "SeatSpec": {"type": "object", "required": ["kind"], "properties": {
+                "kind": {"type": "string", "enum": ["human", "ai"]}, "level": {"type": "integer", "minimum": 1, "maximum": 10}}},
+            "Clock": {"type": "object", "required": ["kind"], "properties": {
+                "kind": {"type": "string", "enum": ["fischer", "correspondence"]},
+                "initial_ms": {"type": "integer"}, "increment_ms": {"type": "integer"}, "days_per_move": {"type": "integer"}}},
+            "CreateGame": {"type": "object", "required": ["game", "seats"], "properties": {
+                "game": {"type": "string"}, "options": {"type": "object"},
+                "seats": {"type": "array", "items": r("SeatSpec")},
+                "host_seats": {"type": "array", "items": {"type": "integer"}},
+                "clock": r("Clock"), "public": {"type": "boolean"}, "seed": {"type": "integer"}}},
+            "Created": {"type": "object", "properties": {
+                "id": {"type": "string"}, "game": {"type": "string"}, "status": {"type": "string"},
+                "seats": {"type": "array", "items": {"type": "object", "properties": {
+                    "seat": {"type": "integer"}, "name": {"type": "string"}, "kind": {"type": "string"}, "level": {"type": "integer"},
+                    "token": {"type": "string"}, "join_url": {"type": "string"}}}},
+                "watch_url": {"type": "string"}}},
+            "Summary": {"type": "object", "properties": {
+                "id": {"type": "string"}, "game": {"type": "string"}, "name": {"type": "string"},
+                "status": {"type": "string", "enum": ["waiting", "running", "over", "imported"]},
+                "created_at": {"type": "integer"}, "seats": {"type": "array", "items": {"type": "object"}},
+                "clock": {"nullable": true}, "moves": {"type": "integer"}, "public": {"type": "boolean"}}},
+            "Snapshot": {"type": "object", "description": "See docs/protocol.md, `The snapshot object`.", "properties": {
+                "id": {"type": "string"}, "game": {"type": "string"}, "name": {"type": "string"}, "status": {"type": "string"},
+                "seq": {"type": "integer"}, "now": {"type": "integer"}, "you": {}, "seats": {"type": "array", "items": {"type": "object"}},
+                "options": {"type": "object"}, "to_act": {}, "view": {},
+                "legal": {"type": "array", "items": {"type": "object", "properties": {"action": {}, "notation": {"type": "string"}}}},
+                "events": {"type": "array", "items": {"type": "object"}}, "draw_offer": {"nullable": true},
+                "clock": {"nullable": true}, "result": {"nullable": true}, "rematch": {"nullable": true}, "text": {"type": "string"}}},
+            "Record": {"type": "object", "required": ["game", "actions"], "properties": {
+                "game": {"type": "string"}, "options": {"type": "object"}, "seed": {"type": "integer"},
+                "actions": {"type": "array", "items": {"type": "object", "properties": {"actor": {}, "action": {}}}},
+                "result": {"nullable": true}}}
+        }}
+    })
+}

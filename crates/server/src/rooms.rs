@@ -1,0 +1,957 @@
+//! Live games ("rooms"): loading from the log, committing new events, broadcasting per-observer
+//! messages, AI seats and clock timers.
+//!
+//! Every change follows one path ([`Shared::commit`]): the new events are applied to a scratch copy of
+//! the game (which checks them: a refused request changes nothing), the automatic follow-ups are added
+//! (start, chance, end of game, AI draw declines), the batch is committed to the database, and only then
+//! is it applied to the room and broadcast. A room's lock is held across the commit, so each game's
+//! events are strictly ordered.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde_json::{Value, json};
+use tabula_core::dynamic::{DynGame, DynState};
+use tabula_core::{Actor, Observer, Seat, ToAct};
+use tokio::sync::{Mutex, Semaphore, broadcast};
+
+use crate::db::{Db, WriteRequest, Writer};
+use crate::model::{
+    ClockSpec, Event, EventData, GameConfig, GameCore, Refusal, SeatKind, Status, hash_token,
+    new_token, observers,
+};
+use crate::{BotFn, Limits};
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// One committed change, rendered once for every observer (seats in order, then the spectator).
+#[derive(Debug)]
+pub struct Update {
+    /// The first new event's seq.
+    pub first: u64,
+    /// The last seq after this change.
+    pub seq: u64,
+    /// The `update` message (JSON text) for each observer.
+    pub messages: Vec<String>,
+}
+
+/// The in-memory part of a game behind its lock.
+pub struct RoomInner {
+    pub core: GameCore,
+    pub events: Vec<Event>,
+    /// For each event: how each observer sees it (actions only).
+    pub described: Vec<Option<Vec<Option<String>>>>,
+    timer_gen: u64,
+    ai_busy: Vec<bool>,
+}
+
+/// A loaded game.
+pub struct Room {
+    pub id: String,
+    pub kind: Arc<dyn DynGame>,
+    pub inner: Mutex<RoomInner>,
+    pub tx: broadcast::Sender<Arc<Update>>,
+    summary: StdMutex<Value>,
+    status: StdMutex<Status>,
+}
+
+/// The server's shared state.
+pub struct Shared {
+    pub registry: tabula_core::dynamic::Registry,
+    pub bot: BotFn,
+    pub writer: Writer,
+    pub db: Db,
+    pub limits: Limits,
+    rooms: StdMutex<HashMap<String, Arc<Room>>>,
+    loading: Mutex<()>,
+    ai_pool: Arc<Semaphore>,
+}
+
+/// A request to create a game.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    pub game: String,
+    #[serde(default)]
+    pub options: Option<Value>,
+    pub seats: Vec<SeatKind>,
+    #[serde(default)]
+    pub host_seats: Vec<u8>,
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+    #[serde(default)]
+    pub public: Option<bool>,
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// What a seat may do (besides playing actions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeatOp {
+    Resign,
+    DrawOffer,
+    DrawAccept,
+    DrawDecline,
+}
+
+fn observer_index(obs: Observer, seats: usize) -> usize {
+    match obs {
+        Observer::Seat(s) => s.index(),
+        Observer::Spectator => seats,
+    }
+}
+
+impl Shared {
+    pub fn new(
+        registry: tabula_core::dynamic::Registry,
+        bot: BotFn,
+        db: Db,
+        limits: Limits,
+    ) -> Shared {
+        let workers = limits.ai_workers.max(1);
+        Shared {
+            registry,
+            bot,
+            writer: Writer::start(db.clone()),
+            db,
+            limits,
+            rooms: StdMutex::new(HashMap::new()),
+            loading: Mutex::new(()),
+            ai_pool: Arc::new(Semaphore::new(workers)),
+        }
+    }
+
+    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Room>>> {
+        self.rooms.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The number of games in memory.
+    pub fn loaded_games(&self) -> usize {
+        self.rooms().len()
+    }
+
+    /// The room of game `id`, loading it from the log if needed.
+    pub async fn room(self: &Arc<Self>, id: &str) -> Result<Arc<Room>, Refusal> {
+        if let Some(r) = self.rooms().get(id) {
+            return Ok(r.clone());
+        }
+        if uuid::Uuid::parse_str(id).is_err() {
+            return Err(Refusal::NotFound(format!("no game `{id}`")));
+        }
+        let _guard = self.loading.lock().await;
+        if let Some(r) = self.rooms().get(id) {
+            return Ok(r.clone());
+        }
+        let events = self.db.load_events(id).await.map_err(Refusal::Internal)?;
+        if events.is_empty() {
+            return Err(Refusal::NotFound(format!("no game `{id}`")));
+        }
+        let room = Arc::new(self.rebuild(id, events)?);
+        self.rooms().insert(id.to_string(), room.clone());
+        {
+            let mut inner = room.inner.lock().await;
+            self.after_change(&room, &mut inner);
+        }
+        Ok(room)
+    }
+
+    /// Rebuilds a game by replaying its log.
+    fn rebuild(&self, id: &str, events: Vec<Event>) -> Result<Room, Refusal> {
+        let corrupt =
+            |m: String| Refusal::Internal(format!("game {id}: stored log is inconsistent: {m}"));
+        let config = match events.first().map(|e| &e.data) {
+            Some(EventData::Created { config }) => (**config).clone(),
+            _ => return Err(corrupt("it does not start with `created`".into())),
+        };
+        let kind = self
+            .registry
+            .get(&config.game)
+            .map_err(|e| corrupt(e.to_string()))?
+            .clone();
+        let mut core = GameCore::new(kind.as_ref(), config).map_err(|e| corrupt(e.to_string()))?;
+        let mut described = vec![None];
+        for e in &events[1..] {
+            if e.seq != core.seq + 1 {
+                return Err(corrupt(format!("event {} follows {}", e.seq, core.seq)));
+            }
+            let d = core
+                .apply(&e.data, e.at)
+                .map_err(|r| corrupt(format!("event {}: {r}", e.seq)))?;
+            described.push(d);
+        }
+        Ok(Room::new(id.to_string(), kind, core, events, described))
+    }
+
+    /// Loads every unfinished game (at startup), so that clocks and AI seats resume.
+    pub async fn resume_all(self: &Arc<Self>) -> Result<usize, String> {
+        let ids = self.db.unfinished_games().await?;
+        let mut n = 0;
+        for id in ids {
+            match self.room(&id).await {
+                Ok(_) => n += 1,
+                Err(e) => tracing::error!("cannot resume game {id}: {e}"),
+            }
+        }
+        Ok(n)
+    }
+
+    /// Creates a game; returns its room and the tokens of its human seats.
+    pub async fn create(
+        self: &Arc<Self>,
+        req: CreateGame,
+        rematch_of: Option<(String, Vec<Option<String>>)>,
+    ) -> Result<(Arc<Room>, Vec<Option<String>>), Refusal> {
+        let kind = self
+            .registry
+            .get(&req.game)
+            .map_err(|e| Refusal::NotFound(e.to_string()))?
+            .clone();
+        let options = kind
+            .check_options(req.options.as_ref().unwrap_or(&json!({})))
+            .map_err(|e| Refusal::BadRequest(e.to_string()))?;
+        if let Some(c) = &req.clock {
+            c.check().map_err(Refusal::BadRequest)?;
+        }
+        for s in &req.seats {
+            if let SeatKind::Ai { level } = s
+                && !(1..=10).contains(level)
+            {
+                return Err(Refusal::BadRequest(format!(
+                    "AI level {level} is out of range 1..=10"
+                )));
+            }
+        }
+        let (tokens, token_hashes, rematch_of) = match rematch_of {
+            Some((old, hashes)) => (vec![None; req.seats.len()], hashes, Some(old)),
+            None => {
+                let tokens: Vec<Option<String>> = req
+                    .seats
+                    .iter()
+                    .map(|s| matches!(s, SeatKind::Human).then(new_token))
+                    .collect();
+                let hashes = tokens
+                    .iter()
+                    .map(|t| t.as_deref().map(hash_token))
+                    .collect();
+                (tokens, hashes, None)
+            }
+        };
+        let config = GameConfig {
+            game: kind.id().to_string(),
+            options,
+            seed: req.seed.unwrap_or_else(|| {
+                use tabula_core::rand::RngExt;
+                tabula_core::rand::rng().random::<u64>() >> 1
+            }),
+            seats: req.seats.clone(),
+            token_hashes,
+            clock: req.clock,
+            public: req.public.unwrap_or(true),
+            rematch_of,
+            imported: false,
+        };
+        let core = GameCore::new(kind.as_ref(), config.clone())?;
+        let mut hosts = req.host_seats.clone();
+        hosts.sort_unstable();
+        hosts.dedup();
+        for &h in &hosts {
+            core.check_seat(h)?;
+            if !matches!(config.seats[h as usize], SeatKind::Human) {
+                return Err(Refusal::BadRequest(format!("host seat {h} is an AI seat")));
+            }
+        }
+        let id = uuid::Uuid::new_v4().to_string();
+        let now = now_ms();
+        let created = Event {
+            seq: 1,
+            at: now,
+            data: EventData::Created {
+                config: Box::new(config),
+            },
+        };
+        let room = Arc::new(Room::new(
+            id.clone(),
+            kind,
+            core,
+            vec![created.clone()],
+            vec![None],
+        ));
+        {
+            let mut inner = room.inner.lock().await;
+            let joins = hosts
+                .iter()
+                .map(|&seat| EventData::Join {
+                    seat,
+                    token_hash: None,
+                })
+                .collect();
+            self.commit_inner(&room, &mut inner, joins, Some(created))
+                .await?;
+        }
+        self.rooms().insert(id, room.clone());
+        Ok((room, tokens))
+    }
+
+    /// Imports a finished (or unfinished) record as a read-only game.
+    pub async fn import(
+        self: &Arc<Self>,
+        record: &tabula_core::record::JsonRecord,
+        public: bool,
+    ) -> Result<Arc<Room>, Refusal> {
+        let kind = self
+            .registry
+            .get(&record.game)
+            .map_err(|e| Refusal::BadRequest(e.to_string()))?
+            .clone();
+        let options = kind
+            .check_options(&record.options)
+            .map_err(|e| Refusal::BadRequest(format!("invalid record: {e}")))?;
+        let final_state = kind
+            .replay(record, false)
+            .map_err(|e| Refusal::BadRequest(e.to_string()))?;
+        let seats = final_state.seats();
+        let config = GameConfig {
+            game: kind.id().to_string(),
+            options,
+            seed: record.seed,
+            seats: vec![SeatKind::Human; seats],
+            token_hashes: vec![None; seats],
+            clock: None,
+            public,
+            rematch_of: None,
+            imported: true,
+        };
+        let core = GameCore::new(kind.as_ref(), config.clone())?;
+        let id = uuid::Uuid::new_v4().to_string();
+        let created = Event {
+            seq: 1,
+            at: now_ms(),
+            data: EventData::Created {
+                config: Box::new(config),
+            },
+        };
+        let room = Arc::new(Room::new(
+            id.clone(),
+            kind,
+            core,
+            vec![created.clone()],
+            vec![None],
+        ));
+        {
+            let mut inner = room.inner.lock().await;
+            let mut evs: Vec<EventData> = record
+                .actions
+                .iter()
+                .map(|a| EventData::Action {
+                    actor: a.actor,
+                    action: a.action.clone(),
+                })
+                .collect();
+            let result = match final_state.to_act() {
+                ToAct::Over(o) => Some(o),
+                _ => record.result.clone(),
+            };
+            if let Some(result) = result {
+                evs.push(EventData::End { result });
+            }
+            self.commit_inner(&room, &mut inner, evs, Some(created))
+                .await?;
+        }
+        self.rooms().insert(id, room.clone());
+        Ok(room)
+    }
+
+    /// Applies `first` (then the automatic follow-ups) to a scratch copy, commits, then installs and
+    /// broadcasts. Returns the seq of the first new event.
+    async fn commit_inner(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        inner: &mut RoomInner,
+        first: Vec<EventData>,
+        created: Option<Event>,
+    ) -> Result<u64, Refusal> {
+        let last_at = inner.events.last().map_or(0, |e| e.at);
+        let now = now_ms().max(last_at);
+        let mut scratch = inner.core.clone();
+        let mut new_events = Vec::new();
+        let mut new_desc = Vec::new();
+        for data in first {
+            let seq = scratch.seq + 1;
+            new_desc.push(scratch.apply(&data, now)?);
+            new_events.push(Event { seq, at: now, data });
+        }
+        let mut guard = 0u32;
+        loop {
+            let more = scratch.followups();
+            if more.is_empty() {
+                break;
+            }
+            guard += 1;
+            if guard > 100_000 {
+                return Err(Refusal::Internal(
+                    "the game does not settle (endless chance)".into(),
+                ));
+            }
+            for data in more {
+                let seq = scratch.seq + 1;
+                new_desc.push(scratch.apply(&data, now)?);
+                new_events.push(Event { seq, at: now, data });
+            }
+        }
+        let first_seq = match (&created, new_events.first()) {
+            (Some(c), _) => c.seq,
+            (None, Some(e)) => e.seq,
+            (None, None) => return Ok(inner.core.seq),
+        };
+        let mut to_write = new_events.clone();
+        let new_game = created.is_some();
+        if let Some(c) = created {
+            to_write.insert(0, c);
+        }
+        self.writer
+            .write(WriteRequest {
+                game_id: room.id.clone(),
+                game: scratch.config.game.clone(),
+                new_game,
+                status: scratch.status.as_str(),
+                at: now,
+                events: to_write,
+            })
+            .await
+            .map_err(Refusal::Internal)?;
+        inner.core = scratch;
+        inner.events.extend(new_events);
+        inner.described.extend(new_desc);
+        let update = room.render_update(inner, first_seq);
+        let _ = room.tx.send(Arc::new(update));
+        self.after_change(room, inner);
+        Ok(first_seq)
+    }
+
+    /// Refreshes the lobby summary, and schedules the clock timer and the AI seats.
+    fn after_change(self: &Arc<Self>, room: &Arc<Room>, inner: &mut RoomInner) {
+        room.refresh_summary(inner);
+        inner.timer_gen += 1;
+        if inner.core.status != Status::Running {
+            return;
+        }
+        if let Some(clock) = &inner.core.clock {
+            let now = now_ms();
+            if let Some(deadline) = clock.next_deadline(now) {
+                let gen_ = inner.timer_gen;
+                let shared = self.clone();
+                let room = room.clone();
+                tokio::spawn(async move {
+                    let wait = (deadline - now_ms()).max(0) as u64 + 1;
+                    tokio::time::sleep(Duration::from_millis(wait)).await;
+                    let mut inner = room.inner.lock().await;
+                    if inner.timer_gen == gen_ {
+                        let _ = shared.flag_if_due(&room, &mut inner).await;
+                    }
+                });
+            }
+        }
+        self.schedule_ai(room, inner);
+    }
+
+    /// Ends the game on time if a seat's clock has run out. Returns whether it did.
+    async fn flag_if_due(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        inner: &mut RoomInner,
+    ) -> Result<bool, Refusal> {
+        if inner.core.status != Status::Running {
+            return Ok(false);
+        }
+        let Some(seat) = inner.core.clock.as_ref().and_then(|c| c.flagged(now_ms())) else {
+            return Ok(false);
+        };
+        let result = inner.core.loss_for(seat, "lost on time");
+        self.commit_inner(
+            room,
+            inner,
+            vec![EventData::Timeout { seat }, EventData::End { result }],
+            None,
+        )
+        .await?;
+        Ok(true)
+    }
+
+    fn schedule_ai(self: &Arc<Self>, room: &Arc<Room>, inner: &mut RoomInner) {
+        if inner.core.status != Status::Running || inner.core.result.is_some() {
+            return;
+        }
+        for seat in inner.core.state.to_act().seats() {
+            let i = seat.index();
+            let SeatKind::Ai { level } = inner.core.config.seats[i] else {
+                continue;
+            };
+            if inner.ai_busy[i] {
+                continue;
+            }
+            inner.ai_busy[i] = true;
+            let state = inner.core.state.clone_box();
+            let seq = inner.core.seq;
+            let seed = inner.core.config.seed ^ seq.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let shared = self.clone();
+            let room = room.clone();
+            tokio::spawn(async move {
+                let bot = shared.bot.clone();
+                let permit = shared.ai_pool.clone().acquire_owned().await;
+                let choice = tokio::task::spawn_blocking(move || {
+                    let _permit = permit;
+                    let choice = bot(state.as_ref(), seat, level, seed);
+                    (choice, state)
+                })
+                .await;
+                let mut inner = room.inner.lock().await;
+                inner.ai_busy[i] = false;
+                let (choice, state) = match choice {
+                    Ok(c) => c,
+                    Err(e) => {
+                        tracing::error!("AI task for game {} failed: {e}", room.id);
+                        return;
+                    }
+                };
+                if inner.core.seq != seq {
+                    // The game moved on while the AI thought: think again about the new position.
+                    shared.schedule_ai(&room, &mut inner);
+                    return;
+                }
+                let action = match choice {
+                    Ok(a) => a,
+                    Err(e) => {
+                        tracing::warn!(
+                            "AI of game {} seat {seat} failed ({e}); playing a random legal action",
+                            room.id
+                        );
+                        fallback_action(state.as_ref(), seat, seed).unwrap_or(Value::Null)
+                    }
+                };
+                let actor = Actor::Seat(seat);
+                let first = vec![EventData::Action {
+                    actor,
+                    action: action.clone(),
+                }];
+                if let Err(e) = shared.commit_inner(&room, &mut inner, first, None).await {
+                    tracing::warn!(
+                        "AI action of game {} seat {seat} refused ({e}); playing a random legal action",
+                        room.id
+                    );
+                    if let Some(action) = fallback_action(state.as_ref(), seat, seed) {
+                        let first = vec![EventData::Action { actor, action }];
+                        if let Err(e) = shared.commit_inner(&room, &mut inner, first, None).await {
+                            tracing::error!("game {}: AI fallback refused: {e}", room.id);
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /// A seat plays an action (checked against the token by the caller).
+    pub async fn act(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        seat: u8,
+        action: ActionInput,
+    ) -> Result<u64, Refusal> {
+        let mut inner = room.inner.lock().await;
+        inner.core.check_seat(seat)?;
+        if matches!(inner.core.config.seats[seat as usize], SeatKind::Ai { .. }) {
+            return Err(Refusal::BadToken(format!(
+                "seat {seat} is played by the AI"
+            )));
+        }
+        if self.flag_if_due(room, &mut inner).await? {
+            return Err(Refusal::Action(tabula_core::ActionError::GameOver));
+        }
+        let action = match action {
+            ActionInput::Json(v) => v,
+            ActionInput::Notation(text) => inner
+                .core
+                .state
+                .parse_action(&text)
+                .map_err(Refusal::Action)?,
+        };
+        let first = vec![EventData::Action {
+            actor: Actor::Seat(Seat(seat)),
+            action,
+        }];
+        self.commit_inner(room, &mut inner, first, None).await
+    }
+
+    /// Resignation and draw offers.
+    pub async fn seat_op(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        seat: u8,
+        op: SeatOp,
+    ) -> Result<u64, Refusal> {
+        let mut inner = room.inner.lock().await;
+        inner.core.check_seat(seat)?;
+        if self.flag_if_due(room, &mut inner).await? {
+            return Err(Refusal::Action(tabula_core::ActionError::GameOver));
+        }
+        let first = match op {
+            SeatOp::Resign => {
+                let result = inner.core.loss_for(seat, "resigned");
+                vec![EventData::Resign { seat }, EventData::End { result }]
+            }
+            SeatOp::DrawOffer => vec![EventData::DrawOffer { seat }],
+            SeatOp::DrawAccept => vec![EventData::DrawAccept { seat }],
+            SeatOp::DrawDecline => vec![EventData::DrawDecline { seat }],
+        };
+        self.commit_inner(room, &mut inner, first, None).await
+    }
+
+    /// Joins a seat: with its token, or (public games) claiming an open seat. Returns the token.
+    pub async fn join(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        seat: u8,
+        token: Option<&str>,
+    ) -> Result<Option<String>, Refusal> {
+        let mut inner = room.inner.lock().await;
+        inner.core.check_seat(seat)?;
+        match token {
+            Some(t) => {
+                inner.core.check_token(seat, t)?;
+                if inner.core.joined[seat as usize] {
+                    return Ok(Some(t.to_string()));
+                }
+                self.commit_inner(
+                    room,
+                    &mut inner,
+                    vec![EventData::Join {
+                        seat,
+                        token_hash: None,
+                    }],
+                    None,
+                )
+                .await?;
+                Ok(Some(t.to_string()))
+            }
+            None => {
+                if !inner.core.config.public {
+                    return Err(Refusal::BadToken(
+                        "this game is private: join it with the link you were sent".into(),
+                    ));
+                }
+                if inner.core.config.rematch_of.is_some() {
+                    return Err(Refusal::BadToken(
+                        "a rematch is joined with the token of the original game".into(),
+                    ));
+                }
+                if inner.core.joined[seat as usize] {
+                    return Err(Refusal::Conflict(format!("seat {seat} is not open")));
+                }
+                let token = new_token();
+                let join = EventData::Join {
+                    seat,
+                    token_hash: Some(hash_token(&token)),
+                };
+                self.commit_inner(room, &mut inner, vec![join], None)
+                    .await?;
+                Ok(Some(token))
+            }
+        }
+    }
+
+    /// Asks for a rematch. Returns the new game's id and the requester's new seat.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        seat: u8,
+    ) -> Result<(String, u8), Refusal> {
+        let mut inner = room.inner.lock().await;
+        inner.core.check_seat(seat)?;
+        let n = inner.core.seats();
+        let new_seat = ((seat as usize + 1) % n) as u8;
+        if let Some(id) = &inner.core.rematch {
+            return Ok((id.clone(), new_seat));
+        }
+        if inner.core.status != Status::Over {
+            return Err(Refusal::Conflict(
+                "a rematch can be asked only once the game is over".into(),
+            ));
+        }
+        let cfg = inner.core.config.clone();
+        let rotate = |i: usize| (i + 1) % n;
+        let mut seats = vec![SeatKind::Human; n];
+        let mut hashes = vec![None; n];
+        for i in 0..n {
+            seats[rotate(i)] = cfg.seats[i].clone();
+            hashes[rotate(i)] = inner.core.token_hashes[i].clone();
+        }
+        let req = CreateGame {
+            game: cfg.game.clone(),
+            options: Some(cfg.options.clone()),
+            seats,
+            host_seats: vec![new_seat],
+            clock: cfg.clock,
+            public: Some(cfg.public),
+            seed: None,
+        };
+        let (new_room, _) = self.create(req, Some((room.id.clone(), hashes))).await?;
+        self.commit_inner(
+            room,
+            &mut inner,
+            vec![EventData::Rematch {
+                game: new_room.id.clone(),
+            }],
+            None,
+        )
+        .await?;
+        Ok((new_room.id.clone(), new_seat))
+    }
+
+    /// The lobby: public games with an open seat, and public running games.
+    pub fn lobby(&self) -> Value {
+        let rooms: Vec<Arc<Room>> = self.rooms().values().cloned().collect();
+        let mut open = Vec::new();
+        let mut live = Vec::new();
+        for r in rooms {
+            let s = r.summary.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            if s["public"] != json!(true) {
+                continue;
+            }
+            match s["status"].as_str() {
+                Some("waiting") => open.push(s),
+                Some("running") => live.push(s),
+                _ => {}
+            }
+        }
+        let key = |v: &Value| std::cmp::Reverse(v["created_at"].as_i64().unwrap_or(0));
+        open.sort_by_key(key);
+        live.sort_by_key(key);
+        open.truncate(200);
+        live.truncate(200);
+        json!({"open": open, "live": live})
+    }
+
+    /// Drops finished games nobody watches from memory (they are reloaded from the log on demand).
+    pub fn evict_idle(&self) -> usize {
+        let mut rooms = self.rooms();
+        let before = rooms.len();
+        rooms.retain(|_, r| {
+            let st = *r.status.lock().unwrap_or_else(|e| e.into_inner());
+            matches!(st, Status::Waiting | Status::Running) || r.tx.receiver_count() > 0
+        });
+        before - rooms.len()
+    }
+}
+
+/// An action as JSON or as notation.
+#[derive(Debug, Clone)]
+pub enum ActionInput {
+    Json(Value),
+    Notation(String),
+}
+
+/// A random legal action (when the AI fails), seeded.
+fn fallback_action(state: &dyn DynState, seat: Seat, seed: u64) -> Option<Value> {
+    use tabula_core::rand::RngExt;
+    let legal = state.legal_actions(seat);
+    if legal.is_empty() {
+        return None;
+    }
+    let mut rng = tabula_core::rng_from_seed(seed);
+    let i = rng.random_range(0..legal.len());
+    legal.into_iter().nth(i)
+}
+
+impl Room {
+    fn new(
+        id: String,
+        kind: Arc<dyn DynGame>,
+        core: GameCore,
+        events: Vec<Event>,
+        described: Vec<Option<Vec<Option<String>>>>,
+    ) -> Room {
+        let (tx, _) = broadcast::channel(64);
+        let seats = core.seats();
+        let status = core.status;
+        let room = Room {
+            id,
+            kind,
+            inner: Mutex::new(RoomInner {
+                core,
+                events,
+                described,
+                timer_gen: 0,
+                ai_busy: vec![false; seats],
+            }),
+            tx,
+            summary: StdMutex::new(Value::Null),
+            status: StdMutex::new(status),
+        };
+        if let Ok(inner) = room.inner.try_lock() {
+            room.refresh_summary(&inner);
+        }
+        room
+    }
+
+    fn refresh_summary(&self, inner: &RoomInner) {
+        let core = &inner.core;
+        let created_at = inner.events.first().map_or(0, |e| e.at);
+        let summary = json!({
+            "id": self.id,
+            "game": core.config.game,
+            "name": self.kind.name(),
+            "status": core.status.as_str(),
+            "public": core.config.public,
+            "created_at": created_at,
+            "seats": seats_json(core),
+            "clock": core.config.clock,
+            "moves": core.actions,
+        });
+        *self.summary.lock().unwrap_or_else(|e| e.into_inner()) = summary;
+        *self.status.lock().unwrap_or_else(|e| e.into_inner()) = core.status;
+    }
+
+    /// The snapshot (or update) object for `obs`, with the events after `since`.
+    pub fn message(
+        &self,
+        inner: &RoomInner,
+        obs: Observer,
+        since: u64,
+        kind: &str,
+        now: i64,
+    ) -> Value {
+        let core = &inner.core;
+        let seats = core.seats();
+        let oi = observer_index(obs, seats);
+        let events: Vec<Value> = inner
+            .events
+            .iter()
+            .zip(&inner.described)
+            .filter(|(e, _)| e.seq > since)
+            .map(|(e, d)| event_json(e, d.as_ref().and_then(|d| d.get(oi)).cloned().flatten()))
+            .collect();
+        let legal: Vec<Value> = match obs {
+            Observer::Seat(s) if core.status == Status::Running && core.result.is_none() => core
+                .state
+                .legal_actions_with_notation(s)
+                .into_iter()
+                .map(|(action, notation)| json!({"action": action, "notation": notation}))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let sampled = match obs {
+            Observer::Seat(s) if !legal.is_empty() => core.state.actions_sampled(s),
+            _ => false,
+        };
+        let you = match obs {
+            Observer::Seat(s) => json!({"seat": s.0}),
+            Observer::Spectator => json!("spectator"),
+        };
+        let rematch = match (&core.rematch, obs) {
+            (Some(id), Observer::Seat(s)) => {
+                json!({"id": id, "seat": (s.index() + 1) % seats, "token": "same as in this game"})
+            }
+            (Some(id), Observer::Spectator) => json!({"id": id}),
+            (None, _) => Value::Null,
+        };
+        let mut m = json!({
+            "type": kind,
+            "id": self.id,
+            "game": core.config.game,
+            "name": self.kind.name(),
+            "status": core.status.as_str(),
+            "seq": core.seq,
+            "now": now,
+            "you": you,
+            "seats": seats_json(core),
+            "options": core.config.options,
+            "to_act": core.to_act(),
+            "view": core.state.view(obs),
+            "legal": legal,
+            "legal_sampled": sampled,
+            "events": events,
+            "draw_offer": core.draw,
+            "clock": core.clock.as_ref().map(|c| c.to_json(now)),
+            "result": core.result,
+            "rematch": rematch,
+        });
+        if kind != "update"
+            && let Some(o) = m.as_object_mut()
+        {
+            o.insert("text".into(), Value::String(core.state.render_text(obs)));
+        }
+        m
+    }
+
+    fn render_update(&self, inner: &RoomInner, first: u64) -> Update {
+        let now = now_ms();
+        let messages = observers(inner.core.seats())
+            .into_iter()
+            .map(|o| self.message(inner, o, first - 1, "update", now).to_string())
+            .collect();
+        Update {
+            first,
+            seq: inner.core.seq,
+            messages,
+        }
+    }
+
+    /// The observer index of `obs` in [`Update::messages`].
+    pub fn observer_index(&self, obs: Observer, seats: usize) -> usize {
+        observer_index(obs, seats)
+    }
+}
+
+fn seats_json(core: &GameCore) -> Vec<Value> {
+    core.config
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let mut v = json!({
+                "seat": i,
+                "name": core.state.seat_name(Seat::new(i)),
+                "joined": core.joined[i],
+            });
+            if let (Some(o), Ok(Value::Object(k))) = (v.as_object_mut(), serde_json::to_value(k)) {
+                o.extend(k);
+            }
+            v
+        })
+        .collect()
+}
+
+fn event_json(e: &Event, notation: Option<String>) -> Value {
+    let mut v = json!({"seq": e.seq, "at": e.at, "kind": e.data.kind()});
+    let Some(o) = v.as_object_mut() else {
+        return v;
+    };
+    match &e.data {
+        EventData::Created { .. } | EventData::Start => {}
+        EventData::Join { seat, .. }
+        | EventData::DrawOffer { seat }
+        | EventData::DrawAccept { seat }
+        | EventData::DrawDecline { seat }
+        | EventData::Resign { seat }
+        | EventData::Timeout { seat } => {
+            o.insert("seat".into(), json!(seat));
+        }
+        EventData::Action { actor, .. } => {
+            o.insert("actor".into(), json!(actor));
+            o.insert("notation".into(), json!(notation));
+        }
+        EventData::End { result } => {
+            o.insert("result".into(), json!(result));
+        }
+        EventData::Rematch { game } => {
+            o.insert("game".into(), json!(game));
+        }
+    }
+    v
+}
