@@ -28,6 +28,9 @@ interface LobbyGame {
 
 type SeatChoice = 'me' | 'friend' | 'open' | `ai${number}`;
 
+/** The AI crate's levels (crates/ai: LEVELS). */
+const AI_LEVELS: [number, string][] = [[1, 'Novice'], [2, 'Casual'], [3, 'Club'], [4, 'Expert'], [5, 'Master']];
+
 const CLOCKS: Record<string, unknown> = {
   none: null,
   blitz: { kind: 'fischer', initial_ms: 300000, increment_ms: 3000 },
@@ -88,7 +91,7 @@ async function quickStart(g: CatalogGame, card: HTMLElement): Promise<void> {
   const seatCount = g.default_seats.length || 2;
   // `?ai=N` on the lobby's address picks the quick game's AI level (default 3).
   const asked = Number(new URLSearchParams(location.search).get('ai'));
-  const level = Number.isInteger(asked) && asked >= 1 && asked <= 10 ? asked : 3;
+  const level = Number.isInteger(asked) && asked >= 1 && asked <= 5 ? asked : 3;
   const seats: SeatChoice[] = Array.from({ length: seatCount }, (_, i) => (i === 0 ? 'me' : (`ai${level}` as SeatChoice)));
   await create(g, {}, seats, 'none', false, card);
 }
@@ -116,7 +119,7 @@ function toggleForm(g: CatalogGame, host: HTMLElement): void {
         h('option', { value: 'me' }, 'Me'),
         h('option', { value: 'friend' }, 'A friend (by link)'),
         h('option', { value: 'open' }, 'Anyone (open seat in the lobby)'),
-        [1, 2, 3, 5, 8].map((lvl) => h('option', { value: `ai${lvl}` }, `AI, level ${lvl}`)),
+        AI_LEVELS.map(([lvl, name]) => h('option', { value: `ai${lvl}` }, `AI level ${lvl} — ${name}`)),
       ) as HTMLSelectElement;
       sel.value = seatChoices[i] ?? 'ai3';
       seatsBox.appendChild(h('label', `${name}: `, sel));
