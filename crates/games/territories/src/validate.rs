@@ -64,7 +64,14 @@ impl Territories {
                 return Err("territory cards in a hand must be listed sorted".into());
             }
         }
-        // Grid: distinct cells, connected by edges.
+        // Grid: cells in a sane range, distinct, connected by edges.
+        let in_range = |(x, y): (i8, i8)| (-64..=63).contains(&x) && (-64..=63).contains(&y);
+        if let Some(c) = self.grid.iter().find(|c| !in_range(c.at)) {
+            return Err(format!("grid cell {:?} is out of range (-64..=63)", c.at));
+        }
+        if let Some(b) = self.buildings.iter().find(|b| !in_range(b.at)) {
+            return Err(format!("building at {:?} is out of range (-64..=63)", b.at));
+        }
         let cells: HashSet<_> = self.grid.iter().map(|c| c.at).collect();
         if cells.len() != self.grid.len() {
             return Err("two grid cards share a cell".into());
