@@ -316,8 +316,13 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       } else {
         if (targets.size && !chooser) box.appendChild(h('p.muted', selection.prefix.length ? 'Click a highlighted cell to continue.' : 'Click a highlighted piece or cell to move.'));
         if (buttons.length) {
-          box.appendChild(h('div.actions', buttons.slice(0, 300).map((a) =>
-            h('button', { 'data-notation': a.notation, title: a.notation, onclick: () => sendAction(a), disabled: pending }, short(a.notation)))));
+          // Many buttons (trades, purchases, abilities) are grouped by their first word.
+          const groups = buttons.length > 12 ? groupByVerb(buttons.slice(0, 400)) : [['', buttons]] as [string, LegalAction[]][];
+          for (const [verb, list] of groups) {
+            if (verb) box.appendChild(h('div.muted', { style: 'margin-top:.3rem' }, verb));
+            box.appendChild(h('div.actions', list.map((a) =>
+              h('button', { 'data-notation': a.notation, title: a.notation, onclick: () => sendAction(a), disabled: pending }, short(a.notation)))));
+          }
         }
         box.appendChild(allMoves(model.legal));
       }
@@ -449,6 +454,17 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   }
 
   drawHeader();
+}
+
+function groupByVerb(actions: LegalAction[]): [string, LegalAction[]][] {
+  const groups = new Map<string, LegalAction[]>();
+  for (const a of actions) {
+    const verb = /^[A-Za-z-]+/.exec(a.notation)?.[0]?.toLowerCase() ?? '';
+    const list = groups.get(verb);
+    if (list) list.push(a);
+    else groups.set(verb, [a]);
+  }
+  return [...groups.entries()];
 }
 
 function short(notation: string): string {
