@@ -1,0 +1,205 @@
+//! The terminal drawing: a hex map of area codes with city owners, the armies, the players and what is
+//! pending.
+
+use std::fmt::Write;
+
+use tabula_core::{Game, Observer, ToAct};
+
+use crate::content::{CardKind, content};
+use crate::state::*;
+
+pub(crate) fn render(g: &Syba, observer: Observer) -> String {
+    let c = content();
+    let mut s = String::new();
+    let _ = writeln!(s, "Syba Chess 2.0 - round {} - {:?}", g.round, g.phase);
+    // Map: each cell is [CODE o] where o is the city owner's seat (1-6), '.' unowned, 'x' destroyed,
+    // ' ' no city; odd rows are shifted half a cell.
+    let max_row = c.areas.iter().map(|a| a.pos[1]).max().unwrap_or(0);
+    let max_col = c.areas.iter().map(|a| a.pos[0]).max().unwrap_or(0);
+    for row in 0..=max_row {
+        let mut line = String::new();
+        if row % 2 == 1 {
+            line.push_str("    ");
+        }
+        for col in 0..=max_col {
+            match c.areas.iter().position(|a| a.pos == [col, row]) {
+                Some(i) => {
+                    let mark = match c.area_city[i] {
+                        None => ' ',
+                        Some(ci) if g.city_destroyed[ci as usize] => 'x',
+                        Some(ci) => match g.city_owner[ci as usize] {
+                            Some(o) => char::from(b'1' + o),
+                            None => '.',
+                        },
+                    };
+                    let _ = write!(line, "[{} {}] ", c.areas[i].code, mark);
+                }
+                None => line.push_str("        "),
+            }
+        }
+        let _ = writeln!(s, "{}", line.trim_end());
+    }
+    let _ = writeln!(
+        s,
+        "\nArmies (S/K/M = soldier/knight/monster, * = exhausted, ' = bought this turn):"
+    );
+    for (i, a) in c.areas.iter().enumerate() {
+        let here: Vec<&Unit> = g.units.iter().filter(|u| u.area as usize == i).collect();
+        if here.is_empty() {
+            continue;
+        }
+        let mut parts = Vec::new();
+        for seat in 0..g.players.len() as u8 {
+            let mine: Vec<String> = here
+                .iter()
+                .filter(|u| u.owner == seat)
+                .map(|u| {
+                    let k = match u.kind {
+                        UnitKind::Soldier => "S".to_string(),
+                        UnitKind::Knight => "K".to_string(),
+                        UnitKind::Monster => "M".to_string(),
+                        UnitKind::Hero(h) => c
+                            .heroes
+                            .get(h as usize)
+                            .map_or("?".into(), |x| x.name.clone()),
+                    };
+                    format!(
+                        "u{}:{}{}{}",
+                        u.id,
+                        k,
+                        if u.exhausted { "*" } else { "" },
+                        if u.fresh { "'" } else { "" }
+                    )
+                })
+                .collect();
+            if !mine.is_empty() {
+                parts.push(format!("P{} {}", seat + 1, mine.join(" ")));
+            }
+        }
+        let _ = writeln!(s, "  {} {:<22} {}", a.code, a.id, parts.join(" | "));
+    }
+    let _ = writeln!(s, "\nPlayers (production/food/research):");
+    for (i, p) in g.players.iter().enumerate() {
+        let ups: Vec<&str> = g
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|(_, st)| **st == CardState::Upgrade(i as u8))
+            .filter_map(|(k, _)| c.cards.get(k).map(|x| x.name.as_str()))
+            .collect();
+        let _ = writeln!(
+            s,
+            "  {}{}: {}/{}/{}  cities {}  start {}{}  upgrades [{}]",
+            if g.phase == Phase::Play && g.current as usize == i {
+                ">"
+            } else {
+                " "
+            },
+            g.seat_name(tabula_core::Seat(i as u8)),
+            p.resources[0],
+            p.resources[1],
+            p.resources[2],
+            g.cities_of(i as u8),
+            p.start_city
+                .and_then(|x| c.cities.get(x as usize))
+                .map_or("-", |x| x.name.as_str()),
+            if p.once_available {
+                " (Once per Game ready)"
+            } else {
+                ""
+            },
+            ups.join(", ")
+        );
+    }
+    let buildings: Vec<String> = g
+        .cards
+        .iter()
+        .enumerate()
+        .filter_map(|(k, st)| match st {
+            CardState::Building(ci) => Some(format!(
+                "{} @ {}",
+                c.cards.get(k).map_or("?", |x| x.name.as_str()),
+                c.cities.get(*ci as usize).map_or("?", |x| x.name.as_str())
+            )),
+            _ => None,
+        })
+        .collect();
+    if !buildings.is_empty() {
+        let _ = writeln!(s, "Buildings: {}", buildings.join("; "));
+    }
+    let pile: Vec<&str> = c
+        .cards
+        .iter()
+        .enumerate()
+        .filter(|(k, x)| x.kind == CardKind::Spell || g.cards[*k] == CardState::Pile)
+        .map(|(_, x)| x.name.as_str())
+        .collect();
+    let _ = writeln!(s, "Research pile: {}", pile.join(", "));
+    if let Observer::Seat(seat) = observer
+        && let Some(sc) = g.players.get(seat.index()).and_then(|p| p.start_city)
+        && let Some(city) = c.cities.get(sc as usize)
+    {
+        let _ = writeln!(
+            s,
+            "Your starting city {}: {} Once per Game: {}",
+            city.name,
+            city.start_with.describe(),
+            city.once_per_game.describe()
+        );
+    }
+    if let Some(b) = &g.last_battle {
+        let _ = writeln!(
+            s,
+            "Last battle: P{} attacked, {} against {} - {}",
+            b.attacker + 1,
+            b.attack,
+            b.defence,
+            if b.success { "success" } else { "repelled" }
+        );
+    }
+    for p in &g.stack {
+        let _ = match p {
+            Pending::Intercept { mover, area, .. } => writeln!(
+                s,
+                "Pending: interception of P{}'s army entering {}",
+                mover + 1,
+                c.areas.get(*area as usize).map_or("?", |a| a.id.as_str())
+            ),
+            Pending::Battle(b) => {
+                let (att, def) = g.battle_numbers(c, b);
+                writeln!(
+                    s,
+                    "Pending: battle by P{}: attack {att} against defence {def}",
+                    b.attacker + 1
+                )
+            }
+            Pending::Trade {
+                partner,
+                give,
+                get,
+                proposed,
+            } => writeln!(
+                s,
+                "Pending: trade with P{} (give {:?}, get {:?}){}",
+                partner + 1,
+                give,
+                get,
+                if *proposed { " proposed" } else { "" }
+            ),
+        };
+    }
+    match g.to_act() {
+        ToAct::Over(o) => {
+            let _ = writeln!(
+                s,
+                "Game over ({}): winners {:?}",
+                o.reason,
+                o.winning_seats()
+            );
+        }
+        t => {
+            let _ = writeln!(s, "To act: {:?}", t);
+        }
+    }
+    s
+}
