@@ -1,6 +1,158 @@
 //! # Kyo
 //!
-//! (Full documentation below is completed in `docs.md`-style sections.)
+//! Game id `kyo`, type [`Kyo`]. Seat 0 is **Gold** (rows 0–1, moves first), seat 1 is **Red**
+//! (rows 8–9). The canonical rules are `shared/rules/kyo.md`; this page states them as implemented,
+//! with every **[decision]** of the rules file and every point the rules left open (marked
+//! **[crate decision]**).
+//!
+//! ## Board and pieces
+//! 10x10 squares `A0`..`J9` (column A–J, row 0–9). Every square holds a stack: chips bottom to top —
+//! Dark Mana `D`, Light Mana `L`, Shield `S`, each owned (13 D, 13 L, 8 S per player; Shields are owned,
+//! **[decision]**) — and at most one pawn on top: Heavy `H`, King `K`, Queen `Q`, Tower `T`, Light
+//! Pawn `P`, and with `extra_pieces` Knight `N` and Cannon `C`.
+//!
+//! ## Options
+//! * `light_pawn_rows`: `trench` (default; rows 3/6), `open_field` (rows 1/8), `deadlock` (rows 4/5).
+//! * `extra_pieces` (default `false`): two Knights (C1/H1, C8/H8) and two Cannons (B1/I1, B8/I8) per
+//!   side, one row further in (rows 2/7) with `open_field`.
+//!
+//! ## Start position
+//! Gold row 0, A to J: `DDDH DDLH DLLH LLLH SSSK DLSQ LLLH DLLH DDLH DDDH`; Towers `SST` on E1 and F1;
+//! eight Light Pawns on columns A–D and G–J of the Light Pawn row. Red mirrors it across the middle
+//! line (row r ↔ row 9 − r; King faces King on E0/E9).
+//!
+//! ## Lifting
+//! A move lifts a **slice** from the top of one of the mover's stacks: the mover's pawn (if any) plus an
+//! unbroken run of the mover's own chips directly under it. Enemy chips and anything under them are
+//! never lifted. A Light Pawn lifts no chips, any other pawn at most 5, a pawnless slice any number.
+//! **[crate decision]** The "chips alone" of a pawn's slice obey the same limit (so nothing can be
+//! lifted from under a Light Pawn), and every step of a Mana chain lifts afresh from the square the
+//! pawn stands on (it may leave chips behind or pick up own chips found there).
+//!
+//! ## A turn is a sequence of atomic actions ([`Action`])
+//! * [`Action::Step`] with `pawn: true` moves the pawn and the top `chips` chips of its run to an
+//!   adjacent square (8 directions; Knight leaps and Cannon captures below).
+//!   - It is a **Mana move** when the pawn is not a Light Pawn and the top chip left on the square it
+//!     left is Dark Mana for an orthogonal step or Light Mana for a diagonal one (the mover's or the
+//!     enemy's). A step that qualifies always *is* a Mana move **[crate decision]**: the turn goes on,
+//!     and the player ends it with [`Action::EndTurn`] — which gives exactly the direct move's effect,
+//!     so no separate "direct" variant of such a step is listed.
+//!   - After a Mana move only further Mana moves **of the same pawn** follow (**[crate decision]**: the
+//!     chain belongs to one pawn), never a direct move. Consecutive Mana moves over the same colour
+//!     keep exactly the same direction (no turn, no reversal, **[decision]**); a colour change allows
+//!     any direction of the new kind. Queen shuffles and Tower deploys in between do not reset the
+//!     direction rule **[crate decision]**.
+//!   - **[crate decision]** Within one turn the moving pawn never returns to a square it has already
+//!     stood on (the rules allowed endless Mana-move cycles; this bounds every turn). The squares are
+//!     kept in the turn's `visited`.
+//!   - Any other step is a **direct move** and ends the turn.
+//! * [`Action::Step`] with `pawn: false` moves chips without a pawn: the chips alone from under the
+//!   mover's pawn (leaving the pawn) or the top chips of a pawnless stack; a direct move that ends the
+//!   turn. A chip-only slice lands on an empty square or any pawnless stack, never under a pawn
+//!   (**[decision]**). When the chips from under a pawn are all Shields, the action is a
+//!   [`Action::Deploy`] instead (see below).
+//! * [`Action::Shuffle`] reorders the chips of the lifted slice. It must change the order, may never
+//!   leave one of the mover's Shields under one of the mover's Mana chips within the slice, and ends the
+//!   turn — except for the **Queen**, who shuffles freely before, between or after her steps, also after
+//!   Mana moves (only she may). Consecutive shuffles count as one: no shuffle directly after a shuffle.
+//!   Any slice, also a pawnless one, may shuffle as the whole turn. The action gives the new order of
+//!   the top k chips from the **lowest changed chip** up, so every reachable order is listed once
+//!   (`parse_action` accepts longer orders and cuts them down).
+//! * [`Action::Deploy`] puts `count` Shields from directly under the pawn (the top of its slice,
+//!   within the carry limit) on an adjacent square without a pawn and without an enemy Shield on top.
+//!   For every pawn but the Tower it is a direct move that ends the turn; the **Tower** deploys at any
+//!   time of its turn without ending it — before, between, after its steps, also after its own
+//!   turn-ending step (a direct move, a capture or a shuffle), after which only deploys and
+//!   [`Action::EndTurn`] remain; when no deploy is possible then, the turn ends by itself.
+//! * [`Action::EndTurn`] ends a turn that has at least one action (after Mana moves, Tower deploys,
+//!   Queen shuffles). **[crate decision]** Once a piece has acted, the rest of the turn belongs to it
+//!   (the turn's `active` square). A direct move of the Queen ends her turn (only the Tower is
+//!   excepted by the rules).
+//! * **[decision]** A player with no legal action at the start of a turn loses.
+//!
+//! ## Where a pawn may step
+//! Onto an empty square; onto a pawnless stack topped by Mana (anyone's); onto an enemy pawn (a
+//! capture); onto a stack topped by a Shield only if it is a **Tower** (**[decision]**). A Tower landing
+//! on enemy Shields removes the unbroken run of enemy Shields on top from the game (**[decision]**;
+//! **[crate decision]** also when it lands there after capturing); on its own Shields it simply stands
+//! and may lift them later. Never onto an own pawn.
+//!
+//! ## Captures, Light Pawns, destroying Mana
+//! * A capture removes the enemy pawn and the enemy Mana directly under it, down to the first chip
+//!   that is the mover's or a Shield; the slice lands on what is left. It ends the turn (a Mana chain
+//!   may end in a capture when the capturing step qualifies as a Mana move).
+//! * A Light Pawn captures only if the number of the target's 8 neighbours topped by a mover's item
+//!   (pawn, or Mana chip of a pawnless stack) is greater than the number of the attacker's neighbours
+//!   topped by an enemy item. Shields count for nobody; off-board squares count for nobody. Moving
+//!   onto enemy Mana needs no outnumbering.
+//! * When a turn ends and the pawn that acted has moved, the enemy Mana directly under the chips it
+//!   carried onto its final square is destroyed, down to the first chip that is the mover's or a
+//!   Shield. Only the final square. **[crate decision]** "The chips carried" are the top `carried`
+//!   chips under the pawn (a later Queen shuffle keeps their number, a later Tower deploy takes from
+//!   them first).
+//!
+//! ## Optional pieces (`extra_pieces`)
+//! * **Knight**: moves like a Heavy (steps, Mana moves, captures, carries up to 5 chips) and may instead
+//!   make a chess knight's leap as a direct move, over anything, onto a square a pawn may step on
+//!   (capturing an enemy pawn there).
+//! * **Cannon**: moves like a Heavy but never captures by an adjacent attack; as a direct move it
+//!   captures an enemy pawn 2 or 3 squares away in a straight line (**[crate decision]**: any of the 8
+//!   directions) when exactly one non-empty square lies between, landing on the target (with up to 5
+//!   chips).
+//!
+//! ## The end (checked after every turn)
+//! * The mover wins when the enemy King is gone ("King captured") or the enemy has no Mana chip on the
+//!   board, buried ones included ("no Mana left").
+//! * Draw (**[decision]**) by threefold repetition of the position (stacks and side to move, at the
+//!   start of a turn), or after [`QUIET_TURN_LIMIT`] = 100 turns in a row without a capture or
+//!   destroyed Mana.
+//! * The side to move loses when it has no legal action ("no legal step").
+//!
+//! ## JSON state format
+//! ```json
+//! {
+//!   "options": {"light_pawn_rows": "trench", "extra_pieces": false},
+//!   "board": {"A0": "DDDH", "E0": "SSSK", "E1": "SST", "A3": "P", "E9": "sssk", "C4": "DdL"},
+//!   "to_move": 0,
+//!   "turn": {"active": null, "steps": 0, "phase": "open", "mana": null, "last_shuffle": false,
+//!            "carried": null, "removed": false, "visited": []},
+//!   "turns": 0, "quiet_turns": 0, "history": [], "outcome": null
+//! }
+//! ```
+//! * `board`: square → stack; absent squares are empty. A stack is its chip letters bottom to top
+//!   followed by at most one pawn letter; upper case is Gold, lower case Red (`DdL` is Gold D, Red d,
+//!   Gold L).
+//! * `to_move`: 0 Gold, 1 Red. `turn` (optional, default a fresh turn): the piece acting this turn
+//!   (`active`), actions so far (`steps`), `phase` (`open` before the pawn moved, `chain` after a Mana
+//!   move, `locked` after a Tower's turn-ending step), the last Mana move's direction (`mana`: `N`, `NE`,
+//!   `E`, `SE`, `S`, `SW`, `W`, `NW`; N is towards row 9), whether the last action was a Queen
+//!   shuffle, the chips carried on the pawn's last step, whether a capture happened, and the squares
+//!   the pawn stood on.
+//! * `turns`: completed turns; `quiet_turns`: turns in a row without capture or destroyed Mana;
+//!   `history`: 53-bit position hashes at the start of each turn since the last capture or destroyed
+//!   Mana (may be left empty in a hand-written state); `outcome`: `null` or the result.
+//! * `validate()` rejects: more chips of a kind or pawns of a kind than a player owns, Knights or
+//!   Cannons without `extra_pieces`, a running game where a side lacks its King or all its Mana, a
+//!   turn state that does not fit the board (the active square without the mover's pawn, a phase the
+//!   pawn cannot be in…), `quiet_turns` ≥ 100, and a running game whose side to move has no action.
+//!
+//! ## Action JSON
+//! `{"step": {"from": "D0", "to": "C1", "pawn": true, "chips": 2}}`,
+//! `{"shuffle": {"at": "F0", "order": "LDS"}}` (bottom to top), `{"deploy": {"from": "E1", "to": "E2",
+//! "count": 1}}`, `"end_turn"`.
+//!
+//! ## Notation (one atomic action; a turn reads as the sequence, e.g. `D0/1>C1`, `C1/1>B2`, `end`)
+//! * Pawn step: `<from>[/N]<sep><to>` — `sep` is `x` for a capture, `>` for a Mana move, `-` otherwise;
+//!   `/N` = N chips of the pawn's own run **left behind** (omitted when 0, i.e. the pawn carries its
+//!   whole run). Example: a Heavy on `LLL` at D0: `D0/1>C1` carries two Light and leaves one.
+//! * Chips without pawn: `<from>(<n>)-<to>` moves n chips.
+//! * Deploy: `<from>*<to>` (one Shield) or `<from>(<n>)*<to>`.
+//! * Shuffle: `<from>~<order>`, the new order bottom to top from the lowest changed chip (`F0~LDS`).
+//! * End of turn: `end`.
+//!
+//! `parse_action` also accepts `<from>+<n><sep><to>` (a pawn carrying n chips) and any of `-`, `>`,
+//! `x` as separator (the kind of step follows from the position); `action_notation` is its exact
+//! inverse on every legal action.
 
 mod board;
 mod movegen;
@@ -123,6 +275,26 @@ pub struct Turn {
     pub carried: Option<u8>,
     /// Whether a capture happened this turn.
     pub removed: bool,
+    /// Squares the moving pawn has stood on this turn (it never returns to one).
+    #[serde(with = "sq_set")]
+    pub visited: u128,
+}
+
+/// Serde of a set of squares (a `u128` bit set) as a list of square names.
+mod sq_set {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::board::Sq;
+
+    pub fn serialize<S: Serializer>(set: &u128, s: S) -> Result<S::Ok, S::Error> {
+        let v: Vec<Sq> = Sq::all().filter(|q| set >> q.0 & 1 == 1).collect();
+        v.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        let v = Vec::<Sq>::deserialize(d)?;
+        Ok(v.iter().fold(0u128, |acc, q| acc | 1u128 << q.0))
+    }
 }
 
 /// The full state of a game of Kyo (also its view: Kyo has no hidden information).
@@ -382,6 +554,16 @@ impl Kyo {
         if t.last_shuffle && p.kind != PawnKind::Queen {
             return Err("turn: only the Queen shuffles without ending the turn".into());
         }
+        if t.carried.is_some() && t.visited >> a.0 & 1 == 0 {
+            return Err(format!(
+                "turn: the pawn on {a} has moved this turn, so {a} must be in visited"
+            ));
+        }
+        if t.carried.is_none() && t.visited != 0 {
+            return Err(
+                "turn: visited squares but the pawn has not moved (carried is null)".into(),
+            );
+        }
         if let Some(c) = t.carried
             && (c as usize > cell.chips.len() || c > 5)
         {
@@ -389,6 +571,9 @@ impl Kyo {
                 "turn: carried {c} but the pawn on {a} has {} chips under it",
                 cell.chips.len()
             ));
+        }
+        if !self.has_any_action() {
+            return Err("the side to move has no legal action: the game should be over".into());
         }
         Ok(())
     }

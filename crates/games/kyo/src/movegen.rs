@@ -162,6 +162,9 @@ impl Kyo {
                 let Some(to) = sq.offset(*dc, *dr) else {
                     continue;
                 };
+                if self.turn.visited >> to.0 & 1 == 1 {
+                    continue;
+                }
                 let dir = Dir(d as u8);
                 let target = self.board.cell(to);
                 match pawn_landing(target, me, kind) {

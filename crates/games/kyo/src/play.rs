@@ -79,6 +79,7 @@ impl Kyo {
                 let t = &mut self.turn;
                 t.active = Some(to);
                 t.carried = Some(chips);
+                t.visited |= 1u128 << from.0 | 1u128 << to.0;
                 t.steps += 1;
                 t.last_shuffle = false;
                 t.removed |= capture;
@@ -383,6 +384,12 @@ impl Kyo {
                     if self.turn.phase == Phase::Chain {
                         return ill("after a Mana move only Mana moves may follow".into());
                     }
+                }
+                if self.turn.visited >> to.0 & 1 == 1 {
+                    return ill(format!(
+                        "the pawn already stood on {to} this turn and never returns to a square \
+                         within a turn"
+                    ));
                 }
                 let target = self.board.cell(to);
                 match pawn_landing(target, me, kind) {
