@@ -8,6 +8,8 @@ pub mod notation;
 mod render;
 mod rules;
 pub mod state;
+#[cfg(test)]
+mod tests;
 
 pub use content::{Content, Effect};
 pub use game::SybaView;

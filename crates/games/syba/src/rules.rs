@@ -756,14 +756,14 @@ impl Syba {
                     b.attackers.extend(ids);
                     b.side = Some(Side::Attack);
                 }
-                self.continue_battle_seat(c);
+                self.advance(c);
             }
             Action::HelpDefend(area) => {
                 if let Some(Pending::Battle(b)) = self.stack.last_mut() {
                     b.defenders.push((seat, area));
                     b.side = Some(Side::Defence);
                 }
-                self.continue_battle_seat(c);
+                self.advance(c);
             }
             Action::Pass => match self.stack.last_mut() {
                 Some(Pending::Intercept { queue, .. }) => {
@@ -876,26 +876,6 @@ impl Syba {
         self.advance(c);
     }
 
-    /// After a helper added an army: they go on deciding while they have options, else their turn to
-    /// help ends.
-    fn continue_battle_seat(&mut self, c: &Content) {
-        if let Some(Pending::Battle(b)) = self.stack.last() {
-            let Some(&seat) = b.queue.first() else {
-                self.advance(c);
-                return;
-            };
-            let (att, def) = self.help_options(c, seat, b);
-            if att.is_empty()
-                && def.is_empty()
-                && let Some(Pending::Battle(b)) = self.stack.last_mut()
-            {
-                b.queue.remove(0);
-                b.side = None;
-            }
-        }
-        self.advance(c);
-    }
-
     /// Skips seats with nothing to decide, resolves battles whose helpers have all decided, and closes
     /// finished interception rounds.
     fn advance(&mut self, c: &Content) {
@@ -937,9 +917,10 @@ impl Syba {
                     }
                     Some(&s) => {
                         let (att, def) = self.help_options(c, s, b);
-                        if att.is_empty() && def.is_empty() && b.side.is_none() {
+                        if att.is_empty() && def.is_empty() {
                             if let Some(Pending::Battle(b)) = self.stack.last_mut() {
                                 b.queue.remove(0);
+                                b.side = None;
                             }
                             continue;
                         }

@@ -1,0 +1,970 @@
+//! Rule tests, one or more per clause of `shared/rules/syba.md`, each built from an explicit position,
+//! and the guide's worked example replayed action by action.
+
+use tabula_core::{Actor, Game, Observer, Seat, SeatResult, ToAct};
+
+use crate::content::{ChipKind, content};
+use crate::state::*;
+
+fn scenario(n: u8) -> Syba {
+    let mut g = Syba::new(&SybaOptions {
+        players: n,
+        ..SybaOptions::default()
+    })
+    .unwrap();
+    g.phase = Phase::Play;
+    g.round = 1;
+    g.start = 0;
+    g.current = 0;
+    for (i, p) in g.players.iter_mut().enumerate() {
+        p.race = Some(i as u8);
+    }
+    g
+}
+
+fn city(name: &str) -> u8 {
+    content().city_by_name(name).unwrap()
+}
+
+fn area(id: &str) -> u8 {
+    content().area_by_id(id).unwrap()
+}
+
+fn own(g: &mut Syba, seat: u8, name: &str) {
+    g.city_owner[city(name) as usize] = Some(seat);
+}
+
+fn put(g: &mut Syba, seat: u8, kind: UnitKind, at: &str) -> u32 {
+    let id = g.next_unit;
+    g.next_unit += 1;
+    if let UnitKind::Hero(h) = kind {
+        g.heroes[h as usize] = HeroState::InPlay;
+    }
+    g.units.push(Unit {
+        id,
+        owner: seat,
+        kind,
+        area: area(at),
+        exhausted: false,
+        fresh: false,
+        moves_used: 0,
+        exhaust_moves: 0,
+        exhausts_used: 0,
+        extra_exhausts: 0,
+    });
+    id
+}
+
+fn hero(name: &str) -> UnitKind {
+    UnitKind::Hero(content().hero_by_name(name).unwrap())
+}
+
+fn act(g: &mut Syba, seat: u8, text: &str) -> Result<(), tabula_core::ActionError> {
+    let a = g.parse_action(text)?;
+    let before = g.clone();
+    let r = g.apply(Actor::Seat(Seat(seat)), &a);
+    if r.is_err() {
+        assert_eq!(*g, before, "a refused action changed the state");
+    }
+    r
+}
+
+#[track_caller]
+fn ok(g: &mut Syba, seat: u8, text: &str) {
+    if let Err(e) = act(g, seat, text) {
+        panic!(
+            "`{text}` by P{} refused: {e}\n{}",
+            seat + 1,
+            g.render_text(Observer::Spectator)
+        );
+    }
+    g.validate().unwrap();
+}
+
+#[track_caller]
+fn refused(g: &mut Syba, seat: u8, text: &str) {
+    assert!(act(g, seat, text).is_err(), "`{text}` should be refused");
+}
+
+fn unit(g: &Syba, id: u32) -> &Unit {
+    g.unit(id).unwrap()
+}
+
+fn to_act(g: &Syba) -> u8 {
+    match g.to_act() {
+        ToAct::Seat(s) => s.0,
+        other => panic!("expected a seat to act, got {other:?}"),
+    }
+}
+
+// ------------------------------------------------------------------ worked example
+
+/// The guide's worked example (Human, Shadow, Fey around Faer Alorn, ending 8 against 8), as written out
+/// in the crate docs, replayed action by action with every number checked.
+#[test]
+fn worked_example_faer_alorn_eight_against_eight() {
+    let c = content();
+    let mut g = scenario(3);
+    // Seats in turn order: P1 Human Realm, P2 Shadow Empire, P3 Forces of the Fey.
+    g.players[0].race = c.race_by_slug("human-realm");
+    g.players[1].race = c.race_by_slug("shadow-empire");
+    g.players[2].race = c.race_by_slug("forces-of-the-fey");
+    g.players[0].start_city = Some(city("Faer Alorn"));
+    g.players[0].once_available = true;
+    own(&mut g, 0, "Faer Alorn");
+    own(&mut g, 1, "Andalar's Fist");
+    own(&mut g, 2, "City of the Trueborn");
+    own(&mut g, 2, "Barren Hall");
+    let h_knight = put(&mut g, 0, UnitKind::Knight, "faer-alorn");
+    let h_soldier = put(&mut g, 0, UnitKind::Soldier, "faer-alorn");
+    let s_knight = put(&mut g, 1, UnitKind::Knight, "andalars-fist");
+    let f_tb1 = put(&mut g, 2, UnitKind::Soldier, "city-of-the-trueborn");
+    let f_tb2 = put(&mut g, 2, UnitKind::Soldier, "city-of-the-trueborn");
+    let f_bh1 = put(&mut g, 2, UnitKind::Soldier, "barren-hall");
+    let f_bh2 = put(&mut g, 2, UnitKind::Soldier, "barren-hall");
+    // The map facts the example needs.
+    for n in ["andalars-fist", "barren-hall", "city-of-the-trueborn"] {
+        assert_eq!(
+            c.dist(area(n), area("faer-alorn")),
+            1,
+            "{n} is adjacent to Faer Alorn"
+        );
+    }
+    // It is the Fey's turn, with 10 Production.
+    g.current = 2;
+    g.players[2].resources = [10, 0, 0];
+    g.validate().unwrap();
+
+    // Fey turn 1: buy Shiara (10 Production) in City of the Trueborn; she is Rested and cannot act yet.
+    ok(&mut g, 2, "hire shiara city-of-the-trueborn");
+    assert_eq!(g.players[2].resources[0], 0);
+    let shiara = g
+        .units
+        .iter()
+        .find(|u| u.kind == hero("Shiara"))
+        .unwrap()
+        .id;
+    assert!(unit(&g, shiara).fresh && !unit(&g, shiara).exhausted);
+    assert_eq!(g.power(c, unit(&g, shiara)), 2, "Shiara has Power 2");
+    assert_eq!(
+        g.reach(c, 2, area("city-of-the-trueborn")),
+        1,
+        "Shiara gives her army +1 Reach"
+    );
+    assert_eq!(g.reach(c, 2, area("barren-hall")), 0, "default Reach is 0");
+    ok(&mut g, 2, "end");
+
+    // Human turn: income from Faer Alorn (2/2/1), nothing else.
+    assert_eq!(to_act(&g), 0);
+    assert_eq!(g.players[0].resources, [2, 2, 1]);
+    ok(&mut g, 0, "end");
+
+    // Shadow turn: the Dread Knight moves from Andalar's Fist into Faer Alorn. Interception in turn order
+    // after the mover: the Fey first (Shiara's army reaches Faer Alorn), then the Humans; both pass.
+    assert_eq!(to_act(&g), 1);
+    ok(&mut g, 1, &format!("move u{s_knight} faer-alorn"));
+    assert_eq!(to_act(&g), 2, "the Fey decide first on interception");
+    assert!(
+        g.legal_actions_vec(2)
+            .contains(&Action::Intercept(area("city-of-the-trueborn")))
+    );
+    ok(&mut g, 2, "pass");
+    assert_eq!(to_act(&g), 0, "then the Humans");
+    ok(&mut g, 0, "pass");
+    assert_eq!(to_act(&g), 1);
+    ok(&mut g, 1, "end");
+
+    // Fey turn 2 (income: Trueborn 2/1/2 + Barren Hall 1/0/1).
+    assert_eq!(to_act(&g), 2);
+    assert_eq!(g.players[2].resources, [3, 1, 3]);
+    // Two Sprites (Soldiers) move from Barren Hall into Faer Alorn; Humans then Shadow may intercept:
+    // both pass (a Human interception, Knight + Soldier = 3 against 2, would have destroyed them).
+    ok(&mut g, 2, "army barren-hall faer-alorn");
+    assert_eq!(to_act(&g), 0);
+    ok(&mut g, 0, "pass");
+    assert_eq!(to_act(&g), 1);
+    ok(&mut g, 1, "pass");
+    assert_eq!(unit(&g, f_bh1).area, area("faer-alorn"));
+    assert_eq!(unit(&g, f_bh2).area, area("faer-alorn"));
+
+    // The attack: Shiara's army (two Soldiers + Shiara) from City of the Trueborn, Reach 1, on the
+    // Human army in Faer Alorn. Defence = Knight + Soldier (3) + Faer Alorn's City Strength (5) = 8.
+    ok(&mut g, 2, "attack city-of-the-trueborn P1@faer-alorn");
+    for id in [shiara, f_tb1, f_tb2] {
+        assert!(unit(&g, id).exhausted, "the attackers are Exhausted");
+    }
+    assert_eq!(g.pending_battle_numbers(), Some((4, 8)));
+    // Helpers in turn order after the attacker: the Humans (no other army: skipped), Shadow, then the Fey.
+    assert_eq!(to_act(&g), 1);
+    ok(&mut g, 1, "help-attack faer-alorn");
+    assert_eq!(
+        g.pending_battle_numbers(),
+        Some((6, 8)),
+        "the Dread Knight adds 2"
+    );
+    assert_eq!(to_act(&g), 2);
+    ok(&mut g, 2, "help-attack faer-alorn");
+    // Fey alone: two Soldiers + Shiara + two Soldiers = 1 + 1 + 2 + 1 + 1 = 6.
+    let fey: u32 = [f_tb1, f_tb2, shiara, f_bh1, f_bh2]
+        .iter()
+        .map(|&id| g.power(c, unit(&g, id)))
+        .sum();
+    assert_eq!(fey, 6);
+    // Nobody is left to decide: the battle resolved 8 against 8, and attack >= defence captures.
+    let report = g.last_battle.clone().unwrap();
+    assert_eq!((report.attack, report.defence), (8, 8));
+    assert!(report.success);
+    assert_eq!(report.destroyed, 2);
+    assert_eq!(report.captured, Some(city("Faer Alorn")));
+    assert!(g.unit(h_knight).is_none() && g.unit(h_soldier).is_none());
+    assert_eq!(g.city_owner[city("Faer Alorn") as usize], Some(2));
+    assert!(
+        !g.players[0].once_available,
+        "Once per Game is lost with the starting city"
+    );
+    assert_eq!(g.cities_of(2), 3);
+    assert_eq!(g.cities_of(0), 0);
+    assert!(g.pending().is_empty());
+    assert_eq!(to_act(&g), 2);
+    g.validate().unwrap();
+}
+
+trait LegalVec {
+    fn legal_actions_vec(&self, seat: u8) -> Vec<Action>;
+}
+impl LegalVec for Syba {
+    fn legal_actions_vec(&self, seat: u8) -> Vec<Action> {
+        tabula_core::legal_actions_vec(self, Seat(seat))
+    }
+}
+
+/// Two players each with a city (so nobody wins at once as the last city owner).
+fn duel() -> Syba {
+    let mut g = scenario(2);
+    own(&mut g, 0, "Kaul");
+    own(&mut g, 1, "Iras");
+    g
+}
+
+// ------------------------------------------------------------------ resources and income
+
+#[test]
+fn income_adds_what_all_your_cities_provide() {
+    // Rule: "Income: at the start of your turn add what all your cities provide."
+    let mut g = duel();
+    own(&mut g, 1, "Faer Alorn"); // 2/2/1
+    own(&mut g, 1, "Sae"); // 0/0/1
+    ok(&mut g, 0, "end");
+    // Iras 2/1/0 + Faer Alorn 2/2/1 + Sae 0/0/1.
+    assert_eq!(g.players[1].resources, [4, 3, 2]);
+}
+
+#[test]
+fn resources_never_exceed_forty_excess_lost_at_income() {
+    // Rule: "Nobody ever holds more than 40 of one resource; any excess is lost."
+    let mut g = duel();
+    g.players[1].resources = [39, 40, 0];
+    ok(&mut g, 0, "end");
+    assert_eq!(g.players[1].resources, [40, 40, 0]);
+}
+
+// ------------------------------------------------------------------ setup
+
+#[test]
+fn setup_in_turn_order_race_city_then_start_with() {
+    // Rule: setup steps in turn order from the starting player (a chance action); Start With gives
+    // cities first, then units (Rested, may act on the first turn), then upgrades and buildings.
+    let c = content();
+    let mut g = Syba::new(&SybaOptions {
+        players: 2,
+        ..SybaOptions::default()
+    })
+    .unwrap();
+    assert_eq!(g.to_act(), ToAct::Chance);
+    g.apply(Actor::Chance, &Action::StartingPlayer(1)).unwrap();
+    assert_eq!(to_act(&g), 1, "the starting player chooses first");
+    ok(&mut g, 1, "race draconic-might");
+    refused(&mut g, 0, "race draconic-might");
+    ok(&mut g, 0, "race human-realm");
+    assert_eq!(to_act(&g), 1);
+    // Sjochedal: Start With 4/2/2, four Soldiers and the upgrade Forced March.
+    ok(&mut g, 1, "choose sjochedal");
+    refused(&mut g, 0, "choose sjochedal");
+    // Iras: Start With 3/1/0, two Soldiers and the city Sjochedal (no longer available: not received).
+    ok(&mut g, 0, "choose iras");
+    assert_eq!(g.phase, Phase::Play);
+    assert_eq!(g.city_owner[city("Sjochedal") as usize], Some(1));
+    assert_eq!(g.cities_of(0), 1);
+    assert_eq!(g.chips_used(1, ChipKind::Soldier), 4);
+    let forced = c.card_by_name("Forced March").unwrap();
+    assert_eq!(g.cards[forced as usize], CardState::Upgrade(1));
+    // Seat 1 starts: resources 4/2/2 plus income from Sjochedal 1/0/0.
+    assert_eq!(to_act(&g), 1);
+    assert_eq!(g.players[1].resources, [5, 2, 2]);
+    // Start With units may act on the first turn.
+    let u = g.units.iter().find(|u| u.owner == 1).unwrap().id;
+    ok(&mut g, 1, &format!("move u{u} iras"));
+}
+
+#[test]
+fn starting_city_texts_visible_only_to_its_owner() {
+    // Rule [decision]: the starting city is face down; others see only which city it is.
+    let mut g = duel();
+    g.players[0].start_city = Some(city("Kaul"));
+    g.players[0].once_available = true;
+    let text = content().cities[city("Kaul") as usize]
+        .once_per_game
+        .describe();
+    let mine = serde_json::to_string(&g.view(Observer::Seat(Seat(0)))).unwrap();
+    let theirs = serde_json::to_string(&g.view(Observer::Seat(Seat(1)))).unwrap();
+    let spectator = serde_json::to_string(&g.view(Observer::Spectator)).unwrap();
+    assert!(mine.contains(&text));
+    assert!(!theirs.contains(&text));
+    assert!(!spectator.contains(&text));
+}
+
+// ------------------------------------------------------------------ units and production
+
+#[test]
+fn unit_powers_knight_plus_soldier_equals_monster() {
+    // Rule: Soldier 1, Knight 2, Monster 3 (Knight + Soldier = 3 = a Monster).
+    let c = content();
+    let mut g = duel();
+    let s = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    let k = put(&mut g, 0, UnitKind::Knight, "kaul");
+    let m = put(&mut g, 0, UnitKind::Monster, "kaul");
+    assert_eq!(
+        g.power(c, unit(&g, s)) + g.power(c, unit(&g, k)),
+        g.power(c, unit(&g, m))
+    );
+    assert_eq!(g.power(c, unit(&g, m)), 3);
+}
+
+#[test]
+fn buying_units_costs_production_and_places_rested_on_own_city() {
+    // Rule: Soldier 2, Knight 5, Monster 8 Production, placed Rested on a city you own.
+    let mut g = duel();
+    g.players[0].resources = [15, 0, 0];
+    ok(&mut g, 0, "buy soldier kaul");
+    ok(&mut g, 0, "buy knight kaul");
+    ok(&mut g, 0, "buy monster kaul");
+    assert_eq!(g.players[0].resources[0], 0);
+    assert!(
+        g.units
+            .iter()
+            .all(|u| !u.exhausted && u.area == area("kaul"))
+    );
+    g.players[0].resources = [15, 0, 0];
+    refused(&mut g, 0, "buy soldier iras");
+}
+
+#[test]
+fn bought_unit_cannot_move_or_be_exhausted_this_turn() {
+    // Rule: "A bought unit ... cannot move or be exhausted this turn."
+    let mut g = duel();
+    g.players[0].resources = [2, 10, 0];
+    ok(&mut g, 0, "buy soldier kaul");
+    let id = g.units[0].id;
+    refused(&mut g, 0, &format!("move u{id} heran"));
+    refused(&mut g, 0, &format!("again u{id}"));
+    assert!(
+        !g.legal_actions_vec(0)
+            .iter()
+            .any(|a| matches!(a, Action::Attack { .. }))
+    );
+}
+
+#[test]
+fn chip_limits_no_free_chip_no_purchase() {
+    // Rule [decision]: 12 Soldiers, 8 Knights, 5 Monsters per player; no free chip, no purchase.
+    let mut g = duel();
+    for _ in 0..5 {
+        put(&mut g, 0, UnitKind::Monster, "kaul");
+    }
+    g.players[0].resources = [40, 0, 0];
+    refused(&mut g, 0, "buy monster kaul");
+    ok(&mut g, 0, "buy knight kaul");
+}
+
+#[test]
+fn hero_costs_ten_unique_card_from_pile() {
+    // Rule: Hero 10 Production, any hero still in the hero pile; 1 each (unique cards).
+    let mut g = duel();
+    g.players[0].resources = [20, 0, 0];
+    ok(&mut g, 0, "hire hedda-ironwall kaul");
+    assert_eq!(g.players[0].resources[0], 10);
+    refused(&mut g, 0, "hire hedda-ironwall kaul");
+}
+
+// ------------------------------------------------------------------ food
+
+#[test]
+fn food_one_rests_one_unit() {
+    let mut g = duel();
+    let u = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    g.units[0].exhausted = true;
+    g.players[0].resources = [0, 1, 0];
+    ok(&mut g, 0, &format!("rest u{u}"));
+    assert!(!unit(&g, u).exhausted);
+    assert_eq!(g.players[0].resources[1], 0);
+}
+
+#[test]
+fn food_two_lets_a_unit_be_exhausted_once_more() {
+    // Rule: "A unit can normally be moved once and exhausted once per turn"; Food 2 = once more.
+    let mut g = duel();
+    let u = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    put(&mut g, 1, UnitKind::Soldier, "heran");
+    g.players[0].resources = [0, 3, 0];
+    // Move to Heran (normal move), then a second move exhausts it.
+    ok(&mut g, 0, &format!("move u{u} heran"));
+    ok(&mut g, 1, "pass"); // seat 1 could intercept
+    ok(&mut g, 0, &format!("move u{u} kaul"));
+    assert!(unit(&g, u).exhausted);
+    ok(&mut g, 0, &format!("rest u{u}"));
+    // Rested again but already exhausted once this turn: no third move without Food 2.
+    refused(&mut g, 0, &format!("move u{u} heran"));
+    ok(&mut g, 0, &format!("again u{u}"));
+    assert_eq!(g.players[0].resources[1], 0);
+    ok(&mut g, 0, &format!("move u{u} altera"));
+}
+
+#[test]
+fn food_six_all_units_move_once_more() {
+    let mut g = duel();
+    let u = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    g.units[0].exhausted = true; // cannot buy a move by exhausting
+    g.players[0].resources = [0, 6, 0];
+    ok(&mut g, 0, &format!("move u{u} vastport"));
+    refused(&mut g, 0, &format!("move u{u} kaul"));
+    ok(&mut g, 0, "march");
+    ok(&mut g, 0, &format!("move u{u} kaul"));
+}
+
+#[test]
+fn food_ten_gives_plus_one_power_this_turn() {
+    let c = content();
+    let mut g = duel();
+    let u = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    g.players[0].resources = [0, 10, 0];
+    ok(&mut g, 0, "fury");
+    assert_eq!(g.power(c, unit(&g, u)), 2);
+    ok(&mut g, 0, "end");
+    assert_eq!(g.power(c, unit(&g, u)), 1, "only this turn");
+}
+
+// ------------------------------------------------------------------ research
+
+#[test]
+fn building_attaches_to_own_city_and_follows_it_on_capture() {
+    // Rule: buildings stay with the city when it changes owner.
+    let c = content();
+    let mut g = duel();
+    g.players[0].resources = [0, 0, 10];
+    ok(&mut g, 0, "research stone-walls city:kaul");
+    let walls = c.card_by_name("Stone Walls").unwrap();
+    assert_eq!(g.cards[walls as usize], CardState::Building(city("Kaul")));
+    assert_eq!(g.city_strength(c, city("Kaul")), 3);
+    refused(&mut g, 0, "research stone-walls city:kaul");
+    // Capture Kaul: the walls go with it.
+    g.current = 1;
+    own(&mut g, 1, "Heran");
+    for _ in 0..3 {
+        put(&mut g, 1, UnitKind::Soldier, "kaul");
+    }
+    ok(&mut g, 1, "attack kaul city:kaul");
+    assert_eq!(
+        g.last_battle.as_ref().map(|b| (b.attack, b.defence)),
+        Some((3, 3))
+    );
+    assert_eq!(g.city_owner[city("Kaul") as usize], Some(1));
+    assert_eq!(g.cards[walls as usize], CardState::Building(city("Kaul")));
+}
+
+#[test]
+fn upgrade_sits_on_army_card() {
+    let c = content();
+    let mut g = duel();
+    let k = put(&mut g, 0, UnitKind::Knight, "kaul");
+    g.players[0].resources = [0, 0, 10];
+    ok(&mut g, 0, "research veteran-knights");
+    assert_eq!(g.power(c, unit(&g, k)), 3);
+    let vk = c.card_by_name("Veteran Knights").unwrap();
+    assert_eq!(g.cards[vk as usize], CardState::Upgrade(0));
+}
+
+#[test]
+fn spell_resolves_then_is_discarded_and_can_be_bought_again() {
+    let mut g = duel();
+    g.players[0].resources = [0, 0, 10];
+    ok(&mut g, 0, "research bountiful-harvest");
+    assert_eq!(g.players[0].resources, [0, 6, 5]);
+    ok(&mut g, 0, "research bountiful-harvest");
+    assert_eq!(g.players[0].resources, [0, 12, 0]);
+}
+
+#[test]
+fn world_spell_costs_forty_and_wins() {
+    let mut g = duel();
+    g.players[0].resources = [0, 0, 39];
+    refused(&mut g, 0, "research world-spell");
+    g.players[0].resources = [0, 0, 40];
+    ok(&mut g, 0, "research world-spell");
+    let o = g.to_act().outcome().cloned().unwrap();
+    assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+}
+
+// ------------------------------------------------------------------ rested / exhausted, auto_rest
+
+#[test]
+fn exhausting_a_rested_unit_lets_it_move_one_additional_time() {
+    let mut g = duel();
+    let u = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    ok(&mut g, 0, &format!("move u{u} vastport"));
+    assert!(!unit(&g, u).exhausted);
+    ok(&mut g, 0, &format!("move u{u} greywood"));
+    assert!(unit(&g, u).exhausted);
+    refused(&mut g, 0, &format!("move u{u} vastport"));
+}
+
+#[test]
+fn rules_as_written_units_stay_exhausted_without_food() {
+    // [decision] auto_rest = false: a unit becomes Rested only by spending Food.
+    let mut g = duel();
+    let u = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    g.units[0].exhausted = true;
+    ok(&mut g, 0, "end");
+    ok(&mut g, 1, "end");
+    assert!(unit(&g, u).exhausted);
+}
+
+#[test]
+fn auto_rest_readies_all_units_at_turn_start() {
+    let mut g = duel();
+    g.options.auto_rest = true;
+    let u = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    let v = put(&mut g, 1, UnitKind::Soldier, "iras");
+    g.units[0].exhausted = true;
+    g.units[1].exhausted = true;
+    ok(&mut g, 0, "end");
+    assert!(
+        !unit(&g, v).exhausted,
+        "seat 1's units are readied at their turn"
+    );
+    assert!(unit(&g, u).exhausted, "seat 0's wait for their own turn");
+}
+
+// ------------------------------------------------------------------ movement and reach
+
+#[test]
+fn movement_is_to_an_adjacent_area_one_step_at_a_time() {
+    let mut g = duel();
+    let u = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    refused(&mut g, 0, &format!("move u{u} faer-alorn"));
+    ok(&mut g, 0, &format!("move u{u} heran"));
+}
+
+#[test]
+fn army_of_one_player_in_one_area_moves_together() {
+    let mut g = duel();
+    let a = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    let b = put(&mut g, 0, UnitKind::Knight, "kaul");
+    ok(&mut g, 0, "army kaul heran");
+    assert_eq!(unit(&g, a).area, area("heran"));
+    assert_eq!(unit(&g, b).area, area("heran"));
+}
+
+#[test]
+fn reach_zero_attacks_only_own_area() {
+    let mut g = duel();
+    put(&mut g, 0, UnitKind::Knight, "heran");
+    refused(&mut g, 0, "attack heran city:altera");
+    refused(&mut g, 0, "attack heran city:bell");
+    ok(&mut g, 0, "attack heran city:heran");
+    assert_eq!(g.city_owner[city("Heran") as usize], Some(0));
+}
+
+#[test]
+fn shiara_gives_her_army_plus_one_reach() {
+    let mut g = duel();
+    put(&mut g, 0, hero("Shiara"), "kaul");
+    put(&mut g, 0, UnitKind::Soldier, "kaul");
+    ok(&mut g, 0, "attack kaul city:heran");
+    let b = g.last_battle.clone().unwrap();
+    assert_eq!((b.attack, b.defence, b.success), (3, 2, true));
+    assert_eq!(g.city_owner[city("Heran") as usize], Some(0));
+}
+
+#[test]
+fn upgrade_reach_extends_every_army() {
+    let c = content();
+    let mut g = duel();
+    put(&mut g, 0, UnitKind::Monster, "kaul");
+    g.cards[c.card_by_name("Scouting Parties").unwrap() as usize] = CardState::Upgrade(0);
+    ok(&mut g, 0, "attack kaul city:heran");
+    assert!(g.last_battle.as_ref().unwrap().success);
+}
+
+#[test]
+fn interception_by_players_with_army_in_reach_in_turn_order_after_mover() {
+    // Rule [decision]: each other player with an army within Reach may attack the entering army, in
+    // turn order starting after the mover.
+    let mut g = scenario(4);
+    for (s, n) in ["Kaul", "Iras", "Krysse", "Sae"].iter().enumerate() {
+        own(&mut g, s as u8, n);
+    }
+    g.current = 2;
+    let mover = put(&mut g, 2, UnitKind::Soldier, "kaul");
+    put(&mut g, 0, UnitKind::Soldier, "heran");
+    put(&mut g, 1, UnitKind::Soldier, "heran");
+    put(&mut g, 3, UnitKind::Knight, "heran");
+    ok(&mut g, 2, &format!("move u{mover} heran"));
+    // Order after seat 2: seat 3, seat 0, seat 1.
+    assert_eq!(to_act(&g), 3);
+    ok(&mut g, 3, "pass");
+    assert_eq!(to_act(&g), 0);
+    ok(&mut g, 0, "intercept heran");
+    // Helpers after the interceptor (seat 0): seat 1, seat 2 (the defender may defend only), seat 3.
+    assert_eq!(to_act(&g), 1);
+    ok(&mut g, 1, "pass");
+    assert_eq!(to_act(&g), 3);
+    ok(&mut g, 3, "pass");
+    // Soldier 1 against Soldier 1: the entering army is destroyed, and the interception round ends.
+    assert!(g.unit(mover).is_none());
+    assert!(g.pending().is_empty());
+    assert_eq!(to_act(&g), 2);
+}
+
+// ------------------------------------------------------------------ attacking and helping
+
+#[test]
+fn helpers_decide_once_in_turn_order_after_attacker_attacker_last() {
+    let mut g = scenario(3);
+    own(&mut g, 0, "Kaul");
+    own(&mut g, 1, "Iras");
+    own(&mut g, 2, "Sae");
+    let a1 = put(&mut g, 0, UnitKind::Soldier, "heran");
+    let a2 = put(&mut g, 0, UnitKind::Soldier, "altera");
+    put(&mut g, 1, UnitKind::Knight, "heran");
+    put(&mut g, 2, UnitKind::Knight, "heran");
+    put(&mut g, 2, UnitKind::Soldier, "heran");
+    let _ = a1;
+    ok(&mut g, 0, "attack heran P2@heran");
+    // Seat 1 is the defender: may only defend with other armies (none) -> skipped. Seat 2 decides.
+    assert_eq!(to_act(&g), 2);
+    let legal = g.legal_actions_vec(2);
+    assert!(legal.contains(&Action::HelpAttack(area("heran"))));
+    assert!(legal.contains(&Action::HelpDefend(area("heran"))));
+    ok(&mut g, 2, "help-defend heran");
+    // The attacker's other army at Altera is not in Reach: nothing more to decide; resolved.
+    let b = g.last_battle.clone().unwrap();
+    assert_eq!((b.attack, b.defence, b.success), (1, 5, false));
+    assert!(unit(&g, a2).area == area("altera"));
+}
+
+#[test]
+fn attack_at_least_defence_destroys_defenders_and_defence_helpers() {
+    let mut g = scenario(3);
+    own(&mut g, 0, "Kaul");
+    own(&mut g, 1, "Iras");
+    own(&mut g, 2, "Sae");
+    put(&mut g, 0, UnitKind::Monster, "heran");
+    put(&mut g, 0, UnitKind::Soldier, "heran");
+    put(&mut g, 1, UnitKind::Soldier, "heran");
+    put(&mut g, 2, UnitKind::Knight, "heran");
+    ok(&mut g, 0, "attack heran P2@heran");
+    ok(&mut g, 2, "help-defend heran");
+    let b = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (b.attack, b.defence, b.success, b.destroyed),
+        (4, 3, true, 2)
+    );
+    assert!(g.units.iter().all(|u| u.owner == 0));
+}
+
+#[test]
+fn failed_attack_changes_nothing_attackers_stay_exhausted() {
+    let mut g = duel();
+    let s = put(&mut g, 0, UnitKind::Soldier, "iras");
+    ok(&mut g, 0, "attack iras city:iras");
+    let b = g.last_battle.clone().unwrap();
+    assert_eq!((b.attack, b.defence, b.success), (1, 3, false));
+    assert!(unit(&g, s).exhausted);
+    assert_eq!(g.city_owner[city("Iras") as usize], Some(1));
+}
+
+#[test]
+fn defending_army_adds_city_strength_when_its_owner_owns_the_city() {
+    let mut g = duel();
+    put(&mut g, 0, UnitKind::Monster, "iras");
+    put(&mut g, 0, UnitKind::Monster, "iras");
+    put(&mut g, 1, UnitKind::Soldier, "iras");
+    ok(&mut g, 0, "attack iras P2@iras");
+    let b = g.last_battle.clone().unwrap();
+    // Soldier 1 + Iras (Town) 3 = 4 against 6: destroyed, and the city, which took part, is captured.
+    assert_eq!((b.attack, b.defence, b.success), (6, 4, true));
+    assert_eq!(b.captured, Some(city("Iras")));
+}
+
+#[test]
+fn attack_on_unowned_city_is_city_strength_plus_helpers() {
+    let mut g = duel();
+    put(&mut g, 0, UnitKind::Knight, "heran");
+    ok(&mut g, 0, "attack heran city:heran");
+    assert_eq!(g.city_owner[city("Heran") as usize], Some(0));
+}
+
+#[test]
+fn hero_battle_abilities_apply_in_battle() {
+    let mut g = duel();
+    put(&mut g, 0, hero("Brakka Stonehide"), "heran");
+    put(&mut g, 1, hero("Hedda Ironwall"), "heran");
+    ok(&mut g, 0, "attack heran P2@heran");
+    let b = g.last_battle.clone().unwrap();
+    // Brakka 3 + 1 against Hedda 2 + 2.
+    assert_eq!((b.attack, b.defence, b.success), (4, 4, true));
+    // A Destroyed hero card leaves the game.
+    let h = content().hero_by_name("Hedda Ironwall").unwrap();
+    assert_eq!(g.heroes[h as usize], HeroState::Destroyed);
+}
+
+// ------------------------------------------------------------------ cities
+
+#[test]
+fn once_per_game_usable_once_and_lost_when_start_city_captured() {
+    let mut g = duel();
+    g.players[0].start_city = Some(city("Kaul"));
+    g.players[0].once_available = true;
+    // Kaul: place 2 Soldiers Rested on a city you own.
+    ok(&mut g, 0, "once city:kaul");
+    assert_eq!(g.chips_used(0, ChipKind::Soldier), 2);
+    refused(&mut g, 0, "once city:kaul");
+    let mut h = duel();
+    h.players[0].start_city = Some(city("Kaul"));
+    h.players[0].once_available = true;
+    own(&mut h, 0, "Heran");
+    h.current = 1;
+    put(&mut h, 1, UnitKind::Knight, "kaul");
+    ok(&mut h, 1, "attack kaul city:kaul");
+    assert!(!h.players[0].once_available);
+}
+
+#[test]
+fn destroyed_city_leaves_area_without_city_and_destroys_buildings() {
+    let c = content();
+    let mut g = duel();
+    g.cards[c.card_by_name("Granary").unwrap() as usize] = CardState::Building(city("Heran"));
+    g.players[0].resources = [0, 0, 20];
+    ok(&mut g, 0, "research earthquake city:heran");
+    assert!(g.city_destroyed[city("Heran") as usize]);
+    assert_eq!(
+        g.cards[c.card_by_name("Granary").unwrap() as usize],
+        CardState::Destroyed
+    );
+    g.players[0].resources = [0, 0, 20];
+    refused(&mut g, 0, "research earthquake city:heran");
+    // Destroyed cities cannot be attacked any more.
+    put(&mut g, 0, UnitKind::Knight, "heran");
+    assert!(!g.legal_actions_vec(0).iter().any(|a| *a
+        == Action::Attack {
+            from: area("heran"),
+            target: Target::City(city("Heran"))
+        }));
+}
+
+// ------------------------------------------------------------------ give and trade
+
+#[test]
+fn trade_needs_both_players_consent() {
+    let mut g = duel();
+    g.players[0].resources = [5, 0, 0];
+    ok(&mut g, 0, "trade P2");
+    ok(&mut g, 0, "offer production");
+    ok(&mut g, 0, "offer production");
+    ok(&mut g, 0, "propose");
+    assert_eq!(to_act(&g), 1);
+    let before = g.players.clone();
+    ok(&mut g, 1, "decline");
+    assert_eq!(g.players[0].resources, before[0].resources);
+    ok(&mut g, 0, "trade P2");
+    ok(&mut g, 0, "offer production");
+    ok(&mut g, 0, "ask city:iras");
+    ok(&mut g, 0, "propose");
+    ok(&mut g, 1, "accept");
+    assert_eq!(g.players[0].resources[0], 4);
+    assert_eq!(g.players[1].resources[0], 1);
+    assert_eq!(g.city_owner[city("Iras") as usize], Some(0));
+}
+
+#[test]
+fn give_unit_receiver_places_own_chip_exhausted_or_it_is_lost() {
+    let mut g = duel();
+    let k = put(&mut g, 0, UnitKind::Knight, "heran");
+    let s = put(&mut g, 0, UnitKind::Soldier, "heran");
+    for _ in 0..12 {
+        put(&mut g, 1, UnitKind::Soldier, "iras");
+    }
+    ok(&mut g, 0, "trade P2");
+    ok(&mut g, 0, &format!("offer u{k}"));
+    ok(&mut g, 0, &format!("offer u{s}"));
+    ok(&mut g, 0, "propose");
+    ok(&mut g, 1, "accept");
+    assert!(g.unit(k).is_none() && g.unit(s).is_none());
+    let knight = g.units.iter().find(|u| u.kind == UnitKind::Knight).unwrap();
+    assert_eq!(
+        (knight.owner, knight.area, knight.exhausted),
+        (1, area("heran"), true)
+    );
+    // Seat 1 had no free Soldier chip: that unit is lost.
+    assert_eq!(g.chips_used(1, ChipKind::Soldier), 12);
+}
+
+#[test]
+fn give_resources_capped_at_forty() {
+    let mut g = duel();
+    g.players[0].resources = [0, 10, 0];
+    g.players[1].resources = [0, 35, 0];
+    ok(&mut g, 0, "trade P2");
+    for _ in 0..10 {
+        ok(&mut g, 0, "offer food");
+    }
+    refused(&mut g, 0, "offer food");
+    ok(&mut g, 0, "propose");
+    ok(&mut g, 1, "accept");
+    assert_eq!(g.players[1].resources[1], 40);
+    assert_eq!(g.players[0].resources[1], 0);
+}
+
+#[test]
+fn golden_hand_school_makes_visitors_give() {
+    let c = content();
+    let mut g = duel();
+    g.cards[c.card_by_name("Golden Hand School").unwrap() as usize] =
+        CardState::Building(city("Iras"));
+    put(&mut g, 0, UnitKind::Soldier, "iras");
+    g.players[0].resources = [5, 0, 0];
+    ok(&mut g, 0, "end");
+    // Seat 1's income: Iras 2/1/0, plus 2 Production Given by seat 0.
+    assert_eq!(g.players[1].resources, [4, 1, 0]);
+    assert_eq!(g.players[0].resources[0], 3);
+}
+
+#[test]
+fn lagaron_proudheart_makes_a_player_in_reach_give() {
+    let mut g = duel();
+    let l = put(&mut g, 0, hero("Lagaron Proudheart"), "heran");
+    g.players[1].resources = [2, 0, 0];
+    refused(&mut g, 0, &format!("ability u{l} P2"));
+    put(&mut g, 1, UnitKind::Soldier, "heran");
+    ok(&mut g, 0, &format!("ability u{l} P2"));
+    assert_eq!(g.players[0].resources[0], 2, "as much as they have");
+    assert!(unit(&g, l).exhausted);
+}
+
+#[test]
+fn vastport_once_per_game_every_other_player_gives() {
+    let mut g = scenario(3);
+    own(&mut g, 0, "Vastport");
+    own(&mut g, 1, "Iras");
+    own(&mut g, 2, "Sae");
+    g.players[0].start_city = Some(city("Vastport"));
+    g.players[0].once_available = true;
+    g.players[1].resources = [0, 5, 0];
+    g.players[2].resources = [0, 1, 0];
+    ok(&mut g, 0, "once");
+    assert_eq!(g.players[0].resources[1], 4);
+    assert_eq!(g.players[1].resources[1], 2);
+    assert_eq!(g.players[2].resources[1], 0);
+}
+
+#[test]
+fn deosiderium_goes_to_threeway() {
+    let mut g = duel();
+    let d = put(&mut g, 0, hero("Deosiderium"), "kaul");
+    let s = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    ok(&mut g, 0, &format!("ability u{d}"));
+    assert_eq!(unit(&g, d).area, area("threeway"));
+    assert_eq!(unit(&g, s).area, area("threeway"));
+}
+
+// ------------------------------------------------------------------ winning
+
+#[test]
+fn fifteen_cities_win_at_once() {
+    let mut g = duel();
+    for name in content().cities.iter().map(|c| c.name.clone()) {
+        if name != "Iras" && name != "Riverdale" && g.cities_of(0) < 14 {
+            own(&mut g, 0, &name);
+        }
+    }
+    assert_eq!(g.cities_of(0), 14);
+    put(&mut g, 0, UnitKind::Knight, "riverdale");
+    assert!(g.city_owner[city("Riverdale") as usize].is_none());
+    ok(&mut g, 0, "attack riverdale city:riverdale");
+    assert_eq!(g.to_act().outcome().unwrap().winning_seats(), vec![Seat(0)]);
+}
+
+#[test]
+fn last_player_owning_a_city_wins() {
+    let mut g = duel();
+    put(&mut g, 0, UnitKind::Monster, "iras");
+    ok(&mut g, 0, "attack iras city:iras");
+    let o = g.to_act().outcome().cloned().unwrap();
+    assert_eq!(o.winning_seats(), vec![Seat(0)]);
+    assert!(g.legal_actions_vec(0).is_empty());
+}
+
+#[test]
+fn max_rounds_most_cities_win_together() {
+    let mut g = scenario(3);
+    g.options.max_rounds = 1;
+    own(&mut g, 0, "Kaul");
+    own(&mut g, 1, "Iras");
+    own(&mut g, 1, "Sae");
+    own(&mut g, 2, "Heran");
+    own(&mut g, 2, "Bell");
+    ok(&mut g, 0, "end");
+    ok(&mut g, 1, "end");
+    assert!(g.to_act().outcome().is_none());
+    ok(&mut g, 2, "end");
+    assert_eq!(
+        g.to_act().outcome().unwrap().winning_seats(),
+        vec![Seat(1), Seat(2)]
+    );
+}
+
+#[test]
+fn shared_victory_heroes_win_together() {
+    // Aldo the Kingmaker: you win too when the next player in turn order wins.
+    let mut g = scenario(3);
+    own(&mut g, 0, "Kaul");
+    own(&mut g, 1, "Iras");
+    own(&mut g, 2, "Sae");
+    put(&mut g, 0, hero("Aldo the Kingmaker"), "kaul");
+    put(&mut g, 2, hero("The Pale Oracle"), "sae");
+    g.current = 1;
+    g.players[1].resources = [0, 0, 40];
+    ok(&mut g, 1, "research world-spell");
+    // Seat 1 wins by the World Spell; Aldo's owner (seat 0, next is seat 1) and the Oracle's owner too.
+    assert_eq!(
+        g.to_act().outcome().unwrap().winning_seats(),
+        vec![Seat(0), Seat(1), Seat(2)]
+    );
+}
+
+#[test]
+fn notation_round_trips_for_every_legal_action_in_the_worked_position() {
+    let mut g = duel();
+    put(&mut g, 0, hero("Lagaron Proudheart"), "heran");
+    put(&mut g, 0, UnitKind::Soldier, "heran");
+    put(&mut g, 1, UnitKind::Soldier, "heran");
+    g.players[0].resources = [40, 40, 40];
+    g.players[0].start_city = Some(city("Kaul"));
+    g.players[0].once_available = true;
+    let legal = g.legal_actions_vec(0);
+    assert!(legal.len() > 50);
+    for a in legal {
+        let text = g.action_notation(&a);
+        assert_eq!(g.parse_action(&text).unwrap(), a, "{text}");
+    }
+}
