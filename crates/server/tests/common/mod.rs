@@ -1,0 +1,320 @@
+//! Shared test support: a small game with every feature the server must handle (a simultaneous hidden
+//! decision, chance, alternating turns, a result), a random bot, and helpers to start servers and talk
+//! to them.
+#![allow(clippy::unwrap_used, clippy::expect_used, dead_code)]
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tabula_core::dynamic::Registry;
+use tabula_core::{
+    ActionError, Actor, Game, GameOptions, Observer, OptionSpec, OptionsError, Outcome, Seat,
+    ToAct, check_listed,
+};
+use tabula_server::client::{WsClient, request};
+use tabula_server::{BotFn, Limits, RunningServer, ServerConfig, Storage};
+
+/// The secret words each seat chooses from (never shown to the other seat or spectators).
+pub const WORDS: [[&str; 2]; 2] = [["amberword", "azureword"], ["birchword", "beechword"]];
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DuelOptions {
+    pub target: u32,
+}
+
+impl Default for DuelOptions {
+    fn default() -> Self {
+        DuelOptions { target: 12 }
+    }
+}
+
+impl GameOptions for DuelOptions {
+    fn schema() -> Vec<OptionSpec> {
+        vec![OptionSpec::int("target", 3, 40, 12, "the count that wins")]
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DuelAction {
+    Secret(String),
+    First(u8),
+    Add(u8),
+}
+
+/// Duel: both seats pick a secret word at once; chance picks who starts; then the seats alternately
+/// add 1 or 2 to a counter; whoever reaches the target wins.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Duel {
+    pub options: DuelOptions,
+    pub secrets: [Option<String>; 2],
+    pub first: Option<u8>,
+    pub counter: u32,
+    pub turn: u8,
+    pub winner: Option<u8>,
+}
+
+impl Game for Duel {
+    type Options = DuelOptions;
+    type Action = DuelAction;
+    type View = Value;
+    const ID: &'static str = "duel";
+    const NAME: &'static str = "Duel";
+    const DESCRIPTION: &'static str = "A test game.";
+
+    fn new(options: &DuelOptions) -> Result<Self, OptionsError> {
+        Ok(Duel {
+            options: options.clone(),
+            secrets: [None, None],
+            first: None,
+            counter: 0,
+            turn: 0,
+            winner: None,
+        })
+    }
+    fn options(&self) -> &DuelOptions {
+        &self.options
+    }
+    fn seats(&self) -> usize {
+        2
+    }
+    fn seat_name(&self, seat: Seat) -> String {
+        ["North", "South"][seat.index() % 2].to_string()
+    }
+    fn to_act(&self) -> ToAct {
+        let owing: Vec<Seat> = (0..2)
+            .filter(|&i| self.secrets[i].is_none())
+            .map(Seat::new)
+            .collect();
+        if !owing.is_empty() {
+            return ToAct::Seats(owing);
+        }
+        if self.first.is_none() {
+            return ToAct::Chance;
+        }
+        if let Some(w) = self.winner {
+            return ToAct::Over(Outcome::winners(2, &[Seat(w)], "reached the target"));
+        }
+        ToAct::Seat(Seat(self.turn))
+    }
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<DuelAction>) {
+        match self.to_act() {
+            ToAct::Seats(s) if s.contains(&seat) => out.extend(
+                WORDS[seat.index()]
+                    .iter()
+                    .map(|w| DuelAction::Secret(w.to_string())),
+            ),
+            ToAct::Seat(s) if s == seat => out.extend([DuelAction::Add(1), DuelAction::Add(2)]),
+            _ => {}
+        }
+    }
+    fn chance_outcomes(&self, out: &mut Vec<(DuelAction, f64)>) {
+        if self.to_act() == ToAct::Chance {
+            out.extend([(DuelAction::First(0), 0.5), (DuelAction::First(1), 0.5)]);
+        }
+    }
+    fn apply(&mut self, actor: Actor, action: &DuelAction) -> Result<(), ActionError> {
+        check_listed(self, actor, action)?;
+        match (actor, action) {
+            (Actor::Seat(s), DuelAction::Secret(w)) => self.secrets[s.index()] = Some(w.clone()),
+            (Actor::Chance, DuelAction::First(f)) => {
+                self.first = Some(*f);
+                self.turn = *f;
+            }
+            (Actor::Seat(s), DuelAction::Add(k)) => {
+                self.counter += *k as u32;
+                if self.counter >= self.options.target {
+                    self.winner = Some(s.0);
+                } else {
+                    self.turn = 1 - self.turn;
+                }
+            }
+            _ => return Err(ActionError::Illegal("not possible".into())),
+        }
+        Ok(())
+    }
+    fn view(&self, observer: Observer) -> Value {
+        let secret = |i: usize| match observer {
+            Observer::Seat(s) if s.index() == i => json!(self.secrets[i]),
+            _ => json!(self.secrets[i].is_some()),
+        };
+        json!({"secrets": [secret(0), secret(1)], "counter": self.counter, "turn": self.turn,
+               "first": self.first, "target": self.options.target})
+    }
+    fn describe_action(
+        &self,
+        actor: Actor,
+        action: &DuelAction,
+        observer: Observer,
+    ) -> Option<String> {
+        match (actor, action, observer) {
+            (Actor::Seat(s), DuelAction::Secret(_), Observer::Seat(o)) if s == o => {
+                Some(self.action_notation(action))
+            }
+            (_, DuelAction::Secret(_), _) => None,
+            _ => Some(self.action_notation(action)),
+        }
+    }
+    fn action_notation(&self, action: &DuelAction) -> String {
+        match action {
+            DuelAction::Secret(w) => format!("secret:{w}"),
+            DuelAction::First(f) => format!("first:{f}"),
+            DuelAction::Add(k) => format!("+{k}"),
+        }
+    }
+    fn parse_action(&self, text: &str) -> Result<DuelAction, ActionError> {
+        let bad = || ActionError::Malformed(format!("`{text}` is not Duel notation"));
+        if let Some(w) = text.strip_prefix("secret:") {
+            return Ok(DuelAction::Secret(w.to_string()));
+        }
+        if let Some(f) = text.strip_prefix("first:") {
+            return f.parse().map(DuelAction::First).map_err(|_| bad());
+        }
+        if let Some(k) = text.strip_prefix('+') {
+            return k.parse().map(DuelAction::Add).map_err(|_| bad());
+        }
+        Err(bad())
+    }
+}
+
+/// A registry with Duel.
+pub fn registry() -> Registry {
+    let mut r = Registry::new();
+    r.register::<Duel>();
+    r
+}
+
+/// A bot that plays a random legal action (seeded).
+pub fn random_bot() -> BotFn {
+    Arc::new(|state, seat, _level, seed| {
+        use tabula_core::rand::RngExt;
+        let legal = state.legal_actions(seat);
+        if legal.is_empty() {
+            return Err("no legal action".into());
+        }
+        let mut rng = tabula_core::rng_from_seed(seed);
+        let i = rng.random_range(0..legal.len());
+        Ok(legal[i].clone())
+    })
+}
+
+pub fn config(registry: Registry, storage: Storage, limits: Limits) -> ServerConfig {
+    ServerConfig {
+        registry,
+        bot: random_bot(),
+        addr: "127.0.0.1:0".parse().unwrap(),
+        storage,
+        limits,
+    }
+}
+
+/// Starts a server with Duel on a SQLite file in `dir`.
+pub async fn start(dir: &Path) -> RunningServer {
+    start_with(
+        registry(),
+        Storage::SqliteDir(dir.to_path_buf()),
+        Limits::default(),
+    )
+    .await
+}
+
+pub async fn start_with(registry: Registry, storage: Storage, limits: Limits) -> RunningServer {
+    tabula_server::start(config(registry, storage, limits))
+        .await
+        .expect("server starts")
+}
+
+/// A fresh temporary directory under the target dir (removed by the caller if wanted).
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let base = std::env::temp_dir().join(format!(
+        "tabula-server-test-{name}-{}-{}",
+        std::process::id(),
+        uuid::Uuid::new_v4()
+    ));
+    std::fs::create_dir_all(&base).unwrap();
+    base
+}
+
+pub async fn get(addr: SocketAddr, path: &str) -> (u16, Value) {
+    request(addr, "GET", path, None).await.unwrap()
+}
+
+pub async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
+    request(addr, "POST", path, Some(&body)).await.unwrap()
+}
+
+/// Creates a game; returns its id and each seat's token (None for AI seats).
+pub async fn create(addr: SocketAddr, body: Value) -> (String, Vec<Option<String>>) {
+    let (status, v) = post(addr, "/api/games", body).await;
+    assert_eq!(status, 201, "create failed: {v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let tokens = v["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["token"].as_str().map(str::to_string))
+        .collect();
+    (id, tokens)
+}
+
+/// A two-human Duel with both seats joined by the host.
+pub async fn create_duel(addr: SocketAddr, target: u32) -> (String, Vec<String>) {
+    let (id, tokens) = create(
+        addr,
+        json!({"game": "duel", "options": {"target": target}, "seats": [{"kind": "human"}, {"kind": "human"}],
+               "host_seats": [0, 1], "seed": 7}),
+    )
+    .await;
+    (id, tokens.into_iter().map(Option::unwrap).collect())
+}
+
+pub async fn ws(addr: SocketAddr, id: &str, seat: Option<(usize, &str)>) -> WsClient {
+    let path = match seat {
+        Some((s, t)) => format!("/api/games/{id}/ws?seat={s}&token={t}"),
+        None => format!("/api/games/{id}/ws"),
+    };
+    WsClient::connect(addr, &path).await.unwrap()
+}
+
+pub const T: Duration = Duration::from_secs(10);
+
+/// Receives messages until one satisfies `pred`; returns it.
+pub async fn recv_until(ws: &mut WsClient, pred: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let m = ws.recv(T).await.unwrap().expect("connection open");
+        if pred(&m) {
+            return m;
+        }
+    }
+}
+
+/// The seat's snapshot over HTTP.
+pub async fn snapshot(addr: SocketAddr, id: &str, seat: usize, token: &str) -> Value {
+    let (status, v) = get(addr, &format!("/api/games/{id}?seat={seat}&token={token}")).await;
+    assert_eq!(status, 200, "{v}");
+    v
+}
+
+/// Plays the first legal action of whichever seat owes one, over HTTP. Returns the ack seq and the
+/// action's notation, or None when nobody owes anything.
+pub async fn http_step(addr: SocketAddr, id: &str, tokens: &[String]) -> Option<(u64, String)> {
+    for (seat, token) in tokens.iter().enumerate() {
+        let snap = snapshot(addr, id, seat, token).await;
+        if let Some(first) = snap["legal"].as_array().and_then(|l| l.first()) {
+            let notation = first["notation"].as_str().unwrap().to_string();
+            let (status, v) = post(
+                addr,
+                &format!("/api/games/{id}/action"),
+                json!({"seat": seat, "token": token, "action": first["action"]}),
+            )
+            .await;
+            assert_eq!(status, 200, "action refused: {v}");
+            return Some((v["seq"].as_u64().unwrap(), notation));
+        }
+    }
+    None
+}

@@ -1,0 +1,740 @@
+//! Integration tests over real HTTP and WebSocket connections on loopback, with SQLite.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use serde_json::{Value, json};
+use tabula_server::client::request_raw;
+use tabula_server::{Limits, Storage};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_openapi_catalog_and_web_fallback() {
+    let dir = temp_dir("basics");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (s, body) = get(addr, "/healthz").await;
+    assert_eq!((s, body), (200, json!("ok")));
+    let (s, doc) = get(addr, "/api/openapi.json").await;
+    assert_eq!(s, 200);
+    assert_eq!(doc["openapi"], "3.0.3");
+    assert!(doc["paths"]["/api/games"]["post"].is_object());
+    let (s, cat) = get(addr, "/api/catalog").await;
+    assert_eq!(s, 200);
+    assert_eq!(cat["games"][0]["id"], "duel");
+    assert_eq!(cat["games"][0]["default_seats"], json!(["North", "South"]));
+    assert_eq!(cat["games"][0]["options"][0]["name"], "target");
+    let (s, prev) = post(
+        addr,
+        "/api/catalog/duel/preview",
+        json!({"options": {"target": 20}}),
+    )
+    .await;
+    assert_eq!(s, 200);
+    assert_eq!(prev["options"]["target"], 20);
+    // Unknown API paths are JSON 404s; other paths fall back to the web UI's index page.
+    let (s, err) = get(addr, "/api/nope").await;
+    assert_eq!(s, 404);
+    assert_eq!(err["error"]["code"], "not_found");
+    let (s, page) = get(addr, "/join/some/route").await;
+    assert_eq!(s, 200);
+    assert!(
+        page.as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains("<!doctype html")
+    );
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_are_refused_with_clear_errors_and_change_nothing() {
+    let dir = temp_dir("bad");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let cases = [
+        (
+            json!({"game": "chess", "seats": [{"kind": "human"}]}),
+            404,
+            "not_found",
+        ),
+        (
+            json!({"game": "duel", "seats": [{"kind": "human"}]}),
+            400,
+            "bad_request",
+        ),
+        (
+            json!({"game": "duel", "options": {"target": 99}, "seats": [{"kind": "human"}, {"kind": "human"}]}),
+            400,
+            "bad_request",
+        ),
+        (
+            json!({"game": "duel", "options": {"colour": 1}, "seats": [{"kind": "human"}, {"kind": "human"}]}),
+            400,
+            "bad_request",
+        ),
+        (
+            json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "ai", "level": 42}]}),
+            400,
+            "bad_request",
+        ),
+        (
+            json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [5]}),
+            400,
+            "bad_request",
+        ),
+        (
+            json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "clock": {"kind": "fischer", "initial_ms": 5, "increment_ms": 0}}),
+            400,
+            "bad_request",
+        ),
+        (
+            json!({"game": "duel", "seats": [{"kind": "robot"}, {"kind": "human"}]}),
+            400,
+            "bad_request",
+        ),
+    ];
+    for (body, status, code) in cases {
+        let (s, v) = post(addr, "/api/games", body.clone()).await;
+        assert_eq!(s, status, "{body} -> {v}");
+        assert_eq!(v["error"]["code"], code, "{body} -> {v}");
+        assert!(!v["error"]["message"].as_str().unwrap().is_empty());
+    }
+    let (s, v) = request_raw(addr, "POST", "/api/games", b"{not json")
+        .await
+        .unwrap();
+    assert_eq!(s, 400);
+    assert!(v["error"]["message"].as_str().unwrap().contains("bad JSON"));
+    let big = vec![b' '; 200 * 1024];
+    let (s, v) = request_raw(addr, "POST", "/api/games", &big).await.unwrap();
+    assert_eq!(s, 413, "{v}");
+    assert_eq!(v["error"]["code"], "too_large");
+    // Nothing was created.
+    assert_eq!(server.loaded_games(), 0);
+    let (s, v) = get(addr, "/api/games/00000000-0000-4000-8000-000000000000").await;
+    assert_eq!((s, v["error"]["code"].clone()), (404, json!("not_found")));
+    let (s, _) = get(addr, "/api/games/not-a-uuid").await;
+    assert_eq!(s, 404);
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn full_game_over_websockets_with_spectator_errors_record_and_import() {
+    let dir = temp_dir("full");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create_duel(addr, 8).await;
+    let mut s0 = ws(addr, &id, Some((0, &tokens[0]))).await;
+    let mut s1 = ws(addr, &id, Some((1, &tokens[1]))).await;
+    let mut spec = ws(addr, &id, None).await;
+    let snap0 = s0.recv(T).await.unwrap().unwrap();
+    assert_eq!(snap0["type"], "snapshot");
+    assert_eq!(snap0["status"], "running");
+    assert_eq!(snap0["to_act"], json!({"seats": [0, 1]}));
+    assert_eq!(snap0["legal"].as_array().unwrap().len(), 2);
+    assert_eq!(snap0["legal"][0]["notation"], "secret:amberword");
+    let snap1 = s1.recv(T).await.unwrap().unwrap();
+    let snapspec = spec.recv(T).await.unwrap().unwrap();
+    assert_eq!(snapspec["you"], "spectator");
+    assert_eq!(snapspec["legal"], json!([]));
+    assert!(snapspec["text"].is_string());
+    assert_eq!(snap1["you"], json!({"seat": 1}));
+
+    // A spectator cannot act; a wrong token cannot even connect; a seat cannot play another's action.
+    spec.send(&json!({"type": "action", "id": 1, "notation": "+1"}))
+        .await
+        .unwrap();
+    let e = recv_until(&mut spec, |m| m["type"] == "error").await;
+    assert_eq!(e["code"], "bad_token");
+    assert!(
+        tabula_server::client::WsClient::connect(
+            addr,
+            &format!("/api/games/{id}/ws?seat=0&token={}", tokens[1])
+        )
+        .await
+        .is_err()
+    );
+    s0.send(&json!({"type": "action", "id": 2, "notation": "secret:birchword"}))
+        .await
+        .unwrap();
+    let e = recv_until(&mut s0, |m| m["type"] == "error").await;
+    assert_eq!(
+        (e["id"].clone(), e["code"].clone()),
+        (json!(2), json!("illegal"))
+    );
+    // Malformed messages.
+    s0.send_text("{oops").await.unwrap();
+    let e = recv_until(&mut s0, |m| m["type"] == "error").await;
+    assert_eq!(e["code"], "bad_request");
+    s0.send(&json!({"type": "dance", "id": 3})).await.unwrap();
+    let e = recv_until(&mut s0, |m| m["type"] == "error").await;
+    assert_eq!(e["code"], "bad_request");
+    s0.send(&json!({"type": "action", "id": 4, "action": {"add": "many"}}))
+        .await
+        .unwrap();
+    let e = recv_until(&mut s0, |m| m["type"] == "error").await;
+    assert_eq!(e["code"], "malformed_action");
+
+    // Secrets, by notation and by JSON.
+    s0.send(&json!({"type": "action", "id": 5, "notation": "secret:azureword"}))
+        .await
+        .unwrap();
+    let ack = recv_until(&mut s0, |m| m["type"] == "ack").await;
+    assert_eq!(ack["id"], 5);
+    s1.send(&json!({"type": "action", "id": 6, "action": {"secret": "beechword"}}))
+        .await
+        .unwrap();
+    let ack = recv_until(&mut s1, |m| m["type"] == "ack").await;
+    assert_eq!(ack["id"], 6);
+    // Play to the end: whoever has legal actions plays the first.
+    let mut last = Value::Null;
+    for _ in 0..40 {
+        let sn0 = snapshot(addr, &id, 0, &tokens[0]).await;
+        if sn0["status"] == "over" {
+            last = sn0;
+            break;
+        }
+        let (seat, sock) = if sn0["legal"].as_array().unwrap().is_empty() {
+            (1, &mut s1)
+        } else {
+            (0, &mut s0)
+        };
+        let sn = snapshot(addr, &id, seat, &tokens[seat]).await;
+        let action = sn["legal"][0]["action"].clone();
+        sock.send(&json!({"type": "action", "id": 100, "action": action}))
+            .await
+            .unwrap();
+        let ack = recv_until(sock, |m| m["type"] == "ack" || m["type"] == "error").await;
+        assert_eq!(ack["type"], "ack", "{ack}");
+    }
+    assert_eq!(last["status"], "over");
+    assert_eq!(last["result"]["reason"], "reached the target");
+    assert_eq!(last["to_act"]["over"]["reason"], "reached the target");
+    // An action after the end is refused.
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/action"),
+        json!({"seat": 0, "token": tokens[0], "notation": "+1"}),
+    )
+    .await;
+    assert_eq!((s, v["error"]["code"].clone()), (409, json!("game_over")));
+    // The spectator got every update: the last one says the game is over.
+    let end = recv_until(&mut spec, |m| m["status"] == "over").await;
+    assert_eq!(end["type"], "update");
+    // The record replays to the same result, and imports as a read-only game.
+    let (s, record) = get(addr, &format!("/api/games/{id}/record")).await;
+    assert_eq!(s, 200);
+    assert_eq!(record["game"], "duel");
+    assert_eq!(record["seed"], 7);
+    assert_eq!(record["result"]["reason"], "reached the target");
+    let (s, imp) = post(addr, "/api/records", json!({"record": record})).await;
+    assert_eq!(s, 201, "{imp}");
+    let imported = imp["id"].as_str().unwrap();
+    let (_, isnap) = get(addr, &format!("/api/games/{imported}")).await;
+    assert_eq!(isnap["status"], "imported");
+    assert_eq!(isnap["view"], last_spectator_view(addr, &id).await);
+    assert_eq!(isnap["result"]["reason"], "reached the target");
+    // A tampered record is refused.
+    let mut bad = record.clone();
+    bad["actions"][3]["action"] = json!({"add": 9});
+    let (s, v) = post(addr, "/api/records", json!({"record": bad})).await;
+    assert_eq!(s, 400, "{v}");
+    server.shutdown().await.unwrap();
+}
+
+async fn last_spectator_view(addr: std::net::SocketAddr, id: &str) -> Value {
+    get(addr, &format!("/api/games/{id}")).await.1["view"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hidden_information_never_reaches_other_seats_or_spectators() {
+    let dir = temp_dir("hidden");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create_duel(addr, 10).await;
+    let mut socks = vec![
+        ws(addr, &id, Some((0, &tokens[0]))).await,
+        ws(addr, &id, Some((1, &tokens[1]))).await,
+        ws(addr, &id, None).await,
+    ];
+    let mut seen: Vec<Vec<String>> = vec![Vec::new(), Vec::new(), Vec::new()];
+    // Seat 0 picks its first word, seat 1 its second.
+    let chosen = [WORDS[0][0], WORDS[1][1]];
+    socks[0]
+        .send(&json!({"type": "action", "notation": format!("secret:{}", chosen[0])}))
+        .await
+        .unwrap();
+    socks[1]
+        .send(&json!({"type": "action", "notation": format!("secret:{}", chosen[1])}))
+        .await
+        .unwrap();
+    // Drive the race with HTTP and collect every WebSocket message until the game is over.
+    let mut over = false;
+    for _ in 0..60 {
+        for (i, s) in socks.iter_mut().enumerate() {
+            while let Ok(Some(text)) = s.recv_text(Duration::from_millis(150)).await {
+                if text.contains("\"status\":\"over\"") {
+                    over = true;
+                }
+                seen[i].push(text);
+            }
+        }
+        if over {
+            break;
+        }
+        if http_step(addr, &id, &tokens).await.is_none() {
+            break;
+        }
+    }
+    assert!(over, "the game ended");
+    for (i, msgs) in seen.iter().enumerate() {
+        assert!(msgs.len() > 5, "observer {i} got {} messages", msgs.len());
+        for m in msgs {
+            for (owner, words) in WORDS.iter().enumerate() {
+                if owner == i {
+                    continue;
+                }
+                for w in words {
+                    assert!(
+                        !m.contains(w),
+                        "observer {i} saw seat {owner}'s secret word {w}: {m}"
+                    );
+                }
+            }
+        }
+    }
+    // Each seat did see its own choice.
+    assert!(seen[0].iter().any(|m| m.contains(chosen[0])));
+    assert!(seen[1].iter().any(|m| m.contains(chosen[1])));
+    // HTTP snapshots are the same views.
+    let (_, spec) = get(addr, &format!("/api/games/{id}")).await;
+    let text = spec.to_string();
+    for w in WORDS.iter().flatten() {
+        assert!(!text.contains(w));
+    }
+    // The record (which shows everything) is available only now that the game is over.
+    let (s, record) = get(addr, &format!("/api/games/{id}/record")).await;
+    assert_eq!(s, 200);
+    assert!(record.to_string().contains(chosen[0]));
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn record_is_refused_while_the_game_runs() {
+    let dir = temp_dir("record-running");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, _tokens) = create_duel(addr, 10).await;
+    let (s, v) = get(addr, &format!("/api/games/{id}/record")).await;
+    assert_eq!((s, v["error"]["code"].clone()), (409, json!("conflict")));
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ai_seats_play_on_their_own() {
+    let dir = temp_dir("ai");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create(
+        addr,
+        json!({"game": "duel", "seats": [{"kind": "ai", "level": 1}, {"kind": "ai", "level": 5}]}),
+    )
+    .await;
+    assert_eq!(tokens, vec![None, None]);
+    let mut spec = ws(addr, &id, None).await;
+    let end = recv_until(&mut spec, |m| m["status"] == "over").await;
+    assert_eq!(end["result"]["reason"], "reached the target");
+    // Human vs AI: the AI answers every human action.
+    let (id, tokens) = create(
+        addr,
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "ai", "level": 3}], "host_seats": [0]}),
+    )
+    .await;
+    let token = tokens[0].clone().unwrap();
+    let mut s0 = ws(addr, &id, Some((0, &token))).await;
+    let mut state = s0.recv(T).await.unwrap().unwrap();
+    for _ in 0..100 {
+        if state["status"] == "over" {
+            break;
+        }
+        if let Some(first) = state["legal"].as_array().and_then(|l| l.first()) {
+            s0.send(&json!({"type": "action", "action": first["action"]}))
+                .await
+                .unwrap();
+        }
+        state = recv_until(&mut s0, |m| m["type"] == "update").await;
+    }
+    assert_eq!(state["status"], "over");
+    // The AI seat has no token and cannot be played by a human.
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/action"),
+        json!({"seat": 1, "token": token, "notation": "+1"}),
+    )
+    .await;
+    assert_eq!((s, v["error"]["code"].clone()), (403, json!("bad_token")));
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draws_resignation_and_rematch() {
+    let dir = temp_dir("draw");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create_duel(addr, 30).await;
+    let draw = |seat: usize, op: &str| {
+        let body = json!({"seat": seat, "token": tokens[seat], "op": op});
+        let path = format!("/api/games/{id}/draw");
+        async move { post(addr, &path, body).await }
+    };
+    let (s, v) = draw(1, "accept").await;
+    assert_eq!((s, v["error"]["code"].clone()), (409, json!("conflict")));
+    assert_eq!(draw(0, "offer").await.0, 200);
+    let (s, _) = draw(0, "offer").await;
+    assert_eq!(s, 409);
+    let snap = snapshot(addr, &id, 1, &tokens[1]).await;
+    assert_eq!(snap["draw_offer"], json!({"by": 0, "accepted": [0]}));
+    assert_eq!(draw(1, "decline").await.0, 200);
+    assert_eq!(
+        snapshot(addr, &id, 1, &tokens[1]).await["draw_offer"],
+        Value::Null
+    );
+    let (s, v) = draw(1, "maybe").await;
+    assert_eq!((s, v["error"]["code"].clone()), (400, json!("bad_request")));
+    // Wrong token.
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/draw"),
+        json!({"seat": 1, "token": tokens[0], "op": "offer"}),
+    )
+    .await;
+    assert_eq!((s, v["error"]["code"].clone()), (403, json!("bad_token")));
+    assert_eq!(draw(1, "offer").await.0, 200);
+    assert_eq!(draw(0, "accept").await.0, 200);
+    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
+    assert_eq!(snap["status"], "over");
+    assert_eq!(
+        snap["result"],
+        json!({"results": ["draw", "draw"], "reason": "draw by agreement"})
+    );
+
+    // Rematch: seats rotate, the same tokens play the new game.
+    let (s, r) = post(
+        addr,
+        &format!("/api/games/{id}/rematch"),
+        json!({"seat": 0, "token": tokens[0]}),
+    )
+    .await;
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["seat"], 1);
+    let new_id = r["id"].as_str().unwrap().to_string();
+    let (_, again) = post(
+        addr,
+        &format!("/api/games/{id}/rematch"),
+        json!({"seat": 1, "token": tokens[1]}),
+    )
+    .await;
+    assert_eq!(again["id"], json!(new_id));
+    assert_eq!(
+        snapshot(addr, &id, 1, &tokens[1]).await["rematch"]["id"],
+        json!(new_id)
+    );
+    let waiting = snapshot(addr, &new_id, 1, &tokens[0]).await;
+    assert_eq!(waiting["status"], "waiting");
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{new_id}/action"),
+        json!({"seat": 1, "token": tokens[0], "notation": "secret:birchword"}),
+    )
+    .await;
+    assert_eq!((s, v["error"]["code"].clone()), (409, json!("not_started")));
+    let (s, _) = post(
+        addr,
+        &format!("/api/games/{new_id}/join"),
+        json!({"seat": 0, "token": tokens[1]}),
+    )
+    .await;
+    assert_eq!(s, 200);
+    let running = snapshot(addr, &new_id, 0, &tokens[1]).await;
+    assert_eq!(running["status"], "running");
+    // Resignation ends it at once: the resigning seat loses.
+    let (s, _) = post(
+        addr,
+        &format!("/api/games/{new_id}/resign"),
+        json!({"seat": 0, "token": tokens[1]}),
+    )
+    .await;
+    assert_eq!(s, 200);
+    let over = snapshot(addr, &new_id, 1, &tokens[0]).await;
+    assert_eq!(over["result"]["results"], json!(["loss", "win"]));
+    assert_eq!(over["result"]["reason"], "North resigned");
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fischer_clock_runs_out_and_the_seat_loses_on_time() {
+    let dir = temp_dir("clock");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create(
+        addr,
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0, 1],
+               "clock": {"kind": "fischer", "initial_ms": 1500, "increment_ms": 100}}),
+    )
+    .await;
+    let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
+    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
+    assert_eq!(snap["clock"]["kind"], "fischer");
+    assert_eq!(snap["clock"]["seats"][0]["running"], true);
+    // Seat 0 decides at once (gaining the increment); seat 1 lets its time run out.
+    let (s, _) = post(
+        addr,
+        &format!("/api/games/{id}/action"),
+        json!({"seat": 0, "token": tokens[0], "notation": "secret:amberword"}),
+    )
+    .await;
+    assert_eq!(s, 200);
+    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
+    assert_eq!(snap["clock"]["seats"][0]["running"], false);
+    assert!(snap["clock"]["seats"][0]["remaining_ms"].as_i64().unwrap() > 1500);
+    let mut spec = ws(addr, &id, None).await;
+    let over = recv_until(&mut spec, |m| m["status"] == "over").await;
+    assert_eq!(over["result"]["results"], json!(["win", "loss"]));
+    assert_eq!(over["result"]["reason"], "South lost on time");
+    let kinds: Vec<Value> = over["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].clone())
+        .collect();
+    assert!(kinds.contains(&json!("timeout")), "{kinds:?}");
+    // Restarting keeps the result.
+    server.shutdown().await.unwrap();
+    let server = start(&dir).await;
+    let snap = snapshot(server.local_addr(), &id, 1, &tokens[1]).await;
+    assert_eq!(snap["result"]["reason"], "South lost on time");
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_resumes_games_and_reconnect_gets_missed_events() {
+    let dir = temp_dir("restart");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create_duel(addr, 30).await;
+    for _ in 0..5 {
+        http_step(addr, &id, &tokens).await.unwrap();
+    }
+    let before0 = snapshot(addr, &id, 0, &tokens[0]).await;
+    let (_, before_spec) = get(addr, &format!("/api/games/{id}")).await;
+    server.shutdown().await.unwrap();
+
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    assert_eq!(
+        server.loaded_games(),
+        1,
+        "unfinished games are resumed at startup"
+    );
+    let after0 = snapshot(addr, &id, 0, &tokens[0]).await;
+    for k in [
+        "seq", "view", "legal", "events", "to_act", "status", "seats",
+    ] {
+        assert_eq!(before0[k], after0[k], "{k} differs after restart");
+    }
+    let (_, after_spec) = get(addr, &format!("/api/games/{id}")).await;
+    assert_eq!(before_spec["view"], after_spec["view"]);
+    // A client that had seen up to `seq` reconnects and gets only what it missed.
+    let seen = before0["seq"].as_u64().unwrap();
+    http_step(addr, &id, &tokens).await.unwrap();
+    http_step(addr, &id, &tokens).await.unwrap();
+    let mut s0 = tabula_server::client::WsClient::connect(
+        addr,
+        &format!("/api/games/{id}/ws?seat=0&token={}&since={seen}", tokens[0]),
+    )
+    .await
+    .unwrap();
+    let snap = s0.recv(T).await.unwrap().unwrap();
+    let seqs: Vec<u64> = snap["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seqs, vec![seen + 1, seen + 2]);
+    assert_eq!(snap["seq"].as_u64().unwrap(), seen + 2);
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_lists_open_and_live_games_and_seats_can_be_claimed() {
+    let dir = temp_dir("lobby");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create(
+        addr,
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0]}),
+    )
+    .await;
+    let (private, _) = create(
+        addr,
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "public": false}),
+    )
+    .await;
+    let (_, lobby) = get(addr, "/api/lobby").await;
+    let open: Vec<Value> = lobby["open"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].clone())
+        .collect();
+    assert_eq!(open, vec![json!(id)]);
+    assert_eq!(lobby["open"][0]["seats"][1]["joined"], false);
+    // Claiming a joined seat is refused; an open one gives a fresh token (the creator's stops working).
+    let (s, _) = post(addr, &format!("/api/games/{id}/join"), json!({"seat": 0})).await;
+    assert_eq!(s, 409);
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{private}/join"),
+        json!({"seat": 0}),
+    )
+    .await;
+    assert_eq!((s, v["error"]["code"].clone()), (403, json!("bad_token")));
+    let (s, claim) = post(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
+    assert_eq!(s, 200, "{claim}");
+    let fresh = claim["token"].as_str().unwrap().to_string();
+    assert_ne!(Some(fresh.clone()), tokens[1]);
+    let (s, _) = get(
+        addr,
+        &format!(
+            "/api/games/{id}?seat=1&token={}",
+            tokens[1].clone().unwrap()
+        ),
+    )
+    .await;
+    assert_eq!(s, 403);
+    let snap = snapshot(addr, &id, 1, &fresh).await;
+    assert_eq!(snap["status"], "running");
+    let (_, lobby) = get(addr, "/api/lobby").await;
+    assert_eq!(lobby["open"], json!([]));
+    assert_eq!(lobby["live"][0]["id"], json!(id));
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn floods_and_oversized_messages_are_refused() {
+    let dir = temp_dir("flood");
+    let limits = Limits {
+        ws_rate_per_sec: 5.0,
+        ws_burst: 5.0,
+        ws_max_refused: 20,
+        http_rate_per_sec: 2.0,
+        http_burst: 30.0,
+        ..Limits::default()
+    };
+    let server = start_with(registry(), Storage::SqliteDir(dir.clone()), limits).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create_duel(addr, 10).await;
+    let mut s0 = ws(addr, &id, Some((0, &tokens[0]))).await;
+    s0.recv(T).await.unwrap();
+    for i in 0..10 {
+        s0.send(&json!({"type": "ping", "id": i})).await.unwrap();
+    }
+    let mut pongs = 0;
+    let mut limited = 0;
+    for _ in 0..10 {
+        let m = s0.recv(T).await.unwrap().unwrap();
+        match m["type"].as_str() {
+            Some("pong") => pongs += 1,
+            Some("error") if m["code"] == "rate_limited" => limited += 1,
+            _ => {}
+        }
+    }
+    assert!(
+        pongs >= 5 && limited >= 1,
+        "pongs {pongs}, limited {limited}"
+    );
+    // Keep flooding: the connection is closed.
+    for i in 0..40 {
+        if s0.send(&json!({"type": "ping", "id": i})).await.is_err() {
+            break;
+        }
+    }
+    let mut closed = false;
+    for _ in 0..100 {
+        match s0.recv(T).await {
+            Ok(None) | Err(_) => {
+                closed = true;
+                break;
+            }
+            Ok(Some(_)) => {}
+        }
+    }
+    assert!(closed, "a flooding connection is closed");
+    // An oversized message is refused and the connection closed.
+    let mut s1 = ws(addr, &id, Some((1, &tokens[1]))).await;
+    s1.recv(T).await.unwrap();
+    let big = format!("{{\"type\":\"ping\",\"pad\":\"{}\"}}", "x".repeat(20_000));
+    s1.send_text(&big).await.unwrap();
+    let e = s1.recv(T).await.unwrap().unwrap();
+    assert_eq!(e["code"], "too_large");
+    // The game is unchanged by all this.
+    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
+    assert_eq!(snap["seq"].as_u64().unwrap(), 4, "created, 2 joins, start");
+    // HTTP floods from one address are limited too.
+    let mut statuses = Vec::new();
+    for _ in 0..40 {
+        statuses.push(get(addr, "/api/lobby").await.0);
+    }
+    assert!(statuses.contains(&429), "{statuses:?}");
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn correspondence_clock_gives_days_per_decision() {
+    let dir = temp_dir("corr");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (s, v) = post(
+        addr,
+        "/api/games",
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}],
+        "clock": {"kind": "correspondence", "days_per_move": 0}}),
+    )
+    .await;
+    assert_eq!((s, v["error"]["code"].clone()), (400, json!("bad_request")));
+    let (id, tokens) = create(
+        addr,
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}],
+        "host_seats": [0, 1], "clock": {"kind": "correspondence", "days_per_move": 2}}),
+    )
+    .await;
+    let t0 = tokens[0].clone().unwrap();
+    let snap = snapshot(addr, &id, 0, &t0).await;
+    assert_eq!(snap["clock"]["kind"], "correspondence");
+    assert_eq!(snap["clock"]["days_per_move"], 2);
+    let day = 86_400_000i64;
+    for seat in 0..2 {
+        let c = &snap["clock"]["seats"][seat];
+        assert_eq!(c["running"], true);
+        let left = c["remaining_ms"].as_i64().unwrap();
+        assert!(left <= 2 * day && left > 2 * day - 60_000, "{left}");
+    }
+    let (s, _) = post(
+        addr,
+        &format!("/api/games/{id}/action"),
+        json!({"seat": 0, "token": t0, "notation": "secret:azureword"}),
+    )
+    .await;
+    assert_eq!(s, 200);
+    let snap = snapshot(addr, &id, 0, &t0).await;
+    assert_eq!(snap["clock"]["seats"][0]["running"], false);
+    assert_eq!(
+        snap["clock"]["seats"][0]["remaining_ms"].as_i64().unwrap(),
+        2 * day
+    );
+    assert_eq!(snap["clock"]["seats"][1]["running"], true);
+    server.shutdown().await.unwrap();
+}
