@@ -254,12 +254,12 @@ async fn hidden_information_never_reaches_other_seats_or_spectators() {
     let server = start(&dir).await;
     let addr = server.local_addr();
     let (id, tokens) = create_duel(addr, 10).await;
-    let mut socks = vec![
+    let mut socks = [
         ws(addr, &id, Some((0, &tokens[0]))).await,
         ws(addr, &id, Some((1, &tokens[1]))).await,
         ws(addr, &id, None).await,
     ];
-    let mut seen: Vec<Vec<String>> = vec![Vec::new(), Vec::new(), Vec::new()];
+    let mut seen: [Vec<String>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     // Seat 0 picks its first word, seat 1 its second.
     let chosen = [WORDS[0][0], WORDS[1][1]];
     socks[0]
