@@ -178,8 +178,8 @@ fn reference_piece(
         for n in neighbours(c) {
             match g.occupant(n) {
                 None => {
-                    if !dist.contains_key(&n) {
-                        dist.insert(n, d + 1);
+                    if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(n) {
+                        e.insert(d + 1);
                         queue.push_back(n);
                     }
                 }
@@ -219,7 +219,7 @@ fn reference_actions(g: &TrumpCyvasse) -> BTreeSet<String> {
     if let Some(cav) = g.cavalry_turn() {
         let (_, kind) = occupant_side(g, cav.horse).unwrap();
         reference_piece(g, cav.horse, side, kind, 2, &mut out);
-        if !(g.options().second_leg_mandatory && !out.is_empty()) {
+        if !g.options().second_leg_mandatory || out.is_empty() {
             out.insert("end".into());
         }
         return out;
@@ -284,7 +284,7 @@ proptest! {
             // validate() holds after every action.
             g.validate().unwrap();
             // JSON round trip is identity (sampled: it is the slowest check).
-            if steps % 5 == 0 {
+            if steps.is_multiple_of(5) {
                 let json = serde_json::to_string(g).unwrap();
                 let back: TrumpCyvasse = serde_json::from_str(&json).unwrap();
                 assert_eq!(&back, g);
@@ -292,7 +292,7 @@ proptest! {
             // Every listed action is accepted; notation round-trips.
             if let Some(&seat) = g.to_act().seats().first() {
                 let actions = legal_actions_vec(g, seat);
-                for a in actions.iter().take(if steps % 3 == 0 { usize::MAX } else { 4 }) {
+                for a in actions.iter().take(if steps.is_multiple_of(3) { usize::MAX } else { 4 }) {
                     let mut next = g.clone();
                     next.apply(Actor::Seat(seat), a).unwrap();
                     let mut trusted = g.clone();

@@ -694,6 +694,9 @@ impl TrumpCyvasse {
     }
 
     fn why_not_move(&self, from: Cell, to: Cell, kind: Kind) -> String {
+        if from == to {
+            return format!("a move must end on another hex than its start ({from})");
+        }
         let target = decode(self.board[to.index()]);
         if self.board[to.index()] == MOUNTAIN {
             return format!("{to} is a Mountain: Mountains are impassable and never captured");
