@@ -194,7 +194,7 @@ impl LightPawnRows {
 }
 
 /// The options of Kyo, named as in the rules file.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct KyoOptions {
     /// `trench` (rows 3/6), `open_field` (rows 1/8) or `deadlock` (rows 4/5).
@@ -298,7 +298,7 @@ mod sq_set {
 }
 
 /// The full state of a game of Kyo (also its view: Kyo has no hidden information).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Kyo {
     pub options: KyoOptions,
