@@ -21,3 +21,45 @@ fn smoke_random_games() {
         );
     }
 }
+
+#[test]
+fn smoke_action_mix() {
+    use std::collections::HashMap;
+    use tabula_core::rand::RngExt;
+    let mut counts: HashMap<String, u64> = HashMap::new();
+    let mut reasons: HashMap<String, u64> = HashMap::new();
+    for seed in 0..30u64 {
+        let mut g = Syba::new(&SybaOptions {
+            players: 4,
+            max_rounds: 20,
+            ..SybaOptions::default()
+        })
+        .unwrap();
+        let mut rng = tabula_core::rng_from_seed(seed);
+        loop {
+            match g.to_act() {
+                tabula_core::ToAct::Over(o) => {
+                    *reasons.entry(o.reason).or_default() += 1;
+                    break;
+                }
+                tabula_core::ToAct::Chance => {
+                    let a = g.sample_chance(&mut rng).unwrap();
+                    g.apply_trusted(tabula_core::Actor::Chance, &a);
+                }
+                t => {
+                    let s = t.seats()[0];
+                    let l = tabula_core::legal_actions_vec(&g, s);
+                    let a = l[rng.random_range(0..l.len())].clone();
+                    let name = format!("{:?}", a)
+                        .split(|c: char| !c.is_alphanumeric())
+                        .next()
+                        .unwrap()
+                        .to_string();
+                    *counts.entry(name).or_default() += 1;
+                    g.apply_trusted(tabula_core::Actor::Seat(s), &a);
+                }
+            }
+        }
+    }
+    println!("{counts:?}\n{reasons:?}");
+}
