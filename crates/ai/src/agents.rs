@@ -159,7 +159,10 @@ impl FromStr for AgentSpec {
             "mcts" => AgentKind::Mcts,
             "ismcts" => AgentKind::Ismcts,
             "alphabeta" | "alpha-beta" => AgentKind::AlphaBeta,
-            _ => match name.strip_prefix("level").and_then(|n| n.parse::<u8>().ok()) {
+            _ => match name
+                .strip_prefix("level")
+                .and_then(|n| n.parse::<u8>().ok())
+            {
                 Some(n) if (1..=5).contains(&n) => AgentKind::Level(n),
                 _ => return Err(AiError::UnknownAgent(s.to_string())),
             },
@@ -285,9 +288,8 @@ pub fn decide<G: Knowledge>(
         return Ok((a, stats));
     }
     let budget = spec.budget;
-    let iterations = |default: u32| -> u32 {
-        budget.map_or(default, |b| u32::try_from(b).unwrap_or(u32::MAX))
-    };
+    let iterations =
+        |default: u32| -> u32 { budget.map_or(default, |b| u32::try_from(b).unwrap_or(u32::MAX)) };
     let run_mcts = |kind: AgentKind, iters: u32, rng: &mut GameRng, stats: &mut DecisionStats| {
         let cfg = mcts_config(iters, deadline, kind);
         mcts::search(info, &cfg, rng).map(|(a, s)| {

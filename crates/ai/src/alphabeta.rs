@@ -122,7 +122,7 @@ impl<G: Knowledge> Searcher<'_, G> {
         if self.stats.nodes > self.cfg.max_nodes {
             return Err(Aborted);
         }
-        if self.stats.nodes % 512 == 0
+        if self.stats.nodes.is_multiple_of(512)
             && let Some(d) = self.cfg.deadline
             && Instant::now() >= d
         {

@@ -92,8 +92,12 @@ impl<'a, G: Game> InfoSet<'a, G> {
 macro_rules! with_game {
     ($id:expr, $G:ident => $body:expr, _ => $otherwise:expr) => {{
         let id: &str = $id;
-        let _ = id;
-        $otherwise
+        if id == <::kyo::Kyo as ::tabula_core::Game>::ID {
+            type $G = ::kyo::Kyo;
+            $body
+        } else {
+            $otherwise
+        }
     }};
 }
 

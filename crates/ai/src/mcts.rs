@@ -85,6 +85,8 @@ struct Edge<A> {
     visits: u32,
     available: u32,
     reward: f64,
+    /// The edge ends the game and wins it for its actor (MCTS-Solver, wins only).
+    proven_win: bool,
 }
 
 struct Node<A> {
@@ -119,6 +121,7 @@ impl<A: Clone + Eq + std::hash::Hash> Tree<A> {
             visits: 0,
             available: 0,
             reward: 0.0,
+            proven_win: false,
         });
         e
     }
@@ -273,7 +276,10 @@ pub fn search<G: Knowledge>(
                         for &e in &known {
                             n.edges[e].available += 1;
                         }
-                        if untried.is_empty() {
+                        if let Some(&e) = known.iter().find(|&&e| n.edges[e].proven_win) {
+                            best = Some((f64::INFINITY, e));
+                            untried.clear();
+                        } else if untried.is_empty() {
                             for &e in &known {
                                 let edge = &n.edges[e];
                                 let v = f64::from(edge.visits.max(1));
@@ -288,11 +294,32 @@ pub fn search<G: Knowledge>(
                     }
                     depth += 1;
                     if !untried.is_empty() {
-                        let pick = untried[rng.random_range(0..untried.len())];
+                        let pick = if cfg.playout_policy {
+                            // Knowledge: expand the most promising action first (captures).
+                            let top = untried
+                                .iter()
+                                .map(|&i| state.action_priority(&buffer[i]))
+                                .max()
+                                .unwrap_or(0);
+                            let tops: Vec<usize> = untried
+                                .iter()
+                                .copied()
+                                .filter(|&i| state.action_priority(&buffer[i]) == top)
+                                .collect();
+                            tops[rng.random_range(0..tops.len())]
+                        } else {
+                            untried[rng.random_range(0..untried.len())]
+                        };
                         let action = buffer[pick].clone();
                         state.apply_trusted(actor, &action);
+                        let won = state
+                            .to_act()
+                            .outcome()
+                            .is_some_and(|o| o.score(seat) >= 1.0);
                         let e = tree.add_edge(node, actor, action);
-                        tree.nodes[node as usize].edges[e].available += 1;
+                        let edge = &mut tree.nodes[node as usize].edges[e];
+                        edge.available += 1;
+                        edge.proven_win = won;
                         path.push((node, e));
                         stats.nodes += 1;
                         break playout(&mut state, cfg, rng, &mut buffer, &mut stats);
@@ -322,6 +349,10 @@ pub fn search<G: Knowledge>(
     for (i, a) in root_actions.iter().enumerate() {
         if let Some(&e) = root.index.get(&(Actor::Seat(root_seat), a.clone())) {
             let edge = &root.edges[e as usize];
+            if edge.proven_win {
+                best = Some((u32::MAX, 1.0, i));
+                break;
+            }
             let mean = edge.reward / f64::from(edge.visits.max(1));
             if best.is_none_or(|(v, m, _)| edge.visits > v || (edge.visits == v && mean > m)) {
                 best = Some((edge.visits, mean, i));
@@ -341,4 +372,3 @@ pub fn bench_playout<G: Knowledge>(state: &mut G, rng: &mut GameRng) -> u64 {
     let _ = playout(state, &cfg, rng, &mut buffer, &mut stats);
     stats.playout_actions
 }
-

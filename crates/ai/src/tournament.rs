@@ -331,10 +331,7 @@ fn run_typed<G: Knowledge>(
                         Ok((outcome, actions)) => {
                             let (result_a, reason) = match outcome {
                                 Some(o) => (
-                                    o.results
-                                        .get(seat_a)
-                                        .copied()
-                                        .unwrap_or(SeatResult::Draw),
+                                    o.results.get(seat_a).copied().unwrap_or(SeatResult::Draw),
                                     o.reason,
                                 ),
                                 None => (SeatResult::Draw, "action limit".to_string()),

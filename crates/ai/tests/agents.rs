@@ -1,0 +1,326 @@
+//! Agents on real games: legality, determinism, tactics, the type-erased entry point.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use kyo::{Kyo, KyoOptions};
+use tabula_ai::tournament::{Score, TournamentConfig, elo_of};
+use tabula_ai::{AgentKind, AgentSpec, AiError, InfoSet, Knowledge, choose_action, decide};
+use tabula_core::dynamic::{DynState, Erased};
+use tabula_core::{Actor, Game, Seat, ToAct, legal_actions_vec};
+
+const ALL_AGENTS: [&str; 11] = [
+    "random",
+    "greedy",
+    "uct:60",
+    "mcts:60",
+    "ismcts:60",
+    "alphabeta:3000",
+    "level1",
+    "level2",
+    "level3:60",
+    "level4:60",
+    "level5:3000",
+];
+
+fn spec(name: &str) -> AgentSpec {
+    name.parse().unwrap()
+}
+
+/// Plays `plies` actions with `agent` for both sides, checking that every choice is legal.
+fn play_checked<G: Knowledge>(mut state: G, agent: &AgentSpec, plies: u64, seed: u64) -> G {
+    let mut rng = tabula_core::rng_from_seed(seed);
+    for n in 0..plies {
+        match state.to_act() {
+            ToAct::Over(_) => break,
+            ToAct::Chance => {
+                let a = state.sample_chance(&mut rng).unwrap();
+                state.apply(Actor::Chance, &a).unwrap();
+            }
+            to_act => {
+                let seat = to_act.seats()[0];
+                let info = InfoSet::new(&state, seat).unwrap();
+                let (a, _) = decide(agent, &info, seed ^ n).unwrap();
+                assert!(
+                    legal_actions_vec(&state, seat).contains(&a),
+                    "{agent} chose an illegal action {a:?}"
+                );
+                state.apply(Actor::Seat(seat), &a).unwrap();
+            }
+        }
+    }
+    state
+}
+
+#[test]
+fn every_agent_chooses_only_legal_actions_in_kyo() {
+    let start = Kyo::new(&KyoOptions::default()).unwrap();
+    for name in ALL_AGENTS {
+        play_checked(start.clone(), &spec(name), 6, 3);
+    }
+}
+
+#[test]
+fn same_seed_same_decision() {
+    let start = play_checked(
+        Kyo::new(&KyoOptions::default()).unwrap(),
+        &spec("random"),
+        7,
+        9,
+    );
+    let seat = start.to_act().seats()[0];
+    for name in [
+        "random",
+        "greedy",
+        "uct:80",
+        "ismcts:80",
+        "alphabeta:4000",
+        "level3:80",
+    ] {
+        let agent = spec(name);
+        let info = InfoSet::new(&start, seat).unwrap();
+        let a = decide(&agent, &info, 77).unwrap().0;
+        let b = decide(&agent, &info, 77).unwrap().0;
+        assert_eq!(a, b, "{name} is not deterministic");
+    }
+}
+
+#[test]
+fn different_seeds_vary_random_choices() {
+    let start = Kyo::new(&KyoOptions::default()).unwrap();
+    let info = InfoSet::new(&start, Seat(0)).unwrap();
+    let agent = spec("random");
+    let first = decide(&agent, &info, 0).unwrap().0;
+    assert!(
+        (1..20).any(|s| decide(&agent, &info, s).unwrap().0 != first),
+        "twenty seeds gave the same random action"
+    );
+}
+
+/// Gold's Heavy on E4 stands next to Red's King on E5: capturing it wins at once.
+fn king_en_prise() -> Kyo {
+    Kyo::from_stacks(
+        &KyoOptions::default(),
+        &[
+            ("A0", "SSSK"),
+            ("E4", "DDDH"),
+            ("E5", "sssk"),
+            ("J9", "dddh"),
+        ],
+        0,
+    )
+    .unwrap()
+}
+
+#[test]
+fn searching_agents_capture_the_king_when_they_can() {
+    let k = king_en_prise();
+    for name in [
+        "greedy",
+        "alphabeta:2000",
+        "level2",
+        "level5:2000",
+        "mcts:300",
+        "ismcts:300",
+    ] {
+        let info = InfoSet::new(&k, Seat(0)).unwrap();
+        let (a, _) = decide(&spec(name), &info, 5).unwrap();
+        let mut next = k.clone();
+        next.apply(Actor::Seat(Seat(0)), &a).unwrap();
+        let won = next.to_act().outcome().map(|o| o.score(Seat(0)));
+        assert_eq!(
+            won,
+            Some(1.0),
+            "{name} played {a:?} instead of taking the King"
+        );
+    }
+}
+
+/// Red's Heavy on B1 threatens Gold's King on A0; Gold's Heavy on C2 can take it.
+fn king_threatened() -> Kyo {
+    Kyo::from_stacks(
+        &KyoOptions::default(),
+        &[
+            ("A0", "SSSK"),
+            ("C2", "DDDH"),
+            ("B1", "dddh"),
+            ("J9", "sssk"),
+            ("J0", "DL"),
+        ],
+        0,
+    )
+    .unwrap()
+}
+
+#[test]
+fn alphabeta_parries_a_threat_to_its_king() {
+    let start = king_threatened();
+    let agent = spec("alphabeta:40000");
+    let mut k = start.clone();
+    let mut n = 0;
+    while k.to_act() == ToAct::Seat(Seat(0)) {
+        let info = InfoSet::new(&k, Seat(0)).unwrap();
+        let (a, _) = decide(&agent, &info, 1 + n).unwrap();
+        k.apply(Actor::Seat(Seat(0)), &a).unwrap();
+        n += 1;
+        assert!(n < 20, "Gold's turn does not end");
+    }
+    if k.to_act().outcome().is_some() {
+        return;
+    }
+    for reply in legal_actions_vec(&k, Seat(1)) {
+        let mut next = k.clone();
+        next.apply(Actor::Seat(Seat(1)), &reply).unwrap();
+        assert!(
+            next.has_king(0),
+            "after Gold's turn Red takes the King with {reply:?}"
+        );
+    }
+}
+
+#[test]
+fn choose_action_answers_with_a_legal_json_action() {
+    let state: Box<dyn DynState> = Box::new(Erased(Kyo::new(&KyoOptions::default()).unwrap()));
+    for level in 1..=2 {
+        let a = choose_action(state.as_ref(), Seat(0), level, 4).unwrap();
+        assert!(state.legal_actions(Seat(0)).contains(&a), "level {level}");
+        let mut s = state.clone();
+        s.apply(Actor::Seat(Seat(0)), &a).unwrap();
+    }
+    assert_eq!(
+        choose_action(state.as_ref(), Seat(1), 2, 4),
+        Err(AiError::NotYourDecision(Seat(1)))
+    );
+    assert_eq!(
+        choose_action(state.as_ref(), Seat(0), 6, 4),
+        Err(AiError::BadLevel(6))
+    );
+    assert_eq!(
+        choose_action(state.as_ref(), Seat(0), 0, 4),
+        Err(AiError::BadLevel(0))
+    );
+}
+
+#[test]
+fn choose_action_is_deterministic_for_a_seed() {
+    let state = Erased(Kyo::new(&KyoOptions::default()).unwrap());
+    let a = choose_action(&state, Seat(0), 3, 12).unwrap();
+    let b = choose_action(&state, Seat(0), 3, 12).unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn agent_names_parse_and_print_back() {
+    for name in ALL_AGENTS {
+        assert_eq!(spec(name).to_string(), name);
+    }
+    assert_eq!(spec("alpha-beta").kind, AgentKind::AlphaBeta);
+    for bad in [
+        "",
+        "level0",
+        "level6",
+        "uct:",
+        "uct:0",
+        "uct:x",
+        "greedy:10",
+        "minimax",
+    ] {
+        assert!(
+            bad.parse::<AgentSpec>().is_err(),
+            "`{bad}` should be refused"
+        );
+    }
+}
+
+#[test]
+fn tournament_counts_every_game_from_both_sides() {
+    let cfg = TournamentConfig {
+        game: "kyo".into(),
+        options: serde_json::Value::Null,
+        agents: vec![spec("random"), spec("greedy"), spec("level1")],
+        games_per_pair: 2,
+        seed: 5,
+        threads: 2,
+        max_actions: 120,
+    };
+    let report = tabula_ai::tournament::run(&cfg, &|_| {}).unwrap();
+    assert_eq!(report.pairs.len(), 3);
+    for p in &report.pairs {
+        assert_eq!(p.games(), 2);
+    }
+    let total_games: u32 = report.agents.iter().map(|a| a.games).sum();
+    assert_eq!(total_games, 12);
+    let wins: u32 = report.agents.iter().map(|a| a.wins).sum();
+    let losses: u32 = report.agents.iter().map(|a| a.losses).sum();
+    assert_eq!(wins, losses);
+    // Reproducible: same seed, same results.
+    let again = tabula_ai::tournament::run(&cfg, &|_| {}).unwrap();
+    assert_eq!(report, again);
+}
+
+#[test]
+fn tournament_refuses_bad_configurations() {
+    let mut cfg = TournamentConfig {
+        game: "kyo".into(),
+        options: serde_json::Value::Null,
+        agents: vec![spec("random")],
+        games_per_pair: 2,
+        seed: 5,
+        threads: 1,
+        max_actions: 50,
+    };
+    assert!(tabula_ai::tournament::run(&cfg, &|_| {}).is_err());
+    cfg.agents = vec![spec("random"), spec("random")];
+    assert!(tabula_ai::tournament::run(&cfg, &|_| {}).is_err());
+    cfg.agents = vec![spec("random"), spec("greedy")];
+    cfg.games_per_pair = 0;
+    assert!(tabula_ai::tournament::run(&cfg, &|_| {}).is_err());
+    cfg.games_per_pair = 1;
+    cfg.options = serde_json::json!({"no_such_option": true});
+    assert!(matches!(
+        tabula_ai::tournament::run(&cfg, &|_| {}),
+        Err(AiError::Options(_))
+    ));
+    cfg.options = serde_json::Value::Null;
+    cfg.game = "chess".into();
+    assert_eq!(
+        tabula_ai::tournament::run(&cfg, &|_| {}),
+        Err(AiError::UnknownGame("chess".into()))
+    );
+}
+
+#[test]
+fn scores_intervals_and_elo() {
+    assert!(elo_of(0.5).abs() < 1e-9);
+    assert!((elo_of(0.75) - 190.848).abs() < 0.01);
+    let s = Score::from_counts(8, 0, 2);
+    assert!((s.mean - 0.8).abs() < 1e-12);
+    // sd of Bernoulli(0.8) = 0.4; 1.96 * 0.4 / sqrt(10)
+    assert!((s.ci95 - 1.96 * 0.4 / 10f64.sqrt()).abs() < 1e-12);
+    let perfect = Score::from_counts(10, 0, 0);
+    assert!(perfect.elo().is_finite() && perfect.elo() > 300.0);
+    let even = Score::from_counts(3, 4, 3);
+    assert!(even.elo().abs() < 1e-9);
+}
+
+#[test]
+fn bench_reports_positive_rates() {
+    let r = tabula_ai::tournament::bench("kyo", &serde_json::Value::Null, 0.1).unwrap();
+    assert!(r.playouts_per_sec > 0.0);
+    assert!(r.uct_iterations_per_sec > 0.0);
+    assert!(r.mcts_iterations_per_sec > 0.0);
+    assert!(r.alphabeta_nodes_per_sec.is_some_and(|n| n > 0.0));
+}
+
+#[test]
+fn kyo_evaluation_is_symmetric_at_the_start() {
+    let k = Kyo::new(&KyoOptions::default()).unwrap();
+    let v = k.evaluate().unwrap();
+    assert!((v[0] - 0.5).abs() < 1e-9 && (v[1] - 0.5).abs() < 1e-9);
+    // Taking a Heavy (with its Mana) makes the evaluation favour the taker.
+    let mut up = k.clone();
+    let sq = kyo::Sq::at(0, 9).unwrap();
+    up.board.cell_mut(sq).pawn = None;
+    up.board.cell_mut(sq).chips.clear();
+    let v = up.evaluate().unwrap();
+    assert!(v[0] > 0.6, "{v:?}");
+    let _ = AgentSpec::new(AgentKind::Random);
+}
