@@ -510,9 +510,12 @@ impl Kyo {
             if *t != Turn::default() {
                 return Err(
                     "turn: with steps 0 the turn must be fresh (no active piece, phase \
-                            open, no Mana move, no shuffle, nothing carried or removed)"
+                            open, no Mana move, no shuffle, nothing carried, removed or visited)"
                         .into(),
                 );
+            }
+            if !self.has_any_action() {
+                return Err("the side to move has no legal action: the game should be over".into());
             }
             return Ok(());
         }
