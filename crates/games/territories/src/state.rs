@@ -367,9 +367,12 @@ impl Territories {
             Ability::Survey | Ability::Expand => !hand.territories.is_empty(),
             Ability::Raid => hand.covers([1, 1, 1, 1]) && self.owns(other(seat), Piece::Town),
             Ability::Convert => {
+                if !hand.covers([1, 1, 1, 1]) {
+                    return false;
+                }
                 let mut v = Vec::new();
                 self.convert_choices(seat, &mut v);
-                hand.covers([1, 1, 1, 1]) && !v.is_empty()
+                !v.is_empty()
             }
         }
     }
@@ -492,22 +495,34 @@ impl Territories {
             out.push(Action::Withdraw);
             return;
         }
+        let mut supply = [0u8; 6];
+        for piece in Piece::ALL {
+            supply[piece.index()] = piece.count();
+        }
+        for b in self.buildings.iter().filter(|b| b.owner == seat) {
+            supply[b.piece.index()] = supply[b.piece.index()].saturating_sub(1);
+        }
         // Build a Town.
-        if self.supply(seat, Piece::Town) > 0 && hand.covers(Piece::Town.cost()) {
+        if supply[Piece::Town.index()] > 0 && hand.covers(Piece::Town.cost()) {
             for p in self.intersections() {
-                if self.building_at(p).is_none() {
+                if !self.buildings.iter().any(|b| b.at == p) {
                     out.push(Action::Build(p));
                 }
             }
         }
-        // Upgrades.
-        for b in self.buildings.iter().filter(|b| b.owner == seat) {
-            for piece in Piece::ALL {
-                if piece.upgrades_from(b.piece)
-                    && self.supply(seat, piece) > 0
-                    && hand.covers(piece.cost())
-                {
-                    out.push(Action::Upgrade(b.at, piece));
+        // Upgrades: only pieces in the supply that the hand can pay for.
+        let affordable: Vec<Piece> = Piece::ALL
+            .into_iter()
+            .filter(|&piece| {
+                piece != Piece::Town && supply[piece.index()] > 0 && hand.covers(piece.cost())
+            })
+            .collect();
+        if !affordable.is_empty() {
+            for b in self.buildings.iter().filter(|b| b.owner == seat) {
+                for &piece in &affordable {
+                    if piece.upgrades_from(b.piece) {
+                        out.push(Action::Upgrade(b.at, piece));
+                    }
                 }
             }
         }
