@@ -94,6 +94,23 @@ impl Db {
     }
 
     async fn migrate(&self) -> Result<(), String> {
+        if let Db::Postgres(p) = self {
+            // Concurrent `CREATE TABLE IF NOT EXISTS` can collide in PostgreSQL: serialise servers
+            // starting at once with an advisory lock held for the transaction.
+            let run = async {
+                let mut tx = p.begin().await?;
+                sqlx::query("SELECT pg_advisory_xact_lock(72436)")
+                    .execute(&mut *tx)
+                    .await?;
+                for stmt in SCHEMA {
+                    sqlx::query(stmt).execute(&mut *tx).await?;
+                }
+                tx.commit().await
+            };
+            return run
+                .await
+                .map_err(|e: sqlx::Error| format!("cannot create the schema: {e}"));
+        }
         for stmt in SCHEMA {
             on_pool!(self, p => sqlx::query(stmt).execute(p).await.map(|_| ()))
                 .map_err(|e| format!("cannot create the schema: {e}"))?;
