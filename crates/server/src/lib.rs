@@ -60,6 +60,8 @@ pub struct Limits {
     pub http_burst: f64,
     /// Threads that run AI seats at once.
     pub ai_workers: usize,
+    /// The highest AI level (levels are `1..=ai_max_level`; the AI crate's scale).
+    pub ai_max_level: u8,
 }
 
 impl Default for Limits {
@@ -74,6 +76,7 @@ impl Default for Limits {
             http_rate_per_sec: 50.0,
             http_burst: 200.0,
             ai_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            ai_max_level: 5,
         }
     }
 }
@@ -193,6 +196,15 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         shutdown: Some(tx),
         task,
     })
+}
+
+/// Runs the server until Ctrl-C on a new multi-threaded Tokio runtime (for callers without one, like
+/// the `tabula` binary).
+pub fn serve_blocking(config: ServerConfig) -> Result<(), ServerError> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(serve(config))
 }
 
 /// Runs the server until Ctrl-C.

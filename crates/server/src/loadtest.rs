@@ -315,3 +315,12 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
         latency_ms_max: lat.last().copied().unwrap_or(0.0),
     })
 }
+
+/// Runs a load test on a new Tokio runtime (for callers without one).
+pub fn run_blocking(cfg: LoadConfig) -> Result<LoadReport, String> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    rt.block_on(run(cfg))
+}

@@ -220,11 +220,12 @@ impl Shared {
             c.check().map_err(Refusal::BadRequest)?;
         }
         for s in &req.seats {
+            let max = self.limits.ai_max_level;
             if let SeatKind::Ai { level } = s
-                && !(1..=10).contains(level)
+                && !(1..=max).contains(level)
             {
                 return Err(Refusal::BadRequest(format!(
-                    "AI level {level} is out of range 1..=10"
+                    "AI level {level} is out of range 1..={max}"
                 )));
             }
         }
