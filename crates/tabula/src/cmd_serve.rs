@@ -1,0 +1,116 @@
+//! `tabula serve` and `tabula loadtest`: thin wrappers over `tabula_server` (which owns the runtime,
+//! the server and the load generator).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use tabula_core::dynamic::Registry;
+use tabula_server::{BotFn, Limits, ServerConfig, Storage};
+
+/// Options of `tabula serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Directory of the SQLite database (`tabula.sqlite3`), created if missing.
+    #[arg(long, default_value = "./data")]
+    pub data_dir: PathBuf,
+    /// Use PostgreSQL instead of SQLite: a `postgres://user@host:port/db` URL.
+    #[arg(long)]
+    pub database: Option<String>,
+    /// Threads that run AI seats at once (default: the number of cores).
+    #[arg(long)]
+    pub ai_workers: Option<usize>,
+    /// Messages per second a WebSocket connection may send on average.
+    #[arg(long, default_value_t = 20.0)]
+    pub ws_rate: f64,
+    /// HTTP API requests per second per client address on average.
+    #[arg(long, default_value_t = 50.0)]
+    pub http_rate: f64,
+}
+
+/// Options of `tabula loadtest`.
+#[derive(Args, Debug)]
+pub struct LoadtestArgs {
+    /// The server to load (loopback addresses only).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// The two-seat game to play.
+    #[arg(long, default_value = "kyo")]
+    pub game: String,
+    /// The game's options as a JSON object.
+    #[arg(long, default_value = "{}")]
+    pub options: String,
+    /// Concurrent games (two WebSocket clients each), at most 5000.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Target total actions per second (0: as fast as possible).
+    #[arg(long, default_value_t = 2000.0)]
+    pub rate: f64,
+    /// Seconds to play (at most 600).
+    #[arg(long, default_value_t = 20)]
+    pub duration: u64,
+    /// Seed of the clients' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the server until Ctrl-C.
+pub fn serve(args: ServeArgs, registry: Registry) -> anyhow::Result<()> {
+    let storage = match args.database {
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            Storage::Postgres(url)
+        }
+        Some(other) => bail!("--database must be a postgres:// URL, not `{other}`"),
+        None => Storage::SqliteDir(args.data_dir),
+    };
+    let mut limits = Limits {
+        ws_rate_per_sec: args.ws_rate,
+        http_rate_per_sec: args.http_rate,
+        ..Limits::default()
+    };
+    if let Some(w) = args.ai_workers {
+        limits.ai_workers = w.max(1);
+    }
+    let bot: BotFn = Arc::new(|state, seat, level, seed| {
+        tabula_ai::choose_action(state, seat, level, seed).map_err(|e| e.to_string())
+    });
+    let config = ServerConfig {
+        registry,
+        bot,
+        addr: args.addr,
+        storage,
+        limits,
+    };
+    tabula_server::serve_blocking(config).context("the server stopped")
+}
+
+/// Runs a bounded load test against a server on loopback.
+pub fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
+    let options: serde_json::Value =
+        serde_json::from_str(&args.options).context("--options must be a JSON object")?;
+    let config = tabula_server::loadtest::LoadConfig {
+        addr: args.addr,
+        game: args.game,
+        options,
+        games: args.games,
+        rate: args.rate,
+        duration: Duration::from_secs(args.duration),
+        seed: args.seed,
+    };
+    let report = tabula_server::loadtest::run_blocking(config).map_err(anyhow::Error::msg)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!("{report}");
+    }
+    Ok(())
+}
