@@ -89,7 +89,8 @@
 //! `hand_over {left}`, `ability_die {ability}`, `pay {ability, left}`, `place {ability}`,
 //! `duel {ability}`, `target {ability}`, `over {outcome}`), `first`, `current` (seat numbers), `turn`,
 //! `roll`, `die`, `duel` (last dice of this turn or `null`), `grid` (a list of `{"at": [x, y], "card":
-//! "QH"}`), `buildings` (a list of `{"at": [x, y], "owner": 0, "piece": "town"}`; `at` is an
+//! "QH"}`: the first 20 entries are the dealt cells `(0,0) (1,0) … (4,3)` in row order, cards added by
+//! Expand follow in the order they were added), `buildings` (a list of `{"at": [x, y], "owner": 0, "piece": "town"}`; `at` is an
 //! intersection: intersection `(x, y)` touches cells `(x-1,y-1) (x,y-1) (x-1,y) (x,y)`), `bank`
 //! (`[H, S, C, D]`), `hands` (two `{"resources": [H, S, C, D], "territories": ["2H", …]}`, the cards
 //! sorted), `pile` (top card first), `offer` (`null` or `{give_res, give_cards, ask_res,

@@ -215,8 +215,23 @@ impl Territories {
     // ----- queries -----
 
     /// The card on `cell`, if any.
+    ///
+    /// The first 20 grid entries are the dealt cells in row order (a documented invariant of the
+    /// state, checked by `validate`), so a lookup inside the dealt 5x4 rectangle is direct and one
+    /// outside it scans only the cards added by Expand.
     pub fn card_at(&self, cell: Point) -> Option<Card> {
-        self.grid.iter().find(|c| c.at == cell).map(|c| c.card)
+        let (x, y) = cell;
+        if (0..GRID_W).contains(&x) && (0..GRID_H).contains(&y) {
+            let i = y as usize * GRID_W as usize + x as usize;
+            if let Some(c) = self.grid.get(i)
+                && c.at == cell
+            {
+                return Some(c.card);
+            }
+            return self.grid.iter().find(|c| c.at == cell).map(|c| c.card);
+        }
+        let added = self.grid.get(GRID_CARDS..).unwrap_or(&[]);
+        added.iter().find(|c| c.at == cell).map(|c| c.card)
     }
 
     /// The building on intersection `p`, if any.
@@ -231,6 +246,16 @@ impl Territories {
 
     /// Every intersection, sorted.
     pub fn intersections(&self) -> Vec<Point> {
+        if self.grid.len() == GRID_CARDS {
+            // The dealt grid: its 6x5 corners, already sorted.
+            let mut v = Vec::with_capacity(30);
+            for y in 0..=GRID_H {
+                for x in 0..=GRID_W {
+                    v.push((x, y));
+                }
+            }
+            return v;
+        }
         let mut v: Vec<Point> = self.grid.iter().flat_map(|c| corners(c.at)).collect();
         v.sort_unstable_by_key(|&(x, y)| (y, x));
         v.dedup();

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use tabula_core::Seat;
 
 use crate::model::{NUMBERS, Piece};
-use crate::state::{DECK_CARDS, HAND_LIMIT, PER_SUIT, Phase, Territories, other};
+use crate::state::{DECK_CARDS, GRID_CARDS, HAND_LIMIT, PER_SUIT, Phase, Territories, other};
 
 impl Territories {
     /// Checks the state's consistency; the message says what is wrong.
@@ -88,6 +88,16 @@ impl Territories {
             }
             if reached.len() != cells.len() {
                 return Err("the grid is not connected by full edges".into());
+            }
+        }
+        for (i, c) in self.grid.iter().take(GRID_CARDS).enumerate() {
+            let at = ((i % 5) as i8, (i / 5) as i8);
+            if c.at != at {
+                return Err(format!(
+                    "grid entry {i} must be the dealt cell {at:?} (the first 20 entries are the dealt \
+                     5x4 cells in row order; cards added by Expand follow), found {:?}",
+                    c.at
+                ));
             }
         }
         if dealt && self.grid.len() < 20 {
