@@ -258,7 +258,10 @@ impl Territories {
                     }
                 }
             }
-            _ => format!("it does not fit the current phase ({:?})", self.phase),
+            _ => format!(
+                "it does not fit the current phase: {}",
+                view::phase_text(&self.phase)
+            ),
         };
         format!("`{n}`: {reason}")
     }

@@ -1,7 +1,7 @@
 //! The options of Territories. The defaults are the rules file's **[decision]**s.
 
 use serde::{Deserialize, Serialize};
-use tabula_core::{GameOptions, OptionSpec};
+use tabula_core::{GameOptions, OptionSpec, OptionsError};
 
 /// Options of Territories (JSON field names are the option names).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -50,5 +50,20 @@ impl GameOptions for TerritoriesOptions {
                 "territory cards count towards the hand limit of 7 after a 7 is rolled",
             ),
         ]
+    }
+
+    fn validate(&self) -> Result<(), OptionsError> {
+        let bad = |option: &str, value: String, valid: &str| OptionsError::BadValue {
+            option: option.into(),
+            value,
+            valid: valid.into(),
+        };
+        if !(2..=2000).contains(&self.max_turns) {
+            return Err(bad("max_turns", self.max_turns.to_string(), "2..=2000"));
+        }
+        if self.max_offers > 10 {
+            return Err(bad("max_offers", self.max_offers.to_string(), "0..=10"));
+        }
+        Ok(())
     }
 }

@@ -186,7 +186,7 @@ impl Territories {
                 }
                 s.push('\n');
             }
-            s.push_str("Buildings: upper case Player seat 0, lower case seat 1; T/t Town, F/f Fort, B/b Barracks, E/e Temple, P/p Palace, C/c Capital.\n");
+            s.push_str("Buildings: upper case White (seat 0), lower case Black (seat 1); T Town, F Fort, B Barracks, E Temple, P Palace, C Capital.\n");
         }
         s.push_str(&format!(
             "Bank: H {} S {} C {} D {}   Draw pile: {} cards   Turn {}\n",
@@ -195,9 +195,10 @@ impl Territories {
         for (i, h) in v.hands.iter().enumerate() {
             let seat = Seat::new(i);
             let mut line = format!(
-                "Seat {i}{}: {} points, {} resources, {} territory cards",
+                "{} (seat {i}){}: {} points, {} resources, {} territory cards",
+                if i == 0 { "White" } else { "Black" },
                 if seat == self.current {
-                    " (to play)"
+                    ", whose turn it is"
                 } else {
                     ""
                 },
@@ -239,7 +240,8 @@ impl Territories {
     }
 }
 
-fn phase_text(p: &Phase) -> String {
+/// A short description of a phase, for the drawing and error messages.
+pub(crate) fn phase_text(p: &Phase) -> String {
     match p {
         Phase::Deal => "the deck is to be dealt".into(),
         Phase::ChooseFirst => "chance picks Player 1".into(),

@@ -930,3 +930,91 @@ fn notation_round_trips() {
         assert_eq!(g.parse_action(&json).unwrap(), a);
     }
 }
+
+/// Rules, Convert: the target may become "your own piece of the same type or of a lower type
+/// (Capital > Fort/Barracks/Temple/Palace > Town), your choice among those in your supply"; a Capital
+/// also gives Convert its reach.
+#[test]
+fn convert_capital_target_may_become_any_piece_of_the_same_or_a_lower_tier() {
+    let mut g = main_phase(8);
+    put(&mut g, W, Piece::Capital, (1, 1));
+    put(&mut g, B, Piece::Capital, (1, 2)); // shares cells (0,1) and (1,1)
+    give(&mut g, W, "SHDC");
+    act(&mut g, W, Action::Use(Ability::Convert));
+    chance(&mut g, Action::Duel(6, 5));
+    let mut pieces: Vec<Piece> = legal(&g, W)
+        .into_iter()
+        .map(|a| match a {
+            Action::Convert(at, p) => {
+                assert_eq!(at, (1, 2));
+                p
+            }
+            other => panic!("unexpected {other:?}"),
+        })
+        .collect();
+    pieces.sort();
+    // White's own Capital is on the grid, so not in the supply.
+    assert_eq!(
+        pieces,
+        vec![
+            Piece::Town,
+            Piece::Fort,
+            Piece::Barracks,
+            Piece::Temple,
+            Piece::Palace
+        ]
+    );
+    act(&mut g, W, Action::Convert((1, 2), Piece::Palace));
+    assert_eq!(g.points(W), 5);
+    assert_eq!(g.points(B), 0);
+    assert_eq!(g.supply(B, Piece::Capital), 1);
+}
+
+/// Rules, Raid: "needs a Capital or Barracks" and costs S H D C; [decision] it needs an opponent Town.
+#[test]
+fn raid_needs_capital_or_barracks_the_cost_and_an_opponent_town() {
+    let mut g = main_phase(8);
+    put(&mut g, W, Piece::Fort, (1, 1));
+    put(&mut g, B, Piece::Fort, (3, 3));
+    give(&mut g, W, "SHDC");
+    refused(&g, W, Action::Use(Ability::Raid));
+    put(&mut g, W, Piece::Barracks, (1, 1));
+    refused(&g, W, Action::Use(Ability::Raid));
+    put(&mut g, B, Piece::Town, (4, 4));
+    assert!(legal(&g, W).contains(&Action::Use(Ability::Raid)));
+    g.hands[0].resources[Res::C.index()] -= 1;
+    g.bank[Res::C.index()] += 1;
+    refused(&g, W, Action::Use(Ability::Raid));
+}
+
+/// Options: an unknown option or an out-of-range value is an error listing the valid ones.
+#[test]
+fn options_are_checked_against_the_schema() {
+    use tabula_core::options::parse_pairs;
+    let o: TerritoriesOptions = parse_pairs(&["max_turns=50", "max_offers=1"]).unwrap();
+    assert_eq!((o.max_turns, o.max_offers), (50, 1));
+    let e = parse_pairs::<TerritoriesOptions, _>(&["bank=infinite"]).unwrap_err();
+    assert!(e.to_string().contains("max_turns"), "{e}");
+    let e = parse_pairs::<TerritoriesOptions, _>(&["max_turns=1"]).unwrap_err();
+    assert!(e.to_string().contains("2..=2000"), "{e}");
+    let bad = TerritoriesOptions {
+        max_turns: 0,
+        ..TerritoriesOptions::default()
+    };
+    assert!(Territories::new(&bad).is_err());
+}
+
+/// The terminal drawing shows the grid, the buildings and only what the observer may see.
+#[test]
+fn render_text_draws_the_grid_for_the_observer() {
+    let mut g = main_phase(8);
+    put(&mut g, W, Piece::Town, (1, 1));
+    put(&mut g, B, Piece::Capital, (2, 2));
+    hand_card(&mut g, B, "QD");
+    let white = g.render_text(Observer::Seat(W));
+    assert!(white.contains("QS") && white.contains("10H"), "{white}");
+    assert!(white.contains('T') && white.contains('c'), "{white}");
+    assert!(!white.contains("QD"), "{white}");
+    let black = g.render_text(Observer::Seat(B));
+    assert!(black.contains("QD"), "{black}");
+}
