@@ -76,7 +76,7 @@ impl ChipKind {
             ChipKind::Monster => 3,
         }
     }
-    /// Chips per player **[decision]** 12 / 8 / 5.
+    /// Chips per player **\[decision\]** 12 / 8 / 5.
     pub fn chips(self) -> usize {
         match self {
             ChipKind::Soldier => 12,
@@ -505,7 +505,7 @@ pub fn shipped() -> Result<&'static Content, String> {
     }
 }
 
-/// The shipped content, or an empty edition when it failed to load (then [`crate::Syba::new`] and
+/// The shipped content, or an empty edition when it failed to load (then `Syba::new` and
 /// `validate` report the error, so no game state can exist with it).
 pub fn content() -> &'static Content {
     match shipped() {

@@ -11,7 +11,7 @@ use crate::state::*;
 
 /// What one observer may see: the whole board (Syba has no hidden board information), plus the texts
 /// of the observer's own face-down starting city. Others see only which city each starting city is
-/// **[decision]**, never its Start With / Once per Game texts.
+/// **\[decision\]**, never its Start With / Once per Game texts.
 #[derive(Debug, Clone, Serialize)]
 pub struct SybaView {
     pub observer: Observer,

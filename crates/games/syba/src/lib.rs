@@ -1,7 +1,194 @@
 //! # Syba Chess 2.0
 //!
-//! (full documentation below)
-
+//! The full multiplayer game of `shared/rules/syba.md` for 2–6 players, with this project's edition of
+//! the content (map, 36 cities, 14 heroes, 26 research cards, 6 races) as JSON data embedded in the
+//! binary (`data/*.json`, [`content`]) and validated at load. The game type is [`Syba`] (id `syba`),
+//! options [`SybaOptions`], actions [`Action`], views [`SybaView`].
+//!
+//! ## Options
+//! | option | values | default | meaning |
+//! |---|---|---|---|
+//! | `players` | 2..=6 | 4 | number of players |
+//! | `auto_rest` | bool | false | **\[decision\]** false = rules as written (only Food Rests a unit); true = all of a player's units are readied at the start of their turn |
+//! | `max_rounds` | 0..=1000 | 60 | **\[decision\]** when the last player of that round ends their turn, the players owning the most cities win together; 0 = no limit |
+//! | `trades_per_turn` | 0..=20 | 3 | **\[decision\]** trade proposals a player may open per turn (the guide sets no limit; a limit keeps every turn finite) |
+//!
+//! ## The rules as implemented
+//! **Seats and turn order.** Seats are numbered 0..n (shown P1..Pn); turn order runs through the seat
+//! numbers from the starting player, who is drawn by a chance action (`start P<n>`), uniformly.
+//!
+//! **Setup** (in turn order for each step): every player chooses a race (cosmetic; names the seat), then
+//! a starting city from the pile (it is theirs, face down: the view of other seats shows which city it
+//! is, never its texts **\[decision\]**). When the last player has chosen, each Start With is executed in
+//! turn order: gained cities first (if still in the pile), then units (placed Rested in the starting
+//! city's area; they may act on the first turn), the hero (if still in the hero pile), upgrades and
+//! buildings (if still in the research pile), then resources. Anything no longer available is simply
+//! not received (including chips beyond the chip limits). Resources start at 0 plus what Start With
+//! gave. Then the starting player's first turn begins.
+//!
+//! **Turn.** At the start of a turn: every unit's per-turn counters reset (moves, exhausts, "bought this
+//! turn"), every player's turn bonuses (Food 6/10, spells) end, then the player's **income** is added:
+//! all their cities' resources, building and upgrade income, hero income; then Golden-Hand-style tolls
+//! (each other player with units in the building's area Gives); every resource is capped at **40**
+//! (excess lost). With `auto_rest` the player's units are then readied. The player then takes atomic
+//! actions in any order and ends with `end`:
+//! * **Production**: Soldier 2 / Knight 5 / Monster 8 (Power 1/2/3; chips 12/8/5 per player
+//!   **\[decision\]**); a hero still in the hero pile for 10 (Power on its card, unique). A bought unit is
+//!   placed Rested on a city you own and cannot move or be exhausted this turn. No free chip, no purchase.
+//! * **Food** (any number of times, also on the same unit): 1 Rest an exhausted unit; 2 one unit may
+//!   be Exhausted once more this turn; 6 all your units may move once more this turn; 10 +1 Power to
+//!   each of your units this turn.
+//! * **Research**: buy a card still in the pile for its cost. Buildings attach to a city you own (they
+//!   follow the city on capture and are Destroyed with it); upgrades sit on your army card; spells
+//!   resolve and are Discarded (so they can be bought again, any number of times); the **World Spell**
+//!   (40 **\[decision\]**) wins at once.
+//! * **Rested / Exhausted.** A unit can be moved once and exhausted once per turn (a "turn" is any
+//!   player's turn: a unit may also be exhausted once during each other player's turn, to intercept or
+//!   help). Exhausting a Rested unit lets it move one additional time, attack / help an attack, or use
+//!   its hero card's Exhaust action. A move beyond the unit's allowance exhausts it automatically (when
+//!   it can be exhausted); moves within the allowance never exhaust.
+//! * **Moving**: one unit (`move u7 heran`) or every unit of yours in an area that can move, together
+//!   (`army kaul heran`, at least two units), to an adjacent area.
+//! * **Reach** of an army (your units in one area): 0 + upgrades + the Reach of the heroes in it
+//!   (Shiara +1). It attacks or helps against targets at area distance <= Reach.
+//! * **Interception** **\[decision\]**: when an army enters an area by movement, each other player in
+//!   turn order starting after the mover who has an army in Reach of that area with a unit able to be
+//!   exhausted decides: `intercept <area>` (an attack on all the mover's units in that area, with its
+//!   own helping round) or `pass`. The round stops when the entering army is gone.
+//! * **Attacking**: `attack <from> <target>` exhausts every unit of yours in `from` that can be
+//!   exhausted (all must reach the target) and names an army (`P2@heran`: all of P2's units there) or a
+//!   city (`city:heran`, owned by another player or unowned).
+//! * **Helping**: then every player in turn order starting after the attacker, the attacker last,
+//!   decides once: `help-attack <area>` exhausts their exhaustable units in an area in Reach (Power
+//!   adds), `help-defend <area>` commits a whole army in Reach (it need not be Rested), repeated for
+//!   further armies of the same side, then `pass`. Players with nothing they could commit are skipped.
+//!   **\[decision\]** The attacker cannot help the defence and the defending player cannot help the
+//!   attack.
+//! * **Battle**: attack = Power of every attacking unit (+ hero attack bonuses). Defence = the
+//!   defending army's Power (+ the City Strength of the area's city if the defending player owns it),
+//!   or against a city its City Strength; + the Power of the helping armies; + hero defence bonuses.
+//!   City Strength = the city's level (1–5) + walls. **Attack >= defence**: every defending unit and
+//!   every unit of every helping army is Destroyed, and if the city took part (it was attacked, or its
+//!   owner was the defending player) the attacker captures it. Otherwise nothing happens (attackers
+//!   stay Exhausted).
+//! * **Hero Exhaust actions** (`ability u7 [target]`) and the starting city's **Once per Game** action
+//!   (`once [target]`, only while you own your starting city; lost if it is captured or given first).
+//! * **Trade** (on your turn, with consent): `trade P2` opens a proposal; `offer`/`ask` add one item
+//!   at a time (one resource, a unit, a city); `propose` passes the decision to the partner, who
+//!   `accept`s (both sides Give) or `decline`s; `cancel` drops it before proposing. Non-binding
+//!   promises are table talk, outside the engine.
+//! * **Give**: resources move as far as the giver has them, capped at 40 for the receiver; a given
+//!   unit is discarded and the receiver places their own chip of that type Exhausted in the same area
+//!   (taking the hero card), or it is lost without a free chip; a given city is captured by the
+//!   receiver (and may be recaptured the same turn).
+//! * **Discard / Destroy**: Destroyed heroes, buildings and cities leave the game; chips return to
+//!   their owner's supply; discarded spells return to the pile.
+//!
+//! **Winning**, checked after every action: a player owning **15 cities**; the **last player owning a
+//! city**; buying the **World Spell**; `max_rounds` (most cities, together). Heroes with a **shared
+//! victory** make their owner win too when their condition holds at that moment (Aldo the Kingmaker:
+//! the next player in turn order wins; The Pale Oracle: anyone wins by the World Spell; Vexis: the game
+//! ends while you own 8+ cities).
+//!
+//! ## Points the rules file left open, and how they are decided
+//! * Start With **buildings** go on the starting city (the only city surely owned at that point).
+//! * Units placed by effects (Conscription, Once per Game) count as bought this turn.
+//! * Deosiderium's move to Threeway is not "movement": it triggers no interception.
+//! * An attack is made by a whole army (all its units that can be exhausted): naming a subset would
+//!   multiply the actions without changing any number a player can reach by moving units apart first.
+//! * Food, research, buying and trading only on your own turn; interception and helping off turn.
+//! * `Tribute` effects (Lagaron, Extortion, Once per Game) take as much as the target has.
+//! * **Map conflict**: the rules ask both that City of the Trueborn be adjacent to Faer Alorn and that
+//!   no two Capital Cities be adjacent. Both are Capitals, so the worked example's adjacency wins; no
+//!   other capital pair is adjacent (Stavensport is far from both).
+//!
+//! ## The worked example (test `worked_example_faer_alorn_eight_against_eight`)
+//! Seats: P1 Human Realm (owns Faer Alorn, its starting city, with a Knight and a Soldier there), P2
+//! Shadow Empire (owns Andalar's Fist, a Dread Knight there), P3 Forces of the Fey (owns City of the
+//! Trueborn with two Sprites = Soldiers, and Barren Hall with two more). Andalar's Fist, Barren Hall
+//! and City of the Trueborn are each adjacent to Faer Alorn.
+//! 1. Fey: `hire shiara city-of-the-trueborn` (10 Production): Shiara, Power 2, gives her army +1
+//!    Reach (Reach 1 at City of the Trueborn); bought, she cannot act this turn. `end`.
+//! 2. Human: income 2/2/1 from Faer Alorn. `end`.
+//! 3. Shadow: `move u2 faer-alorn`; interception in turn order after Shadow: Fey (Shiara's army
+//!    reaches) `pass`, Human `pass`. `end`.
+//! 4. Fey: income 3/1/3. `army barren-hall faer-alorn`; Human `pass` (Knight + Soldier = 3 against 2
+//!    would have destroyed them), Shadow `pass`.
+//! 5. Fey: `attack city-of-the-trueborn P1@faer-alorn`: two Soldiers + Shiara = 4; defence = Knight +
+//!    Soldier = 3, + Faer Alorn's City Strength 5 = 8.
+//! 6. Helpers after Fey: Human (the defender, no other army) is skipped; Shadow `help-attack
+//!    faer-alorn` (Dread Knight 2: 6); Fey `help-attack faer-alorn` (two Soldiers: 8). The Fey alone
+//!    bring two Soldiers + Shiara + two Soldiers = 6.
+//! 7. 8 against 8: attack >= defence captures. The Human Knight and Soldier are Destroyed, Faer Alorn
+//!    goes to the Fey (3 cities), and the Humans lose their Once per Game with it.
+//!
+//! ## JSON state format
+//! The serde form of [`Syba`] (what `tabula new` prints). Indexes refer to the content files: cities,
+//! heroes, cards and races by their position in `data/cities.json`, `heroes.json`, `research.json`,
+//! `races.json`; areas by position in `data/map.json`.
+//! ```text
+//! { "options": {"players":4,"auto_rest":false,"max_rounds":60,"trades_per_turn":3},
+//!   "phase": "starting_player"|"race"|"city"|"play"|"over",
+//!   "start": seat, "current": seat, "setup_done": n, "round": n,
+//!   "players": [{"race": i|null, "start_city": i|null, "resources": [production, food, research],
+//!                "once_available": bool, "extra_moves": n, "power_bonus": n, "trades": n}],
+//!   "units": [{"id": n, "owner": seat, "kind": "soldier"|"knight"|"monster"|{"hero": i}, "area": i,
+//!              "exhausted": bool, "fresh": bool, "moves_used": n, "exhaust_moves": n,
+//!              "exhausts_used": n, "extra_exhausts": n}],
+//!   "next_unit": n,                          // every unit id is below it
+//!   "city_owner": [seat|null; 36], "city_destroyed": [bool; 36],
+//!   "cards": ["pile" | {"building": city} | {"upgrade": seat} | "destroyed"; one per research card],
+//!   "heroes": ["pile" | "in_play" | "destroyed"; one per hero],
+//!   "stack": [pending interception / battle / trade, innermost last],
+//!   "outcome": null | {"results": [...], "reason": "..."},
+//!   "last_battle": null | {"attacker", "target", "attack", "defence", "success", "destroyed", "captured"} }
+//! ```
+//! `validate()` rejects inconsistent states (resources above 40, unknown indexes, chips above the
+//! limits, a hero on the board twice or not marked in play, buildings on destroyed cities, a pending
+//! decision naming no seat, …) with a message naming the fault.
+//!
+//! ## Notation
+//! Seats `P1..P6`, units `u<id>`, areas and cities by slug (lower case, `-` for spaces, apostrophes
+//! dropped: `andalars-fist`, `city-of-the-trueborn`; wild areas `greywood`, `ashen-vale`…). Targets:
+//! `city:<slug>`, `u<id>`, `P<n>@<area>` (an army), `P<n>` (a player), or nothing.
+//! ```text
+//! start P2 | race forces-of-the-fey | choose faer-alorn
+//! buy soldier|knight|monster <city> | hire <hero> <city>
+//! rest u7 | again u7 | march | fury                       (Food 1 / 2 / 6 / 10)
+//! research <card> [target] | move u7 <area> | army <from> <to>
+//! attack <from> city:<city> | attack <from> P2@<area>
+//! ability u7 [target] | once [target]
+//! intercept <area> | help-attack <area> | help-defend <area> | pass
+//! trade P2 | offer|ask production|food|research|u7|city:<city> | propose | cancel | accept | decline
+//! end
+//! ```
+//! The JSON form of an action is also accepted by `parse_action`.
+//!
+//! ## Content guide: writing another edition
+//! Five files in `data/`, each with an `edition` field:
+//! * `map.json`: `areas` (`id` slug, `name`, 3-letter `code` for the drawing, `pos` [column, row] on an
+//!   odd-r offset hex grid, optional `city` name) and `links` (pairs of area ids; the map must be
+//!   connected). Every city of `cities.json` must sit on exactly one area.
+//! * `cities.json`: `name`, `level` (settlement/village/town/major/capital = 1..5), `resources`
+//!   (`production`/`food`/`research`, summing to the level), `start_with` (`resources`, `units`
+//!   [{kind, count}], `hero`, `cities`, `upgrades`, `buildings`, all names of other entries) and
+//!   `once_per_game` (an effect).
+//! * `heroes.json`: `cost` (10) and `heroes` with `name`, `power`, optional `reach`, `moves`,
+//!   `attack_bonus`, `defence_bonus`, `income`, `exhaust` (an effect), `shared_victory`
+//!   (`{"condition": "next_player_wins" | "world_spell" | "cities_at_least", "cities": n}`), `text`.
+//! * `research.json`: `cards` with `name`, `cost` (5/10/20/40), `kind` (building/upgrade/spell/world),
+//!   `effect`, `text`. Buildings and upgrades take a lasting effect: `income` {resources},
+//!   `strength` {amount} (building), `toll` {resource, amount} (building), `reach`, `moves`
+//!   {amount} (upgrade), `unit_power` {unit, amount} (upgrade). Exactly one kind `world` card wins.
+//! * Effects (spells, Once per Game, hero Exhaust actions): `gain` {resources}, `units` {kind, count}
+//!   (on a city you own), `rest_all`, `extra_moves` {amount}, `power` {amount}, `destroy_unit`
+//!   {max_power}, `exhaust_army`, `tribute` {resource, amount, in_reach}, `all_give` {resource,
+//!   amount}, `destroy_city`, `teleport` {city} (heroes only).
+//! * `races.json`: six races with the names of their Soldier, Knight and Monster.
+//!
+//! The loader ([`content::load`]) refuses unknown fields, effects that do nothing, unknown names,
+//! wrong sums and disconnected maps, naming the file and the entry; `tests/content.rs` runs it on the
+//! shipped files.
 pub mod content;
 mod game;
 pub mod notation;

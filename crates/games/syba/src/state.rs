@@ -11,13 +11,13 @@ use crate::content::{ChipKind, Resource};
 pub struct SybaOptions {
     /// Number of players, 2..=6 (default 4).
     pub players: u8,
-    /// **[decision]** false (rules as written): units become Rested only by spending Food; true: all of
+    /// **\[decision\]** false (rules as written): units become Rested only by spending Food; true: all of
     /// a player's units are readied at the start of their turn.
     pub auto_rest: bool,
-    /// **[decision]** 0 = no limit; otherwise the game ends when the last player of that round ends
+    /// **\[decision\]** 0 = no limit; otherwise the game ends when the last player of that round ends
     /// their turn, and the players owning the most cities win together.
     pub max_rounds: u16,
-    /// **[decision]** Trade proposals a player may open per turn (the guide sets no limit; a limit keeps
+    /// **\[decision\]** Trade proposals a player may open per turn (the guide sets no limit; a limit keeps
     /// every turn finite).
     pub trades_per_turn: u8,
 }
