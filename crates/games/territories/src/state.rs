@@ -520,17 +520,34 @@ impl Territories {
             out.push(Action::Withdraw);
             return;
         }
-        let mut supply = [0u8; 6];
-        for piece in Piece::ALL {
-            supply[piece.index()] = piece.count();
-        }
-        for b in self.buildings.iter().filter(|b| b.owner == seat) {
-            supply[b.piece.index()] = supply[b.piece.index()].saturating_sub(1);
+        // One pass over the buildings: own supply, own piece kinds, opponent Towns, occupied corners
+        // of the dealt rectangle (bit `y * 6 + x`).
+        let mut supply = [8u8, 2, 2, 2, 1, 1];
+        let mut owned = 0u8;
+        let mut opp_town = false;
+        let mut occupied = 0u64;
+        for b in &self.buildings {
+            if b.owner == seat {
+                supply[b.piece.index()] = supply[b.piece.index()].saturating_sub(1);
+                owned |= 1 << b.piece.index();
+            } else if b.piece == Piece::Town {
+                opp_town = true;
+            }
+            let (x, y) = b.at;
+            if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
+                occupied |= 1 << (y as u32 * 6 + x as u32);
+            }
         }
         // Build a Town.
         if supply[Piece::Town.index()] > 0 && hand.covers(Piece::Town.cost()) {
             for p in self.intersections() {
-                if !self.buildings.iter().any(|b| b.at == p) {
+                let (x, y) = p;
+                let free = if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
+                    occupied & (1 << (y as u32 * 6 + x as u32)) == 0
+                } else {
+                    !self.buildings.iter().any(|b| b.at == p)
+                };
+                if free {
                     out.push(Action::Build(p));
                 }
             }
@@ -583,8 +600,27 @@ impl Territories {
                 }
             }
         }
+        let capital = owned & (1 << Piece::Capital.index()) != 0;
+        let all_four = hand.covers([1, 1, 1, 1]);
         for ability in Ability::ALL {
-            if self.ability_usable(seat, ability) {
+            if self.abilities_used & ability.bit() != 0
+                || !(capital || owned & (1 << ability.building().index()) != 0)
+            {
+                continue;
+            }
+            let usable = match ability {
+                Ability::Survey | Ability::Expand => !hand.territories.is_empty(),
+                Ability::Raid => all_four && opp_town,
+                Ability::Convert => {
+                    all_four && {
+                        let mut v = Vec::new();
+                        self.convert_choices(seat, &mut v);
+                        !v.is_empty()
+                    }
+                }
+            };
+            debug_assert_eq!(usable, self.ability_usable(seat, ability));
+            if usable {
                 out.push(Action::Use(ability));
             }
         }
