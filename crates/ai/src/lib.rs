@@ -92,8 +92,20 @@ impl<'a, G: Game> InfoSet<'a, G> {
 macro_rules! with_game {
     ($id:expr, $G:ident => $body:expr, _ => $otherwise:expr) => {{
         let id: &str = $id;
-        if id == <::kyo::Kyo as ::tabula_core::Game>::ID {
+        if id == <::cyvasse::trump::TrumpCyvasse as ::tabula_core::Game>::ID {
+            type $G = ::cyvasse::trump::TrumpCyvasse;
+            $body
+        } else if id == <::cyvasse::caird::CairdCyvasse as ::tabula_core::Game>::ID {
+            type $G = ::cyvasse::caird::CairdCyvasse;
+            $body
+        } else if id == <::kyo::Kyo as ::tabula_core::Game>::ID {
             type $G = ::kyo::Kyo;
+            $body
+        } else if id == <::territories::Territories as ::tabula_core::Game>::ID {
+            type $G = ::territories::Territories;
+            $body
+        } else if id == <::syba::Syba as ::tabula_core::Game>::ID {
+            type $G = ::syba::Syba;
             $body
         } else {
             $otherwise

@@ -1,0 +1,100 @@
+//! Syba knowledge (2–6 players; face-down starting cities are hidden, so agents search
+//! determinizations).
+//!
+//! **Evaluation**: per seat, each owned city counts 1 + 0.3 × its level (15 cities win; the last
+//! player owning a city wins), each unit 0.35 × its Power (Soldier 1, Knight 2, Monster 3, Hero 2),
+//! each resource 0.02. The values become expected scores by a softmax (temperature 2), so they sum to
+//! 1 over the seats, as max^n search expects.
+//!
+//! **Move ordering / playouts**: attacks first, then unit purchases and research, then the rest;
+//! trade offers last; playouts attack or buy when they can half of the time and never open trades.
+
+use syba::Syba;
+use syba::state::UnitKind;
+use tabula_core::rand::RngExt;
+use tabula_core::{Game, GameRng, Seat};
+
+use crate::knowledge::Knowledge;
+
+fn seat_values(s: &Syba) -> Vec<f64> {
+    let n = s.seats();
+    let content = Syba::content();
+    let mut v = vec![0.0f64; n];
+    for (city, owner) in s.city_owners().iter().enumerate() {
+        if let Some(o) = owner
+            && let Some(x) = v.get_mut(usize::from(*o))
+        {
+            let level = content
+                .cities
+                .get(city)
+                .map_or(1.0, |c| f64::from(c.level.value()));
+            *x += 1.0 + 0.3 * level;
+        }
+    }
+    for u in s.units() {
+        if let Some(x) = v.get_mut(usize::from(u.owner)) {
+            let power = match u.kind {
+                UnitKind::Soldier => 1.0,
+                UnitKind::Knight => 2.0,
+                UnitKind::Monster => 3.0,
+                UnitKind::Hero(_) => 2.0,
+            };
+            *x += 0.35 * power;
+        }
+    }
+    for (i, p) in s.players().iter().enumerate() {
+        if let Some(x) = v.get_mut(i) {
+            *x += 0.02 * p.resources.iter().map(|r| f64::from(*r)).sum::<f64>();
+        }
+    }
+    v
+}
+
+fn priority(a: &syba::Action) -> i32 {
+    use syba::Action as A;
+    match a {
+        A::Attack { .. } => 30,
+        A::BuyUnit { .. } | A::BuyHero { .. } => 10,
+        A::Research { .. } => 5,
+        A::MoveArmy { .. } | A::Move { .. } => 2,
+        A::TradeOpen(_) | A::TradeOffer(_) | A::TradeAsk(_) | A::TradePropose => -10,
+        _ => 0,
+    }
+}
+
+impl Knowledge for Syba {
+    fn evaluate(&self) -> Option<Vec<f64>> {
+        let v = seat_values(self);
+        let max = v.iter().copied().fold(f64::MIN, f64::max);
+        let exp: Vec<f64> = v.iter().map(|x| ((x - max) / 2.0).exp()).collect();
+        let sum: f64 = exp.iter().sum();
+        Some(
+            exp.into_iter()
+                .map(|e| e / sum.max(f64::MIN_POSITIVE))
+                .collect(),
+        )
+    }
+
+    fn action_priority(&self, action: &syba::Action) -> i32 {
+        priority(action)
+    }
+
+    fn playout_choice(&self, _seat: Seat, legal: &[syba::Action], rng: &mut GameRng) -> usize {
+        if rng.random::<f64>() < 0.5 {
+            let top = legal.iter().map(priority).max().unwrap_or(0);
+            if top >= 10 {
+                let tops: Vec<usize> = (0..legal.len())
+                    .filter(|&i| priority(&legal[i]) == top)
+                    .collect();
+                return tops[rng.random_range(0..tops.len())];
+            }
+        }
+        let i = rng.random_range(0..legal.len());
+        if priority(&legal[i]) < 0
+            && let Some(end) = legal.iter().position(|a| *a == syba::Action::EndTurn)
+        {
+            return end;
+        }
+        i
+    }
+}
