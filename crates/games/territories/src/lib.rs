@@ -1,7 +1,7 @@
 //! # Territories — the two-deck dice game
 //!
 //! Game id `territories`, type [`Territories`]. This crate implements `shared/rules/territories.md`
-//! exactly; every **[decision]** of the rules file is followed. This page documents the rules as
+//! exactly; every **\[decision\]** of the rules file is followed. This page documents the rules as
 //! implemented, the points the rules file left open and how they were settled, the JSON state format
 //! and the action notation.
 //!
@@ -55,6 +55,26 @@
 //!   counted together, setup excluded) more points wins and equal points draw.
 //! * **Hidden information.** A seat sees its own hand and the counts of the other hand; nobody sees the
 //!   draw pile's order or contents (only its size). Grid, buildings, bank, offers and dice are public.
+//!
+//! ## The rules file's \[decision\]s, all followed
+//! 1. The bank is finite, paid as far as it goes, roller first ([`Territories`] `bank`; production).
+//! 2. No distance or connection rule for Towns (setup and [`Action::Build`] list every empty
+//!    intersection).
+//! 3. A Capital collects its grant once per roll however many of its cards match.
+//! 4. The hand limit after a 7 counts resource plus territory cards (option
+//!    `hand_limit_counts_territories`, default `true`; `false` counts resource cards only).
+//! 5. At most three trade offers per turn (option `max_offers`, default 3).
+//! 6. Bank trades take four resources of one suit.
+//! 7. Each ability at most once per turn.
+//! 8. The card removed by Survey goes under the draw pile.
+//! 9. Drawing from an empty draw pile gives nothing.
+//! 10. After 200 turns (option `max_turns`, default 200) more points wins, equal points draw.
+//!
+//! ## Options
+//! The rules file names no options; the readings a player might want otherwise are behind these
+//! ([`TerritoriesOptions`]): `max_turns` (2..=2000, default 200), `max_offers` (0..=10, default 3),
+//! `hand_limit_counts_territories` (default true). Unknown names and out-of-range values are errors
+//! that list the valid ones.
 //!
 //! ## Points the rules file left open, and how they were decided
 //! * Trades are composed card by card (so the set of legal actions is finite and exact); asked-for

@@ -1,4 +1,4 @@
-//! The options of Territories. The defaults are the rules file's **[decision]**s.
+//! The options of Territories. The defaults are the rules file's **\[decision\]**s.
 
 use serde::{Deserialize, Serialize};
 use tabula_core::{GameOptions, OptionSpec, OptionsError};
