@@ -371,35 +371,37 @@ fn gen_shuffles(at: Sq, slice: &[crate::board::Chip], sink: &mut Sink<'_>) {
             continue;
         }
         // The Mana chips take the bottom d + l places in every allowed order; the Shields go on top.
+        // The bottom chip must change, so the first (bottom) kind differs from the current one.
         let bottom = old[0].kind;
-        let mut buf = Vec::with_capacity(k);
-        mana_orders(d, l, &mut buf, &mut |mana: &[ChipKind]| {
-            if mana[0] == bottom {
-                return;
-            }
-            let mut o = Order::from_kinds(mana.iter().copied());
+        let mut emit = |mut o: Order| {
             for _ in 0..s {
                 o.push(ChipKind::Shield);
             }
             sink.push(Action::Shuffle { at, order: o });
-        });
+        };
+        if bottom != ChipKind::Dark && d > 0 {
+            mana_orders(d - 1, l, Order::from_kinds([ChipKind::Dark]), &mut emit);
+        }
+        if bottom != ChipKind::Light && l > 0 {
+            mana_orders(d, l - 1, Order::from_kinds([ChipKind::Light]), &mut emit);
+        }
     }
 }
 
-/// Calls `f` with every arrangement of `d` Dark and `l` Light chips.
-fn mana_orders(d: usize, l: usize, buf: &mut Vec<ChipKind>, f: &mut dyn FnMut(&[ChipKind])) {
+/// Calls `f` with `prefix` followed by every arrangement of `d` Dark and `l` Light chips.
+fn mana_orders<F: FnMut(Order)>(d: usize, l: usize, prefix: Order, f: &mut F) {
     if d == 0 && l == 0 {
-        f(buf);
+        f(prefix);
         return;
     }
     if d > 0 {
-        buf.push(ChipKind::Dark);
-        mana_orders(d - 1, l, buf, f);
-        buf.pop();
+        let mut o = prefix;
+        o.push(ChipKind::Dark);
+        mana_orders(d - 1, l, o, f);
     }
     if l > 0 {
-        buf.push(ChipKind::Light);
-        mana_orders(d, l - 1, buf, f);
-        buf.pop();
+        let mut o = prefix;
+        o.push(ChipKind::Light);
+        mana_orders(d, l - 1, o, f);
     }
 }
