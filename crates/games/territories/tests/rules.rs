@@ -1018,3 +1018,38 @@ fn render_text_draws_the_grid_for_the_observer() {
     let black = g.render_text(Observer::Seat(B));
     assert!(black.contains("QD"), "{black}");
 }
+
+/// Rules, Components + A turn 1: with a finite bank, Temple choices lapse once the bank is empty.
+#[test]
+fn components_finite_bank_temple_choices_lapse_when_the_bank_is_empty() {
+    let mut g = before_roll(W);
+    set_cell(&mut g, (1, 0), "9D");
+    put(&mut g, W, Piece::Temple, (1, 1)); // 9D and 9H: two choices
+    drain_bank(&mut g, B, Res::H, 1);
+    drain_bank(&mut g, B, Res::S, 0);
+    drain_bank(&mut g, B, Res::C, 0);
+    drain_bank(&mut g, B, Res::D, 0);
+    chance(&mut g, Action::Roll(9));
+    assert_eq!(
+        g.phase,
+        Phase::Temple {
+            seat: W,
+            left: 2,
+            next: 2
+        }
+    );
+    assert_eq!(legal(&g, W), vec![Action::TempleTake(Res::H)]);
+    act(&mut g, W, Action::TempleTake(Res::H));
+    assert_eq!(g.phase, Phase::Main, "the second choice lapses");
+    assert_eq!(res(&g, W), [1, 0, 0, 0]);
+}
+
+/// Rules, Setup + The grid: every empty intersection may take a setup Town (perft over the
+/// placements: 30, then 29, then 28).
+#[test]
+fn setup_places_on_any_empty_intersection_perft() {
+    let g = dealt();
+    assert_eq!(tabula_core::tools::perft(&g, 1), 30);
+    assert_eq!(tabula_core::tools::perft(&g, 2), 30 * 29);
+    assert_eq!(tabula_core::tools::perft(&g, 3), 30 * 29 * 28);
+}
