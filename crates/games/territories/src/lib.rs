@@ -139,7 +139,10 @@
 //! | ability | `use survey`, `pay H`, `survey 1,2 QH`, `expand 5,0 QH`, `raze 2,3`, `convert 2,3 town` |
 //! | end the turn | `end` |
 //!
-//! `parse_action` also accepts the JSON form of an action.
+//! `parse_action` also accepts the JSON form of an action (as in records): serde's externally tagged
+//! form of [`Action`], e.g. `{"build": [2, 3]}`, `{"upgrade": [[2, 3], "fort"]}`, `{"give": {"res":
+//! "H"}}`, `{"give": {"territory": "QH"}}`, `{"bank": ["D", {"res": "S"}]}`, `{"bank": ["D",
+//! "territory"]}`, `{"duel": [5, 2]}`, `{"first": 0}`, `"end_turn"`, `"propose"`.
 
 pub mod model;
 pub mod notation;

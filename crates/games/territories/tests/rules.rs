@@ -1053,3 +1053,35 @@ fn setup_places_on_any_empty_intersection_perft() {
     assert_eq!(tabula_core::tools::perft(&g, 2), 30 * 29);
     assert_eq!(tabula_core::tools::perft(&g, 3), 30 * 29 * 28);
 }
+
+/// The documented JSON form of actions.
+#[test]
+fn notation_json_form_of_actions_is_as_documented() {
+    let cases = [
+        (r#"{"build":[2,3]}"#, Action::Build((2, 3))),
+        (
+            r#"{"upgrade":[[2,3],"fort"]}"#,
+            Action::Upgrade((2, 3), Piece::Fort),
+        ),
+        (r#"{"give":{"res":"H"}}"#, Action::Give(Item::Res(Res::H))),
+        (
+            r#"{"give":{"territory":"QH"}}"#,
+            Action::Give(Item::Territory(card("QH"))),
+        ),
+        (
+            r#"{"bank":["D",{"res":"S"}]}"#,
+            Action::Bank(Res::D, BankTake::Res(Res::S)),
+        ),
+        (
+            r#"{"bank":["D","territory"]}"#,
+            Action::Bank(Res::D, BankTake::Territory),
+        ),
+        (r#"{"duel":[5,2]}"#, Action::Duel(5, 2)),
+        (r#"{"first":0}"#, Action::First(W)),
+        (r#""end_turn""#, Action::EndTurn),
+    ];
+    for (json, action) in cases {
+        assert_eq!(serde_json::to_string(&action).unwrap(), json);
+        assert_eq!(serde_json::from_str::<Action>(json).unwrap(), action);
+    }
+}
