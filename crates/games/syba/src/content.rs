@@ -464,6 +464,8 @@ pub struct Content {
     pub hero_slugs: Vec<String>,
     pub card_slugs: Vec<String>,
     pub race_slugs: Vec<String>,
+    /// Indexes of the upgrade cards (for fast per-player sums).
+    pub upgrade_cards: Vec<u8>,
 }
 
 /// The file texts of an edition.
@@ -810,6 +812,9 @@ pub fn load(src: Sources<'_>) -> Result<Content, String> {
             ));
         }
     }
+    c.upgrade_cards = (0..cards.len() as u8)
+        .filter(|&i| cards[i as usize].kind == CardKind::Upgrade)
+        .collect();
     c.areas = map.areas;
     c.cities = cities;
     c.heroes = heroes_file.heroes;

@@ -77,9 +77,9 @@ impl Syba {
 
     pub(crate) fn upgrade_sum(&self, c: &Content, seat: u8, f: impl Fn(&Lasting) -> u8) -> u8 {
         let mut s = 0u8;
-        for (i, st) in self.cards.iter().enumerate() {
-            if *st == CardState::Upgrade(seat)
-                && let Some(l) = c.cards.get(i).and_then(|k| k.lasting.as_ref())
+        for &i in &c.upgrade_cards {
+            if self.cards.get(i as usize) == Some(&CardState::Upgrade(seat))
+                && let Some(l) = c.cards.get(i as usize).and_then(|k| k.lasting.as_ref())
             {
                 s = s.saturating_add(f(l));
             }
@@ -413,33 +413,47 @@ impl Syba {
             }
         }
         // Moves.
-        for a in self.areas_of(seat) {
-            let movable = self
-                .units
-                .iter()
-                .filter(|u| u.owner == seat && u.area == a && self.can_move(c, u))
-                .count();
+        let mut movable: Vec<(u8, u32)> = self
+            .units
+            .iter()
+            .filter(|u| u.owner == seat && self.can_move(c, u))
+            .map(|u| (u.area, u.id))
+            .collect();
+        movable.sort_unstable();
+        let mut i = 0;
+        while i < movable.len() {
+            let a = movable[i].0;
+            let mut j = i;
+            while j < movable.len() && movable[j].0 == a {
+                j += 1;
+            }
             for &to in &c.adjacent[a as usize] {
-                for u in &self.units {
-                    if u.owner == seat && u.area == a && self.can_move(c, u) {
-                        out.push(Action::Move { unit: u.id, to });
-                    }
+                for &(_, id) in &movable[i..j] {
+                    out.push(Action::Move { unit: id, to });
                 }
-                if movable >= 2 {
+                if j - i >= 2 {
                     out.push(Action::MoveArmy { from: a, to });
                 }
             }
+            i = j;
         }
         // Attacks.
+        let mut occupied = vec![0u8; c.areas.len()];
+        for u in &self.units {
+            if let Some(m) = occupied.get_mut(u.area as usize) {
+                *m |= 1 << u.owner;
+            }
+        }
         for a in self.exhaustable_areas(seat, &[]) {
             let r = self.reach(c, seat, a);
             for (t, d) in c.distance[a as usize].iter().enumerate() {
                 if *d > r {
                     continue;
                 }
+                let mask = occupied[t] & !(1 << seat);
                 let t = t as u8;
                 for o in 0..self.n() as u8 {
-                    if o != seat && self.has_units(o, t) {
+                    if mask & (1 << o) != 0 {
                         out.push(Action::Attack {
                             from: a,
                             target: Target::Army { owner: o, area: t },
