@@ -281,6 +281,50 @@ impl Territories {
                     }
                 }
             }
+            (Phase::Setup { .. }, Action::Place(p)) => {
+                if self.building_at(*p).is_some() {
+                    format!("{},{} already has a building", p.0, p.1)
+                } else {
+                    format!("{},{} is not an intersection of the grid", p.0, p.1)
+                }
+            }
+            (Phase::Temple { .. }, Action::TempleTake(r)) => format!("the bank has no {r} left"),
+            (Phase::Discard { .. }, Action::Discard(Item::Territory(_)))
+                if !self.options.hand_limit_counts_territories =>
+            {
+                "territory cards do not count towards the hand limit (option \
+                 hand_limit_counts_territories is false)"
+                    .into()
+            }
+            (Phase::Discard { .. } | Phase::HandOver { .. }, _)
+            | (Phase::Pay { .. }, Action::Pay(_)) => "you do not hold that card".into(),
+            (Phase::Respond, Action::Accept) => {
+                "you do not hold what the offer asks for".into()
+            }
+            (Phase::Place { .. }, Action::Survey(cell, card) | Action::Expand(cell, card))
+                if !hand.territories.contains(card) =>
+            {
+                format!("you do not hold {card} (cell {},{})", cell.0, cell.1)
+            }
+            (Phase::Place { ability }, Action::Survey(cell, _) | Action::Expand(cell, _)) => {
+                match ability {
+                    Ability::Survey => format!(
+                        "Survey replaces a card of the grid; {},{} has none (or this is Expand)",
+                        cell.0, cell.1
+                    ),
+                    _ => format!(
+                        "Expand needs an empty cell sharing a full edge with the grid; {},{} is not \
+                         one (or this is Survey)",
+                        cell.0, cell.1
+                    ),
+                }
+            }
+            (Phase::Target { .. }, Action::Raze(_) | Action::Convert(..)) => {
+                "not a valid target (Raid destroys an opponent Town; Convert takes an opponent \
+                 building touching a card your Capital or Temple touches, as a piece of the same or a \
+                 lower tier from your supply)"
+                    .into()
+            }
             _ => format!(
                 "it does not fit the current phase: {}",
                 view::phase_text(&self.phase)

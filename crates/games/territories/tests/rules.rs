@@ -1085,3 +1085,42 @@ fn notation_json_form_of_actions_is_as_documented() {
         assert_eq!(serde_json::from_str::<Action>(json).unwrap(), action);
     }
 }
+
+/// Engine contract: refusals name the rule that forbids the action.
+#[test]
+fn refusals_explain_which_rule_forbids_the_action() {
+    let mut g = dealt();
+    act(&mut g, W, Action::Place((1, 1)));
+    let e = g
+        .clone()
+        .apply(Actor::Seat(B), &Action::Place((1, 1)))
+        .unwrap_err();
+    assert!(e.to_string().contains("already has a building"), "{e}");
+    let e = g
+        .clone()
+        .apply(Actor::Seat(B), &Action::Place((9, 9)))
+        .unwrap_err();
+    assert!(e.to_string().contains("not an intersection"), "{e}");
+    let e = g
+        .clone()
+        .apply(Actor::Seat(B), &Action::EndTurn)
+        .unwrap_err();
+    assert!(e.to_string().contains("setup placement"), "{e}");
+    let e = g
+        .clone()
+        .apply(Actor::Seat(W), &Action::Place((2, 2)))
+        .unwrap_err();
+    assert!(e.to_string().contains("not"), "{e}");
+    let mut m = main_phase(8);
+    put(&mut m, W, Piece::Fort, (1, 1));
+    let e = m
+        .clone()
+        .apply(Actor::Seat(W), &Action::Use(Ability::Survey))
+        .unwrap_err();
+    assert!(e.to_string().contains("territory card"), "{e}");
+    let e = m
+        .clone()
+        .apply(Actor::Seat(W), &Action::Use(Ability::Expand))
+        .unwrap_err();
+    assert!(e.to_string().contains("Capital or a palace"), "{e}");
+}
