@@ -80,6 +80,24 @@ fn check_random_game(o: &CairdOptions, seed: u64) -> u32 {
                 assert!(legal_actions_vec(&g, Seat(s)).is_empty());
             }
         }
+        // The legality shortcut agrees with testing every pseudo-legal action.
+        if g.phase() == Phase::Play {
+            let side = g.to_move().0;
+            let mut pseudo = Vec::new();
+            g.rules().pseudo(
+                g.pos(),
+                side,
+                g.dragon_in_reserve(g.to_move()),
+                legal.iter().any(|a| matches!(a, CairdAction::Ruin { .. })),
+                &mut pseudo,
+            );
+            let slow: Vec<&CairdAction> = pseudo
+                .iter()
+                .filter(|a| g.rules().keeps_king_safe(g.pos(), side, a))
+                .collect();
+            assert_eq!(slow.len(), legal.len());
+            assert!(slow.iter().all(|a| legal.contains(a)));
+        }
         if steps.is_multiple_of(7) {
             for a in &legal {
                 let mut c = g.clone();

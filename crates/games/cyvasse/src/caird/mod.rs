@@ -404,6 +404,22 @@ impl CairdCyvasse {
         Ok(g)
     }
 
+    /// The position after both seats committed named presets ([`PRESETS`]): White `white`, Black
+    /// `black`. Used for perft regressions and benchmarks.
+    pub fn from_presets(
+        options: &CairdOptions,
+        white: &str,
+        black: &str,
+    ) -> Result<CairdCyvasse, String> {
+        let mut g = CairdCyvasse::new(options).map_err(|e| e.to_string())?;
+        for (seat, name) in [(0usize, white), (1, black)] {
+            let plan = preset(options, seat, name)?;
+            g.apply(Actor::Seat(Seat::new(seat)), &CairdAction::Setup(plan))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(g)
+    }
+
     /// A play-phase position from placements: `pieces` as `(cell, letter)` (upper case White, lower
     /// case Black) and `terrain` as `(cell, letter)` (`h f w c b`), everything else empty Grassland.
     pub fn from_placements(
@@ -483,16 +499,12 @@ impl CairdCyvasse {
     }
 
     fn has_legal(&self, side: u8) -> bool {
-        let mut buf = Vec::with_capacity(64);
-        self.rules.pseudo(
+        self.rules.has_legal(
             &self.pos,
             side,
             self.reserve[side as usize],
             self.ruin_ready(side),
-            &mut buf,
-        );
-        buf.iter()
-            .any(|a| self.rules.keeps_king_safe(&self.pos, side, a))
+        )
     }
 
     /// After an action or the setup: game-ending conditions for the side to move.

@@ -146,6 +146,8 @@ pub struct Rules {
     pub castle_storming: bool,
     pub wildfyre: bool,
     pub sea: bool,
+    /// The longest distance any piece reaches (for attack detection).
+    pub reach: u8,
 }
 
 /// A position: pieces and terrain per cell, the Kings' cells and the Fortresses' cells.
@@ -186,6 +188,14 @@ impl Pos {
             }
         }
     }
+}
+
+/// The King's situation for the legality shortcut.
+struct Guard {
+    checked: bool,
+    king: u8,
+    /// Directions from the King holding an enemy piece within reach.
+    danger: u16,
 }
 
 /// What a move did.
@@ -270,7 +280,13 @@ impl Rules {
             specs[DRAGON as usize].shot =
                 Some(shot(if hex { ortho } else { all }, 2, true, false, false));
         }
+        let reach = specs
+            .iter()
+            .map(|s| s.range.max(s.shot.map_or(0, |t| t.range)))
+            .max()
+            .unwrap_or(1);
         Rules {
+            reach,
             geo,
             expert,
             hex,
@@ -443,63 +459,110 @@ impl Rules {
         ruin_ready: bool,
         out: &mut Vec<CairdAction>,
     ) {
-        let geo = self.geo;
-        for from in 0..geo.n as u8 {
+        self.for_each_pseudo(pos, side, reserve, ruin_ready, |a| out.push(a));
+    }
+
+    /// Whether a land move of the piece on `from` reaches `to` (empty, or an enemy it may take).
+    fn land_reaches(&self, pos: &Pos, from: u8, to: u8) -> bool {
+        let kind = kind_of(pos.board[from as usize]);
+        let spec = &self.specs[kind as usize];
+        let Some((dir, dist)) = self.geo.line(from, to) else {
+            return false;
+        };
+        let d = dir as u8;
+        if d < spec.dir_lo || d >= spec.dir_hi || dist > spec.range as usize {
+            return false;
+        }
+        let attack = self.may_attack(pos, from, kind);
+        let mut hit = false;
+        self.walk_move(pos, from, dir, |c, enemy| {
+            hit |= c == to && (!enemy || (attack && self.beats(pos, from, to)))
+        });
+        hit
+    }
+
+    /// Calls `f` with every pseudo-legal action of `side`, allocating nothing.
+    pub fn for_each_pseudo(
+        &self,
+        pos: &Pos,
+        side: u8,
+        reserve: bool,
+        ruin_ready: bool,
+        mut f: impl FnMut(CairdAction),
+    ) {
+        for from in 0..self.geo.n as u8 {
             let p = pos.board[from as usize];
-            if p == 0 || side_of(p) != side || kind_of(p) == MOUNTAIN {
-                continue;
-            }
-            let kind = kind_of(p);
-            let spec = self.specs[kind as usize];
-            let attack = self.may_attack(pos, from, kind);
-            for dir in spec.dir_lo as usize..spec.dir_hi as usize {
-                self.walk_move(pos, from, dir, |to, enemy| {
-                    if !enemy || (attack && self.beats(pos, from, to)) {
-                        out.push(CairdAction::Move { from, to });
-                    }
-                });
-            }
-            if attack && let Some(s) = spec.shot {
-                for dir in s.dir_lo as usize..s.dir_hi as usize {
-                    self.walk_shot(pos, from, dir, &s, |to| {
-                        if self.beats(pos, from, to) {
-                            out.push(CairdAction::Shot { from, to });
-                        }
-                    });
-                }
-            }
-            if self.sea
-                && kind != DRAGON
-                && let Some(next) = self.sea_neighbours(from)
-            {
-                for to in next {
-                    let q = pos.board[to as usize];
-                    let ok = if q == 0 {
-                        pos.terrain[to as usize] != BURNING
-                    } else {
-                        side_of(q) != side
-                            && kind_of(q) != MOUNTAIN
-                            && attack
-                            && self.beats(pos, from, to)
-                    };
-                    let action = CairdAction::Move { from, to };
-                    if ok && !out.contains(&action) {
-                        out.push(action);
-                    }
-                }
+            if p != 0 && side_of(p) == side && kind_of(p) != MOUNTAIN {
+                self.piece_pseudo(pos, from, &mut f);
             }
         }
+        self.extra_pseudo(pos, side, reserve, ruin_ready, f);
+    }
+
+    /// The actions that move no piece: placing the reserve Dragon, ruining a stormed Fortress.
+    fn extra_pseudo(
+        &self,
+        pos: &Pos,
+        side: u8,
+        reserve: bool,
+        ruin_ready: bool,
+        mut f: impl FnMut(CairdAction),
+    ) {
         if reserve {
-            for &c in &geo.home[side as usize] {
+            for &c in &self.geo.home[side as usize] {
                 if pos.board[c as usize] == 0 && pos.terrain[c as usize] != BURNING {
-                    out.push(CairdAction::Place { to: c });
+                    f(CairdAction::Place { to: c });
                 }
             }
         }
         if ruin_ready {
             let fort = pos.forts[1 - side as usize];
             if fort != NONE {
-                out.push(CairdAction::Ruin { at: fort });
+                f(CairdAction::Ruin { at: fort });
+            }
+        }
+    }
+
+    /// The pseudo-legal actions of the piece on `from`.
+    #[inline]
+    fn piece_pseudo(&self, pos: &Pos, from: u8, mut f: impl FnMut(CairdAction)) {
+        let p = pos.board[from as usize];
+        let (kind, side) = (kind_of(p), side_of(p));
+        let spec = self.specs[kind as usize];
+        let attack = self.may_attack(pos, from, kind);
+        for dir in spec.dir_lo as usize..spec.dir_hi as usize {
+            self.walk_move(pos, from, dir, |to, enemy| {
+                if !enemy || (attack && self.beats(pos, from, to)) {
+                    f(CairdAction::Move { from, to });
+                }
+            });
+        }
+        if attack && let Some(s) = spec.shot {
+            for dir in s.dir_lo as usize..s.dir_hi as usize {
+                self.walk_shot(pos, from, dir, &s, |to| {
+                    if self.beats(pos, from, to) {
+                        f(CairdAction::Shot { from, to });
+                    }
+                });
+            }
+        }
+        if self.sea
+            && kind != DRAGON
+            && let Some(next) = self.sea_neighbours(from)
+        {
+            for to in next {
+                let q = pos.board[to as usize];
+                let ok = if q == 0 {
+                    pos.terrain[to as usize] != BURNING
+                } else {
+                    side_of(q) != side
+                        && kind_of(q) != MOUNTAIN
+                        && attack
+                        && self.beats(pos, from, to)
+                };
+                if ok && !self.land_reaches(pos, from, to) {
+                    f(CairdAction::Move { from, to });
+                }
             }
         }
     }
@@ -543,16 +606,43 @@ impl Rules {
         false
     }
 
-    /// Whether any piece of `by` attacks `target`.
+    /// Whether any piece of `by` attacks `target`: only pieces on a line through `target` within the
+    /// longest reach, and pieces on the neighbouring sea ports, are traced.
     pub fn attacked(&self, pos: &Pos, target: u8, by: u8) -> bool {
         if target == NONE {
             return false;
         }
-        for from in 0..self.geo.n as u8 {
-            let p = pos.board[from as usize];
-            if p != 0 && side_of(p) == by && kind_of(p) != MOUNTAIN && self.hits(pos, from, target)
-            {
-                return true;
+        let step = &self.geo.step;
+        #[allow(clippy::needless_range_loop)]
+        for dir in 0..2 * self.geo.ortho {
+            let mut cur = target;
+            for _ in 0..self.reach {
+                cur = step[cur as usize][dir];
+                if cur == NONE {
+                    break;
+                }
+                let p = pos.board[cur as usize];
+                if p != 0
+                    && side_of(p) == by
+                    && kind_of(p) != MOUNTAIN
+                    && self.hits(pos, cur, target)
+                {
+                    return true;
+                }
+            }
+        }
+        if self.sea
+            && let Some(next) = self.sea_neighbours(target)
+        {
+            for from in next {
+                let p = pos.board[from as usize];
+                if p != 0
+                    && side_of(p) == by
+                    && kind_of(p) != MOUNTAIN
+                    && self.hits(pos, from, target)
+                {
+                    return true;
+                }
             }
         }
         false
@@ -640,6 +730,70 @@ impl Rules {
         !self.in_check(&next, side)
     }
 
+    /// What the legality shortcut needs to know about `side`'s King, computed once per generation.
+    #[inline]
+    fn guard(&self, pos: &Pos, side: u8) -> Guard {
+        let king = pos.kings[side as usize];
+        let mut danger = 0u16;
+        if king != NONE {
+            for dir in 0..2 * self.geo.ortho {
+                if self.enemy_on_ray(pos, king, dir, side) {
+                    danger |= 1 << dir;
+                }
+            }
+        }
+        Guard {
+            // With no enemy on any line through the King only a sea attack could reach it.
+            checked: (danger != 0 || self.sea) && self.in_check(pos, side),
+            king,
+            danger,
+        }
+    }
+
+    /// Whether pseudo-legal `action` keeps the King safe, with a shortcut: when `side` is not in check,
+    /// a non-King action whose changed cells lie on no line from the King that holds an enemy piece
+    /// within reach cannot expose it (every attack runs along such a line; sea attacks do not depend
+    /// on other cells). Otherwise the action is played on a copy and the King tested.
+    #[inline]
+    fn safe(&self, pos: &Pos, side: u8, g: &Guard, action: &CairdAction) -> bool {
+        if !g.checked {
+            if g.king == NONE {
+                return true;
+            }
+            let quiet = |c: u8| match self.geo.line(g.king, c) {
+                None => true,
+                Some((dir, _)) => g.danger & (1 << dir) == 0,
+            };
+            match *action {
+                CairdAction::Move { from, to } if from != g.king && quiet(from) && quiet(to) => {
+                    return true;
+                }
+                CairdAction::Shot { to, .. } if quiet(to) => return true,
+                CairdAction::Place { .. } | CairdAction::Ruin { .. } => return true,
+                _ => {}
+            }
+        }
+        self.keeps_king_safe(pos, side, action)
+    }
+
+    /// Whether an enemy (non-Mountain) piece of `side`'s opponent stands within reach from `from`
+    /// along `dir`.
+    #[inline]
+    fn enemy_on_ray(&self, pos: &Pos, from: u8, dir: usize, side: u8) -> bool {
+        let mut cur = from;
+        for _ in 0..self.reach {
+            cur = self.geo.step[cur as usize][dir];
+            if cur == NONE {
+                return false;
+            }
+            let p = pos.board[cur as usize];
+            if p != 0 && side_of(p) != side && kind_of(p) != MOUNTAIN {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Appends the legal actions of `side`.
     pub fn legal(
         &self,
@@ -649,16 +803,37 @@ impl Rules {
         ruin_ready: bool,
         out: &mut Vec<CairdAction>,
     ) {
-        let start = out.len();
-        self.pseudo(pos, side, reserve, ruin_ready, out);
-        let mut i = start;
-        while i < out.len() {
-            if self.keeps_king_safe(pos, side, &out[i]) {
-                i += 1;
-            } else {
-                out.swap_remove(i);
+        let guard = self.guard(pos, side);
+        self.for_each_pseudo(pos, side, reserve, ruin_ready, |a| {
+            if self.safe(pos, side, &guard, &a) {
+                out.push(a);
+            }
+        });
+    }
+
+    /// Whether `side` has any legal action (no allocation; stops at the first piece that has one).
+    pub fn has_legal(&self, pos: &Pos, side: u8, reserve: bool, ruin_ready: bool) -> bool {
+        let guard = self.guard(pos, side);
+        let mut found = false;
+        for from in 0..self.geo.n as u8 {
+            let p = pos.board[from as usize];
+            if p != 0 && side_of(p) == side && kind_of(p) != MOUNTAIN {
+                self.piece_pseudo(pos, from, |a| {
+                    if !found && self.safe(pos, side, &guard, &a) {
+                        found = true;
+                    }
+                });
+                if found {
+                    return true;
+                }
             }
         }
+        self.extra_pseudo(pos, side, reserve, ruin_ready, |a| {
+            if !found && self.safe(pos, side, &guard, &a) {
+                found = true;
+            }
+        });
+        found
     }
 }
 
