@@ -76,3 +76,64 @@ fn hidden_setup_is_simultaneous_and_hidden() {
     assert_eq!(g.to_act(), ToAct::Seat(Seat(0)));
     g.validate().unwrap();
 }
+
+#[test]
+fn guarded_setup_keeps_the_king_safe_on_move_one() {
+    // "a setup generator that keeps its King safe on move one": no enemy piece, placed anywhere in
+    // the enemy home, attacks the King.
+    let mut rng = rng_from_seed(11);
+    for o in [
+        CairdOptions::default(),
+        CairdOptions {
+            version: Version::Expert,
+            ..Default::default()
+        },
+    ] {
+        let rules = cyvasse::caird::rules::Rules::new(&o);
+        for seat in 0..2 {
+            let p = guarded_setup(&o, seat, &mut rng);
+            validate_setup(&o, seat, &p).unwrap();
+            assert_eq!(king_threats(&o, &rules, seat, &p), 0, "{p:?}");
+        }
+    }
+}
+
+#[test]
+fn unknown_preset_lists_the_presets() {
+    let e = preset(&CairdOptions::default(), 0, "turtle").unwrap_err();
+    assert!(e.contains("phalanx") && e.contains("vanguard") && e.contains("flanks"));
+}
+
+#[test]
+fn setup_refusals_name_the_rule() {
+    let o = CairdOptions::default();
+    let mut p = preset(&o, 0, "phalanx").unwrap();
+    p.pieces = p.pieces.replacen('K', "X", 1);
+    assert!(
+        validate_setup(&o, 0, &p)
+            .unwrap_err()
+            .contains("unknown piece letter")
+    );
+    let p = SetupPlan {
+        terrain: "h".repeat(32),
+        pieces: preset(&o, 0, "phalanx").unwrap().pieces,
+    };
+    assert!(
+        validate_setup(&o, 0, &p)
+            .unwrap_err()
+            .contains("no terrain")
+    );
+    let e = CairdOptions {
+        version: Version::Expert,
+        ..Default::default()
+    };
+    let p = SetupPlan {
+        terrain: String::new(),
+        pieces: preset(&e, 0, "phalanx").unwrap().pieces,
+    };
+    assert!(
+        validate_setup(&e, 0, &p)
+            .unwrap_err()
+            .contains("terrain text")
+    );
+}

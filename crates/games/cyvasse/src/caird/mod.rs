@@ -1,8 +1,12 @@
 //! # Cyvasse, Caird's rules — game id `cyvasse-caird`
 //!
 //! Family 2 of `rules/cyvasse.md`: Version A (Basic, 8x8), Version C (Expert, terrain), the optional
-//! rules a–f and Hex Cyvasse, in every combination the rules allow. See [`DOCS`](self#rules-as-implemented)
-//! below for the rules as implemented, every decision taken, the JSON state format and the notation.
+//! rules a–f and Hex Cyvasse, in every combination the rules allow. The sections below give the rules
+//! as implemented, every decision taken, the JSON state format and the notation.
+//!
+//! Public API: [`CairdCyvasse`] (the [`Game`]), [`CairdOptions`], [`CairdAction`], [`CairdView`];
+//! setup helpers [`validate_setup`], [`random_setup`], [`guarded_setup`], [`preset`] / [`PRESETS`];
+//! the rules engine in [`rules`] and board geometry in [`geo`].
 //!
 //! ## Rules as implemented
 //! * **Seats**: seat 0 is White (home on ranks 1.. / the lower hex rows), seat 1 is Black. White moves
