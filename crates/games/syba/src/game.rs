@@ -104,6 +104,9 @@ impl Syba {
         if self.heroes.len() != c.heroes.len() {
             return Err(format!("heroes needs {} entries", c.heroes.len()));
         }
+        if usize::from(self.setup_done) > n {
+            return Err("setup_done is above the number of players".into());
+        }
         if usize::from(self.start) >= n || usize::from(self.current) >= n {
             return Err("start/current is not a seat".into());
         }
@@ -240,6 +243,27 @@ impl Syba {
                 }
                 Pending::Trade { partner, .. } => vec![*partner],
             };
+            let in_range = match p {
+                Pending::Intercept { area, .. } => usize::from(*area) < c.areas.len(),
+                Pending::Battle(b) => {
+                    let target_ok = match b.target {
+                        Target::Army { owner, area } => {
+                            usize::from(owner) < n && usize::from(area) < c.areas.len()
+                        }
+                        Target::City(city) => usize::from(city) < c.cities.len(),
+                    };
+                    target_ok
+                        && b.defenders
+                            .iter()
+                            .all(|&(o, a)| usize::from(o) < n && usize::from(a) < c.areas.len())
+                }
+                Pending::Trade { partner, .. } => *partner != self.current,
+            };
+            if !in_range {
+                return Err(format!(
+                    "pending decision {p:?} names an unknown area, city or seat"
+                ));
+            }
             if seats.iter().any(|&s| usize::from(s) >= n) {
                 return Err("a pending decision names a seat that does not exist".into());
             }

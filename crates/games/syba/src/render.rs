@@ -197,8 +197,12 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
                 o.winning_seats()
             );
         }
+        ToAct::Chance => {
+            let _ = writeln!(s, "To act: chance (the starting player is drawn)");
+        }
         t => {
-            let _ = writeln!(s, "To act: {:?}", t);
+            let names: Vec<String> = t.seats().into_iter().map(|x| g.seat_name(x)).collect();
+            let _ = writeln!(s, "To act: {}", names.join(", "));
         }
     }
     s

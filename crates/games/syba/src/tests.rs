@@ -968,3 +968,99 @@ fn notation_round_trips_for_every_legal_action_in_the_worked_position() {
         assert_eq!(g.parse_action(&text).unwrap(), a, "{text}");
     }
 }
+
+#[test]
+fn help_defend_commits_armies_that_need_not_be_rested() {
+    // Rule: "help the defender by committing whole armies in Reach (they need not be Rested)".
+    let mut g = scenario(3);
+    own(&mut g, 0, "Kaul");
+    own(&mut g, 1, "Iras");
+    own(&mut g, 2, "Sae");
+    put(&mut g, 0, UnitKind::Monster, "heran");
+    put(&mut g, 1, UnitKind::Soldier, "heran");
+    let tired = put(&mut g, 2, UnitKind::Knight, "heran");
+    g.units
+        .iter_mut()
+        .find(|u| u.id == tired)
+        .unwrap()
+        .exhausted = true;
+    ok(&mut g, 0, "attack heran P2@heran");
+    assert_eq!(to_act(&g), 2);
+    assert!(
+        !g.legal_actions_vec(2)
+            .contains(&Action::HelpAttack(area("heran"))),
+        "exhausted units cannot help the attack"
+    );
+    ok(&mut g, 2, "help-defend heran");
+    let b = g.last_battle.clone().unwrap();
+    // Monster 3 against Soldier 1 + Knight 2 = 3: both Destroyed.
+    assert_eq!(
+        (b.attack, b.defence, b.success, b.destroyed),
+        (3, 3, true, 2)
+    );
+}
+
+#[test]
+fn attacker_cannot_help_the_defence_nor_the_defender_the_attack() {
+    // [decision] documented in the crate docs.
+    let mut g = duel();
+    put(&mut g, 0, UnitKind::Soldier, "heran");
+    put(&mut g, 0, hero("Shiara"), "altera");
+    put(&mut g, 0, UnitKind::Soldier, "altera");
+    put(&mut g, 1, UnitKind::Knight, "heran");
+    put(&mut g, 1, UnitKind::Knight, "altera");
+    put(&mut g, 1, UnitKind::Monster, "bell");
+    ok(&mut g, 0, "attack heran P2@heran");
+    // Seat 1 (defender) may only commit armies in Reach (Reach 0: Bell and Altera are out).
+    assert_eq!(
+        to_act(&g),
+        0,
+        "seat 1 has nothing it may commit and is skipped"
+    );
+    let legal = g.legal_actions_vec(0);
+    assert_eq!(
+        legal,
+        vec![Action::HelpAttack(area("altera")), Action::Pass]
+    );
+    ok(&mut g, 0, "help-attack altera");
+    let b = g.last_battle.clone().unwrap();
+    assert_eq!((b.attack, b.defence, b.success), (4, 2, true));
+}
+
+#[test]
+fn give_city_receiver_captures_it_and_it_may_be_recaptured_same_turn() {
+    let mut g = duel();
+    own(&mut g, 0, "Heran");
+    put(&mut g, 0, UnitKind::Knight, "heran");
+    ok(&mut g, 0, "trade P2");
+    ok(&mut g, 0, "offer city:heran");
+    ok(&mut g, 0, "propose");
+    ok(&mut g, 1, "accept");
+    assert_eq!(g.city_owner[city("Heran") as usize], Some(1));
+    ok(&mut g, 0, "attack heran city:heran");
+    assert_eq!(g.city_owner[city("Heran") as usize], Some(0));
+}
+
+#[test]
+fn trade_only_on_your_turn_and_limited_per_turn() {
+    let mut g = duel();
+    refused(&mut g, 1, "trade P1");
+    for _ in 0..3 {
+        ok(&mut g, 0, "trade P2");
+        ok(&mut g, 0, "cancel");
+    }
+    refused(&mut g, 0, "trade P2");
+    ok(&mut g, 0, "end");
+    ok(&mut g, 1, "trade P1");
+}
+
+#[test]
+fn inconsistent_pending_decisions_are_rejected_by_validate() {
+    let mut g = duel();
+    g.stack.push(Pending::Intercept {
+        mover: 0,
+        area: 200,
+        queue: vec![1],
+    });
+    assert!(g.validate().unwrap_err().contains("unknown area"));
+}

@@ -63,3 +63,19 @@ fn smoke_action_mix() {
     }
     println!("{counts:?}\n{reasons:?}");
 }
+
+#[test]
+fn smoke_render() {
+    let mut g = Syba::new(&SybaOptions {
+        players: 3,
+        max_rounds: 10,
+        ..SybaOptions::default()
+    })
+    .unwrap();
+    let mut rng = tabula_core::rng_from_seed(7);
+    tools::random_playout(&mut g, &mut rng, 300);
+    println!(
+        "{}",
+        g.render_text(tabula_core::Observer::Seat(tabula_core::Seat(0)))
+    );
+}
