@@ -105,7 +105,7 @@
 //!   board, buried ones included ("no Mana left").
 //! * Draw (**[decision]**) by threefold repetition of the position (stacks and side to move, at the
 //!   start of a turn), or after [`QUIET_TURN_LIMIT`] = 100 turns in a row without a capture or
-//!   destroyed Mana.
+//!   destroyed Mana (Shields removed by a Tower do not reset that count).
 //! * The side to move loses when it has no legal action ("no legal step").
 //!
 //! ## JSON state format

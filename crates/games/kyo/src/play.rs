@@ -527,7 +527,7 @@ impl Kyo {
     }
 }
 
-/// The square a step's source and destination; used by notation.
+/// Whether two squares are neighbours (8 directions).
 pub(crate) fn is_adjacent(a: Sq, b: Sq) -> bool {
     Dir::between(a, b).is_some()
 }

@@ -37,7 +37,7 @@ fn chip_counts(g: &Kyo) -> [[usize; 3]; 2] {
 }
 
 /// Variations of an action, most of them illegal.
-fn perturb(g: &Kyo, a: &Action, rng: &mut GameRng) -> Vec<Action> {
+fn perturb(a: &Action, rng: &mut GameRng) -> Vec<Action> {
     let mut v = Vec::new();
     let near = |s: Sq, rng: &mut GameRng| {
         s.offset(rng.random_range(-2..=2), rng.random_range(-2..=2))
@@ -140,7 +140,6 @@ fn perturb(g: &Kyo, a: &Action, rng: &mut GameRng) -> Vec<Action> {
         });
     }
     v.push(Action::EndTurn);
-    let _ = g;
     v
 }
 
@@ -178,7 +177,7 @@ fn check_random_game(opts: KyoOptions, seed: u64) -> Result<(), TestCaseError> {
         let set: HashSet<Action> = legal.iter().copied().collect();
         prop_assert_eq!(set.len(), legal.len(), "duplicate actions");
         let a = legal[rng.random_range(0..legal.len())];
-        for p in perturb(&g, &a, &mut rng) {
+        for p in perturb(&a, &mut rng) {
             if !set.contains(&p) {
                 let before = g.clone();
                 prop_assert!(g.apply(Actor::Seat(seat), &p).is_err(), "{p:?} accepted");

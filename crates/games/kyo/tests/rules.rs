@@ -929,3 +929,60 @@ fn shuffle_notation_accepts_the_whole_slice() {
     let a = g.parse_action("C4~DLD").unwrap();
     assert_eq!(g.action_notation(&a), "C4~LD");
 }
+
+/// Crate decision: a direct move of the Queen ends her turn (only the Tower is excepted).
+#[test]
+fn queen_direct_move_ends_her_turn() {
+    let mut g = pos(&[("C4", "LQ")], 0);
+    play(&mut g, "C4/1-C5");
+    assert_eq!(g.to_move, red());
+}
+
+/// Rules, "Deploy" and "Shuffle": a Tower's shuffle ends its turn, but it may still deploy after it.
+#[test]
+fn tower_shuffle_ends_the_turn_but_deploys_remain() {
+    let mut g = pos(&[("C4", "SDT")], 0);
+    play(&mut g, "C4~DS");
+    assert_eq!(at(&g, "C4"), "DST");
+    assert_eq!(g.to_move, gold());
+    assert!(
+        legal(&g)
+            .iter()
+            .all(|a| matches!(a, kyo::Action::Deploy { .. } | kyo::Action::EndTurn))
+    );
+    refuse(&mut g, "C4-C5");
+    play(&mut g, "end");
+    assert_eq!(g.to_move, red());
+}
+
+/// Rules, "Knight": the leap is a direct move, never a Mana move.
+#[test]
+fn knight_leap_is_a_direct_move() {
+    let mut g = pos_with(extra(), &[("E4", "DN")], 0);
+    assert_eq!(
+        g.action_notation(&g.parse_action("E4/1-F6").unwrap()),
+        "E4/1-F6"
+    );
+    play(&mut g, "E4/1-F6");
+    assert_eq!(g.to_move, red());
+    assert_eq!(at(&g, "E4"), "D");
+}
+
+/// Rules, "Cannon": its long capture is a direct move, so it never ends a Mana chain.
+#[test]
+fn cannon_capture_never_follows_a_mana_move() {
+    let mut g = pos_with(extra(), &[("E3", "DC"), ("E5", "D"), ("E6", "h")], 0);
+    play(&mut g, "E3/1>E4");
+    assert!(!legal_from(&g, "E4").iter().any(|n| n.contains('x')));
+    refuse(&mut g, "E4xE6");
+}
+
+/// Decision: a Tower capturing onto enemy Shields removes them too; the enemy Mana under them is
+/// then destroyed at the end of the turn.
+#[test]
+fn tower_capture_removes_enemy_shields_under_the_target() {
+    let mut g = pos(&[("C4", "T"), ("C5", "dsh")], 0);
+    play(&mut g, "C4xC5");
+    assert_eq!(at(&g, "C5"), "T");
+    assert_eq!(g.to_move, red());
+}
