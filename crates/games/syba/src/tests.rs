@@ -1064,3 +1064,108 @@ fn inconsistent_pending_decisions_are_rejected_by_validate() {
     });
     assert!(g.validate().unwrap_err().contains("unknown area"));
 }
+
+#[test]
+fn every_spell_resolves_its_effect() {
+    // Research: "Spells resolve, then are Discarded"; every spell of the edition does what it says.
+    let c = content();
+    let fresh = || {
+        let mut g = duel();
+        g.players[0].resources = [0, 0, 40];
+        g
+    };
+    let mut g = fresh();
+    ok(&mut g, 0, "research conscription city:kaul");
+    assert_eq!(g.chips_used(0, ChipKind::Soldier), 2);
+    assert!(g.units.iter().all(|u| u.fresh));
+    let mut g = fresh();
+    ok(&mut g, 0, "research summon-beast city:kaul");
+    assert_eq!(g.chips_used(0, ChipKind::Monster), 1);
+    let mut g = fresh();
+    let u = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    g.units[0].exhausted = true;
+    ok(&mut g, 0, "research rally");
+    assert!(!unit(&g, u).exhausted);
+    let mut g = fresh();
+    ok(&mut g, 0, "research haste");
+    assert_eq!(g.players[0].extra_moves, 1);
+    let mut g = fresh();
+    let u = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    ok(&mut g, 0, "research battle-cry");
+    assert_eq!(g.power(c, unit(&g, u)), 2);
+    let mut g = fresh();
+    let k = put(&mut g, 1, UnitKind::Knight, "iras");
+    let m = put(&mut g, 1, UnitKind::Monster, "iras");
+    refused(&mut g, 0, &format!("research fireball u{m}"));
+    ok(&mut g, 0, &format!("research fireball u{k}"));
+    assert!(g.unit(k).is_none() && g.unit(m).is_some());
+    let mut g = fresh();
+    put(&mut g, 1, UnitKind::Knight, "iras");
+    ok(&mut g, 0, "research paralyse P2@iras");
+    assert!(g.units.iter().all(|u| u.exhausted));
+    let mut g = fresh();
+    g.players[1].resources = [10, 0, 0];
+    ok(&mut g, 0, "research extortion P2");
+    assert_eq!(
+        (g.players[0].resources[0], g.players[1].resources[0]),
+        (6, 4)
+    );
+    let mut g = fresh();
+    ok(&mut g, 0, "research treasure-hunt");
+    assert_eq!(g.players[0].resources, [10, 0, 20]);
+}
+
+#[test]
+fn upgrades_income_and_moves_apply() {
+    let c = content();
+    let mut g = duel();
+    g.cards[c.card_by_name("Royal Mint").unwrap() as usize] = CardState::Upgrade(1);
+    g.cards[c.card_by_name("Supply Lines").unwrap() as usize] = CardState::Upgrade(1);
+    g.cards[c.card_by_name("Forced March").unwrap() as usize] = CardState::Upgrade(1);
+    let u = put(&mut g, 1, UnitKind::Soldier, "iras");
+    ok(&mut g, 0, "end");
+    // Iras 2/1/0 + Royal Mint 3 Production + Supply Lines 2 Food.
+    assert_eq!(g.players[1].resources, [5, 3, 0]);
+    ok(&mut g, 1, &format!("move u{u} sjochedal"));
+    ok(&mut g, 1, &format!("move u{u} iras"));
+    assert!(
+        !unit(&g, u).exhausted,
+        "Forced March: two moves without exhausting"
+    );
+}
+
+#[test]
+fn hero_income_extra_moves_and_rest_abilities() {
+    let mut g = duel();
+    put(&mut g, 1, hero("Mara the Quartermaster"), "iras");
+    put(&mut g, 1, hero("Seraphine of Litilien"), "iras");
+    let ilan = put(&mut g, 1, hero("Quickfoot Ilan"), "iras");
+    let morrow = put(&mut g, 1, hero("Old Morrow"), "iras");
+    let s = put(&mut g, 1, UnitKind::Soldier, "iras");
+    g.units.iter_mut().find(|u| u.id == s).unwrap().exhausted = true;
+    let thessaly = put(&mut g, 1, hero("Thessaly Greenhand"), "iras");
+    ok(&mut g, 0, "end");
+    // Iras 2/1/0 + Mara 2 Production + Seraphine 2 Research.
+    assert_eq!(g.players[1].resources, [4, 1, 2]);
+    ok(&mut g, 1, &format!("move u{ilan} sjochedal"));
+    ok(&mut g, 1, &format!("move u{ilan} iras"));
+    assert!(
+        !unit(&g, ilan).exhausted,
+        "Quickfoot Ilan moves twice without exhausting"
+    );
+    ok(&mut g, 1, &format!("ability u{morrow}"));
+    assert!(!unit(&g, s).exhausted && unit(&g, morrow).exhausted);
+    ok(&mut g, 1, &format!("ability u{thessaly}"));
+    assert_eq!(g.players[1].resources[1], 4);
+}
+
+#[test]
+fn city_strength_buildings_and_income_buildings() {
+    let c = content();
+    let mut g = duel();
+    g.cards[c.card_by_name("Great Walls").unwrap() as usize] = CardState::Building(city("Iras"));
+    g.cards[c.card_by_name("Grand Academy").unwrap() as usize] = CardState::Building(city("Iras"));
+    assert_eq!(g.city_strength(c, city("Iras")), 7);
+    ok(&mut g, 0, "end");
+    assert_eq!(g.players[1].resources, [2, 1, 4]);
+}

@@ -3,7 +3,7 @@ use syba::{Syba, SybaOptions};
 use tabula_core::{Game, tools};
 
 #[test]
-fn smoke_random_games() {
+fn random_games_of_every_size_end_and_stay_valid() {
     for seed in 0..20u64 {
         let opts = SybaOptions {
             players: 2 + (seed % 5) as u8,
@@ -23,7 +23,7 @@ fn smoke_random_games() {
 }
 
 #[test]
-fn smoke_action_mix() {
+fn random_play_exercises_every_kind_of_action() {
     use std::collections::HashMap;
     use tabula_core::rand::RngExt;
     let mut counts: HashMap<String, u64> = HashMap::new();
@@ -61,11 +61,44 @@ fn smoke_action_mix() {
             }
         }
     }
-    println!("{counts:?}\n{reasons:?}");
+    for kind in [
+        "ChooseRace",
+        "ChooseCity",
+        "BuyUnit",
+        "BuyHero",
+        "Rest",
+        "ExtraExhaust",
+        "MoveAgain",
+        "PowerUp",
+        "Research",
+        "Move",
+        "MoveArmy",
+        "Attack",
+        "HeroAction",
+        "OncePerGame",
+        "Intercept",
+        "HelpAttack",
+        "HelpDefend",
+        "Pass",
+        "TradeOpen",
+        "TradeOffer",
+        "TradeAsk",
+        "TradePropose",
+        "TradeCancel",
+        "TradeAccept",
+        "TradeDecline",
+        "EndTurn",
+    ] {
+        assert!(
+            counts.get(kind).copied().unwrap_or(0) > 0,
+            "random play never took {kind}: {counts:?}"
+        );
+    }
+    assert_eq!(reasons.values().sum::<u64>(), 30);
 }
 
 #[test]
-fn smoke_render() {
+fn terminal_drawing_shows_map_armies_players_and_who_acts() {
     let mut g = Syba::new(&SybaOptions {
         players: 3,
         max_rounds: 10,
