@@ -243,6 +243,9 @@ impl Territories {
                 if self.roll.is_none() || self.roll == Some(7) {
                     return Err("a Temple choice needs a production roll other than 7".into());
                 }
+                if self.bank.iter().all(|&n| n == 0) {
+                    return Err("a Temple choice needs a resource in the bank".into());
+                }
             }
             Phase::Discard { seat } => {
                 if seat.0 > 1 || self.hand_size(*seat) <= HAND_LIMIT {
