@@ -112,3 +112,41 @@ fn terminal_drawing_shows_map_armies_players_and_who_acts() {
         g.render_text(tabula_core::Observer::Seat(tabula_core::Seat(0)))
     );
 }
+
+#[test]
+fn registry_creates_loads_and_plays_through_json() {
+    use tabula_core::dynamic::Registry;
+    let mut reg = Registry::new();
+    reg.register::<Syba>();
+    let kind = reg.get("syba").unwrap();
+    let opts = kind
+        .parse_options(&["players=3".to_string(), "auto_rest=true".to_string()])
+        .unwrap();
+    assert_eq!(opts["players"], 3);
+    let err = kind
+        .parse_options(&["colour=red".to_string()])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("players") && err.contains("auto_rest") && err.contains("max_rounds"),
+        "{err}"
+    );
+    let err = kind
+        .parse_options(&["players=7".to_string()])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("2..=6"), "{err}");
+    let state = kind.new_state(&opts).unwrap();
+    let json = state.state();
+    let loaded = kind.load_state(&json).unwrap();
+    assert_eq!(loaded.state(), json);
+    let mut bad = json.clone();
+    bad["players"][0]["resources"] = serde_json::json!([50, 0, 0]);
+    assert!(kind.load_state(&bad).is_err());
+    let mut s = loaded;
+    let a = s.parse_action("start P2").unwrap();
+    s.apply(tabula_core::Actor::Chance, &a).unwrap();
+    let legal = s.legal_actions_with_notation(tabula_core::Seat(1));
+    assert_eq!(legal.len(), 6, "six races to choose from");
+    assert!(legal.iter().any(|(_, n)| n == "race forces-of-the-fey"));
+}
