@@ -264,11 +264,18 @@ impl<'de> Deserialize<'de> for Cell {
     }
 }
 
-/// Cells of rows `lo..=hi` as a bitboard.
-pub fn rows_mask(lo: usize, hi: usize) -> u128 {
-    Cell::all()
-        .filter(|c| c.row() >= lo && c.row() <= hi)
-        .fold(0, |m, c| m | c.bit())
+/// Cells of rows `lo..=hi` (0 = `a` .. 10 = `k`) as a bitboard.
+pub const fn rows_mask(lo: usize, hi: usize) -> u128 {
+    let mut m = 0u128;
+    let mut i = 0;
+    while i < GRID {
+        let row = i / 11;
+        if VALID & (1u128 << i) != 0 && row >= lo && row <= hi {
+            m |= 1u128 << i;
+        }
+        i += 1;
+    }
+    m
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -376,37 +383,68 @@ fn compute_line(from: Cell, to: Cell) -> ShotLine {
 /// The longest range of any unit.
 pub const MAX_RANGE: u8 = 3;
 
-/// For every cell, the lines to every cell at distance 1..=3, nearest first.
-pub fn shot_lines(from: Cell) -> &'static [ShotLine] {
-    static TABLE: OnceLock<Vec<Vec<ShotLine>>> = OnceLock::new();
+/// The shot geometry of one cell: its lines to every cell at distance 1..=3 (nearest first), the
+/// index of each target's line, and the disks of radius 0..=3 around it.
+#[derive(Debug, Clone)]
+pub struct ShotTable {
+    pub lines: Vec<ShotLine>,
+    pub line_of: [u8; GRID],
+    pub disks: [u128; MAX_RANGE as usize + 1],
+}
+
+fn shot_table(from: Cell) -> &'static ShotTable {
+    static TABLE: OnceLock<Vec<ShotTable>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         (0..GRID)
-            .map(|i| match Cell::from_index(i) {
-                None => Vec::new(),
-                Some(from) => {
+            .map(|i| {
+                let mut t = ShotTable {
+                    lines: Vec::new(),
+                    line_of: [NONE; GRID],
+                    disks: [0; MAX_RANGE as usize + 1],
+                };
+                if let Some(from) = Cell::from_index(i) {
                     let mut lines: Vec<ShotLine> = Cell::all()
-                        .filter(|&to| {
-                            let d = from.distance(to);
-                            (1..=MAX_RANGE).contains(&d)
-                        })
+                        .filter(|&to| (1..=MAX_RANGE).contains(&from.distance(to)))
                         .map(|to| compute_line(from, to))
                         .collect();
                     lines.sort_by_key(|l| (l.distance, l.to));
-                    lines
+                    for (k, l) in lines.iter().enumerate() {
+                        t.line_of[l.to.index()] = k as u8;
+                    }
+                    for (r, disk) in t.disks.iter_mut().enumerate() {
+                        *disk = Cell::all()
+                            .filter(|c| c.distance(from) as usize <= r)
+                            .fold(0, |m, c| m | c.bit());
+                    }
+                    t.lines = lines;
                 }
+                t
             })
             .collect()
     });
-    table.get(from.index()).map_or(&[], |v| v.as_slice())
+    &table[from.index()]
+}
+
+/// For every cell, the lines to every cell at distance 1..=3, nearest first.
+pub fn shot_lines(from: Cell) -> &'static [ShotLine] {
+    &shot_table(from).lines
+}
+
+/// The cells within `radius` (at most 3) of `from`, `from` included.
+pub fn disk(from: Cell, radius: u8) -> u128 {
+    shot_table(from).disks[radius.min(MAX_RANGE) as usize]
+}
+
+/// The line from `from` to `to`, when they are 1..=3 apart.
+pub fn shot_line(from: Cell, to: Cell) -> Option<&'static ShotLine> {
+    let t = shot_table(from);
+    t.lines.get(t.line_of[to.index()] as usize)
 }
 
 /// The blockers of the line `from` → `to` (empty when they are adjacent or farther than 3 apart:
 /// only shots need lines).
 pub fn line_blockers(from: Cell, to: Cell) -> &'static [(Cell, Cell)] {
-    shot_lines(from)
-        .iter()
-        .find(|l| l.to == to)
-        .map_or(&[], |l| l.blockers.as_slice())
+    shot_line(from, to).map_or(&[], |l| l.blockers.as_slice())
 }
 
 #[cfg(test)]

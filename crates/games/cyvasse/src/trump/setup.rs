@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use tabula_core::rand::RngExt;
 use tabula_core::{GameRng, Seat};
 
-use super::board::{Cell, rows_mask};
+use super::board::{Cell, cells_of, rows_mask};
 use super::pieces::Kind;
 use super::state::TrumpCyvasse;
 
@@ -43,8 +43,9 @@ pub fn home_rows(seat: Seat) -> (usize, usize) {
 
 /// The home rows of a seat as a bitboard.
 pub fn home_mask(seat: Seat) -> u128 {
-    let (lo, hi) = home_rows(seat);
-    rows_mask(lo, hi)
+    const SOUTH: u128 = rows_mask(6, 10);
+    const NORTH: u128 = rows_mask(0, 4);
+    if seat.index() == 0 { SOUTH } else { NORTH }
 }
 
 /// Whether `cell` is on `seat`'s home rows.
@@ -222,7 +223,7 @@ fn shuffle<T>(items: &mut [T], rng: &mut GameRng) {
 
 /// A uniformly random legal setup: the 19 pieces on distinct random cells of the home rows.
 pub fn random_setup(seat: Seat, rng: &mut GameRng) -> Army {
-    let mut cells: Vec<Cell> = Cell::all().filter(|c| is_home(seat, *c)).collect();
+    let mut cells: Vec<Cell> = cells_of(home_mask(seat)).collect();
     shuffle(&mut cells, rng);
     Army(cells.into_iter().zip(army_kinds()).collect())
 }

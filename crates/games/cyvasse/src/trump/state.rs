@@ -9,7 +9,9 @@ use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tabula_core::{ActionError, GameOptions, GameRng, Observer, OptionSpec, Outcome, Seat, ToAct};
 
-use super::board::{Cell, GRID, MAX_RANGE, NEIGHBOURS, NONE, VALID, cells_of, dilate, shot_lines};
+use super::board::{
+    Cell, GRID, MAX_RANGE, NEIGHBOURS, NONE, VALID, cells_of, dilate, disk, shot_line,
+};
 use super::pieces::{EMPTY, Kind, MOUNTAIN, decode, unit_code};
 use super::setup::{Army, check_setup, home_mask, random_setup, seat_label};
 
@@ -468,28 +470,21 @@ impl TrumpCyvasse {
     }
 
     fn shot_targets(&self, from: Cell, kind: Kind, side: usize) -> u128 {
-        let enemies = self.units[1 - side];
-        let range = kind.range();
+        let in_range = self.units[1 - side] & disk(from, kind.range());
         let mut out = 0;
-        for line in shot_lines(from) {
-            if line.distance > range {
-                break;
-            }
-            let bit = line.to.bit();
-            if enemies & bit == 0 {
+        for to in cells_of(in_range) {
+            let Some(line) = shot_line(from, to) else {
                 continue;
-            }
+            };
             let blocked = line
                 .blockers
                 .iter()
                 .any(|(a, b)| self.mountains & a.bit() != 0 && self.mountains & b.bit() != 0);
-            if blocked {
-                continue;
-            }
-            if let Some((_, d)) = decode(self.board[line.to.index()])
+            if !blocked
+                && let Some((_, d)) = decode(self.board[to.index()])
                 && kind.beats(d)
             {
-                out |= bit;
+                out |= to.bit();
             }
         }
         out
