@@ -2,13 +2,13 @@
 //!
 //! Game id `kyo`, type [`Kyo`]. Seat 0 is **Gold** (rows 0–1, moves first), seat 1 is **Red**
 //! (rows 8–9). The canonical rules are `shared/rules/kyo.md`; this page states them as implemented,
-//! with every **[decision]** of the rules file and every point the rules left open (marked
-//! **[crate decision]**).
+//! with every **\[decision\]** of the rules file and every point the rules left open (marked
+//! **\[crate decision\]**).
 //!
 //! ## Board and pieces
 //! 10x10 squares `A0`..`J9` (column A–J, row 0–9). Every square holds a stack: chips bottom to top —
 //! Dark Mana `D`, Light Mana `L`, Shield `S`, each owned (13 D, 13 L, 8 S per player; Shields are owned,
-//! **[decision]**) — and at most one pawn on top: Heavy `H`, King `K`, Queen `Q`, Tower `T`, Light
+//! **\[decision\]**) — and at most one pawn on top: Heavy `H`, King `K`, Queen `Q`, Tower `T`, Light
 //! Pawn `P`, and with `extra_pieces` Knight `N` and Cannon `C`.
 //!
 //! ## Options
@@ -25,7 +25,7 @@
 //! A move lifts a **slice** from the top of one of the mover's stacks: the mover's pawn (if any) plus an
 //! unbroken run of the mover's own chips directly under it. Enemy chips and anything under them are
 //! never lifted. A Light Pawn lifts no chips, any other pawn at most 5, a pawnless slice any number.
-//! **[crate decision]** The "chips alone" of a pawn's slice obey the same limit (so nothing can be
+//! **\[crate decision\]** The "chips alone" of a pawn's slice obey the same limit (so nothing can be
 //! lifted from under a Light Pawn), and every step of a Mana chain lifts afresh from the square the
 //! pawn stands on (it may leave chips behind or pick up own chips found there).
 //!
@@ -34,22 +34,22 @@
 //!   adjacent square (8 directions; Knight leaps and Cannon captures below).
 //!   - It is a **Mana move** when the pawn is not a Light Pawn and the top chip left on the square it
 //!     left is Dark Mana for an orthogonal step or Light Mana for a diagonal one (the mover's or the
-//!     enemy's). A step that qualifies always *is* a Mana move **[crate decision]**: the turn goes on,
+//!     enemy's). A step that qualifies always *is* a Mana move **\[crate decision\]**: the turn goes on,
 //!     and the player ends it with [`Action::EndTurn`] — which gives exactly the direct move's effect,
 //!     so no separate "direct" variant of such a step is listed.
-//!   - After a Mana move only further Mana moves **of the same pawn** follow (**[crate decision]**: the
+//!   - After a Mana move only further Mana moves **of the same pawn** follow (**\[crate decision\]**: the
 //!     chain belongs to one pawn), never a direct move. Consecutive Mana moves over the same colour
-//!     keep exactly the same direction (no turn, no reversal, **[decision]**); a colour change allows
+//!     keep exactly the same direction (no turn, no reversal, **\[decision\]**); a colour change allows
 //!     any direction of the new kind. Queen shuffles and Tower deploys in between do not reset the
-//!     direction rule **[crate decision]**.
-//!   - **[crate decision]** Within one turn the moving pawn never returns to a square it has already
+//!     direction rule **\[crate decision\]**.
+//!   - **\[crate decision\]** Within one turn the moving pawn never returns to a square it has already
 //!     stood on (the rules allowed endless Mana-move cycles; this bounds every turn). The squares are
 //!     kept in the turn's `visited`.
 //!   - Any other step is a **direct move** and ends the turn.
 //! * [`Action::Step`] with `pawn: false` moves chips without a pawn: the chips alone from under the
 //!   mover's pawn (leaving the pawn) or the top chips of a pawnless stack; a direct move that ends the
 //!   turn. A chip-only slice lands on an empty square or any pawnless stack, never under a pawn
-//!   (**[decision]**). When the chips from under a pawn are all Shields, the action is a
+//!   (**\[decision\]**). When the chips from under a pawn are all Shields, the action is a
 //!   [`Action::Deploy`] instead (see below).
 //! * [`Action::Shuffle`] reorders the chips of the lifted slice. It must change the order, may never
 //!   leave one of the mover's Shields under one of the mover's Mana chips within the slice, and ends the
@@ -65,16 +65,16 @@
 //!   turn-ending step (a direct move, a capture or a shuffle), after which only deploys and
 //!   [`Action::EndTurn`] remain; when no deploy is possible then, the turn ends by itself.
 //! * [`Action::EndTurn`] ends a turn that has at least one action (after Mana moves, Tower deploys,
-//!   Queen shuffles). **[crate decision]** Once a piece has acted, the rest of the turn belongs to it
+//!   Queen shuffles). **\[crate decision\]** Once a piece has acted, the rest of the turn belongs to it
 //!   (the turn's `active` square). A direct move of the Queen ends her turn (only the Tower is
 //!   excepted by the rules).
-//! * **[decision]** A player with no legal action at the start of a turn loses.
+//! * **\[decision\]** A player with no legal action at the start of a turn loses.
 //!
 //! ## Where a pawn may step
 //! Onto an empty square; onto a pawnless stack topped by Mana (anyone's); onto an enemy pawn (a
-//! capture); onto a stack topped by a Shield only if it is a **Tower** (**[decision]**). A Tower landing
-//! on enemy Shields removes the unbroken run of enemy Shields on top from the game (**[decision]**;
-//! **[crate decision]** also when it lands there after capturing); on its own Shields it simply stands
+//! capture); onto a stack topped by a Shield only if it is a **Tower** (**\[decision\]**). A Tower landing
+//! on enemy Shields removes the unbroken run of enemy Shields on top from the game (**\[decision\]**;
+//! **\[crate decision\]** also when it lands there after capturing); on its own Shields it simply stands
 //! and may lift them later. Never onto an own pawn.
 //!
 //! ## Captures, Light Pawns, destroying Mana
@@ -87,7 +87,7 @@
 //!   onto enemy Mana needs no outnumbering.
 //! * When a turn ends and the pawn that acted has moved, the enemy Mana directly under the chips it
 //!   carried onto its final square is destroyed, down to the first chip that is the mover's or a
-//!   Shield. Only the final square. **[crate decision]** "The chips carried" are the top `carried`
+//!   Shield. Only the final square. **\[crate decision\]** "The chips carried" are the top `carried`
 //!   chips under the pawn (a later Queen shuffle keeps their number, a later Tower deploy takes from
 //!   them first).
 //!
@@ -96,14 +96,14 @@
 //!   make a chess knight's leap as a direct move, over anything, onto a square a pawn may step on
 //!   (capturing an enemy pawn there).
 //! * **Cannon**: moves like a Heavy but never captures by an adjacent attack; as a direct move it
-//!   captures an enemy pawn 2 or 3 squares away in a straight line (**[crate decision]**: any of the 8
+//!   captures an enemy pawn 2 or 3 squares away in a straight line (**\[crate decision\]**: any of the 8
 //!   directions) when exactly one non-empty square lies between, landing on the target (with up to 5
 //!   chips).
 //!
 //! ## The end (checked after every turn)
 //! * The mover wins when the enemy King is gone ("King captured") or the enemy has no Mana chip on the
 //!   board, buried ones included ("no Mana left").
-//! * Draw (**[decision]**) by threefold repetition of the position (stacks and side to move, at the
+//! * Draw (**\[decision\]**) by threefold repetition of the position (stacks and side to move, at the
 //!   start of a turn), or after [`QUIET_TURN_LIMIT`] = 100 turns in a row without a capture or
 //!   destroyed Mana (Shields removed by a Tower do not reset that count).
 //! * The side to move loses when it has no legal action ("no legal step").

@@ -986,3 +986,55 @@ fn tower_capture_removes_enemy_shields_under_the_target() {
     assert_eq!(at(&g, "C5"), "T");
     assert_eq!(g.to_move, red());
 }
+
+/// Exactness of the legal list, counted by hand on the start position (Gold to move).
+/// * Heavy on `DDD` at A0: steps to A1, B1 carrying 0–3 chips (8), chips alone 1–3 to A1, B1 (6) = 14.
+/// * Heavy on `DDL` at B0: steps to A1, B1, C1 (12), chips alone (9), shuffles `LD` and `LDD` (2) = 23.
+/// * Heavy on `DLL` at C0: 12 + 9 + shuffles `LDL`, `LLD` = 23. D0 (`LLL`, E1 is a Tower): 8 + 6 = 14.
+/// * King on `SSS` at E0: steps to D1 carrying 0–3 (4), deploys of 1–3 Shields to D1 (3) = 7.
+/// * Queen on `DLS` at F0: steps to G1 (4), chips alone 2–3 to G1 (2), deploy 1 to G1, shuffle `LDS` = 8.
+/// * Towers on `SS` at E1/F1: steps to 4 squares carrying 0–2 (12), deploys 1–2 to 4 squares (8) = 20.
+/// * Light Pawns A3 4, B3 6, C3 6, D3 7, G3 7, H3 6, I3 6, J3 4 = 46.
+///
+/// Total 14 + 23 + 23 + 14 + 7 + 8 + 14 + 23 + 23 + 14 + 20 + 20 + 46 = 249.
+#[test]
+fn start_position_legal_actions_counted_by_hand() {
+    let g = Kyo::new(&KyoOptions::default()).unwrap();
+    for (sq, n) in [
+        ("A0", 14),
+        ("B0", 23),
+        ("C0", 23),
+        ("D0", 14),
+        ("E0", 7),
+        ("F0", 8),
+        ("G0", 14),
+        ("H0", 23),
+        ("I0", 23),
+        ("J0", 14),
+        ("E1", 20),
+        ("F1", 20),
+        ("A3", 4),
+        ("B3", 6),
+        ("C3", 6),
+        ("D3", 7),
+        ("G3", 7),
+        ("J3", 4),
+    ] {
+        assert_eq!(
+            legal_from(&g, sq).len(),
+            n,
+            "{sq}: {:?}",
+            legal_from(&g, sq)
+        );
+    }
+    assert_eq!(
+        sorted(
+            legal_from(&g, "B0")
+                .into_iter()
+                .filter(|n| n.contains('~'))
+                .collect()
+        ),
+        vec!["B0~LD", "B0~LDD"]
+    );
+    assert_eq!(legal(&g).len(), 249);
+}
