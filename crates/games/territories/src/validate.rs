@@ -186,10 +186,10 @@ impl Territories {
                 }
             }
             let opp = &self.hands[1 - me];
+            if !opp.covers(offer.ask_res) {
+                return Err("the offer asks for resources the opponent does not hold".into());
+            }
             if matches!(self.phase, Phase::Main | Phase::Respond) {
-                if !opp.covers(offer.ask_res) {
-                    return Err("the offer asks for resources the opponent does not hold".into());
-                }
                 if opp.territories.len() < offer.ask_territories as usize {
                     return Err(
                         "the offer asks for more territory cards than the opponent holds".into(),

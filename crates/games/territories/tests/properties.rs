@@ -219,3 +219,92 @@ proptest! {
         prop_assert_eq!(tools::replay(&typed, true).unwrap(), state);
     }
 }
+
+/// Replaces one random number in the JSON tree by a random small number.
+fn mutate(v: &mut serde_json::Value, rng: &mut GameRng) -> bool {
+    let mut numbers = Vec::new();
+    collect_numbers(v, &mut Vec::new(), &mut numbers);
+    if numbers.is_empty() {
+        return false;
+    }
+    let path = numbers[rng.random_range(0..numbers.len())].clone();
+    let value = rng.random_range(0..16u8);
+    let mut cur = v;
+    for key in &path {
+        cur = match key {
+            Key::Field(f) => &mut cur[f.as_str()],
+            Key::Index(i) => &mut cur[*i],
+        };
+    }
+    *cur = serde_json::json!(value);
+    true
+}
+
+#[derive(Clone)]
+enum Key {
+    Field(String),
+    Index(usize),
+}
+
+fn collect_numbers(v: &serde_json::Value, path: &mut Vec<Key>, out: &mut Vec<Vec<Key>>) {
+    match v {
+        serde_json::Value::Number(_) => out.push(path.clone()),
+        serde_json::Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                path.push(Key::Index(i));
+                collect_numbers(x, path, out);
+                path.pop();
+            }
+        }
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                path.push(Key::Field(k.clone()));
+                collect_numbers(x, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Hand-edited states: a mutated state that `validate` accepts never makes the engine panic, a
+    /// seat that owes a decision has one, and its legal actions are accepted and keep it valid.
+    #[test]
+    fn validated_hand_edited_states_are_safe(seed in any::<u64>()) {
+        let mut rng = rng_from_seed(seed);
+        let mut g = Territories::new(&TerritoriesOptions::default()).unwrap();
+        let steps = rng.random_range(0..600u64);
+        tools::random_playout(&mut g, &mut rng, steps);
+        let json = serde_json::to_value(&g).unwrap();
+        for _ in 0..100 {
+            let mut m = json.clone();
+            let edits = rng.random_range(1..4u8);
+            if !(0..edits).all(|_| mutate(&mut m, &mut rng)) {
+                continue;
+            }
+            let Ok(state) = serde_json::from_value::<Territories>(m) else { continue };
+            if state.validate().is_err() {
+                continue;
+            }
+            let to_act = state.to_act();
+            for seat in [Seat(0), Seat(1)] {
+                let legal = tabula_core::legal_actions_vec(&state, seat);
+                prop_assert_eq!(legal.is_empty(), !to_act.includes(seat));
+                for a in legal {
+                    let mut c = state.clone();
+                    c.apply(Actor::Seat(seat), &a).unwrap();
+                    prop_assert!(c.validate().is_ok(), "{:?} led to {:?}", a, c.validate());
+                }
+            }
+            if to_act == ToAct::Chance {
+                let a = state.sample_chance(&mut rng).unwrap();
+                let mut c = state.clone();
+                c.apply(Actor::Chance, &a).unwrap();
+                prop_assert!(c.validate().is_ok(), "{:?} led to {:?}", a, c.validate());
+            }
+        }
+    }
+}
