@@ -50,7 +50,8 @@
 //!   mover's pawn (leaving the pawn) or the top chips of a pawnless stack; a direct move that ends the
 //!   turn. A chip-only slice lands on an empty square or any pawnless stack, never under a pawn
 //!   (**\[decision\]**). When the chips from under a pawn are all Shields, the action is a
-//!   [`Action::Deploy`] instead (see below).
+//!   [`Action::Deploy`] instead (see below), so it follows the deploy's landing rule (not onto an
+//!   enemy Shield) **\[crate decision\]**.
 //! * [`Action::Shuffle`] reorders the chips of the lifted slice. It must change the order, may never
 //!   leave one of the mover's Shields under one of the mover's Mana chips within the slice, and ends the
 //!   turn — except for the **Queen**, who shuffles freely before, between or after her steps, also after
