@@ -369,3 +369,65 @@ proptest! {
         prop_assert_eq!(g.determinize(other, &mut rng), g.clone());
     }
 }
+
+/// The exact mountain lines (integer geometry, `board::line_blockers`) agree with dense sampling of
+/// every segment between hex centres 1..3 apart: the hexes whose interior the segment crosses, and
+/// the pairs of hexes along whose shared edge it runs.
+#[test]
+fn mountain_lines_match_sampled_geometry() {
+    use cyvasse::trump::board::line_blockers;
+    let sqrt3 = 3f64.sqrt();
+    // Fractional axial coordinates of a point.
+    let to_axial = |x: f64, y: f64| ((sqrt3 / 3.0 * x - y / 3.0), (2.0 / 3.0 * y));
+    let mut checked = 0;
+    for from in Cell::all() {
+        for to in Cell::all() {
+            let d = from.distance(to);
+            if !(1..=3).contains(&d) {
+                continue;
+            }
+            let (x0, y0) = centre(from.q() as f64, from.r() as f64);
+            let (x1, y1) = centre(to.q() as f64, to.r() as f64);
+            let mut sampled: BTreeSet<(Cell, Cell)> = BTreeSet::new();
+            let n = 720;
+            for i in 1..n {
+                let t = i as f64 / n as f64;
+                let (x, y) = (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t);
+                let (fq, fr) = to_axial(x, y);
+                let (bq, br) = (fq.round() as i64, fr.round() as i64);
+                let mut near: Vec<(f64, i64, i64)> = Vec::with_capacity(9);
+                for dq in -1..=1 {
+                    for dr in -1..=1 {
+                        let (q, r) = (bq + dq, br + dr);
+                        let (cx, cy) = centre(q as f64, r as f64);
+                        near.push((((cx - x).powi(2) + (cy - y).powi(2)).sqrt(), q, r));
+                    }
+                }
+                near.sort_by(|a, b| a.0.total_cmp(&b.0));
+                let eps = 1e-9;
+                let cell = |k: usize| Cell::from_axial(near[k].1 as i8, near[k].2 as i8);
+                let inner = |c: Option<Cell>| c.filter(|c| *c != from && *c != to);
+                if near[1].0 - near[0].0 > eps {
+                    if let Some(c) = inner(cell(0)) {
+                        sampled.insert((c, c));
+                    }
+                } else if near[2].0 - near[0].0 > eps
+                    && let (Some(a), Some(b)) = (inner(cell(0)), inner(cell(1)))
+                {
+                    sampled.insert((a.min(b), a.max(b)));
+                }
+            }
+            // A sample landing exactly where the segment crosses an edge transversally is not an edge
+            // run: both hexes are crossed anyway.
+            let singles = sampled.clone();
+            sampled.retain(|(a, b)| {
+                a == b || !(singles.contains(&(*a, *a)) || singles.contains(&(*b, *b)))
+            });
+            let exact: BTreeSet<(Cell, Cell)> = line_blockers(from, to).iter().copied().collect();
+            assert_eq!(exact, sampled, "line {from} -> {to}");
+            checked += 1;
+        }
+    }
+    // 91 cells, each with the cells 1..3 away that are on the board.
+    assert_eq!(checked, 2382);
+}
