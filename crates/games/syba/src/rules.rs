@@ -1349,18 +1349,22 @@ impl Syba {
         if self.outcome.is_some() || self.phase != Phase::Play {
             return;
         }
-        let counts: Vec<usize> = (0..self.n() as u8).map(|s| self.cities_of(s)).collect();
-        let big: Vec<u8> = (0..self.n() as u8)
-            .filter(|&s| counts[s as usize] >= CITIES_TO_WIN)
-            .collect();
-        if !big.is_empty() {
+        let mut counts = [0usize; 8];
+        for o in self.city_owner.iter().flatten() {
+            if let Some(x) = counts.get_mut(*o as usize) {
+                *x += 1;
+            }
+        }
+        let n = self.n().min(counts.len());
+        if counts[..n].iter().any(|&k| k >= CITIES_TO_WIN) {
+            let big: Vec<u8> = (0..n as u8)
+                .filter(|&s| counts[s as usize] >= CITIES_TO_WIN)
+                .collect();
             self.finish(c, big, "15 cities", false);
             return;
         }
-        let holders: Vec<u8> = (0..self.n() as u8)
-            .filter(|&s| counts[s as usize] > 0)
-            .collect();
-        if holders.len() == 1 {
+        if counts[..n].iter().filter(|&&k| k > 0).count() == 1 {
+            let holders: Vec<u8> = (0..n as u8).filter(|&s| counts[s as usize] > 0).collect();
             self.finish(c, holders, "last player owning a city", false);
         }
     }
