@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 
 use cyvasse::trump::{
     Army, Cell, Kind, Occupant, PRESET_NAMES, Phase, TrumpAction, TrumpCyvasse, TrumpOptions,
-    check_setup, citadel, fortress, is_home, king_safe_on_move_one, phalanx, preset, random_setup,
-    safe_random_setup, vanguard,
+    check_setup, citadel, fortress, is_home, king_safe_on_move_one, listed_setups, phalanx, preset,
+    random_setup, safe_random_setup, vanguard,
 };
 use tabula_core::{
     Actor, Game, Observer, Seat, SeatResult, ToAct, legal_actions_vec, rng_from_seed,
@@ -977,6 +977,12 @@ fn render_text_draws_the_board() {
 /// independent reference generator of `trump_props.rs`; deeper counts guard against regressions).
 #[test]
 fn perft_regressions() {
+    // From the start: each seat commits one of its listed setups (16 each), in any order.
+    let start = TrumpCyvasse::new(&TrumpOptions::default()).unwrap();
+    let n = listed_setups(SOUTH).len() as u64;
+    assert_eq!(n, 16);
+    assert_eq!(tabula_core::tools::perft(&start, 1), n);
+    assert_eq!(tabula_core::tools::perft(&start, 2), n * n);
     let mut g = TrumpCyvasse::new(&TrumpOptions::default()).unwrap();
     g.apply(Actor::Seat(SOUTH), &TrumpAction::Setup(fortress(SOUTH)))
         .unwrap();
