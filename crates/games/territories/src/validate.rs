@@ -140,8 +140,9 @@ impl Territories {
         if self.abilities_used > 0b1111 {
             return Err("abilities_used is a 4-bit set".into());
         }
-        if self.turn > self.options.max_turns {
-            return Err("turn exceeds max_turns".into());
+        let over = matches!(self.phase, Phase::Over { .. });
+        if self.turn > self.options.max_turns || (!over && self.turn == self.options.max_turns) {
+            return Err("turn must be below max_turns while the game runs".into());
         }
         for (i, &n) in self.bare_turns.iter().enumerate() {
             let over = matches!(self.phase, Phase::Over { .. });
@@ -189,12 +190,12 @@ impl Territories {
             if !opp.covers(offer.ask_res) {
                 return Err("the offer asks for resources the opponent does not hold".into());
             }
-            if matches!(self.phase, Phase::Main | Phase::Respond) {
-                if opp.territories.len() < offer.ask_territories as usize {
-                    return Err(
-                        "the offer asks for more territory cards than the opponent holds".into(),
-                    );
-                }
+            if matches!(self.phase, Phase::Main | Phase::Respond)
+                && opp.territories.len() < offer.ask_territories as usize
+            {
+                return Err(
+                    "the offer asks for more territory cards than the opponent holds".into(),
+                );
             }
             if offer
                 .give_res
