@@ -119,11 +119,12 @@ fn sampled_blockers(from: Cell, to: Cell) -> BTreeSet<(Cell, Cell)> {
     sampled
 }
 
+/// The sampled blockers of every line, by `(from, to)`.
+type LineTable = std::collections::HashMap<(Cell, Cell), BTreeSet<(Cell, Cell)>>;
+
 /// Sampled lines of every pair of cells 1..3 apart, computed once.
-fn sampled_table() -> &'static std::collections::HashMap<(Cell, Cell), BTreeSet<(Cell, Cell)>> {
-    static TABLE: std::sync::OnceLock<
-        std::collections::HashMap<(Cell, Cell), BTreeSet<(Cell, Cell)>>,
-    > = std::sync::OnceLock::new();
+fn sampled_table() -> &'static LineTable {
+    static TABLE: std::sync::OnceLock<LineTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
         let mut t = std::collections::HashMap::new();
         for from in Cell::all() {
