@@ -91,7 +91,9 @@
 //! ends while you own 8+ cities).
 //!
 //! ## Points the rules file left open, and how they are decided
-//! * Start With **buildings** go on the starting city (the only city surely owned at that point).
+//! * Start With **buildings** go on the starting city. In this edition no Start With gives both a
+//!   city and a building, so the starting city is the only city its owner has at that point and this is
+//!   exactly the rule; an edition that gives both would need the choice.
 //! * Units placed by effects (Conscription, Once per Game) count as bought this turn.
 //! * Deosiderium's move to Threeway is not "movement": it triggers no interception.
 //! * An attack is made by a whole army (all its units that can be exhausted): naming a subset would

@@ -28,7 +28,7 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
                         None => ' ',
                         Some(ci) if g.city_destroyed[ci as usize] => 'x',
                         Some(ci) => match g.city_owner[ci as usize] {
-                            Some(o) => char::from(b'1' + o),
+                            Some(o) => char::from_digit(u32::from(o) + 1, 10).unwrap_or('?'),
                             None => '.',
                         },
                     };
@@ -73,7 +73,7 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
                 })
                 .collect();
             if !mine.is_empty() {
-                parts.push(format!("P{} {}", seat + 1, mine.join(" ")));
+                parts.push(format!("P{} {}", u32::from(seat) + 1, mine.join(" ")));
             }
         }
         let _ = writeln!(s, "  {} {:<22} {}", a.code, a.id, parts.join(" | "));
@@ -151,7 +151,7 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
         let _ = writeln!(
             s,
             "Last battle: P{} attacked, {} against {} - {}",
-            b.attacker + 1,
+            u32::from(b.attacker) + 1,
             b.attack,
             b.defence,
             if b.success { "success" } else { "repelled" }
@@ -162,7 +162,7 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
             Pending::Intercept { mover, area, .. } => writeln!(
                 s,
                 "Pending: interception of P{}'s army entering {}",
-                mover + 1,
+                u32::from(*mover) + 1,
                 c.areas.get(*area as usize).map_or("?", |a| a.id.as_str())
             ),
             Pending::Battle(b) => {
@@ -170,7 +170,7 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
                 writeln!(
                     s,
                     "Pending: battle by P{}: attack {att} against defence {def}",
-                    b.attacker + 1
+                    u32::from(b.attacker) + 1
                 )
             }
             Pending::Trade {
@@ -181,7 +181,7 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
             } => writeln!(
                 s,
                 "Pending: trade with P{} (give {:?}, get {:?}){}",
-                partner + 1,
+                u32::from(*partner) + 1,
                 give,
                 get,
                 if *proposed { " proposed" } else { "" }
