@@ -1000,3 +1000,13 @@ fn perft_regressions() {
 
 const PERFT_OPENING: [u64; 3] = [153, 17308, 1919226];
 const PERFT_MIDGAME: [u64; 3] = [79, 3820, 208300];
+
+/// Hand-written counters at their limits never overflow (bad input never panics).
+#[test]
+fn huge_turn_counter_does_not_overflow() {
+    let json = r#"{"board": {"k6": "K", "a1": "k", "f6": "R"}, "turn": 4294967295}"#;
+    let mut g: TrumpCyvasse = serde_json::from_str(json).unwrap();
+    play(&mut g, "f6-f5");
+    assert_eq!(g.turn_number(), u32::MAX);
+    g.validate().unwrap();
+}

@@ -786,7 +786,7 @@ impl TrumpCyvasse {
 
     fn king_captured(&mut self, side: usize) {
         self.cavalry = None;
-        self.turn += 1;
+        self.turn = self.turn.saturating_add(1);
         self.quiet_turns = 0;
         self.phase = Phase::Over;
         self.outcome = Some(Outcome::winners(
@@ -799,11 +799,11 @@ impl TrumpCyvasse {
     fn end_turn(&mut self, captured: bool) {
         let side = self.to_move as usize;
         self.cavalry = None;
-        self.turn += 1;
+        self.turn = self.turn.saturating_add(1);
         if captured {
             self.quiet_turns = 0;
         } else {
-            self.quiet_turns += 1;
+            self.quiet_turns = self.quiet_turns.saturating_add(1);
         }
         self.to_move = (1 - side) as u8;
         if self.quiet_turns >= QUIET_TURN_LIMIT {
