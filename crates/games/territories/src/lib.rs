@@ -120,6 +120,20 @@
 //! and hands, that the grid is connected, buildings stand on distinct intersections within the piece
 //! counts, and that the phase agrees with the rest.
 //!
+//!
+//! The initial state (what `tabula new territories` prints):
+//! ```json
+//! {"options":{"max_turns":200,"max_offers":3,"hand_limit_counts_territories":true},
+//!  "phase":{"phase":"deal"},"first":0,"current":0,"turn":0,"roll":null,"die":null,"duel":null,
+//!  "grid":[],"buildings":[],"bank":[13,13,13,13],
+//!  "hands":[{"resources":[0,0,0,0],"territories":[]},{"resources":[0,0,0,0],"territories":[]}],
+//!  "pile":[],"offer":null,"offers_made":0,"abilities_used":0,"bare_turns":[0,0]}
+//! ```
+//! After the deal, during setup (grid abbreviated; `examples/print_state.rs` prints it in full):
+//! `"phase":{"phase":"setup","step":1}`, `"grid":[{"at":[0,0],"card":"2H"},{"at":[1,0],"card":"3H"},
+//! …,{"at":[4,3],"card":"QS"}]`, `"buildings":[{"at":[1,1],"owner":0,"piece":"town"}]`,
+//! `"pile":["2C","3C",…,"QD"]`.
+//!
 //! ## Notation
 //! Points are `x,y`; resources `H S C D`; territory cards `2H … 10S JC QD`; pieces `town fort barracks
 //! temple palace capital`; abilities `survey raid convert expand`.
