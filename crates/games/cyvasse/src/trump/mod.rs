@@ -25,20 +25,20 @@
 //! * **Melee attack**: a non-range unit attacks by making its last jump (within its Movement) onto an
 //!   enemy unit; the winner takes the defender's hex.
 //! * **Combat**: attacker A beats defender D when D does not trump A and (A trumps D or A's Strength ≥
-//!   D's Strength); range units defend at Strength 1. **[decision]** Only winning attacks are legal.
+//!   D's Strength); range units defend at Strength 1. **\[decision\]** Only winning attacks are legal.
 //!   So an Elephant never takes a Crossbowman (trumped), a Light Horse never attacks a Spearman, the
 //!   Dragon never takes a Catapult or a Trebuchet, a Rabble (1) cannot take a King (2).
 //! * **Range units** (Crossbowman, Catapult, Trebuchet) either move (never capturing by moving) or
 //!   shoot: a shot takes an enemy unit at hex distance 1..Range that the shooter beats (same combat
 //!   test, the shooter's own Strength), without moving. Units never block shots.
-//!   **[decision]** A shot is blocked when a Mountain lies on the straight segment between the two hex
+//!   **\[decision\]** A shot is blocked when a Mountain lies on the straight segment between the two hex
 //!   centres, i.e. the segment passes through the interior of a Mountain hex; where the segment runs
 //!   exactly along the edge between two hexes it is blocked only if both are Mountains. Touching a
 //!   hex at a single corner does not block. The lines are computed exactly, in integer
 //!   coordinates ([`board::line_blockers`]).
 //! * **Cavalry**: a horse's turn has two legs: leg 1 of up to 3 (Light) or 2 (Heavy) jumps, then leg 2
 //!   of up to 2 jumps from where leg 1 ended, each a move or an attack (two captures in a turn are
-//!   possible). Each leg is one `move` action. **[decision]** Leg 2 may be declined with `end`; with the
+//!   possible). Each leg is one `move` action. **\[decision\]** Leg 2 may be declined with `end`; with the
 //!   option `second_leg_mandatory` it is compulsory whenever the horse has a legal second leg. When the
 //!   horse has no legal second leg the turn ends by itself.
 //! * **Dragon**: flies any distance along one of the six hex axes, over Mountains, its own units and
@@ -46,8 +46,8 @@
 //!   enemy range unit on the line cannot be flown over (it can still be captured, except a Catapult or
 //!   Trebuchet, which trump the Dragon).
 //! * **End**: capturing a King wins at once, also with a horse's first leg or with a shot. There is no
-//!   check. A side with no legal action must `pass` (its only action). **[decision]** If neither side
-//!   can move the game is drawn (detected when a turn ends); **[decision]** the game is drawn after 150
+//!   check. A side with no legal action must `pass` (its only action). **\[decision\]** If neither side
+//!   can move the game is drawn (detected when a turn ends); **\[decision\]** the game is drawn after 150
 //!   turns in a row without a capture ([`QUIET_TURN_LIMIT`]).
 //!
 //! ## Decisions on points the rules file leaves open

@@ -15,7 +15,7 @@ use super::board::{
 use super::pieces::{EMPTY, Kind, MOUNTAIN, decode, unit_code};
 use super::setup::{Army, check_setup, home_mask, random_setup, seat_label};
 
-/// Turns in a row without a capture after which the game is drawn **[decision]**.
+/// Turns in a row without a capture after which the game is drawn **\[decision\]**.
 pub const QUIET_TURN_LIMIT: u32 = 150;
 
 /// Movement of a horse's second leg.
