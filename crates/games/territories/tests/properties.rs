@@ -181,7 +181,7 @@ fn play_checked(seed: u64, options: TerritoriesOptions) -> Territories {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(32) })]
 
     /// Random legal play never panics, keeps every invariant (validate, 52 resources, 40 territory
     /// cards), lists exactly the legal actions, round-trips JSON and notation, never leaks hidden cards
@@ -268,7 +268,7 @@ fn collect_numbers(v: &serde_json::Value, path: &mut Vec<Key>, out: &mut Vec<Vec
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(32) })]
 
     /// Hand-edited states: a mutated state that `validate` accepts never makes the engine panic, a
     /// seat that owes a decision has one, and its legal actions are accepted and keep it valid.
