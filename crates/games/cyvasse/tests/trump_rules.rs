@@ -1010,3 +1010,32 @@ fn huge_turn_counter_does_not_overflow() {
     assert_eq!(g.turn_number(), u32::MAX);
     g.validate().unwrap();
 }
+
+/// Setup-phase and coin-flip states load from JSON too; a coin flip with unequal Kings is refused.
+#[test]
+fn setup_and_coin_flip_states_load_from_json() {
+    let mut g = TrumpCyvasse::new(&TrumpOptions::default()).unwrap();
+    g.apply(Actor::Seat(NORTH), &TrumpAction::Setup(fortress(NORTH)))
+        .unwrap();
+    let json = serde_json::to_value(&g).unwrap();
+    assert_eq!(json["phase"], "setup");
+    assert_eq!(json["committed"], serde_json::json!([false, true]));
+    let back: TrumpCyvasse = serde_json::from_value(json).unwrap();
+    assert_eq!(back, g);
+    assert_eq!(back.to_act(), ToAct::Seats(vec![SOUTH]));
+
+    g.apply(Actor::Seat(SOUTH), &TrumpAction::Setup(citadel(SOUTH)))
+        .unwrap();
+    assert_eq!(g.phase(), Phase::FirstPlayer);
+    let mut json = serde_json::to_value(&g).unwrap();
+    assert_eq!(json["phase"], "first_player");
+    let back: TrumpCyvasse = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(back.to_act(), ToAct::Chance);
+    // Move South's King one row forward: no longer a tie, so no coin flip may be pending.
+    json["board"].as_object_mut().unwrap().remove("k1").unwrap();
+    json["board"]["j4"] = "K".into();
+    let err = serde_json::from_value::<TrumpCyvasse>(json)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not equally near row f"), "{err}");
+}
