@@ -925,6 +925,27 @@ fn expert_fortress_makes_its_piece_a_special_of_its_level() {
 }
 
 #[test]
+fn expert_fortress_counts_for_capturing_too() {
+    // "for capturing and being captured": a Rabble in a Fortress attacks as an Elephant-level special,
+    // so it takes an elite ranged piece (specials take every troop); outside it cannot.
+    let o = expert();
+    let g = game(
+        &o,
+        &[("a1", 'K'), ("h8", 'k'), ("d4", 'R'), ("d5", 't')],
+        &[("d4", 'c')],
+        W,
+    );
+    assert!(legal(&g, "d4xd5"));
+    let g = game(
+        &o,
+        &[("a1", 'K'), ("h8", 'k'), ("d4", 'R'), ("d5", 't')],
+        &[],
+        W,
+    );
+    assert!(!legal(&g, "d4xd5"), "infantry cannot take ranged");
+}
+
+#[test]
 fn expert_dragon_ruins_a_fortress() {
     let mut g = game(
         &expert(),

@@ -35,8 +35,9 @@
 //!   Fortress 1; a step is allowed while movement is left, and a piece halts on a square whose cost is at
 //!   least the movement left, and on any Fortress. Pieces on Water cannot attack (Dragon excepted).
 //!   Dragons ignore terrain.
-//! * **Fortress**: a piece standing in a Fortress defends as a special of its own level; a Dragon that
-//!   moves onto an empty Fortress or captures a piece in one ruins it (Forest).
+//! * **Fortress**: a piece standing in a Fortress attacks and defends as a special of its own level
+//!   (basic → Elephant-level, elite → Dragon-level); a Dragon that moves onto an empty Fortress or
+//!   captures a piece in one ruins it (Forest).
 //! * **Ranged attacks** (Version C): Trebuchets shoot over Mountains and friendly pieces, Crossbowmen
 //!   over nothing; both may also capture by moving.
 //! * **King's morale** (Version C): a piece adjacent to its own King (8 neighbours; 6 on the hexagon)
@@ -54,9 +55,10 @@
 //! * The Basic Trebuchet's stay-in-place capture requires at least one Mountain or friendly piece
 //!   between it and the target (its other captures are ordinary move-captures); with
 //!   `super_trebuchets` any piece may be in between.
-//! * The Fortress class applies to the piece standing in it when it is attacked; a piece attacking from
-//!   a Fortress always captures outside it, where the effect ends, so it attacks with its own class.
-//!   The King is never changed by the Fortress or by morale.
+//! * The Fortress class belongs to the piece while it stands in the Fortress: it attacks out of the
+//!   Fortress (a move-capture that leaves it, or a shot) and is attacked there as a special of its
+//!   level; once it has left, the effect has ended. The King is never changed by the Fortress or by
+//!   morale.
 //! * Morale is judged where the pieces stand before the action.
 //! * The Fortress costs 1 to enter. Dragons ignore costs and the Fortress halt; they fly over
 //!   burning squares like over Mountains but never stop on one. Shots pass over empty and burning

@@ -320,17 +320,17 @@ impl Rules {
         !(self.expert && kind != DRAGON && pos.terrain[from as usize] == WATER)
     }
 
-    /// The class a piece fights with: King's morale (elite next to its King) and, when defending,
-    /// the Fortress (a special of its level). Version C only.
+    /// The class a piece fights with where it stands: King's morale (elite next to its King) and the
+    /// Fortress (a special of its level). Version C only.
     #[inline]
-    fn class(&self, pos: &Pos, cell: u8, kind: u8, side: u8, defending: bool) -> (u8, bool) {
+    fn class(&self, pos: &Pos, cell: u8, kind: u8, side: u8) -> (u8, bool) {
         let (mut cat, mut elite) = CLASS[kind as usize];
         if self.expert && cat != CAT_KING {
             let k = pos.kings[side as usize];
             if k != NONE && self.geo.adjacent(cell, k) {
                 elite = true;
             }
-            if defending && pos.terrain[cell as usize] == FORTRESS {
+            if pos.terrain[cell as usize] == FORTRESS {
                 cat = CAT_SPECIAL;
             }
         }
@@ -350,8 +350,8 @@ impl Rules {
             return true;
         }
         class_beats(
-            self.class(pos, from, ak, side_of(a), false),
-            self.class(pos, to, dk, side_of(d), true),
+            self.class(pos, from, ak, side_of(a)),
+            self.class(pos, to, dk, side_of(d)),
         )
     }
 
