@@ -96,6 +96,19 @@ fn check_random_game(o: &CairdOptions, seed: u64) -> u32 {
                 .filter(|a| g.rules().keeps_king_safe(g.pos(), side, a))
                 .collect();
             assert_eq!(slow.len(), legal.len());
+            // The ray-pruned attack test agrees with asking every enemy piece.
+            let (r, pos) = (g.rules(), g.pos());
+            for s in 0..2u8 {
+                let king = pos.kings[s as usize];
+                let brute = (0..r.geo.n as u8).any(|c| {
+                    let p = pos.board[c as usize];
+                    p != 0
+                        && rules::side_of(p) != s
+                        && rules::kind_of(p) != rules::MOUNTAIN
+                        && r.hits(pos, c, king)
+                });
+                assert_eq!(r.attacked(pos, king, 1 - s), brute);
+            }
             assert!(slow.iter().all(|a| legal.contains(a)));
         }
         if steps.is_multiple_of(7) {

@@ -148,6 +148,8 @@ pub struct Rules {
     pub sea: bool,
     /// The longest distance any piece reaches (for attack detection).
     pub reach: u8,
+    /// Option c: Trebuchet shots pass over enemy pieces too.
+    pub super_trebuchets: bool,
 }
 
 /// A position: pieces and terrain per cell, the Kings' cells and the Fortresses' cells.
@@ -287,6 +289,7 @@ impl Rules {
             .unwrap_or(1);
         Rules {
             reach,
+            super_trebuchets: o.super_trebuchets,
             geo,
             expert,
             hex,
@@ -622,12 +625,17 @@ impl Rules {
                     break;
                 }
                 let p = pos.board[cur as usize];
-                if p != 0
-                    && side_of(p) == by
-                    && kind_of(p) != MOUNTAIN
-                    && self.hits(pos, cur, target)
-                {
-                    return true;
+                if p == 0 || kind_of(p) == MOUNTAIN {
+                    continue;
+                }
+                if side_of(p) == by {
+                    if self.hits(pos, cur, target) {
+                        return true;
+                    }
+                } else if !self.super_trebuchets {
+                    // A piece of the defending side blocks every move and shot beyond it (only
+                    // super Trebuchets shoot over enemy pieces).
+                    break;
                 }
             }
         }
