@@ -84,6 +84,9 @@ pub struct CreateGame {
     pub seats: Vec<SeatKind>,
     #[serde(default)]
     pub host_seats: Vec<u8>,
+    /// One host seat (the same as `host_seats: [seat]`).
+    #[serde(default)]
+    pub host_seat: Option<u8>,
     #[serde(default)]
     pub clock: Option<ClockSpec>,
     #[serde(default)]
@@ -260,6 +263,7 @@ impl Shared {
         };
         let core = GameCore::new(kind.as_ref(), config.clone())?;
         let mut hosts = req.host_seats.clone();
+        hosts.extend(req.host_seat);
         hosts.sort_unstable();
         hosts.dedup();
         for &h in &hosts {
@@ -314,9 +318,20 @@ impl Shared {
         let options = kind
             .check_options(&record.options)
             .map_err(|e| Refusal::BadRequest(format!("invalid record: {e}")))?;
+        // The game checks the moves; a result it did not reach itself (resignation, time, agreement)
+        // is the server's and is kept as given.
+        let mut moves_only = record.clone();
+        moves_only.result = None;
         let final_state = kind
-            .replay(record, false)
+            .replay(&moves_only, false)
             .map_err(|e| Refusal::BadRequest(e.to_string()))?;
+        if let (ToAct::Over(reached), Some(given)) = (final_state.to_act(), &record.result)
+            && &reached != given
+        {
+            return Err(Refusal::BadRequest(format!(
+                "invalid record: its result {given:?} differs from the game's outcome {reached:?}"
+            )));
+        }
         let seats = final_state.seats();
         let config = GameConfig {
             game: kind.id().to_string(),
@@ -676,8 +691,21 @@ impl Shared {
         inner.core.check_seat(seat)?;
         let n = inner.core.seats();
         let new_seat = ((seat as usize + 1) % n) as u8;
-        if let Some(id) = &inner.core.rematch {
-            return Ok((id.clone(), new_seat));
+        if let Some(id) = inner.core.rematch.clone() {
+            drop(inner);
+            // Asking again (the other players) joins the asker's seat of the rematch.
+            let new_room = self.room(&id).await?;
+            let mut new_inner = new_room.inner.lock().await;
+            if new_inner.core.status == Status::Waiting && !new_inner.core.joined[new_seat as usize]
+            {
+                let join = EventData::Join {
+                    seat: new_seat,
+                    token_hash: None,
+                };
+                self.commit_inner(&new_room, &mut new_inner, vec![join], None)
+                    .await?;
+            }
+            return Ok((id, new_seat));
         }
         if inner.core.status != Status::Over {
             return Err(Refusal::Conflict(
@@ -697,6 +725,7 @@ impl Shared {
             options: Some(cfg.options.clone()),
             seats,
             host_seats: vec![new_seat],
+            host_seat: None,
             clock: cfg.clock,
             public: Some(cfg.public),
             seed: None,
@@ -856,7 +885,7 @@ impl Room {
         };
         let rematch = match (&core.rematch, obs) {
             (Some(id), Observer::Seat(s)) => {
-                json!({"id": id, "seat": (s.index() + 1) % seats, "token": "same as in this game"})
+                json!({"id": id, "seat": (s.index() + 1) % seats})
             }
             (Some(id), Observer::Spectator) => json!({"id": id}),
             (None, _) => Value::Null,

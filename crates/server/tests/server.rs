@@ -430,16 +430,9 @@ async fn draws_resignation_and_rematch() {
     assert_eq!(s, 200, "{r}");
     assert_eq!(r["seat"], 1);
     let new_id = r["id"].as_str().unwrap().to_string();
-    let (_, again) = post(
-        addr,
-        &format!("/api/games/{id}/rematch"),
-        json!({"seat": 1, "token": tokens[1]}),
-    )
-    .await;
-    assert_eq!(again["id"], json!(new_id));
     assert_eq!(
-        snapshot(addr, &id, 1, &tokens[1]).await["rematch"]["id"],
-        json!(new_id)
+        snapshot(addr, &id, 1, &tokens[1]).await["rematch"],
+        json!({"id": new_id, "seat": 0})
     );
     let waiting = snapshot(addr, &new_id, 1, &tokens[0]).await;
     assert_eq!(waiting["status"], "waiting");
@@ -450,13 +443,17 @@ async fn draws_resignation_and_rematch() {
     )
     .await;
     assert_eq!((s, v["error"]["code"].clone()), (409, json!("not_started")));
-    let (s, _) = post(
+    // The other player asks too: the same game, and their new seat joins, so it starts.
+    let (_, again) = post(
         addr,
-        &format!("/api/games/{new_id}/join"),
-        json!({"seat": 0, "token": tokens[1]}),
+        &format!("/api/games/{id}/rematch"),
+        json!({"seat": 1, "token": tokens[1]}),
     )
     .await;
-    assert_eq!(s, 200);
+    assert_eq!(
+        (again["id"].clone(), again["seat"].clone()),
+        (json!(new_id), json!(0))
+    );
     let running = snapshot(addr, &new_id, 0, &tokens[1]).await;
     assert_eq!(running["status"], "running");
     // Resignation ends it at once: the resigning seat loses.
@@ -470,6 +467,13 @@ async fn draws_resignation_and_rematch() {
     let over = snapshot(addr, &new_id, 1, &tokens[0]).await;
     assert_eq!(over["result"]["results"], json!(["loss", "win"]));
     assert_eq!(over["result"]["reason"], "North resigned");
+    // Its record keeps the server's result, and imports with it.
+    let (_, record) = get(addr, &format!("/api/games/{new_id}/record")).await;
+    assert_eq!(record["result"]["reason"], "North resigned");
+    let (s, imp) = post(addr, "/api/records", json!({"record": record})).await;
+    assert_eq!(s, 201, "{imp}");
+    let (_, isnap) = get(addr, &format!("/api/games/{}", imp["id"].as_str().unwrap())).await;
+    assert_eq!(isnap["result"]["reason"], "North resigned");
     server.shutdown().await.unwrap();
 }
 
