@@ -1,26 +1,58 @@
 //! # tabula-ai — agents for every Tabula game
 //!
 //! Agents play any game through the engine core's [`Game`] trait; the game-specific knowledge that
-//! makes them stronger (an evaluation, a setup policy, move ordering, a playout policy) is the
-//! [`Knowledge`] trait, implemented in [`games`] for every game of the platform.
+//! makes them stronger (an evaluation, a setup policy, move ordering, a playout policy, a cheap
+//! position key) is the [`Knowledge`] trait, implemented in [`games`] for every game of the platform
+//! (`cyvasse-trump`, `cyvasse-caird`, `kyo`, `territories`, `syba`).
 //!
 //! * [`agents`]: `random`, `greedy`, `uct`, `mcts`, `ismcts`, `alphabeta` and the levels [`LEVELS`];
 //!   [`agents::decide`] is the typed entry point.
 //! * [`mcts`]: UCT / MCTS with evaluation cut-off / information-set MCTS (chance nodes, any number of
-//!   players).
+//!   players, MCTS-Solver for immediate wins).
 //! * [`alphabeta`]: iterative-deepening alpha-beta with a transposition table and move ordering.
 //! * [`tournament`]: round robins and benchmarks (used by `tabula tournament` and `tabula bench`).
 //! * [`choose_action`]: the type-erased entry point used by the server for AI seats.
 //!
+//! ## Levels
+//! | level | agent | budget |
+//! |---|---|---|
+//! | 1 | greedy, but a random legal action 40% of the time | one action ahead |
+//! | 2 | greedy | one action ahead |
+//! | 3 | ISMCTS, evaluation cut-off after 6 playout actions | 600 iterations |
+//! | 4 | ISMCTS, evaluation cut-off after 6 playout actions | 3,000 iterations |
+//! | 5 | alpha-beta on two-player perfect-information positions (Kyo; Cyvasse after the setup), else ISMCTS with cut-off | 60,000 nodes / 10,000 iterations |
+//!
+//! Every level uses the game's setup policy during a hidden setup (Cyvasse: a King-safe setup).
+//! Budgets are counts, never times, so a level is deterministic for a seed.
+//!
 //! ## Hidden information
 //! An agent never holds the real state: it gets an [`InfoSet`], which hands out only
 //! `determinize(seat, rng)` samples, i.e. states that depend on nothing but what the seat may see.
-//! A test gives an agent two real states that look the same to its seat but differ in what is hidden
-//! and checks that it decides the same way.
+//! Tests give agents two real states that look the same to the deciding seat but differ in what is
+//! hidden (the Territories hands and pile, the committed enemy Cyvasse setup) and check that every
+//! agent decides the same way. Evaluations use only what every determinization shares (for
+//! Territories, the opponent's hand enters only by its size).
 //!
 //! ## Determinism
-//! Every decision is driven by one RNG seeded from the caller's seed; with an iteration (or node)
-//! budget and no time limit, the same seed gives the same decision.
+//! Every decision is driven by one RNG seeded from the caller's seed; searches never iterate a hash
+//! map; with an iteration (or node) budget and no time limit, the same seed gives the same decision.
+//!
+//! ## Decisions and simplifications
+//! * Multi-action turns are searched action by action (a Kyo Mana chain is several plies; alpha-beta
+//!   minimises or maximises by who acts at each node, so a seat acting twice in a row is fine).
+//! * Simultaneous decisions (the Cyvasse setup) are answered by the setup policy; inside a search
+//!   (only `uct`, which has no knowledge) the first seat owing a decision is expanded first.
+//! * Chance nodes with at most 64 listed outcomes branch in the MCTS tree; others (shuffles) are
+//!   sampled and stay "open loop". Alpha-beta averages listed outcomes (expectimax).
+//! * `uct` draws one determinization per decision (the general-game-playing baseline); `ismcts`
+//!   and the levels draw one per iteration (single-observer ISMCTS with availability counts).
+//! * The alpha-beta transposition key is the game's own position hash where it has one (Kyo, Caird
+//!   Cyvasse) or a hash of the board (Trump Cyvasse); repetition draws are left to the game's rules
+//!   (the search sees the resulting outcome when it reaches it).
+//! * In multi-player games (Syba) MCTS is max^n: every seat maximises its own expected score; the
+//!   evaluation is a softmax over the seats.
+//! * Syba hides nothing that `determinize` resamples (the starting cities are public, their texts are
+//!   content data), so its agents search the real state through the same interface.
 
 pub mod agents;
 pub mod alphabeta;

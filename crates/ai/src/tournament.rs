@@ -405,17 +405,21 @@ pub struct BenchReport {
 }
 
 /// A mid-game position for benchmarks: the start, then `plies` actions of the `greedy` agent (the setup
-/// policy included), chance drawn from `seed`.
+/// policy included; chance drawn from `seed`), then more until the seat to act has two or more actions.
 fn bench_position<G: Knowledge>(options: &G::Options, seed: u64, plies: u64) -> Result<G, AiError> {
     let mut m =
         Match::<G>::new(options.clone(), seed).map_err(|e| AiError::Options(e.to_string()))?;
     let greedy = AgentSpec::new(AgentKind::Greedy);
-    for n in 0..plies {
+    // `plies` actions, then on until the seat to act has a real choice (at most 200 more).
+    for n in 0..plies + 200 {
         m.resolve_chance()
             .map_err(|e| AiError::Game(e.to_string()))?;
         let Some(&seat) = m.to_act().seats().first() else {
             break;
         };
+        if n >= plies && m.legal_actions(seat).len() >= 2 {
+            break;
+        }
         let info = InfoSet::new(m.state(), seat)?;
         let (a, _) = decide(&greedy, &info, mix(seed, n))?;
         m.apply(Actor::Seat(seat), a)
