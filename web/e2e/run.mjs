@@ -134,7 +134,8 @@ const pickOne = (xs) => xs[Math.floor(Math.random() * xs.length)];
 async function playOneDecision(page) {
   const before = await moveCount(page);
   const beforeStatus = await status(page);
-  for (let clicks = 0; clicks < 12; clicks++) {
+  let clocksIdle = 0;
+  for (let clicks = 0; clicks < 24; clicks++) {
     const chooser = await page.locator('[data-testid=actions] button.primary[data-notation]').all();
     if (chooser.length) {
       const b = pickOne(chooser);
@@ -168,9 +169,15 @@ async function playOneDecision(page) {
       await waitChange(page, before, beforeStatus);
       return n;
     }
-    throw new Error(`nothing to click although it is this seat's decision (status: ${beforeStatus})`);
+    // The page may be between two updates: look again a few times before giving up.
+    if (clocksIdle++ < 10) {
+      await sleep(300);
+      continue;
+    }
+    await page.screenshot({ path: join(ARTIFACTS, `failure-${Date.now()}.png`), fullPage: true });
+    throw new Error(`nothing to click although it is this seat's decision (status: ${beforeStatus}; ${await page.locator('[data-testid=actions]').innerText().catch(() => 'no actions box')})`);
   }
-  throw new Error('no action completed after 12 clicks');
+  throw new Error('no action completed after 24 tries');
 }
 
 async function waitChange(page, beforeMoves, beforeStatus, timeout = 30000) {
