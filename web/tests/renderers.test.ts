@@ -6,7 +6,7 @@ import { trumpRenderer } from '../src/games/trump';
 import { kyoRenderer, parseStack } from '../src/games/kyo';
 import { territoriesRenderer } from '../src/games/territories';
 import { cairdCells, cairdGeometry, cairdRenderer } from '../src/games/caird';
-import { sybaRenderer } from '../src/games/syba';
+import { bundle, sybaRenderer } from '../src/games/syba';
 import { genericRenderer } from '../src/games/generic';
 
 function ctxFor(r: Renderer, gameId: string, view: unknown, legal: LegalAction[], options: Record<string, unknown> = {}, seat: number | null = 0): RenderContext {
@@ -111,6 +111,13 @@ describe('Syba map', () => {
     expect(targets(board).sort()).toEqual(['stavensport', 'u7']);
     ctx.selection.click('u7');
     expect(targets(sybaRenderer.render(ctx).board)).toEqual(['kaul']);
+  });
+});
+
+describe('Syba trades in words', () => {
+  it('names resources, units and cities', () => {
+    expect(bundle({ resources: [2, 0, 1], units: [17], cities: [0] })).toBe('2 production, 1 research, u17, Stavensport');
+    expect(bundle({ resources: [0, 0, 0], units: [], cities: [] })).toBe('nothing');
   });
 });
 

@@ -46,6 +46,18 @@ function unitLabel(kind: unknown): { letter: string; name: string } {
   return { letter: '?', name: 'unit' };
 }
 
+/** A trade bundle in words: `2 production, u17, Kaul`. */
+export function bundle(b: unknown): string {
+  const names = ['production', 'food', 'research'];
+  const parts: string[] = [];
+  asArray(get(b, 'resources')).forEach((n, i) => {
+    if (asNumber(n) > 0) parts.push(`${asNumber(n)} ${names[i] ?? '?'}`);
+  });
+  for (const u of asArray(get(b, 'units'))) parts.push(`u${asNumber(u)}`);
+  for (const c of asArray(get(b, 'cities'))) parts.push(CITIES[asNumber(c, -1)]?.name ?? `city ${asNumber(c)}`);
+  return parts.length ? parts.join(', ') : 'nothing';
+}
+
 export const sybaRenderer: Renderer = {
   wordCells: true,
   cellNames: (view) => [...AREAS.map((a) => a.id), ...asArray(get(view, 'state', 'units')).map((u) => `u${asNumber(get(u, 'id'))}`)],
@@ -137,7 +149,7 @@ export const sybaRenderer: Renderer = {
       const trade = get(p, 'trade');
       if (intercept) panels.push(h('div.card.banner.warn', `Interception: ${ctx.seatNames[asNumber(get(intercept, 'mover'))] ?? 'a player'} entered ${AREAS[asNumber(get(intercept, 'area'))]?.name ?? '?'}; deciding: ${asArray(get(intercept, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
       if (battle) panels.push(h('div.card.banner.warn', `Battle by ${ctx.seatNames[asNumber(get(battle, 'attacker'))] ?? '?'}: ${asArray(get(battle, 'attackers')).length} attacking unit(s), ${asArray(get(battle, 'defenders')).length} helping army(ies) on defence; still to decide: ${asArray(get(battle, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
-      if (trade) panels.push(h('div.card.banner', `Trade with ${ctx.seatNames[asNumber(get(trade, 'partner'))] ?? '?'}: gives ${JSON.stringify(get(trade, 'give'))}, asks ${JSON.stringify(get(trade, 'get'))}${get(trade, 'proposed') === true ? ' — proposed' : ' — being composed'}`));
+      if (trade) panels.push(h('div.card.banner', `Trade with ${ctx.seatNames[asNumber(get(trade, 'partner'))] ?? '?'}: gives ${bundle(get(trade, 'give'))}; asks ${bundle(get(trade, 'get'))}${get(trade, 'proposed') === true ? ' — proposed, waiting for the answer' : ' — being composed'}`));
     }
     const lb = get(state, 'last_battle');
     if (lb && typeof lb === 'object') panels.push(h('div.card', `Last battle: attack ${asNumber(get(lb, 'attack'))} vs defence ${asNumber(get(lb, 'defence'))} — ${get(lb, 'success') === true ? 'won' : 'held'}${asNumber(get(lb, 'destroyed')) ? `, ${asNumber(get(lb, 'destroyed'))} unit(s) destroyed` : ''}`));

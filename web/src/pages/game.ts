@@ -195,7 +195,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         h('span', { 'data-seat': s.seat },
           h('span.seat-chip', { style: `background:${seatColour(s.seat)}` }),
           `${s.name}${s.seat === me ? ' (you)' : ''} — ${s.kind === 'ai' ? `AI level ${s.level ?? '?'}` : s.joined ? 'player' : 'open'}`,
-          toAct.includes(s.seat) ? ' ⏳' : '',
+          toAct.includes(s.seat) ? h('b', ' ◀ to act') : '',
           h('span.clock', { 'data-clock': s.seat }, ''),
         ))),
           );
