@@ -231,10 +231,29 @@ async function playAgainstAi(game) {
     let moves = 0;
     let decisions = 0;
     let shot = false;
+    let edited = false;
     while (moves < MOVES && decisions < 200) {
       const st = await waitMyTurnOrOver(page);
       if (st === 'over') break;
       const setup = (await status(page)).includes('same time');
+      if (!edited && game.id === 'cyvasse-trump' && (await page.locator('[data-testid=setup-editor]').count())) {
+        // Edit the hidden setup by dragging one piece onto another cell of the half (a swap), then
+        // check that the draft changed before it is committed.
+        edited = true;
+        const before = await page.locator('[data-testid=board] .piece').evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')).sort().join());
+        const cells = await page.evaluate(() => {
+          const pieces = new Set([...document.querySelectorAll('[data-testid=board] .piece')].map((e) => e.getAttribute('data-cell')));
+          const home = [...document.querySelectorAll('[data-testid=board] polygon.target')].map((e) => e.getAttribute('data-cell'));
+          return { from: home.find((c) => pieces.has(c)), to: home.find((c) => !pieces.has(c)) };
+        });
+        assert(cells.from && cells.to, 'the setup editor shows no piece and no empty cell on the own half');
+        const from = page.locator(`[data-testid=board] polygon[data-cell="${cells.from}"]`);
+        const to = page.locator(`[data-testid=board] polygon[data-cell="${cells.to}"]`);
+        await from.dragTo(to, { force: true });
+        const after = await page.locator('[data-testid=board] .piece').evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')).sort().join());
+        assert(before !== after, `dragging ${cells.from} to ${cells.to} in the setup editor changed nothing`);
+        await page.screenshot({ path: join(ARTIFACTS, `${game.id}-setup.png`), fullPage: true });
+      }
       await playOneDecision(page);
       decisions++;
       if (!setup) moves++;
