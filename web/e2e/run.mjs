@@ -265,6 +265,12 @@ async function playAgainstAi(game) {
     await sleep(300);
     await closeDialogs(page);
     await page.screenshot({ path: join(ARTIFACTS, `${game.id}.png`), fullPage: true });
+    // The same board on a phone-sized screen (the layout stacks; the SVG scales).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await sleep(200);
+    const phoneWidth = await page.locator('[data-testid=board] svg').evaluate((e) => e.getBoundingClientRect().width);
+    assert(phoneWidth > 300 && phoneWidth <= 390, `the board is ${phoneWidth}px wide on a 390px screen`);
+    await page.screenshot({ path: join(ARTIFACTS, `${game.id}-phone.png`) });
     const board = await page.locator('[data-testid=board] svg').count();
     console.log(`     ${game.id}: ${decisions} decisions, ${moves} moves after setup, status: ${await status(page)}`);
     assert(decisions > 0, 'no decision was made');

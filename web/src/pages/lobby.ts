@@ -79,7 +79,7 @@ function gameCard(g: CatalogGame): HTMLElement {
         'data-testid': `play-ai-${g.id}`,
         onclick: () => quickStart(g, card),
       }, 'Play vs AI'),
-      h('button', { onclick: () => toggleForm(g, formHost) }, 'Options & friends…'),
+      h('button', { onclick: () => { toggleForm(g, formHost); card.classList.toggle('open', formHost.firstChild !== null); } }, 'Options & friends…'),
       h('a', { href: `/rules/${g.id}`, 'data-link': '' }, 'Rules'),
     ),
     formHost,
