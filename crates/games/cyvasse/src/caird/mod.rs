@@ -78,6 +78,15 @@
 //! * Option combinations: `large_board` and `super_trebuchets`, `castle_storming`, `wildfyre` are square
 //!   board rules (the rules list the hex options separately); `sea_movement` is hex only;
 //!   `castle_storming` and `wildfyre` need terrain (Version C). Others are refused with a message.
+//! * The 10x10 board keeps the 26 pieces per side; only the terrain counts and the home depth change.
+//! * Hex: the front row of a home (for the pass rule) is its five cells with |r − s| = 2, next to
+//!   no-man's-land; pieces may move through no-man's-land once play begins. "Adjacent" (morale) means
+//!   the 6 edge neighbours. The Basic Trebuchet's stay-in-place take line stays 3 (the +1 is for
+//!   Version C ranged attacks); Version C Trebuchets move 1 cell in any of the 12 directions.
+//! * Mountains are neutral once placed (their owner's case is kept only for display): any Trebuchet
+//!   shoots over any Mountain, the Dragon flies over any Mountain, and nothing captures one.
+//! * `determinize` (for AIs, during the setup) replaces the opponent's committed setup by a random
+//!   legal one; after the setup nothing is hidden.
 //! * During the setup `legal_actions` cannot list every legal setup (there are astronomically many): it
 //!   lists the three presets and five random legal setups derived from the seat; `apply` accepts every
 //!   setup [`validate_setup`] accepts.

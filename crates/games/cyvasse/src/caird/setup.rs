@@ -364,7 +364,8 @@ pub fn king_threats(o: &CairdOptions, rules: &Rules, seat: usize, plan: &SetupPl
 /// under the King while Water, Hills and Forest fill the cells in front of the army.
 /// * `phalanx`: Mountains on the outer front-row cells, King at the back centre.
 /// * `vanguard`: Mountains guard the back corners, the infantry forms the front line.
-/// * `flanks`: Mountains on the outer cells of the second row, the cavalry on the wings.
+/// * `flanks`: Mountains on the outer cells of the second row from the front, Spears guarding the
+///   King, the Rabble in front.
 pub fn preset(o: &CairdOptions, seat: usize, name: &str) -> Result<SetupPlan, String> {
     let rules = Rules::new(o);
     let geo = rules.geo;
