@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CellTokenizer, Selection, type LegalAction } from '../src/logic/select';
+import { CellTokenizer, Selection, groupByVerb, type LegalAction } from '../src/logic/select';
 import { rowCellNames } from '../src/logic/hex';
 
 const la = (notation: string): LegalAction => ({ action: { n: notation }, notation });
@@ -113,5 +113,14 @@ describe('auto-selection of the only piece that can act', () => {
   it('does not when several pieces can act or an action ends on the first cell', () => {
     expect(new Selection([la('a1-a2'), la('b1-a3')], tok).autoSelect()).toBe(false);
     expect(new Selection([la('a1-a2'), la('a1~DLS')], tok).autoSelect()).toBe(false);
+  });
+});
+
+describe('grouping buttons', () => {
+  it('groups by the first word, keeping the order of first appearance', () => {
+    const g = groupByVerb([la('give H'), la('ask S'), la('give D'), la('end'), la('bank D>S')]);
+    expect(g.map(([v, l]) => [v, l.map((a) => a.notation)])).toEqual([
+      ['give', ['give H', 'give D']], ['ask', ['ask S']], ['end', ['end']], ['bank', ['bank D>S']],
+    ]);
   });
 });

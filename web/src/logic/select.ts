@@ -145,3 +145,15 @@ export class Selection {
 export function lastMoveCells(notation: string | null | undefined, tokenizer: CellTokenizer): string[] {
   return notation ? tokenizer.cells(notation) : [];
 }
+
+/** Buttons grouped by the first word of their notation (`give`, `ask`, `bank`, `buy`…), in order. */
+export function groupByVerb(actions: LegalAction[]): [string, LegalAction[]][] {
+  const groups = new Map<string, LegalAction[]>();
+  for (const a of actions) {
+    const verb = /^[A-Za-z-]+/.exec(a.notation)?.[0]?.toLowerCase() ?? '';
+    const list = groups.get(verb);
+    if (list) list.push(a);
+    else groups.set(verb, [a]);
+  }
+  return [...groups.entries()];
+}

@@ -4,7 +4,7 @@
 import { api } from '../api';
 import { GameConn, type ServerMsg } from '../conn';
 import { rendererFor } from '../games/index';
-import { CellTokenizer, Selection, type LegalAction } from '../logic/select';
+import { CellTokenizer, Selection, groupByVerb, type LegalAction } from '../logic/select';
 import {
   formatClock, lastVisibleNotation, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
   seatsToAct, statusLine, type Snapshot,
@@ -454,17 +454,6 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   }
 
   drawHeader();
-}
-
-function groupByVerb(actions: LegalAction[]): [string, LegalAction[]][] {
-  const groups = new Map<string, LegalAction[]>();
-  for (const a of actions) {
-    const verb = /^[A-Za-z-]+/.exec(a.notation)?.[0]?.toLowerCase() ?? '';
-    const list = groups.get(verb);
-    if (list) list.push(a);
-    else groups.set(verb, [a]);
-  }
-  return [...groups.entries()];
 }
 
 function short(notation: string): string {
