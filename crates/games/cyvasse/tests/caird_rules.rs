@@ -1491,3 +1491,22 @@ fn notation_round_trips_and_json_state_is_readable() {
     let bad: CairdCyvasse = serde_json::from_value(v).unwrap();
     assert!(bad.validate().unwrap_err().contains("King"));
 }
+
+#[test]
+fn setup_exposed_king_may_be_captured_on_the_first_move() {
+    // [decision] the hidden setup can leave Black's King capturable on White's first move: taking it
+    // wins at once, and the final state is consistent.
+    let mut g = game(&basic(), &[("d4", 'K'), ("e5", 'k')], &[], W);
+    play(&mut g, "d4xe5");
+    match g.to_act() {
+        ToAct::Over(o) => {
+            assert_eq!(o.reason, "King captured");
+            assert_eq!(o.winning_seats(), vec![W]);
+        }
+        t => panic!("expected a King capture, got {t:?}"),
+    }
+    g.validate().unwrap();
+    let json = serde_json::to_string(&g).unwrap();
+    let back: CairdCyvasse = serde_json::from_str(&json).unwrap();
+    back.validate().unwrap();
+}

@@ -1149,11 +1149,16 @@ impl Game for CairdCyvasse {
                 ));
             }
             let name = if s == 0 { "White" } else { "Black" };
-            if counts[s][KING as usize] != 1 {
-                return Err(format!(
-                    "{name} has {} Kings; exactly 1 needed",
-                    counts[s][KING as usize]
-                ));
+            // A King is missing only after it was captured (possible on the first move after the
+            // hidden setup), which ends the game.
+            let kings = counts[s][KING as usize];
+            let captured = kings == 0
+                && self
+                    .outcome
+                    .as_ref()
+                    .is_some_and(|o| o.results.get(s) == Some(&tabula_core::SeatResult::Loss));
+            if kings != 1 && !captured {
+                return Err(format!("{name} has {kings} Kings; exactly 1 needed"));
             }
             for k in 1..10 {
                 let mut n = counts[s][k];
