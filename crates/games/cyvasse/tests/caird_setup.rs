@@ -137,3 +137,20 @@ fn setup_refusals_name_the_rule() {
             .contains("terrain text")
     );
 }
+
+#[test]
+fn setup_notation_accepts_presets() {
+    let o = CairdOptions {
+        version: Version::Expert,
+        ..Default::default()
+    };
+    let mut g = CairdCyvasse::new(&o).unwrap();
+    let a = g.parse_action("setup preset=vanguard seat=black").unwrap();
+    assert_eq!(a, CairdAction::Setup(preset(&o, 1, "vanguard").unwrap()));
+    g.apply(Actor::Seat(Seat(1)), &a).unwrap();
+    // Only White owes a setup now: the seat defaults to White.
+    let a = g.parse_action("setup preset=flanks").unwrap();
+    assert_eq!(a, CairdAction::Setup(preset(&o, 0, "flanks").unwrap()));
+    assert!(g.parse_action("setup preset=turtle").is_err());
+    assert!(g.parse_action("setup seat=green preset=flanks").is_err());
+}

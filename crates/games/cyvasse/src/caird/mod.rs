@@ -100,7 +100,9 @@
 //!   Ports (sea movement) are the six corners `a6`, `f11`, `k6`, `k1`, `f1`, `a1`.
 //! * Actions: `e2-e4` (move), `e2xe5` (move-capture; `-` is also accepted), `e2*e5` (capture without
 //!   moving: a shot, the Basic Trebuchet's capture, dragonfyre), `D@e3` (place the reserve Dragon),
-//!   `ruin e8` (castle storming), `setup pieces=<…> terrain=<…>` (a whole setup, see [`setup`]).
+//!   `ruin e8` (castle storming), `setup pieces=<…> terrain=<…>` (a whole setup, see [`setup`]);
+//!   `setup preset=phalanx [seat=white|black]` is also read (it stands for that preset's full plan;
+//!   the seat defaults to the first seat still owing its setup).
 //!   JSON actions: `{"move":{"from":12,"to":28}}`, `{"shot":…}`, `{"place":{"to":20}}`,
 //!   `{"ruin":{"at":60}}`, `{"setup":{"terrain":"…","pieces":"…"}}` (cell indices as above).
 //!
@@ -1028,16 +1030,38 @@ impl Game for CairdCyvasse {
                 terrain: String::new(),
                 pieces: String::new(),
             };
+            let mut preset_name = None;
+            let mut seat = None;
             for tok in rest.split_whitespace() {
                 match tok.split_once('=') {
                     Some(("pieces", v)) => plan.pieces = v.to_string(),
                     Some(("terrain", v)) => plan.terrain = v.to_string(),
+                    Some(("preset", v)) => preset_name = Some(v.to_string()),
+                    Some(("seat", v)) => {
+                        seat = Some(match v {
+                            "0" | "white" | "White" => 0,
+                            "1" | "black" | "Black" => 1,
+                            _ => {
+                                return Err(ActionError::Malformed(format!(
+                                    "seat={v}: write seat=white or seat=black"
+                                )));
+                            }
+                        })
+                    }
                     _ => {
                         return Err(ActionError::Malformed(format!(
-                            "setup takes pieces=… and terrain=…, not `{tok}`"
+                            "setup takes pieces=… terrain=… or preset=<{}> [seat=white|black], not `{tok}`",
+                            PRESETS.join("|")
                         )));
                     }
                 }
+            }
+            if let Some(name) = preset_name {
+                // The seat defaults to the first seat that still owes its setup.
+                let seat = seat
+                    .or_else(|| self.to_act().seats().first().map(|s| s.index()))
+                    .unwrap_or(0);
+                plan = preset(&self.options, seat, &name).map_err(ActionError::Malformed)?;
             }
             return Ok(CairdAction::Setup(plan));
         }
