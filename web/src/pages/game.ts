@@ -10,6 +10,7 @@ import {
   seatsToAct, statusLine, type Snapshot,
 } from '../logic/snapshot';
 import { fileName } from '../logic/record';
+import { choiceHint } from '../logic/hints';
 import { loadSeat, saveSeat, type SeatCredential } from '../store';
 import { clear, h } from '../ui/dom';
 import { showDialog } from '../ui/dialog';
@@ -308,8 +309,11 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       }
       if (chooser && chooser.length) {
         box.appendChild(h('p', h('b', 'Choose:')));
-        box.appendChild(h('div.actions', chooser.map((a) =>
-          h('button.primary', { 'data-notation': a.notation, onclick: () => sendAction(a) }, a.notation))));
+        const game = model.game;
+        box.appendChild(h('div.actions', chooser.map((a) => {
+          const hint = choiceHint(game, a.notation);
+          return h('button.primary', { 'data-notation': a.notation, title: hint || a.notation, onclick: () => sendAction(a) }, a.notation, hint ? h('small', ` — ${hint}`) : null);
+        })));
       }
       if (model.legal.length === 0) {
         box.appendChild(h('p.muted', pending ? 'Sending…' : 'Nothing to do now.'));
