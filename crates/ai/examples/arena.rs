@@ -36,14 +36,11 @@ fn main() {
     let agents: Vec<AgentSpec> = args[1]
         .split(',')
         .map(|a| {
-            let mut s: AgentSpec = a.parse().expect("agent");
-            if let Some(t) = time {
-                s.time = Some(t);
-                if s.budget.is_none() {
-                    s.budget = Some(u64::from(u32::MAX));
-                }
+            let s: AgentSpec = a.parse().expect("agent");
+            match time {
+                Some(t) => s.with_time_limit(t),
+                None => s,
             }
-            s
         })
         .collect();
     let cfg = TournamentConfig {

@@ -103,6 +103,22 @@ impl AgentSpec {
             time: None,
         }
     }
+    /// Whether the agent searches (so a time limit needs an unlimited count budget to matter).
+    pub fn searches(&self) -> bool {
+        !matches!(
+            self.kind,
+            AgentKind::Random | AgentKind::Greedy | AgentKind::Level(1) | AgentKind::Level(2)
+        )
+    }
+    /// Gives the agent a time limit per decision; a searching agent without an explicit budget then
+    /// searches until the limit.
+    pub fn with_time_limit(mut self, time: Duration) -> AgentSpec {
+        self.time = Some(time);
+        if self.budget.is_none() && self.searches() {
+            self.budget = Some(u64::from(u32::MAX));
+        }
+        self
+    }
     /// The level `n` (1..=5).
     pub fn level(n: u8) -> Result<AgentSpec, AiError> {
         if (1..=5).contains(&n) {
@@ -124,8 +140,13 @@ impl fmt::Display for AgentSpec {
             AgentKind::AlphaBeta => write!(f, "alphabeta")?,
             AgentKind::Level(n) => write!(f, "level{n}")?,
         }
-        if let Some(b) = self.budget {
-            write!(f, ":{b}")?;
+        match (self.budget, self.time) {
+            (Some(b), None) => write!(f, ":{b}")?,
+            (Some(b), Some(_)) if b < u64::from(u32::MAX) => write!(f, ":{b}")?,
+            _ => {}
+        }
+        if let Some(t) = self.time {
+            write!(f, "@{}ms", t.as_millis())?;
         }
         Ok(())
     }

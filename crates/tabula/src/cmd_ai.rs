@@ -88,17 +88,12 @@ pub fn tournament(args: &TournamentArgs, registry: &Registry) -> Result<()> {
     let options = kind.parse_options(&args.options)?;
     let mut agents = Vec::new();
     for name in &args.agents {
-        let mut spec: AgentSpec = name.parse()?;
-        if let Some(ms) = args.time_per_move {
-            if ms == 0 {
-                bail!("--time-per-move must be at least 1 ms");
-            }
-            spec.time = Some(Duration::from_millis(ms));
-            if spec.budget.is_none() {
-                spec.budget = Some(u64::from(u32::MAX));
-            }
-        }
-        agents.push(spec);
+        let spec: AgentSpec = name.parse()?;
+        agents.push(match args.time_per_move {
+            Some(0) => bail!("--time-per-move must be at least 1 ms"),
+            Some(ms) => spec.with_time_limit(Duration::from_millis(ms)),
+            None => spec,
+        });
     }
     let cfg = TournamentConfig {
         game: args.game.clone(),

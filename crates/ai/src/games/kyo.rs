@@ -6,7 +6,9 @@
 //! * Mana: 0.6 per own Mana chip on the board (buried ones count, as in the rule), and a steep penalty
 //!   of 2 per chip below 5 (running out of Mana loses the game);
 //! * Shields: 0.2 each;
-//! * King safety: −1.5 per enemy pawn next to the King (8 neighbours), +0.3 per own pawn next to it.
+//! * King safety: −1.5 per enemy pawn next to the King (8 neighbours), +0.3 per own pawn next to it;
+//! * progress: 0.08 × (9 − Chebyshev distance to the enemy King) per pawn other than the King, so
+//!   that quiet positions do not drift into the 100-turn draw.
 //!
 //! **Move ordering**: captures first (by the value of the captured pawn, the King above all), then
 //! steps onto enemy Mana, then other steps, deploys, turn ends and shuffles last.
@@ -56,6 +58,20 @@ pub fn balance(k: &Kyo) -> f64 {
         side[o] += 0.6 * mana[o] as f64;
         if mana[o] < 5 {
             side[o] -= 2.0 * (5 - mana[o]) as f64;
+        }
+        // Progress: pawns closer to the enemy King (Chebyshev distance) are worth a little more, so
+        // that quiet positions are not shuffled back and forth into the 100-turn draw.
+        if let Some(ek) = kings[1 - o] {
+            for (i, c) in k.board.cells.iter().enumerate() {
+                if let Some(p) = c.pawn
+                    && usize::from(p.owner) == o
+                    && p.kind != PawnKind::King
+                {
+                    let sq = Sq(i as u8);
+                    let d = (sq.col() - ek.col()).abs().max((sq.row() - ek.row()).abs());
+                    side[o] += 0.08 * f64::from(9 - d);
+                }
+            }
         }
         if let Some(ks) = kings[o] {
             for (dc, dr) in kyo::DIRS {
