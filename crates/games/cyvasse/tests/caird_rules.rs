@@ -1510,3 +1510,86 @@ fn setup_exposed_king_may_be_captured_on_the_first_move() {
     let back: CairdCyvasse = serde_json::from_str(&json).unwrap();
     back.validate().unwrap();
 }
+
+#[test]
+fn hex_dragonfyre_is_orthogonal_range_two() {
+    let o = CairdOptions {
+        dragonfyre: true,
+        ..hex(Version::Basic)
+    };
+    // f6 is the centre; f8 lies two cells along row f (orthogonal), h5 is a Glinski diagonal cell.
+    let g = game(
+        &o,
+        &[
+            ("k1", 'K'),
+            ("a1", 'k'),
+            ("f6", 'D'),
+            ("f7", 'R'),
+            ("f8", 's'),
+            ("h5", 's'),
+        ],
+        &[],
+        W,
+    );
+    assert!(legal(&g, "f6*f8"), "orthogonal, over a friendly piece");
+    // h5 is a Glinski diagonal neighbour of f6 (two rows down): not a dragonfyre line.
+    assert!(
+        g.geo()
+            .line(g.cell("f6").unwrap(), g.cell("h5").unwrap())
+            .is_some()
+    );
+    assert!(!legal(&g, "f6*h5"), "hex dragonfyre is orthogonal only");
+}
+
+#[test]
+fn hex_dragon_reserve_places_in_the_home_half() {
+    let o = CairdOptions {
+        dragon_reserve: true,
+        ..hex(Version::Basic)
+    };
+    let g = game(&o, &[("k1", 'K'), ("a1", 'k')], &[], W)
+        .with_reserve([true, false])
+        .unwrap();
+    let places: Vec<CairdAction> = legal_actions_vec(&g, W)
+        .into_iter()
+        .filter(|a| matches!(a, CairdAction::Place { .. }))
+        .collect();
+    assert_eq!(places.len(), 36, "37 home cells less the King's");
+    assert!(!legal(&g, "D@f6"), "not in no-man's-land");
+}
+
+#[test]
+fn expert_pieces_on_water_cannot_shoot() {
+    let g = game(
+        &expert(),
+        &[("a1", 'K'), ("h8", 'k'), ("d1", 'T'), ("d3", 's')],
+        &[("d1", 'w')],
+        W,
+    );
+    assert!(!legal(&g, "d1*d3"));
+    let g = game(
+        &expert(),
+        &[("a1", 'K'), ("h8", 'k'), ("d1", 'T'), ("d3", 's')],
+        &[],
+        W,
+    );
+    assert!(legal(&g, "d1*d3"));
+}
+
+#[test]
+fn hex_kings_morale_reaches_the_six_edge_neighbours_only() {
+    let o = hex(Version::Expert);
+    // f6's edge neighbour f7 is adjacent; the Glinski diagonal h5 is not.
+    let geo = CairdCyvasse::new(&o).unwrap().geo();
+    let f6 = geo.cell("f6").unwrap();
+    assert!(geo.adjacent(f6, geo.cell("f7").unwrap()));
+    assert!(!geo.adjacent(f6, geo.cell("h5").unwrap()));
+    // A Rabble next to its King takes a Spear.
+    let g = game(
+        &o,
+        &[("f6", 'K'), ("a1", 'k'), ("f7", 'R'), ("f8", 's')],
+        &[],
+        W,
+    );
+    assert!(legal(&g, "f7xf8"));
+}
