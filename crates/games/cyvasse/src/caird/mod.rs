@@ -51,7 +51,7 @@
 //!   `castle_storming` ([`CairdAction::Ruin`]), `wildfyre` (a ranged capture of a piece on Water burns
 //!   the square), `sea_movement` (hex: a piece on a corner port moves to the next port either way).
 //!
-//! ## Decisions (the rules file's **[decision]**s are followed; these settle what it leaves open)
+//! ## Decisions (the rules file's **\[decision\]** items are followed; these settle what it leaves open)
 //! * The Basic Trebuchet's stay-in-place capture requires at least one Mountain or friendly piece
 //!   between it and the target (its other captures are ordinary move-captures); with
 //!   `super_trebuchets` any piece may be in between.
