@@ -1,15 +1,17 @@
 // The HTTP side of the server protocol (docs/protocol.md). Every call rejects with an Error whose message
 // is the server's own error text, so the UI can show it as is.
 
-import type { OptionSpec } from './logic/options';
-
-export interface GameKind {
-  id: string;
-  name: string;
-  description: string;
-  options: OptionSpec[];
-  min_seats?: number;
-  max_seats?: number;
+/** The message of an error response: `{"error": {"code", "message"}}` (docs/protocol.md), or its text. */
+export function errorMessage(data: unknown, status: number, statusText: string): string {
+  if (typeof data === 'object' && data !== null && 'error' in data) {
+    const e = (data as { error: unknown }).error;
+    if (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string') {
+      return (e as { message: string }).message;
+    }
+    if (typeof e === 'string') return e;
+  }
+  if (typeof data === 'string' && data) return data;
+  return `${status} ${statusText}`.trim();
 }
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -27,15 +29,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
       data = text;
     }
   }
-  if (!res.ok) {
-    const msg =
-      typeof data === 'object' && data !== null && 'error' in data
-        ? String((data as { error: unknown }).error)
-        : typeof data === 'string' && data
-          ? data
-          : `${res.status} ${res.statusText}`;
-    throw new Error(msg);
-  }
+  if (!res.ok) throw new Error(errorMessage(data, res.status, res.statusText));
   return data as T;
 }
 

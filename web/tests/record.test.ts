@@ -32,3 +32,14 @@ describe('record import', () => {
     expect(rulesFileFor('chess', files)).toBeNull();
   });
 });
+
+import { errorMessage } from '../src/api';
+
+describe('server error messages', () => {
+  it('shows the message of the protocol error object', () => {
+    expect(errorMessage({ error: { code: 'bad_request', message: 'bad value `9` for option `players`' } }, 400, 'Bad Request')).toBe('bad value `9` for option `players`');
+    expect(errorMessage({ error: 'plain' }, 400, '')).toBe('plain');
+    expect(errorMessage('text body', 500, 'Internal')).toBe('text body');
+    expect(errorMessage(null, 502, 'Bad Gateway')).toBe('502 Bad Gateway');
+  });
+});

@@ -56,11 +56,3 @@ export function attachBoardInput(host: HTMLElement, onCell: (cell: string) => vo
     if (c && c !== start) onCell(c);
   });
 }
-
-/** A translucent cover with a message (the opponent's hidden setup). */
-export function cover(points: string, label: string, x: number, y: number, size: number): SVGElement {
-  return s('g', { class: 'cover', 'data-testid': 'hidden-cover' },
-    s('polygon', { points, fill: '#3b2a1a', 'fill-opacity': 0.82 }),
-    s('text', { x, y, 'text-anchor': 'middle', 'font-size': size, fill: '#f6d9a8', 'font-weight': 700 }, label),
-  );
-}
