@@ -1,1 +1,79 @@
-fn main() {}
+//! `tabula` — play, inspect, test, benchmark and serve every Tabula game.
+//!
+//! Every subcommand works on any game through the engine core's type-erased registry
+//! ([`catalog::registry`]); none of them knows a game's rules. Errors go to stderr as one line and the
+//! exit status is 2 for bad input (clap's own usage errors exit with 2 as well).
+
+mod catalog;
+mod cmd_ai;
+mod cmd_core;
+mod cmd_play;
+mod cmd_serve;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Tabula: fantasy war games — Cyvasse (two rule families), Kyo, Territories and Syba Chess 2.0 —
+/// with exact rules, strong AI and a server for playing in the browser.
+#[derive(Parser)]
+#[command(name = "tabula", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the games: one game id per line, then its description and options.
+    Games(cmd_core::GamesArgs),
+    /// Print the initial state of a game as JSON.
+    New(cmd_core::NewArgs),
+    /// Print the legal actions of a state as a JSON array.
+    Moves(cmd_core::MovesArgs),
+    /// Apply one action to a state and print the new state as JSON.
+    Apply(cmd_core::ApplyArgs),
+    /// Count the leaves of the game tree to a depth (move-generation testing and speed).
+    Perft(cmd_core::PerftArgs),
+    /// Play random games and print their results and rate.
+    Playout(cmd_core::PlayoutArgs),
+    /// Verify a game record (JSON) and print the final position.
+    Replay(cmd_core::ReplayArgs),
+    /// Play a game in the terminal: hot-seat, optionally against the AI.
+    Play(cmd_play::PlayArgs),
+    /// Play a round-robin tournament between agents and print the standings.
+    Tournament(cmd_ai::TournamentArgs),
+    /// Measure playouts/s and AI search nodes/s per game.
+    Bench(cmd_ai::BenchArgs),
+    /// Run the game server (web UI, HTTP API and WebSocket).
+    Serve(cmd_serve::ServeArgs),
+    /// Load-test a running server on loopback (bounded in time and count).
+    Loadtest(cmd_serve::LoadtestArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let registry = catalog::registry();
+    let result = match cli.command {
+        Command::Games(args) => cmd_core::games(&args, &registry),
+        Command::New(args) => cmd_core::new(&args, &registry),
+        Command::Moves(args) => cmd_core::moves(&args, &registry),
+        Command::Apply(args) => cmd_core::apply(&args, &registry),
+        Command::Perft(args) => cmd_core::perft(&args, &registry),
+        Command::Playout(args) => cmd_core::playout(&args, &registry),
+        Command::Replay(args) => cmd_core::replay(&args, &registry),
+        Command::Play(args) => cmd_play::play(&args, &registry),
+        Command::Tournament(args) => cmd_ai::tournament(&args, &registry),
+        Command::Bench(args) => cmd_ai::bench(&args, &registry),
+        Command::Serve(args) => cmd_serve::serve(args, registry),
+        Command::Loadtest(args) => cmd_serve::loadtest(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let message = format!("{e:#}").replace('\n', " ");
+            eprintln!("tabula: error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

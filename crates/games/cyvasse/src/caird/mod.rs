@@ -883,6 +883,15 @@ impl Game for CairdCyvasse {
         }
     }
 
+    /// During the hidden setup the listed setups are a sample (the presets and random legal setups);
+    /// `apply` accepts every setup that passes [`validate_setup`].
+    fn actions_sampled(&self, seat: Seat) -> bool {
+        self.outcome.is_none()
+            && self.phase == Phase::Setup
+            && seat.index() < 2
+            && self.setups[seat.index()].is_none()
+    }
+
     fn legal_actions(&self, seat: Seat, out: &mut Vec<CairdAction>) {
         if self.outcome.is_some() || seat.index() > 1 {
             return;

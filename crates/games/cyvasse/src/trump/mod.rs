@@ -169,6 +169,12 @@ impl Game for TrumpCyvasse {
         self.whose_turn()
     }
 
+    /// During the hidden setup the listed armies are a sample (presets, their mirrors, random and
+    /// King-safe random armies); `apply` accepts every army that passes [`check_setup`].
+    fn actions_sampled(&self, seat: Seat) -> bool {
+        self.phase == Phase::Setup && seat.index() < 2 && !self.committed[seat.index()]
+    }
+
     fn legal_actions(&self, seat: Seat, out: &mut Vec<TrumpAction>) {
         match self.phase {
             Phase::Setup => {

@@ -1,0 +1,245 @@
+//! The `tabula` binary end to end: every subcommand's success path on real games, and bad input (unknown
+//! game, bad option, malformed state, illegal action, missing file) giving a one-line error with exit
+//! status 2 and never a panic.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const GAMES: [&str; 5] = [
+    "cyvasse-trump",
+    "cyvasse-caird",
+    "kyo",
+    "territories",
+    "syba",
+];
+
+fn tabula(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .output()
+        .expect("the tabula binary runs")
+}
+
+fn tabula_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tabula binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A failed command: exit status 2, a single `tabula: error:` line naming the problem, no panic.
+fn assert_clean_error(o: &Output, needle: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+    assert!(!err.contains("panicked"), "panic: {err}");
+    assert!(err.contains(needle), "expected `{needle}` in: {err}");
+    let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "expected one line, got: {err}");
+    assert!(lines[0].starts_with("tabula: error:"), "{err}");
+}
+
+fn temp_file(name: &str, contents: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn games_lists_every_game_id_on_its_own_line() {
+    let o = tabula(&["games"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let ids: Vec<&str> = out.lines().filter(|l| !l.starts_with(' ')).collect();
+    assert_eq!(ids, GAMES);
+    let o = tabula(&["games", "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), GAMES.len());
+}
+
+#[test]
+fn every_game_creates_a_state_that_loads_and_lists_moves() {
+    for game in GAMES {
+        let o = tabula(&["new", game, "--seed", "3"]);
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        let state = stdout(&o);
+        serde_json::from_str::<Value>(&state).unwrap();
+        let o = tabula_stdin(&["moves", game, "--state", "-"], &state);
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        let moves: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert!(
+            !moves.as_array().unwrap().is_empty(),
+            "{game} has no first action"
+        );
+    }
+}
+
+#[test]
+fn apply_plays_a_listed_action_and_refuses_an_illegal_one() {
+    let state = stdout(&tabula(&["new", "kyo"]));
+    let path = temp_file("kyo-start.json", &state);
+    let path = path.to_str().unwrap();
+    let moves: Value =
+        serde_json::from_str(&stdout(&tabula(&["moves", "kyo", "--state", path]))).unwrap();
+    let first = serde_json::to_string(&moves[0]).unwrap();
+    let o = tabula(&["apply", "kyo", "--state", path, "--action", &first]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let after: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_ne!(after, serde_json::from_str::<Value>(&state).unwrap());
+
+    // Red may not move while it is Gold's decision.
+    let o = tabula(&[
+        "apply", "kyo", "--state", path, "--action", &first, "--seat", "1",
+    ]);
+    assert_clean_error(&o, "not");
+    // Garbage is not an action.
+    let o = tabula(&["apply", "kyo", "--state", path, "--action", "{\"fly\": 3}"]);
+    assert_clean_error(&o, "");
+    // A seat that does not exist.
+    let o = tabula(&[
+        "apply", "kyo", "--state", path, "--action", &first, "--seat", "7",
+    ]);
+    assert_clean_error(&o, "seat 7 does not exist");
+}
+
+#[test]
+fn unknown_game_and_bad_options_are_one_line_errors() {
+    assert_clean_error(&tabula(&["new", "chess"]), "unknown game `chess`");
+    assert_clean_error(
+        &tabula(&["new", "kyo", "-o", "light_pawn_rows=wide"]),
+        "trench",
+    );
+    assert_clean_error(
+        &tabula(&["new", "kyo", "-o", "colour=red"]),
+        "unknown option `colour`",
+    );
+    assert_clean_error(
+        &tabula(&["new", "kyo", "-o", "light_pawn_rows"]),
+        "name=value",
+    );
+    assert_clean_error(&tabula(&["new", "syba", "-o", "players=9"]), "2..=6");
+}
+
+#[test]
+fn malformed_and_missing_state_files_are_one_line_errors() {
+    let bad = temp_file("bad.json", "{ this is not json");
+    assert_clean_error(
+        &tabula(&["moves", "kyo", "--state", bad.to_str().unwrap()]),
+        "not valid JSON",
+    );
+    let wrong = temp_file("wrong.json", "{\"board\": 12}");
+    assert_clean_error(
+        &tabula(&["moves", "kyo", "--state", wrong.to_str().unwrap()]),
+        "not a valid kyo state",
+    );
+    assert_clean_error(
+        &tabula(&["moves", "kyo", "--state", "/nonexistent/x.json"]),
+        "cannot read",
+    );
+    // A Kyo state given to another game.
+    let kyo = stdout(&tabula(&["new", "kyo"]));
+    let o = tabula_stdin(&["moves", "territories", "--state", "-"], &kyo);
+    assert_clean_error(&o, "not a valid territories state");
+}
+
+#[test]
+fn usage_errors_exit_with_status_2() {
+    let o = tabula(&["perft", "kyo"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!stderr(&o).contains("panicked"));
+    let o = tabula(&["frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for sub in [
+        "games",
+        "new",
+        "moves",
+        "apply",
+        "perft",
+        "playout",
+        "replay",
+        "play",
+        "tournament",
+        "bench",
+        "serve",
+        "loadtest",
+    ] {
+        let o = tabula(&[sub, "--help"]);
+        assert!(o.status.success(), "{sub}: {}", stderr(&o));
+        assert!(stdout(&o).contains("Usage: tabula"), "{sub}");
+    }
+}
+
+#[test]
+fn perft_prints_a_table_of_depths() {
+    let o = tabula(&["perft", "kyo", "--depth", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("nodes/s"), "{out}");
+}
+
+#[test]
+fn playout_ends_with_games_in_seconds_line() {
+    for game in GAMES {
+        let o = tabula(&["playout", game, "--count", "2", "--max-actions", "3000"]);
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        let out = stdout(&o);
+        let last = out.lines().last().unwrap();
+        assert!(
+            last.starts_with("2 games in ") && last.ends_with(" s"),
+            "{game}: {last}"
+        );
+    }
+}
+
+#[test]
+fn a_played_record_replays_and_a_tampered_one_is_refused() {
+    // Play a short hot-seat game through `tabula play`, always choosing action 1, and save its record.
+    let record_path =
+        std::env::temp_dir().join(format!("tabula-cli-{}-record.json", std::process::id()));
+    let record_arg = record_path.to_str().unwrap();
+    let input = "1\n".repeat(30);
+    let o = tabula_stdin(
+        &["play", "kyo", "--seed", "5", "--record", record_arg],
+        &input,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = tabula(&["replay", record_arg, "--audit-seed"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Record verified"));
+
+    let mut record: Value =
+        serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+    let actions = record["actions"].as_array_mut().unwrap();
+    assert!(actions.len() >= 2);
+    // The first action was Gold's; claim Red took it.
+    actions[0]["actor"] = serde_json::json!({"seat": 1});
+    let tampered = temp_file("tampered.json", &record.to_string());
+    assert_clean_error(&tabula(&["replay", tampered.to_str().unwrap()]), "refused");
+}
