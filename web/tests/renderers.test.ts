@@ -128,3 +128,11 @@ describe('generic fallback', () => {
     expect(panels[0].textContent).toContain('c: "d"');
   });
 });
+
+describe('Syba seat colours', () => {
+  it('are the races’ colours once chosen', () => {
+    const view = { state: { players: [{ race: 0 }, { race: null }] } };
+    expect(sybaRenderer.seatColour?.(view, 0)).toBe('#2f6db5');
+    expect(sybaRenderer.seatColour?.(view, 1)).toBeNull();
+  });
+});

@@ -37,6 +37,8 @@ export interface RenderContext {
 export interface Renderer {
   /** Every cell name this view draws (used to find cells in action notations). */
   cellNames(view: unknown, options: Record<string, unknown>): string[];
+  /** A seat's colour when the view decides it (a Syba race's colour). */
+  seatColour?(view: unknown, seat: number): string | null;
   /** The setup editor's codec, when `seat` is to commit a whole-army setup now. */
   setup?(view: unknown, options: Record<string, unknown>, seat: number): SetupCodec | null;
   /** Whether cell names are whole words (area names) rather than coordinates. */

@@ -194,7 +194,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       h(`div.banner${myTurn ? '.turn' : ''}`, { 'data-testid': 'status' }, statusLine(model)),
       h('div.row', model.seats.map((s) =>
         h('span', { 'data-seat': s.seat },
-          h('span.seat-chip', { style: `background:${seatColour(s.seat)}` }),
+          h('span.seat-chip', { style: `background:${rendererFor(model!.game).seatColour?.(model!.view, s.seat) ?? seatColour(s.seat)}` }),
           `${s.name}${s.seat === me ? ' (you)' : ''} — ${s.kind === 'ai' ? `AI level ${s.level ?? '?'}` : s.joined ? 'player' : 'open'}`,
           toAct.includes(s.seat) ? h('b', ' ◀ to act') : '',
           h('span.clock', { 'data-clock': s.seat }, ''),
