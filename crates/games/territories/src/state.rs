@@ -167,14 +167,18 @@ pub struct Territories {
     pub bare_turns: [u8; 2],
 }
 
+/// What the buildings produce on one roll, by seat index: resources owed by suit (Towns, Forts,
+/// Barracks, Palaces, Capitals), territory cards drawn (Capitals) and Temple choices owed.
+#[derive(Default)]
+struct Production {
+    owed: [[u8; 4]; 2],
+    draws: [u8; 2],
+    temples: [u8; 2],
+}
+
 /// The other seat.
 pub fn other(seat: Seat) -> Seat {
     Seat(1 - (seat.0 & 1))
-}
-
-fn corners(cell: Point) -> [Point; 4] {
-    let (x, y) = cell;
-    [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)]
 }
 
 /// The four cells around intersection `p`.
@@ -183,9 +187,81 @@ pub fn cells_around(p: Point) -> [Point; 4] {
     [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)]
 }
 
-fn edge_neighbours(cell: Point) -> [Point; 4] {
-    let (x, y) = cell;
-    [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+/// The grid's cells as row bitmaps, for allocation-free intersection and expansion queries: bit
+/// `x - x0` of `rows[y - y0]` is set when cell `(x, y)` holds a card. The window has a free margin of
+/// one cell on every side (`x0`, `y0` are one less than the smallest coordinates), so the corners and
+/// edge neighbours of every cell fit. A grid has at most 40 cards, so it spans at most 41 cells each
+/// way and the window fits 64 rows of 64 bits.
+struct CellMap {
+    x0: i8,
+    y0: i8,
+    /// Rows in use: `y0 ..= y0 + h - 1` (the margin rows included).
+    h: usize,
+    rows: [u64; 64],
+}
+
+impl CellMap {
+    fn new(grid: &[Cell]) -> CellMap {
+        let (mut minx, mut miny) = (0i8, 0i8);
+        let mut maxy = 0i8;
+        if let Some(first) = grid.first() {
+            (minx, miny) = first.at;
+            maxy = miny;
+        }
+        for c in grid {
+            minx = minx.min(c.at.0);
+            miny = miny.min(c.at.1);
+            maxy = maxy.max(c.at.1);
+        }
+        let (x0, y0) = (minx - 1, miny - 1);
+        let mut rows = [0u64; 64];
+        for c in grid {
+            rows[(c.at.1 - y0) as usize] |= 1 << (c.at.0 - x0);
+        }
+        CellMap {
+            x0,
+            y0,
+            h: (maxy - y0) as usize + 2,
+            rows,
+        }
+    }
+
+    fn row(&self, i: usize) -> u64 {
+        self.rows.get(i).copied().unwrap_or(0)
+    }
+
+    /// Intersections of row `i` (y = `y0 + i`): corners of the cells of rows `i - 1` and `i`.
+    fn corner_row(&self, i: usize) -> u64 {
+        let r = self.row(i) | i.checked_sub(1).map_or(0, |j| self.row(j));
+        r | (r << 1)
+    }
+
+    /// Calls `f` on every intersection in `(y, x)` order.
+    fn for_each_intersection(&self, mut f: impl FnMut(Point)) {
+        for i in 0..self.h {
+            let mut bits = self.corner_row(i);
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                f((self.x0 + b as i8, self.y0 + i as i8));
+            }
+        }
+    }
+
+    /// Calls `f` on every empty cell sharing a full edge with a card, in `(y, x)` order.
+    fn for_each_expansion_cell(&self, mut f: impl FnMut(Point)) {
+        for i in 0..self.h {
+            let r = self.row(i);
+            let near =
+                (r << 1) | (r >> 1) | self.row(i + 1) | i.checked_sub(1).map_or(0, |j| self.row(j));
+            let mut bits = near & !r;
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                f((self.x0 + b as i8, self.y0 + i as i8));
+            }
+        }
+    }
 }
 
 impl Territories {
@@ -246,32 +322,29 @@ impl Territories {
 
     /// Every intersection, sorted.
     pub fn intersections(&self) -> Vec<Point> {
+        let mut v = Vec::with_capacity(30);
+        self.for_each_intersection(|p| v.push(p));
+        v
+    }
+
+    /// Calls `f` on every intersection, sorted (row by row), without allocating.
+    pub fn for_each_intersection(&self, mut f: impl FnMut(Point)) {
         if self.grid.len() == GRID_CARDS {
-            // The dealt grid: its 6x5 corners, already sorted.
-            let mut v = Vec::with_capacity(30);
+            // The dealt grid: its 6x5 corners.
             for y in 0..=GRID_H {
                 for x in 0..=GRID_W {
-                    v.push((x, y));
+                    f((x, y));
                 }
             }
-            return v;
+            return;
         }
-        let mut v: Vec<Point> = self.grid.iter().flat_map(|c| corners(c.at)).collect();
-        v.sort_unstable_by_key(|&(x, y)| (y, x));
-        v.dedup();
-        v
+        CellMap::new(&self.grid).for_each_intersection(f);
     }
 
     /// The empty cells sharing a full edge with a grid card (where Expand may add a card), sorted.
     pub fn expansion_cells(&self) -> Vec<Point> {
-        let mut v: Vec<Point> = self
-            .grid
-            .iter()
-            .flat_map(|c| edge_neighbours(c.at))
-            .filter(|&p| self.card_at(p).is_none())
-            .collect();
-        v.sort_unstable_by_key(|&(x, y)| (y, x));
-        v.dedup();
+        let mut v = Vec::new();
+        CellMap::new(&self.grid).for_each_expansion_cell(|p| v.push(p));
         v
     }
 
@@ -354,18 +427,33 @@ impl Territories {
         self.owns(seat, Piece::Capital) || self.owns(seat, ability.building())
     }
 
-    /// The cells touched by `seat`'s Capital and Temples (Convert's reach).
-    fn convert_reach(&self, seat: Seat) -> Vec<Point> {
-        self.buildings
-            .iter()
-            .filter(|b| b.owner == seat && matches!(b.piece, Piece::Capital | Piece::Temple))
-            .flat_map(|b| self.touched(b.at).map(|c| c.at).collect::<Vec<_>>())
-            .collect()
-    }
-
     /// Every legal `(intersection, piece)` of Convert for `seat` now (ignoring the duel).
     pub fn convert_choices(&self, seat: Seat, out: &mut Vec<(Point, Piece)>) {
-        let reach = self.convert_reach(seat);
+        self.for_each_convert(seat, |p, piece| {
+            out.push((p, piece));
+            true
+        });
+    }
+
+    /// Calls `f` on every legal `(intersection, piece)` of Convert for `seat` (ignoring the duel),
+    /// in the order of [`Territories::convert_choices`], until `f` returns false. Allocation-free.
+    fn for_each_convert(&self, seat: Seat, mut f: impl FnMut(Point, Piece) -> bool) {
+        // Convert's reach: the cells touched by `seat`'s Capital and Temples (at most 3 × 4).
+        let mut reach = [(0i8, 0i8); 12];
+        let mut n = 0;
+        let mut supply = [8u8, 2, 2, 2, 1, 1];
+        for b in self.buildings.iter().filter(|b| b.owner == seat) {
+            supply[b.piece.index()] = supply[b.piece.index()].saturating_sub(1);
+            if matches!(b.piece, Piece::Capital | Piece::Temple) {
+                for c in self.touched(b.at) {
+                    if n < reach.len() {
+                        reach[n] = c.at;
+                        n += 1;
+                    }
+                }
+            }
+        }
+        let reach = &reach[..n];
         if reach.is_empty() {
             return;
         }
@@ -376,11 +464,21 @@ impl Territories {
             }
             for piece in Piece::ALL {
                 let fits = piece == b.piece || piece.tier() < b.piece.tier();
-                if fits && self.supply(seat, piece) > 0 {
-                    out.push((b.at, piece));
+                if fits && supply[piece.index()] > 0 && !f(b.at, piece) {
+                    return;
                 }
             }
         }
+    }
+
+    /// Whether `seat` has any Convert target now (ignoring the duel and the cost).
+    fn can_convert(&self, seat: Seat) -> bool {
+        let mut any = false;
+        self.for_each_convert(seat, |_, _| {
+            any = true;
+            false
+        });
+        any
     }
 
     fn ability_usable(&self, seat: Seat, ability: Ability) -> bool {
@@ -391,14 +489,7 @@ impl Territories {
         match ability {
             Ability::Survey | Ability::Expand => !hand.territories.is_empty(),
             Ability::Raid => hand.covers([1, 1, 1, 1]) && self.owns(other(seat), Piece::Town),
-            Ability::Convert => {
-                if !hand.covers([1, 1, 1, 1]) {
-                    return false;
-                }
-                let mut v = Vec::new();
-                self.convert_choices(seat, &mut v);
-                !v.is_empty()
-            }
+            Ability::Convert => hand.covers([1, 1, 1, 1]) && self.can_convert(seat),
         }
     }
 
@@ -413,11 +504,11 @@ impl Territories {
         let hand = &self.hands[me];
         match &self.phase {
             Phase::Setup { .. } => {
-                for p in self.intersections() {
+                self.for_each_intersection(|p| {
                     if self.building_at(p).is_none() {
                         out.push(Action::Place(p));
                     }
-                }
+                });
             }
             Phase::Temple { .. } => {
                 for r in Res::ALL {
@@ -461,20 +552,20 @@ impl Territories {
                     }
                 }
             }
-            Phase::Place { ability } => {
-                let cells: Vec<Point> = match ability {
-                    Ability::Survey => self.grid.iter().map(|c| c.at).collect(),
-                    _ => self.expansion_cells(),
-                };
-                for &cell in &cells {
-                    for &card in &hand.territories {
-                        out.push(match ability {
-                            Ability::Survey => Action::Survey(cell, card),
-                            _ => Action::Expand(cell, card),
-                        });
+            Phase::Place { ability } => match ability {
+                Ability::Survey => {
+                    for cell in &self.grid {
+                        for &card in &hand.territories {
+                            out.push(Action::Survey(cell.at, card));
+                        }
                     }
                 }
-            }
+                _ => CellMap::new(&self.grid).for_each_expansion_cell(|cell| {
+                    for &card in &hand.territories {
+                        out.push(Action::Expand(cell, card));
+                    }
+                }),
+            },
             Phase::Target { ability } => match ability {
                 Ability::Raid => {
                     for b in &self.buildings {
@@ -483,11 +574,10 @@ impl Territories {
                         }
                     }
                 }
-                _ => {
-                    let mut v = Vec::new();
-                    self.convert_choices(seat, &mut v);
-                    out.extend(v.into_iter().map(|(p, piece)| Action::Convert(p, piece)));
-                }
+                _ => self.for_each_convert(seat, |p, piece| {
+                    out.push(Action::Convert(p, piece));
+                    true
+                }),
             },
             _ => {}
         }
@@ -540,7 +630,7 @@ impl Territories {
         }
         // Build a Town.
         if supply[Piece::Town.index()] > 0 && hand.covers(Piece::Town.cost()) {
-            for p in self.intersections() {
+            self.for_each_intersection(|p| {
                 let (x, y) = p;
                 let free = if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
                     occupied & (1 << (y as u32 * 6 + x as u32)) == 0
@@ -550,19 +640,18 @@ impl Territories {
                 if free {
                     out.push(Action::Build(p));
                 }
-            }
+            });
         }
         // Upgrades: only pieces in the supply that the hand can pay for.
-        let affordable: Vec<Piece> = Piece::ALL
-            .into_iter()
-            .filter(|&piece| {
-                piece != Piece::Town && supply[piece.index()] > 0 && hand.covers(piece.cost())
-            })
-            .collect();
-        if !affordable.is_empty() {
+        let mut affordable = [false; 6];
+        for piece in Piece::ALL {
+            affordable[piece.index()] =
+                piece != Piece::Town && supply[piece.index()] > 0 && hand.covers(piece.cost());
+        }
+        if affordable.contains(&true) {
             for b in self.buildings.iter().filter(|b| b.owner == seat) {
-                for &piece in &affordable {
-                    if piece.upgrades_from(b.piece) {
+                for piece in Piece::ALL {
+                    if affordable[piece.index()] && piece.upgrades_from(b.piece) {
                         out.push(Action::Upgrade(b.at, piece));
                     }
                 }
@@ -611,13 +700,7 @@ impl Territories {
             let usable = match ability {
                 Ability::Survey | Ability::Expand => !hand.territories.is_empty(),
                 Ability::Raid => all_four && opp_town,
-                Ability::Convert => {
-                    all_four && {
-                        let mut v = Vec::new();
-                        self.convert_choices(seat, &mut v);
-                        !v.is_empty()
-                    }
-                }
+                Ability::Convert => all_four && self.can_convert(seat),
             };
             debug_assert_eq!(usable, self.ability_usable(seat, ability));
             if usable {
@@ -661,50 +744,67 @@ impl Territories {
         self.pay_to_bank(seat, all);
     }
 
-    /// Pays `seat`'s production for `roll` except Temples (paid as far as the bank goes).
-    fn pay_fixed(&mut self, seat: Seat, roll: u8) {
-        let mut owed = [0u8; 4];
-        let mut capital_draws = 0;
-        for b in self.buildings.iter().filter(|b| b.owner == seat) {
+    /// What the buildings produce on `roll`, by seat: one pass over the grid for the cards showing
+    /// `roll` (usually two or three), then one pass over the buildings against those cards only.
+    fn production(&self, roll: u8) -> Production {
+        let mut p = Production::default();
+        let mut hits = [((0i8, 0i8), Res::H); DECK_CARDS];
+        let mut n = 0;
+        for c in &self.grid {
+            if c.card.number == roll && n < hits.len() {
+                hits[n] = (c.at, c.card.suit);
+                n += 1;
+            }
+        }
+        let hits = &hits[..n];
+        if hits.is_empty() {
+            return p;
+        }
+        for b in &self.buildings {
+            let s = b.owner.index();
+            if s > 1 {
+                continue;
+            }
+            // Intersection (bx, by) touches cells (bx-1 or bx, by-1 or by).
+            let (bx, by) = b.at;
+            let touching = hits.iter().filter(|((cx, cy), _)| {
+                (bx.wrapping_sub(*cx) as u8) <= 1 && (by.wrapping_sub(*cy) as u8) <= 1
+            });
             match b.piece {
-                Piece::Temple => {}
+                Piece::Temple => p.temples[s] += touching.count() as u8,
                 Piece::Capital => {
-                    if self.touched(b.at).any(|c| c.card.number == roll) {
+                    if touching.count() > 0 {
                         for c in self.touched(b.at) {
-                            owed[c.card.suit.index()] += 1;
+                            p.owed[s][c.card.suit.index()] += 1;
                         }
-                        capital_draws += 1;
+                        p.draws[s] += 1;
                     }
                 }
                 piece => {
                     let per = if piece == Piece::Palace { 2 } else { 1 };
-                    for c in self.touched(b.at) {
-                        if c.card.number == roll {
-                            owed[c.card.suit.index()] += per;
-                        }
+                    for &(_, suit) in touching {
+                        p.owed[s][suit.index()] += per;
                     }
                 }
             }
         }
+        p
+    }
+
+    /// Pays `seat`'s production except Temples (paid as far as the bank goes).
+    fn pay_fixed(&mut self, seat: Seat, prod: &Production) {
+        let owed = prod.owed[seat.index()];
         for r in Res::ALL {
             self.take_from_bank(seat, r, owed[r.index()]);
         }
-        for _ in 0..capital_draws {
+        for _ in 0..prod.draws[seat.index()] {
             self.draw(seat);
         }
     }
 
-    fn temple_count(&self, seat: Seat, roll: u8) -> u8 {
-        self.buildings
-            .iter()
-            .filter(|b| b.owner == seat && b.piece == Piece::Temple)
-            .map(|b| self.touched(b.at).filter(|c| c.card.number == roll).count() as u8)
-            .sum()
-    }
-
     /// Runs production from `stage` (see [`Phase::Temple`]) until a Temple choice is owed or it is done.
     fn produce(&mut self, mut stage: u8) {
-        let roll = self.roll.unwrap_or(0);
+        let prod = self.production(self.roll.unwrap_or(0));
         loop {
             let seat = if stage < 2 {
                 self.current
@@ -712,9 +812,9 @@ impl Territories {
                 other(self.current)
             };
             match stage {
-                0 | 2 => self.pay_fixed(seat, roll),
+                0 | 2 => self.pay_fixed(seat, &prod),
                 1 | 3 => {
-                    let left = self.temple_count(seat, roll);
+                    let left = prod.temples[seat.index()];
                     if left > 0 && self.bank.iter().any(|&n| n > 0) {
                         self.phase = Phase::Temple {
                             seat,
@@ -890,9 +990,12 @@ impl Territories {
                     piece: Piece::Town,
                 });
                 if step >= 2 {
-                    let suits: Vec<Res> = self.touched(*p).map(|c| c.card.suit).collect();
-                    for r in suits {
-                        self.take_from_bank(seat, r, 1);
+                    let mut owed = [0u8; 4];
+                    for c in self.touched(*p) {
+                        owed[c.card.suit.index()] += 1;
+                    }
+                    for r in Res::ALL {
+                        self.take_from_bank(seat, r, owed[r.index()]);
                     }
                 }
                 self.phase = if step >= 3 {
