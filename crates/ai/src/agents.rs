@@ -112,10 +112,13 @@ impl AgentSpec {
     }
     /// Gives the agent a time limit per decision; a searching agent without an explicit budget then
     /// searches until the limit.
+    /// Agents that do not search (random, greedy, levels 1–2) are returned unchanged.
     pub fn with_time_limit(mut self, time: Duration) -> AgentSpec {
-        self.time = Some(time);
-        if self.budget.is_none() && self.searches() {
-            self.budget = Some(u64::from(u32::MAX));
+        if self.searches() {
+            self.time = Some(time);
+            if self.budget.is_none() {
+                self.budget = Some(u64::from(u32::MAX));
+            }
         }
         self
     }

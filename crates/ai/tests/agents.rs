@@ -324,3 +324,21 @@ fn kyo_evaluation_is_symmetric_at_the_start() {
     assert!(v[0] > 0.6, "{v:?}");
     let _ = AgentSpec::new(AgentKind::Random);
 }
+
+#[test]
+fn time_limits_apply_to_searching_agents_only() {
+    let t = std::time::Duration::from_millis(50);
+    let uct = spec("uct").with_time_limit(t);
+    assert_eq!(uct.time, Some(t));
+    assert_eq!(uct.to_string(), "uct@50ms");
+    let capped = spec("uct:300").with_time_limit(t);
+    assert_eq!(capped.budget, Some(300));
+    assert_eq!(capped.to_string(), "uct:300@50ms");
+    let greedy = spec("greedy").with_time_limit(t);
+    assert_eq!(greedy, spec("greedy"));
+    // A time-limited search still answers with a legal action.
+    let k = Kyo::new(&KyoOptions::default()).unwrap();
+    let info = InfoSet::new(&k, Seat(0)).unwrap();
+    let (a, _) = decide(&spec("level5").with_time_limit(t), &info, 1).unwrap();
+    assert!(legal_actions_vec(&k, Seat(0)).contains(&a));
+}
