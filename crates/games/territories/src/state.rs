@@ -500,6 +500,21 @@ impl Territories {
         if self.seat_to_act() != Some(seat) {
             return;
         }
+        // The hot paths first, each in a small function of its own: composing an offer (about half
+        // of the actions of a random game), then the rest of the main phase.
+        if let Phase::Main = self.phase {
+            match &self.offer {
+                Some(offer) => self.legal_offer(seat, offer, out),
+                None => self.legal_main(seat, out),
+            }
+            return;
+        }
+        self.legal_other(seat, out);
+    }
+
+    /// The legal actions of the phases other than the main phase.
+    #[inline(never)]
+    fn legal_other(&self, seat: Seat, out: &mut Vec<Action>) {
         let me = seat.index();
         let hand = &self.hands[me];
         match &self.phase {
@@ -583,11 +598,12 @@ impl Territories {
         }
     }
 
-    fn legal_main(&self, seat: Seat, out: &mut Vec<Action>) {
+    /// The legal actions while an offer is open: add a card to it, propose or withdraw it.
+    fn legal_offer(&self, seat: Seat, offer: &Offer, out: &mut Vec<Action>) {
         let me = seat.index();
         let hand = &self.hands[me];
         let opp = &self.hands[1 - me];
-        if let Some(offer) = &self.offer {
+        {
             for r in Res::ALL {
                 if hand.resources[r.index()] > offer.give_res[r.index()] {
                     out.push(Action::Give(Item::Res(r)));
@@ -608,14 +624,19 @@ impl Territories {
             }
             out.push(Action::Propose);
             out.push(Action::Withdraw);
-            return;
         }
-        // One pass over the buildings: own supply, own piece kinds, opponent Towns, occupied corners
-        // of the dealt rectangle (bit `y * 6 + x`).
+    }
+
+    /// The legal actions of the main phase with no offer open.
+    #[inline(never)]
+    fn legal_main(&self, seat: Seat, out: &mut Vec<Action>) {
+        let me = seat.index();
+        let hand = &self.hands[me];
+        let opp = &self.hands[1 - me];
+        // One pass over the buildings: own supply, own piece kinds, opponent Towns.
         let mut supply = [8u8, 2, 2, 2, 1, 1];
         let mut owned = 0u8;
         let mut opp_town = false;
-        let mut occupied = 0u64;
         for b in &self.buildings {
             if b.owner == seat {
                 supply[b.piece.index()] = supply[b.piece.index()].saturating_sub(1);
@@ -623,13 +644,17 @@ impl Territories {
             } else if b.piece == Piece::Town {
                 opp_town = true;
             }
-            let (x, y) = b.at;
-            if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
-                occupied |= 1 << (y as u32 * 6 + x as u32);
-            }
         }
         // Build a Town.
         if supply[Piece::Town.index()] > 0 && hand.covers(Piece::Town.cost()) {
+            // Occupied corners of the dealt rectangle (bit `y * 6 + x`).
+            let mut occupied = 0u64;
+            for b in &self.buildings {
+                let (x, y) = b.at;
+                if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
+                    occupied |= 1 << (y as u32 * 6 + x as u32);
+                }
+            }
             self.for_each_intersection(|p| {
                 let (x, y) = p;
                 let free = if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
