@@ -176,6 +176,13 @@ pub use view::{HandView, TerritoriesView};
 
 use state::{DECK_CARDS, other};
 
+/// `ToAct::Over`, out of line: `to_act` runs before every action and is over only once.
+#[cold]
+#[inline(never)]
+fn over(outcome: &tabula_core::Outcome) -> ToAct {
+    ToAct::Over(outcome.clone())
+}
+
 const SUM_WAYS: [u8; 11] = [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1];
 
 impl Territories {
@@ -382,15 +389,13 @@ impl Game for Territories {
     }
 
     fn to_act(&self) -> ToAct {
-        if let Phase::Over { outcome } = &self.phase {
-            return ToAct::Over(outcome.clone());
+        // `seat_to_act` is `None` in chance phases and once the game is over.
+        if let Some(s) = self.seat_to_act() {
+            return ToAct::Seat(s);
         }
-        if self.is_chance() {
-            return ToAct::Chance;
-        }
-        match self.seat_to_act() {
-            Some(s) => ToAct::Seat(s),
-            None => ToAct::Chance,
+        match &self.phase {
+            Phase::Over { outcome } => over(outcome),
+            _ => ToAct::Chance,
         }
     }
 

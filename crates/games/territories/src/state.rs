@@ -949,6 +949,27 @@ impl Territories {
     /// Applies an action already known to be legal for `actor` (a seat's action is by the seat that
     /// owes the decision; a chance action is a valid outcome of the current chance event).
     pub(crate) fn exec(&mut self, action: &Action) {
+        // Composing an offer (about half of the actions of a random game) in a small function of
+        // its own; everything else out of line.
+        match action {
+            Action::Give(item) => {
+                let offer = self.open_offer();
+                match item {
+                    Item::Res(r) => offer.give_res[r.index()] += 1,
+                    Item::Territory(c) => offer.give_cards.push(*c),
+                }
+            }
+            Action::AskRes(r) => self.open_offer().ask_res[r.index()] += 1,
+            Action::AskTerritory => self.open_offer().ask_territories += 1,
+            Action::Propose => self.phase = Phase::Respond,
+            Action::Withdraw => self.offer = None,
+            _ => self.exec_other(action),
+        }
+    }
+
+    /// [`Territories::exec`] for the actions other than composing an offer.
+    #[inline(never)]
+    fn exec_other(&mut self, action: &Action) {
         let seat = self.seat_to_act().unwrap_or(self.current);
         let me = seat.index();
         match action {
@@ -1077,17 +1098,11 @@ impl Territories {
                 }
                 self.check_win();
             }
-            Action::Give(item) => {
-                let offer = self.open_offer();
-                match item {
-                    Item::Res(r) => offer.give_res[r.index()] += 1,
-                    Item::Territory(c) => offer.give_cards.push(*c),
-                }
-            }
-            Action::AskRes(r) => self.open_offer().ask_res[r.index()] += 1,
-            Action::AskTerritory => self.open_offer().ask_territories += 1,
-            Action::Propose => self.phase = Phase::Respond,
-            Action::Withdraw => self.offer = None,
+            Action::Give(_)
+            | Action::AskRes(_)
+            | Action::AskTerritory
+            | Action::Propose
+            | Action::Withdraw => {}
             Action::Accept => {
                 let k = self.offer.as_ref().map_or(0, |o| o.ask_territories);
                 if k > 0 {
