@@ -7,7 +7,7 @@
 //!   of 2 per chip below 5 (running out of Mana loses the game);
 //! * Shields: 0.2 each;
 //! * King safety: −1.5 per enemy pawn next to the King (8 neighbours), +0.3 per own pawn next to it;
-//! * progress: 0.08 × (9 − Chebyshev distance to the enemy King) per pawn other than the King, so
+//! * progress: 0.15 × (9 − Chebyshev distance to the enemy King) per pawn other than the King, so
 //!   that quiet positions do not drift into the 100-turn draw.
 //!
 //! **Move ordering**: captures first (by the value of the captured pawn, the King above all), then
@@ -69,7 +69,7 @@ pub fn balance(k: &Kyo) -> f64 {
                 {
                     let sq = Sq(i as u8);
                     let d = (sq.col() - ek.col()).abs().max((sq.row() - ek.row()).abs());
-                    side[o] += 0.08 * f64::from(9 - d);
+                    side[o] += 0.15 * f64::from(9 - d);
                 }
             }
         }
