@@ -274,12 +274,10 @@ impl Ability {
 
     /// The non-Capital building that grants the ability.
     pub fn building(self) -> Piece {
-        match self {
-            Ability::Survey => Piece::Fort,
-            Ability::Raid => Piece::Barracks,
-            Ability::Convert => Piece::Temple,
-            Ability::Expand => Piece::Palace,
-        }
+        // A table rather than a `match`: move generation asks this for every ability on every
+        // main-phase move list, and a jump table there is an unpredictable indirect branch.
+        const BUILDING: [Piece; 4] = [Piece::Fort, Piece::Barracks, Piece::Temple, Piece::Palace];
+        BUILDING[self as usize]
     }
 
     /// The word used in notation.
