@@ -176,22 +176,6 @@ struct Production {
     temples: [u8; 2],
 }
 
-/// Bit `i` set when `a[i] > b[i]` (branch-free, so random hands do not stall the branch predictor).
-fn gt_mask(a: [u8; 4], b: [u8; 4]) -> u8 {
-    u8::from(a[0] > b[0])
-        | u8::from(a[1] > b[1]) << 1
-        | u8::from(a[2] > b[2]) << 2
-        | u8::from(a[3] > b[3]) << 3
-}
-
-/// Calls `f` on the resources whose bit is set in `mask`, in the order H, S, C, D.
-fn for_each_res(mut mask: u8, mut f: impl FnMut(Res)) {
-    while mask != 0 {
-        f(Res::ALL[mask.trailing_zeros() as usize & 3]);
-        mask &= mask - 1;
-    }
-}
-
 /// The other seat.
 pub fn other(seat: Seat) -> Seat {
     Seat(1 - (seat.0 & 1))
@@ -620,17 +604,21 @@ impl Territories {
         let hand = &self.hands[me];
         let opp = &self.hands[1 - me];
         {
-            for_each_res(gt_mask(hand.resources, offer.give_res), |r| {
-                out.push(Action::Give(Item::Res(r)));
-            });
+            for r in Res::ALL {
+                if hand.resources[r.index()] > offer.give_res[r.index()] {
+                    out.push(Action::Give(Item::Res(r)));
+                }
+            }
             for &c in &hand.territories {
                 if !offer.give_cards.contains(&c) {
                     out.push(Action::Give(Item::Territory(c)));
                 }
             }
-            for_each_res(gt_mask(opp.resources, offer.ask_res), |r| {
-                out.push(Action::AskRes(r));
-            });
+            for r in Res::ALL {
+                if opp.resources[r.index()] > offer.ask_res[r.index()] {
+                    out.push(Action::AskRes(r));
+                }
+            }
             if opp.territories.len() > offer.ask_territories as usize {
                 out.push(Action::AskTerritory);
             }
@@ -696,15 +684,19 @@ impl Territories {
         }
         // Open a trade offer.
         if self.offers_made < self.options.max_offers {
-            for_each_res(gt_mask(hand.resources, [0; 4]), |r| {
-                out.push(Action::Give(Item::Res(r)));
-            });
+            for r in Res::ALL {
+                if hand.resources[r.index()] > 0 {
+                    out.push(Action::Give(Item::Res(r)));
+                }
+            }
             for &c in &hand.territories {
                 out.push(Action::Give(Item::Territory(c)));
             }
-            for_each_res(gt_mask(opp.resources, [0; 4]), |r| {
-                out.push(Action::AskRes(r));
-            });
+            for r in Res::ALL {
+                if opp.resources[r.index()] > 0 {
+                    out.push(Action::AskRes(r));
+                }
+            }
             if !opp.territories.is_empty() {
                 out.push(Action::AskTerritory);
             }
