@@ -49,6 +49,7 @@ pub struct RoomInner {
     /// For each event: how each observer sees it (actions only).
     pub described: Vec<Option<Vec<Option<String>>>>,
     timer_gen: u64,
+    timer: Option<tokio::task::AbortHandle>,
     ai_busy: Vec<bool>,
 }
 
@@ -445,8 +446,11 @@ impl Shared {
         inner.core = scratch;
         inner.events.extend(new_events);
         inner.described.extend(new_desc);
-        let update = room.render_update(inner, first_seq);
-        let _ = room.tx.send(Arc::new(update));
+        if room.tx.receiver_count() > 0 {
+            // Rendered once per observer, whatever the number of sockets.
+            let update = room.render_update(inner, first_seq);
+            let _ = room.tx.send(Arc::new(update));
+        }
         self.after_change(room, inner);
         Ok(first_seq)
     }
@@ -455,6 +459,9 @@ impl Shared {
     fn after_change(self: &Arc<Self>, room: &Arc<Room>, inner: &mut RoomInner) {
         room.refresh_summary(inner);
         inner.timer_gen += 1;
+        if let Some(old) = inner.timer.take() {
+            old.abort();
+        }
         if inner.core.status != Status::Running {
             return;
         }
@@ -464,14 +471,16 @@ impl Shared {
                 let gen_ = inner.timer_gen;
                 let shared = self.clone();
                 let room = room.clone();
-                tokio::spawn(async move {
+                let handle = tokio::spawn(async move {
                     let wait = (deadline - now_ms()).max(0) as u64 + 1;
                     tokio::time::sleep(Duration::from_millis(wait)).await;
                     let mut inner = room.inner.lock().await;
                     if inner.timer_gen == gen_ {
+                        inner.timer = None;
                         let _ = shared.flag_if_due(&room, &mut inner).await;
                     }
                 });
+                inner.timer = Some(handle.abort_handle());
             }
         }
         self.schedule_ai(room, inner);
@@ -817,6 +826,7 @@ impl Room {
                 events,
                 described,
                 timer_gen: 0,
+                timer: None,
                 ai_busy: vec![false; seats],
             }),
             tx,
