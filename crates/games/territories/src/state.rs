@@ -213,15 +213,22 @@ impl CellMap {
             miny = miny.min(c.at.1);
             maxy = maxy.max(c.at.1);
         }
-        let (x0, y0) = (minx - 1, miny - 1);
+        let (x0, y0) = (minx.saturating_sub(1), miny.saturating_sub(1));
         let mut rows = [0u64; 64];
         for c in grid {
-            rows[(c.at.1 - y0) as usize] |= 1 << (c.at.0 - x0);
+            // Always in the window for a valid (connected) grid; never panics on an invalid one.
+            let dx = (i16::from(c.at.0) - i16::from(x0)) as usize;
+            let dy = (i16::from(c.at.1) - i16::from(y0)) as usize;
+            if dx < 64
+                && let Some(row) = rows.get_mut(dy)
+            {
+                *row |= 1 << dx;
+            }
         }
         CellMap {
             x0,
             y0,
-            h: (maxy - y0) as usize + 2,
+            h: ((i16::from(maxy) - i16::from(y0)) as usize + 2).min(rows.len()),
             rows,
         }
     }
@@ -243,7 +250,7 @@ impl CellMap {
             while bits != 0 {
                 let b = bits.trailing_zeros();
                 bits &= bits - 1;
-                f((self.x0 + b as i8, self.y0 + i as i8));
+                f((self.x0.wrapping_add(b as i8), self.y0.wrapping_add(i as i8)));
             }
         }
     }
@@ -258,7 +265,7 @@ impl CellMap {
             while bits != 0 {
                 let b = bits.trailing_zeros();
                 bits &= bits - 1;
-                f((self.x0 + b as i8, self.y0 + i as i8));
+                f((self.x0.wrapping_add(b as i8), self.y0.wrapping_add(i as i8)));
             }
         }
     }
