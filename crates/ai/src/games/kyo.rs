@@ -8,7 +8,9 @@
 //! * Shields: 0.2 each;
 //! * King safety: −1.5 per enemy pawn next to the King (8 neighbours), +0.3 per own pawn next to it;
 //! * progress: 0.15 × (9 − Chebyshev distance to the enemy King) per pawn other than the King, so
-//!   that quiet positions do not drift into the 100-turn draw.
+//!   that quiet positions do not drift into the 100-turn draw;
+//! * the balance is scaled by `1 − ½ · quiet_turns / 100`: an unconverted advantage fades as the
+//!   quiet-turn count runs, so captures and destroyed Mana (which reset it) gain value.
 //!
 //! **Move ordering**: captures first (by the value of the captured pawn, the King above all), then
 //! steps onto enemy Mana, then other steps, deploys, turn ends and shuffles last.
@@ -87,7 +89,12 @@ pub fn balance(k: &Kyo) -> f64 {
             }
         }
     }
-    side[0] - side[1]
+    // The 100-turn quiet rule: an advantage that is not converted fades as the count runs, so a
+    // capture or destroyed Mana (which resets it) is worth more to the side ahead.
+    let fade = 1.0
+        - 0.5 * f64::from(k.quiet_turns.min(kyo::QUIET_TURN_LIMIT))
+            / f64::from(kyo::QUIET_TURN_LIMIT.max(1));
+    (side[0] - side[1]) * fade
 }
 
 fn capture_priority(k: &Kyo, a: &Action) -> i32 {
