@@ -208,3 +208,27 @@ fn level5_uses_alpha_beta_after_the_cyvasse_setup() {
     assert!(stats.depth >= 1, "{stats:?}");
     assert!(!legal_actions_vec(g, seat).is_empty());
 }
+
+/// From random positions reached by random play, the agents choose legal actions.
+fn legal_from_random_position<G: Knowledge>(options: G::Options, seed: u64, plies: u64) {
+    let m = play::<G>(options, &["random"], plies, seed);
+    let Some(&seat) = m.to_act().seats().first() else {
+        return;
+    };
+    let legal = legal_actions_vec(m.state(), seat);
+    for name in ["greedy", "uct:15", "ismcts:20", "level5:200"] {
+        let info = InfoSet::new(m.state(), seat).unwrap();
+        let (a, _) = decide(&spec(name), &info, seed).unwrap();
+        assert!(legal.contains(&a), "{name} chose {a:?}");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+    #[test]
+    fn agents_choose_legal_actions_from_random_positions(seed in 0u64..100_000, plies in 0u64..80) {
+        legal_from_random_position::<Territories>(Default::default(), seed, plies);
+        legal_from_random_position::<kyo::Kyo>(Default::default(), seed, plies);
+        legal_from_random_position::<TrumpCyvasse>(Default::default(), seed, plies / 4);
+    }
+}
