@@ -15,6 +15,29 @@
 //! * Load: [`loadtest`] drives a server over loopback with many WebSocket clients.
 //!
 //! Start it with [`serve`] (runs until Ctrl-C) or [`start`] (returns a handle; tests use port 0).
+//!
+//! ## Decisions
+//! * A game **starts** when every human seat has joined; before that actions are refused and clocks
+//!   do not run. `host_seats` join at creation (both seats: hot-seat play).
+//! * Lobby **claims** of an open seat hand out a fresh token that replaces the seat's original one
+//!   (stored in the `join` event, so replay knows it).
+//! * **Resignation and timeout** end the game at once: that seat loses, every other seat wins (also
+//!   with more than two seats: the server cannot remove a seat from a game whose rules it does not
+//!   know). **Draws by agreement** are open to every game (the rules files forbid none): every seat must
+//!   accept the pending offer; AI seats always decline; any seat action cancels the offer.
+//! * **Fischer** clocks run for every seat that owes a decision (several during simultaneous hidden
+//!   setups); the increment is added when a seat's decision streak ends (not per atomic action of a
+//!   multi-action turn). **Correspondence** clocks give `days_per_move` days from the moment a seat starts
+//!   owing a decision. Time keeps running while the server is down; a seat whose time ran out during
+//!   the downtime loses when the server comes back.
+//! * **Rematch** rotates the seats by one; every player keeps their token.
+//! * **Records** are given only once a game is over (they contain hidden actions); a result the game
+//!   did not reach itself (resignation, time, agreement) is kept in the record and accepted on import
+//!   (the moves are still replayed and checked by the game).
+//! * Chance is drawn from a `GameRng` seeded with the game's seed; after a restart the RNG is advanced
+//!   by re-drawing every recorded chance action, so the continuation is the one the seed gives.
+//! * AI failures (an error or a refused action) fall back to a seeded random legal action, so a game
+//!   never hangs on a broken AI.
 
 pub mod assets;
 pub mod client;

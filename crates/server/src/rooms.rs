@@ -815,7 +815,7 @@ impl Room {
         events: Vec<Event>,
         described: Vec<Option<Vec<Option<String>>>>,
     ) -> Room {
-        let (tx, _) = broadcast::channel(64);
+        let (tx, _) = broadcast::channel(16);
         let seats = core.seats();
         let status = core.status;
         let room = Room {
