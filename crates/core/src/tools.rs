@@ -108,29 +108,33 @@ pub fn random_playout<G: Game>(game: &mut G, rng: &mut GameRng, max_actions: u64
     let mut buffer = Vec::new();
     let mut taken = 0;
     while taken < max_actions {
-        match game.to_act() {
+        // No allocation per action: a single seat is taken as it is (`ToAct::seats` would allocate).
+        let seat = match game.to_act() {
             ToAct::Over(outcome) => {
                 return PlayoutResult {
                     outcome: Some(outcome),
                     actions: taken,
                 };
             }
-            ToAct::Chance => match game.sample_chance(rng) {
-                Some(a) => game.apply_trusted(Actor::Chance, &a),
-                None => break,
-            },
-            to_act => {
-                let seats = to_act.seats();
-                let seat = seats[rng.random_range(0..seats.len())];
-                buffer.clear();
-                game.legal_actions(seat, &mut buffer);
-                if buffer.is_empty() {
-                    break;
+            ToAct::Chance => {
+                match game.sample_chance(rng) {
+                    Some(a) => game.apply_trusted(Actor::Chance, &a),
+                    None => break,
                 }
-                let a = &buffer[rng.random_range(0..buffer.len())];
-                game.apply_trusted(Actor::Seat(seat), a);
+                taken += 1;
+                continue;
             }
+            ToAct::Seat(seat) => seat,
+            ToAct::Seats(seats) if !seats.is_empty() => seats[rng.random_range(0..seats.len())],
+            ToAct::Seats(_) => break,
+        };
+        buffer.clear();
+        game.legal_actions(seat, &mut buffer);
+        if buffer.is_empty() {
+            break;
         }
+        let a = &buffer[rng.random_range(0..buffer.len())];
+        game.apply_trusted(Actor::Seat(seat), a);
         taken += 1;
     }
     PlayoutResult {
@@ -164,8 +168,10 @@ pub enum ReplayError {
     },
 }
 
-/// Replays a record from its options, checking every action and the recorded result, and returns the
-/// final state. With `audit_seed`, every chance action must also be the one the record's seed draws
+/// Replays a record from its options, checking every action and the recorded result (when the replayed
+/// game is over, it must be the recorded one; a recorded result of a game the rules did not end — a
+/// resignation, a loss on time, a draw by agreement — is accepted as it is), and returns the final
+/// state. With `audit_seed`, every chance action must also be the one the record's seed draws
 /// (true of every record a [`crate::record::Match`] produced).
 pub fn replay<G: Game>(record: &Record<G>, audit_seed: bool) -> Result<G, ReplayError> {
     let mut game = G::new(&record.options)?;
@@ -189,8 +195,10 @@ pub fn replay<G: Game>(record: &Record<G>, audit_seed: bool) -> Result<G, Replay
                 error,
             })?;
     }
+    // A record of a game that ended outside the rules (resignation, time, agreement) carries a result
+    // while the replayed game still runs: that is accepted. A result the rules reached must match.
     let replayed = game.to_act().outcome().cloned();
-    if record.result.is_some() && record.result != replayed {
+    if record.result.is_some() && replayed.is_some() && record.result != replayed {
         return Err(ReplayError::ResultMismatch {
             recorded: record.result.clone(),
             replayed,
