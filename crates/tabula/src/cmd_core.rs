@@ -394,8 +394,13 @@ pub fn replay(args: &ReplayArgs, registry: &Registry) -> Result<()> {
         return print_json(&state.state());
     }
     println!("{}", state.render_text(Observer::Spectator));
-    match state.to_act() {
-        ToAct::Over(outcome) => {
+    // A game ended by resignation, time or agreement is over by its record, not by the rules.
+    let ended = match state.to_act() {
+        ToAct::Over(outcome) => Some(outcome),
+        _ => record.result.clone(),
+    };
+    match ended {
+        Some(outcome) => {
             let results: Vec<String> = outcome
                 .results
                 .iter()
@@ -404,7 +409,7 @@ pub fn replay(args: &ReplayArgs, registry: &Registry) -> Result<()> {
                 .collect();
             println!("Game over ({}): {}", outcome.reason, results.join(", "));
         }
-        other => println!("Game in progress; to act: {other:?}"),
+        None => println!("Game in progress; to act: {:?}", state.to_act()),
     }
     println!("Record verified: {} actions.", record.actions.len());
     Ok(())

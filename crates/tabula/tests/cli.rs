@@ -243,3 +243,27 @@ fn a_played_record_replays_and_a_tampered_one_is_refused() {
     let tampered = temp_file("tampered.json", &record.to_string());
     assert_clean_error(&tabula(&["replay", tampered.to_str().unwrap()]), "refused");
 }
+
+#[test]
+fn a_record_ended_by_resignation_replays_with_its_result() {
+    // The rules did not end this game: its result came from outside them (a resignation).
+    let record_path =
+        std::env::temp_dir().join(format!("tabula-cli-{}-resigned.json", std::process::id()));
+    let record_arg = record_path.to_str().unwrap();
+    let o = tabula_stdin(
+        &["play", "kyo", "--seed", "9", "--record", record_arg],
+        "1\n1\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut record: Value =
+        serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+    record["result"] = serde_json::json!({"results": ["loss", "win"], "reason": "Gold resigned"});
+    let resigned = temp_file("resigned.json", &record.to_string());
+    let o = tabula(&["replay", resigned.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Game over (Gold resigned)"),
+        "{}",
+        stdout(&o)
+    );
+}
