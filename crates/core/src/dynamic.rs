@@ -100,6 +100,38 @@ impl Clone for Box<dyn DynState> {
     }
 }
 
+/// The longest run of chance actions [`resolve_chance`] takes before it reports a broken game.
+pub const MAX_CHANCE_RUN: usize = 10_000;
+
+/// Draws chance actions with `rng` and applies them until a seat must decide or the game ends, calling
+/// `on_action` with each one after it is applied (to record it, store it as an event, print it…).
+/// Returns how many were applied. This is the one chance loop of the type-erased world (the CLI and the
+/// server); typed code has [`crate::record::Match::resolve_chance`].
+///
+/// Errors — leaving the state after the chance actions already applied — when a chance node lists no
+/// outcome or chance keeps deciding for more than [`MAX_CHANCE_RUN`] actions in a row.
+pub fn resolve_chance(
+    state: &mut dyn DynState,
+    rng: &mut GameRng,
+    mut on_action: impl FnMut(&Value),
+) -> Result<usize, ActionError> {
+    let mut taken = 0;
+    while state.to_act() == ToAct::Chance {
+        if taken == MAX_CHANCE_RUN {
+            return Err(ActionError::Illegal(format!(
+                "chance kept deciding for {MAX_CHANCE_RUN} actions in a row"
+            )));
+        }
+        let action = state.sample_chance(rng).ok_or_else(|| {
+            ActionError::Illegal("a chance decision without any outcome".to_string())
+        })?;
+        state.apply(Actor::Chance, &action)?;
+        on_action(&action);
+        taken += 1;
+    }
+    Ok(taken)
+}
+
 /// A typed game state behind the type-erased interface.
 #[derive(Debug, Clone)]
 pub struct Erased<G: Game>(pub G);

@@ -41,6 +41,9 @@ pub mod options;
 pub mod record;
 pub mod tools;
 
+#[cfg(test)]
+mod testgame;
+
 use std::fmt::Debug;
 use std::hash::Hash;
 

@@ -19,78 +19,58 @@ fn perft_inner<G: Game>(game: &G, depth: u32, buffers: &mut Vec<Vec<G::Action>>)
     if depth == 0 {
         return 1;
     }
+    let mut actions = buffers.pop().unwrap_or_default();
+    let total = match branches(game, &mut actions) {
+        None => 0,
+        Some(_) if depth == 1 => actions.len() as u64,
+        Some(actor) => actions
+            .iter()
+            .map(|a| {
+                let mut next = game.clone();
+                next.apply_trusted(actor, a);
+                perft_inner(&next, depth - 1, buffers)
+            })
+            .sum(),
+    };
+    buffers.push(actions);
+    total
+}
+
+/// Fills `out` with the branches perft follows from `game`: every listed chance outcome at a chance
+/// node, else the legal actions of the first seat that owes a decision. Returns who takes them (`None`
+/// when the game is over or nobody may act).
+fn branches<G: Game>(game: &G, out: &mut Vec<G::Action>) -> Option<Actor> {
+    out.clear();
     match game.to_act() {
-        ToAct::Over(_) => 0,
+        ToAct::Over(_) => None,
         ToAct::Chance => {
             let mut outcomes = Vec::new();
             game.chance_outcomes(&mut outcomes);
-            if depth == 1 {
-                return outcomes.len() as u64;
-            }
-            outcomes
-                .iter()
-                .map(|(a, _)| {
-                    let mut next = game.clone();
-                    next.apply_trusted(Actor::Chance, a);
-                    perft_inner(&next, depth - 1, buffers)
-                })
-                .sum()
+            out.extend(outcomes.into_iter().map(|(a, _)| a));
+            Some(Actor::Chance)
         }
         to_act => {
-            let Some(&seat) = to_act.seats().first() else {
-                return 0;
-            };
-            let mut actions = buffers.pop().unwrap_or_default();
-            actions.clear();
-            game.legal_actions(seat, &mut actions);
-            let total = if depth == 1 {
-                actions.len() as u64
-            } else {
-                actions
-                    .iter()
-                    .map(|a| {
-                        let mut next = game.clone();
-                        next.apply_trusted(Actor::Seat(seat), a);
-                        perft_inner(&next, depth - 1, buffers)
-                    })
-                    .sum()
-            };
-            buffers.push(actions);
-            total
+            let seat = *to_act.seats().first()?;
+            game.legal_actions(seat, out);
+            Some(Actor::Seat(seat))
         }
     }
 }
 
 /// Perft split by the first action: each root action's notation and its leaf count.
 pub fn perft_divide<G: Game>(game: &G, depth: u32) -> Vec<(String, u64)> {
-    let mut rows = Vec::new();
-    if depth == 0 {
-        return rows;
-    }
-    match game.to_act() {
-        ToAct::Over(_) => {}
-        ToAct::Chance => {
-            let mut outcomes = Vec::new();
-            game.chance_outcomes(&mut outcomes);
-            for (a, _) in outcomes {
-                let mut next = game.clone();
-                next.apply_trusted(Actor::Chance, &a);
-                rows.push((game.action_notation(&a), perft(&next, depth - 1)));
-            }
-        }
-        to_act => {
-            if let Some(&seat) = to_act.seats().first() {
-                let mut actions = Vec::new();
-                game.legal_actions(seat, &mut actions);
-                for a in actions {
-                    let mut next = game.clone();
-                    next.apply_trusted(Actor::Seat(seat), &a);
-                    rows.push((game.action_notation(&a), perft(&next, depth - 1)));
-                }
-            }
-        }
-    }
-    rows
+    let mut actions = Vec::new();
+    let Some(actor) = branches(game, &mut actions).filter(|_| depth > 0) else {
+        return Vec::new();
+    };
+    actions
+        .iter()
+        .map(|a| {
+            let mut next = game.clone();
+            next.apply_trusted(actor, a);
+            (game.action_notation(a), perft(&next, depth - 1))
+        })
+        .collect()
 }
 
 /// How a random playout ended.
