@@ -1,6 +1,8 @@
 // The HTTP side of the server protocol (docs/protocol.md). Every call rejects with an Error whose message
 // is the server's own error text, so the UI can show it as is.
 
+import { parsePosition, viewRequest, type Position, type ViewCredential } from './logic/replay';
+
 /** The message of an error response: `{"error": {"code", "message"}}` (docs/protocol.md), or its text. */
 export function errorMessage(data: unknown, status: number, statusText: string): string {
   if (typeof data === 'object' && data !== null && 'error' in data) {
@@ -14,10 +16,10 @@ export function errorMessage(data: unknown, status: number, statusText: string):
   return `${status} ${statusText}`.trim();
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function call<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
   const res = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: body === undefined ? { ...extra } : { 'content-type': 'application/json', ...extra },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -34,6 +36,14 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 }
 
 export const api = {
-  get: <T>(path: string) => call<T>('GET', path),
+  get: <T>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
   post: <T>(path: string, body?: unknown) => call<T>('POST', path, body ?? {}),
 };
+
+/** The fetcher of replay positions (`GET /api/games/{id}/view/{n}`) for a seat or a spectator. */
+export function positionFetcher(id: string, cred: ViewCredential | null): (n: number) => Promise<Position> {
+  return async (n) => {
+    const { path, headers } = viewRequest(id, n, cred);
+    return parsePosition(await api.get<unknown>(path, headers));
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileName, parseRecord, truncate } from '../src/logic/record';
+import { fileName, parseRecord } from '../src/logic/record';
 import { rulesFileFor } from '../src/pages/rules';
 
 describe('record import', () => {
@@ -17,12 +17,7 @@ describe('record import', () => {
     expect(bad('{"game": "kyo", "actions": [{"actor": 3, "action": 1}]}')).toContain('action 1');
     expect(bad('{"game": "kyo", "actions": [], "seed": "x"}')).toContain('seed');
   });
-  it('cuts a record for stepping back, dropping the result', () => {
-    const t = truncate(rec as never, 1);
-    expect(t.actions).toHaveLength(1);
-    expect('result' in t).toBe(false);
-    expect(truncate(rec as never, 99).actions).toHaveLength(2);
-    expect(truncate(rec as never, -1).actions).toHaveLength(0);
+  it('names the downloaded file after the game and its id', () => {
     expect(fileName(rec as never, 'abcdef0123')).toBe('tabula-kyo-abcdef01.json');
   });
   it('finds the rules file of every game id', () => {

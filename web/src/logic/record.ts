@@ -36,12 +36,6 @@ export function parseRecord(text: string): { ok: true; record: JsonRecord } | { 
   return { ok: true, record: r as unknown as JsonRecord };
 }
 
-/** The record cut after `n` actions (for stepping through a replay); the result is dropped. */
-export function truncate(record: JsonRecord, n: number): JsonRecord {
-  const k = Math.max(0, Math.min(n, record.actions.length));
-  return { game: record.game, options: record.options, seed: record.seed ?? 0, actions: record.actions.slice(0, k) };
-}
-
 /** The download name of a record file. */
 export function fileName(record: JsonRecord, id: string): string {
   return `tabula-${record.game}-${id.slice(0, 8)}.json`;

@@ -1,7 +1,7 @@
 // The game page: board, whose turn, move list, legal actions, clocks, draw/resign/rematch, game-over
-// dialog, export, and stepping back through the positions seen.
+// dialog, export, and stepping back through every earlier position (from the server, cached).
 
-import { api } from '../api';
+import { api, positionFetcher } from '../api';
 import { GameConn, type ServerMsg } from '../conn';
 import { rendererFor } from '../games/index';
 import { CellTokenizer, Selection, groupByVerb, type LegalAction } from '../logic/select';
@@ -19,12 +19,9 @@ import { seatColour } from '../games/art';
 import { attachBoardInput } from '../games/board';
 import type { SetupCodec } from '../games/types';
 import { swap, type SetupDraft, type SwapMode } from '../logic/setup';
-
-interface Seen {
-  seq: number;
-  view: unknown;
-  last: string | null;
-}
+import { positionOfMove, ReplayNav, type Position } from '../logic/replay';
+import { moveText, positionBoard, positionLabel, replayButtons } from './position';
+import { scrollToCurrent } from './replay';
 
 let active: { close(): void } | null = null;
 
@@ -45,8 +42,11 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   let connText = 'connecting…';
   let connected = false;
   let shownOver = false;
-  let reviewIndex: number | null = null; // index into `seen` while stepping back
-  const seen: Seen[] = [];
+  // Stepping back: the positions come from the server (`view/{n}`), cached by `nav`; `review` is the one
+  // shown (null: the live position).
+  const nav = new ReplayNav(positionFetcher(id, cred), 0);
+  let review: Position | null = null;
+  let reviewError = '';
   // The hidden-setup editor (Cyvasse): a draft army edited by swapping cells, then sent as one action.
   let codec: SetupCodec | null = null;
   let draft: SetupDraft | null = null;
@@ -75,7 +75,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         if (gap) conn.send({ type: 'sync' });
         pending = false;
         chooser = null;
-        remember(next);
+        nav.setTotal(moveList(next.events).length);
         const me = mySeat(next);
         const renderer = rendererFor(next.game);
         const tok = new CellTokenizer(renderer.cellNames(next.view, next.options), renderer.wordCells);
@@ -121,10 +121,32 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   conn.connect();
   clockTimer = window.setInterval(() => drawClocks(), 500);
 
-  function remember(m: Snapshot): void {
-    const last = seen[seen.length - 1];
-    if (!last || last.seq !== m.seq) seen.push({ seq: m.seq, view: m.view, last: lastVisibleNotation(m.events) });
-    if (seen.length > 500) seen.shift();
+  /** Shows the position after k actions (k = the number of actions so far: back to the live game). */
+  async function reviewAt(k: number): Promise<void> {
+    if (!model) return;
+    reviewError = '';
+    if (k >= moveList(model.events).length) {
+      review = null;
+      draw();
+      return;
+    }
+    let pos: Position | null;
+    try {
+      pos = await nav.goto(k);
+    } catch (e) {
+      reviewError = e instanceof Error ? e.message : String(e);
+      draw();
+      return;
+    }
+    if (!pos) return; // overtaken by a later step
+    review = pos;
+    draw();
+  }
+
+  function leaveReview(): void {
+    review = null;
+    reviewError = '';
+    draw();
   }
 
   function seatName(i: number): string {
@@ -156,7 +178,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   }
 
   function onCell(cell: string): void {
-    if (!selection || reviewIndex !== null || pending) return;
+    if (!selection || review !== null || pending) return;
     if (codec && draft) {
       if (!codec.home.includes(cell)) return;
       if (draftSel === null) draftSel = cell;
@@ -239,28 +261,39 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     clear(boardHost);
     clear(panelsHost);
     if (!model || !selection) return;
+    const moves = moveList(model.events);
+    if (review || reviewError) {
+      // Replay mode: an earlier position from the server, drawn read-only with its last move.
+      const ctx = { game: model.game, options: model.options, seats: model.seats, seat: mySeat(model), moves };
+      boardHost.appendChild(h('div.banner', { 'data-testid': 'review' },
+        h('div.row', positionLabel(ctx, nav.n, moves.length)),
+        h('div.row', replayButtons(nav, (k) => void reviewAt(k)),
+          h('button.primary', { 'data-testid': 'replay-leave', onclick: () => leaveReview() }, 'Back to the live game'))));
+      if (reviewError) boardHost.appendChild(h('div.banner.warn', reviewError));
+      if (review) {
+        const { board, panels } = positionBoard(ctx, review);
+        if (board) boardHost.appendChild(board);
+        for (const p of panels) panelsHost.appendChild(p);
+      }
+      return;
+    }
     const renderer = rendererFor(model.game);
-    const reviewing = reviewIndex !== null ? seen[reviewIndex] : null;
-    const view = reviewing ? reviewing.view : model.view;
+    const view = model.view;
     const tok = new CellTokenizer(renderer.cellNames(view, model.options), renderer.wordCells);
-    const lastNotation = reviewing ? reviewing.last : lastVisibleNotation(model.events);
+    const lastNotation = lastVisibleNotation(model.events);
     const { board, panels } = renderer.render({
       gameId: model.game,
       view,
       options: model.options,
       seat: mySeat(model),
       seatNames: model.seats.map((s) => s.name),
-      selection: reviewing ? new Selection([], tok) : selection,
+      selection,
       lastMove: lastNotation ? tok.cells(lastNotation) : [],
       onCell,
-      draft: reviewing ? null : draft,
-      extraTargets: !reviewing && codec && draft ? new Set(codec.home) : undefined,
-      extraSelected: reviewing ? null : draftSel,
+      draft,
+      extraTargets: codec && draft ? new Set(codec.home) : undefined,
+      extraSelected: draftSel,
     });
-    if (reviewing) {
-      boardHost.appendChild(h('div.banner', `Reviewing an earlier position (event ${reviewing.seq}). `,
-        h('button', { onclick: () => { reviewIndex = null; draw(); } }, 'Back to the game')));
-    }
     if (board) boardHost.appendChild(board);
     else boardHost.appendChild(h('p.muted', 'This game is shown as text and buttons.'));
     for (const p of panels) panelsHost.appendChild(p);
@@ -275,7 +308,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     const chance = recentChance(model.events);
     if (chance.length) side.appendChild(h('div.card', h('b', 'Chance: '), h('span', { 'data-testid': 'chance' }, chance.join(', '))));
 
-    if (me !== null && !over && reviewIndex === null) {
+    if (me !== null && !over && review === null) {
       const box = h('div.card', { 'data-testid': 'actions', 'data-pending': pending ? '1' : '0' });
       const buttons = selection.cellless();
       const targets = selection.targets();
@@ -337,26 +370,29 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
 
   function drawMovesAndControls(me: number | null, over: ReturnType<typeof outcomeOf>): void {
     if (!model) return;
-    // Move list.
+    // Move list: a click shows the position after that action (replay); the last one is the live game.
     const moves = moveList(model.events);
+    const reviewing = review !== null || reviewError !== '';
     const list = h('ol', moves.map((m, i) => {
-      const who = m.actor === 'chance' ? 'chance' : seatName(m.actor.seat);
-      const idx = seen.findIndex((s) => s.seq === m.seq);
+      const n = positionOfMove(i);
       return h('li', {
-        class: reviewIndex !== null && seen[reviewIndex]?.seq === m.seq ? 'current' : '',
-        title: idx >= 0 ? 'Show this position' : 'Position not seen by this page',
-        onclick: () => { if (idx >= 0) { reviewIndex = idx; draw(); } },
-      }, `${who}: ${m.notation ?? '(hidden)'}`, i === moves.length - 1 ? ' ◀' : '');
+        class: reviewing ? (nav.n === n ? 'current' : '') : i === moves.length - 1 ? 'current' : '',
+        title: 'Show the position after this action',
+        onclick: () => void reviewAt(n),
+      }, moveText(m, model!.seats), i === moves.length - 1 ? ' ◀' : '');
     }));
-    const movesBox = h('div.card', h('h3', `Moves (${moves.length})`), h('div.moves', { 'data-testid': 'moves' }, list),
+    const box = h('div.moves', { 'data-testid': 'moves' }, list);
+    const movesBox = h('div.card', h('h3', `Moves (${moves.length})`), box,
       h('div.row',
-        h('button', { title: 'Previous position', onclick: () => step(-1) }, '◀'),
-        h('button', { title: 'Next position', onclick: () => step(1) }, '▶'),
+        h('button', { 'data-testid': 'review-first', title: 'The start', disabled: moves.length === 0 || (reviewing && nav.n === 0), onclick: () => void reviewAt(0) }, '⏮'),
+        h('button', { 'data-testid': 'review-prev', title: 'Back one action', disabled: moves.length === 0 || (reviewing && nav.n === 0), onclick: () => void reviewAt((reviewing ? nav.n : moves.length) - 1) }, '◀'),
+        h('button', { 'data-testid': 'review-next', title: 'Forward one action', disabled: !reviewing, onclick: () => void reviewAt(nav.n + 1) }, '▶'),
+        h('button', { 'data-testid': 'review-live', title: 'The live position', disabled: !reviewing, onclick: () => leaveReview() }, '⏭'),
       ));
     side.appendChild(movesBox);
     requestAnimationFrame(() => {
-      const box = movesBox.querySelector('.moves');
-      if (box) box.scrollTop = box.scrollHeight;
+      if (reviewing) scrollToCurrent(box);
+      else box.scrollTop = box.scrollHeight;
     });
 
     // Game controls.
@@ -393,14 +429,6 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       if (sel.value !== '' && a) sendAction(a);
     });
     return h('div', { style: 'margin-top:.5rem' }, sel);
-  }
-
-  function step(d: number): void {
-    if (!seen.length) return;
-    const cur = reviewIndex ?? seen.length - 1;
-    const next = Math.max(0, Math.min(seen.length - 1, cur + d));
-    reviewIndex = next === seen.length - 1 ? null : next;
-    draw();
   }
 
   async function exportRecord(): Promise<void> {

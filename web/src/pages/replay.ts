@@ -1,13 +1,28 @@
-// Replay: step through a finished or imported game. The client knows no rules, so each earlier position
-// is obtained from the server by importing the record cut after that many actions (kept private and
-// cached); the last position is the game's own final snapshot.
+// Replay: step through any game — finished, imported or still running — as a seat (with its stored
+// token) or as a spectator. Every position comes from the server (`GET /api/games/{id}/view/{n}`: the
+// observer's view after the first n action events); the client knows no rules. Positions are cached.
 
-import { api } from '../api';
-import { rendererFor } from '../games/index';
-import { fileName, truncate, type JsonRecord } from '../logic/record';
-import { CellTokenizer, Selection } from '../logic/select';
-import { lastVisibleNotation, moveList, statusLine, type Snapshot } from '../logic/snapshot';
+import { api, positionFetcher } from '../api';
+import { fileName, type JsonRecord } from '../logic/record';
+import { positionOfMove, ReplayNav, type Position, type ViewCredential } from '../logic/replay';
+import { moveList, mySeat, outcomeOf, statusLine, type Snapshot } from '../logic/snapshot';
+import { loadSeat } from '../store';
 import { clear, h } from '../ui/dom';
+import { moveText, positionBoard, positionLabel, replayButtons, type PositionContext } from './position';
+
+/** The snapshot as this browser's seat (when it has a working token for this game) or as a spectator. */
+async function loadSnapshot(id: string): Promise<{ snap: Snapshot; cred: ViewCredential | null }> {
+  const cred = loadSeat(id);
+  if (cred) {
+    try {
+      const snap = await api.get<Snapshot>(`/api/games/${encodeURIComponent(id)}?seat=${cred.seat}`, { authorization: `Bearer ${cred.token}` });
+      return { snap, cred };
+    } catch {
+      /* a stale token (the seat was claimed anew): watch as a spectator */
+    }
+  }
+  return { snap: await api.get<Snapshot>(`/api/games/${encodeURIComponent(id)}`), cred: null };
+}
 
 export async function replayPage(root: HTMLElement, id: string): Promise<void> {
   clear(root);
@@ -17,98 +32,114 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
   const side = h('div.side');
   root.append(h('div.game-layout', h('div', head, boardHost, panels), side));
 
-  let final: Snapshot;
-  let record: JsonRecord;
+  let snap: Snapshot;
+  let cred: ViewCredential | null;
   try {
-    final = await api.get<Snapshot>(`/api/games/${id}`);
-    if (final.status !== 'over' && final.status !== 'imported') {
-      clear(head);
-      head.append(h('p', 'This game is still running: its record opens when it is over. '),
-        h('a', { href: `/watch/${id}`, 'data-link': '' }, 'Watch it live'),
-        h('span', ' (the move list there steps back through the positions seen).'));
-      return;
-    }
-    record = await api.get<JsonRecord>(`/api/games/${id}/record`);
+    ({ snap, cred } = await loadSnapshot(id));
   } catch (e) {
     clear(head);
     head.appendChild(h('p.error', e instanceof Error ? e.message : String(e)));
     return;
   }
-  const total = record.actions.length;
-  const cache = new Map<number, Snapshot>([[total, final]]);
-  let ply = total;
-  const moves = moveList(final.events);
+  const ctx: PositionContext = { game: snap.game, options: snap.options, seats: snap.seats, seat: mySeat(snap), moves: moveList(snap.events) };
+  const nav = new ReplayNav(positionFetcher(id, cred), ctx.moves.length);
+  let shown: Position | null = null;
+  let errorText = '';
+  let refreshing = false;
 
-  async function snapshotAt(k: number): Promise<Snapshot> {
-    const hit = cache.get(k);
-    if (hit) return hit;
-    const r = await api.post<{ id: string }>('/api/records', { record: truncate(record, k), public: false });
-    const snap = await api.get<Snapshot>(`/api/games/${r.id}`);
-    cache.set(k, snap);
-    return snap;
+  const live = () => snap.status !== 'over' && snap.status !== 'imported';
+  const slider = h('input', { type: 'range', min: 0, max: nav.total, value: nav.n, 'data-testid': 'replay-slider', 'aria-label': 'Position' }) as HTMLInputElement;
+  slider.addEventListener('change', () => void go(Number(slider.value))); // on release: one request, not one per pixel
+
+  /** A live game went on (a position reported a larger total): reload the move list. */
+  async function refresh(): Promise<void> {
+    if (refreshing) return;
+    refreshing = true;
+    try {
+      const next = cred
+        ? await api.get<Snapshot>(`/api/games/${encodeURIComponent(id)}?seat=${cred.seat}`, { authorization: `Bearer ${cred.token}` })
+        : await api.get<Snapshot>(`/api/games/${encodeURIComponent(id)}`);
+      snap = next;
+      ctx.moves = moveList(next.events);
+      nav.setTotal(ctx.moves.length);
+      draw();
+    } catch {
+      /* keep what is shown; the next step tries again */
+    } finally {
+      refreshing = false;
+    }
   }
-
-  const slider = h('input', { type: 'range', min: 0, max: total, value: total, 'data-testid': 'replay-slider' }) as HTMLInputElement;
-  slider.addEventListener('input', () => go(Number(slider.value)));
 
   async function go(k: number): Promise<void> {
-    ply = Math.max(0, Math.min(total, k));
-    slider.value = String(ply);
-    let snap: Snapshot;
+    errorText = '';
+    let pos: Position | null;
+    const aim = nav.clamp(k);
+    slider.value = String(aim);
     try {
-      snap = await snapshotAt(ply);
+      pos = await nav.goto(aim);
     } catch (e) {
-      clear(boardHost);
-      boardHost.appendChild(h('p.error', e instanceof Error ? e.message : String(e)));
+      errorText = e instanceof Error ? e.message : String(e);
+      draw();
       return;
     }
-    if (ply !== Number(slider.value)) return; // a later step overtook this one
-    draw(snap);
+    if (!pos) return; // a later step overtook this one
+    shown = pos;
+    if (pos.total > ctx.moves.length) void refresh();
+    draw();
   }
 
-  function draw(snap: Snapshot): void {
-    const renderer = rendererFor(final.game);
-    const tok = new CellTokenizer(renderer.cellNames(snap.view, final.options), renderer.wordCells);
-    const last = lastVisibleNotation(snap.events);
-    const { board, panels: extra } = renderer.render({
-      gameId: final.game,
-      view: snap.view,
-      options: final.options,
-      seat: null,
-      seatNames: final.seats.map((s) => s.name),
-      selection: new Selection([], tok),
-      lastMove: last ? tok.cells(last) : [],
-      onCell: () => undefined,
-    });
+  function draw(): void {
     clear(head);
+    slider.max = String(nav.total);
+    slider.value = String(nav.n);
+    const over = outcomeOf(snap);
     head.append(
-      h('h2', { style: 'margin:0' }, `Replay: ${final.name ?? final.game}`),
-      h('p', { 'data-testid': 'replay-ply' }, `Action ${ply} of ${total}`),
-      h('p.muted', statusLine(final)),
+      h('div.row', h('h2', { style: 'margin:0' }, `Replay: ${snap.name ?? snap.game}`),
+        h('span.muted', ctx.seat === null ? 'as a spectator' : `as ${ctx.seats[ctx.seat]?.name ?? `seat ${ctx.seat + 1}`}`)),
+      h('p', positionLabel(ctx, nav.n, nav.total)),
+      h('p.muted', statusLine(snap)),
+      h('div.row', replayButtons(nav, (k) => void go(k)), slider),
       h('div.row',
-        h('button', { onclick: () => go(0) }, '⏮'),
-        h('button', { 'data-testid': 'replay-prev', onclick: () => go(ply - 1) }, '◀'),
-        h('button', { 'data-testid': 'replay-next', onclick: () => go(ply + 1) }, '▶'),
-        h('button', { onclick: () => go(total) }, '⏭'),
-        slider,
-        h('button', { 'data-testid': 'export', onclick: () => download(record, id) }, 'Download record'),
-        h('a', { href: '/', 'data-link': '' }, 'Lobby'),
-      ),
+        over || snap.status === 'imported'
+          ? h('button', { 'data-testid': 'export', onclick: () => download(id).catch((e: unknown) => { errorText = e instanceof Error ? e.message : String(e); draw(); }) }, 'Download record')
+          : h('a.btn', { href: cred ? `/game/${id}` : `/watch/${id}`, 'data-link': '' }, 'Back to the live game'),
+        h('a', { href: '/', 'data-link': '' }, 'Lobby')),
     );
+    if (live()) head.appendChild(h('p.muted', 'This game is still running: the replay shows the positions up to now (⏭ fetches the latest).'));
+    if (errorText) head.appendChild(h('div.banner.warn', { 'data-testid': 'error' }, errorText));
     clear(boardHost);
-    if (board) boardHost.appendChild(board);
     clear(panels);
-    for (const p of extra) panels.appendChild(p);
+    if (shown && shown.n === nav.n) {
+      const { board, panels: extra } = positionBoard(ctx, shown);
+      if (board) boardHost.appendChild(board);
+      else boardHost.appendChild(h('p.muted', 'This game is shown as text.'));
+      for (const p of extra) panels.appendChild(p);
+      if (shown.n === shown.total && shown.result) panels.prepend(h('div.banner', statusLine({ ...snap, result: shown.result })));
+    } else if (!errorText) {
+      boardHost.appendChild(h('p.muted', 'Loading…'));
+    }
     clear(side);
-    side.appendChild(h('div.card', h('h3', 'Moves'), h('div.moves', h('ol', moves.map((m, i) =>
-      h('li', { class: i === ply - 1 ? 'current' : '', onclick: () => go(i + 1) },
-        `${m.actor === 'chance' ? 'chance' : (final.seats[m.actor.seat]?.name ?? `Seat ${m.actor.seat + 1}`)}: ${m.notation ?? '(hidden)'}`))))));
+    const list = h('ol', ctx.moves.map((m, i) =>
+      h('li', { class: positionOfMove(i) === nav.n ? 'current' : '', title: 'Show the position after this action', onclick: () => void go(positionOfMove(i)) }, moveText(m, ctx.seats))));
+    const box = h('div.moves', { 'data-testid': 'moves' }, list);
+    side.appendChild(h('div.card', h('h3', `Moves (${ctx.moves.length})`), box));
+    requestAnimationFrame(() => scrollToCurrent(box));
   }
 
-  await go(total);
+  draw();
+  await go(nav.total);
 }
 
-function download(record: JsonRecord, id: string): void {
+/** Scrolls a move list box (not the page) so that its current move is in sight. */
+export function scrollToCurrent(box: HTMLElement): void {
+  const cur = box.querySelector('li.current');
+  if (!(cur instanceof HTMLElement)) return;
+  const top = cur.offsetTop - box.offsetTop;
+  if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - cur.offsetHeight) box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+}
+
+async function download(id: string): Promise<void> {
+  const record = await api.get<JsonRecord>(`/api/games/${encodeURIComponent(id)}/record`);
   const blob = new Blob([JSON.stringify(record, null, 2)], { type: 'application/json' });
   const a = h('a', { href: URL.createObjectURL(blob), download: fileName(record, id) }) as HTMLAnchorElement;
   document.body.appendChild(a);

@@ -1,0 +1,195 @@
+// Replay navigation: stepping through the positions of a game (finished, imported or live) with the
+// server's `GET /api/games/{id}/view/{n}` (docs/protocol.md): the observer's view after the first n
+// action events (chance included), 0 <= n <= total. Pure logic with an injected fetcher, so it is unit
+// tested without a server. Fetched positions are cached (a position after n events never changes for a
+// given observer); a step that a later step overtakes is dropped, so fast clicking never draws an older
+// position last.
+
+import type { Actor, MoveEntry, Outcome, ToAct } from './snapshot';
+
+/** The last action before a position, as the server reports it (`actor` is a seat number or "chance"). */
+export interface LastAction {
+  actor: Actor;
+  notation: string | null;
+}
+
+/** One position of a replay. */
+export interface Position {
+  n: number;
+  total: number;
+  view: unknown;
+  to_act: ToAct | null;
+  last: LastAction | null;
+  result: Outcome | null;
+}
+
+/** Who asks: a seat with its token, or a spectator. */
+export interface ViewCredential {
+  seat: number;
+  token: string;
+}
+
+/** The path and headers of a position request (the token goes in a header, not in the URL). */
+export function viewRequest(id: string, n: number, cred: ViewCredential | null): { path: string; headers: Record<string, string> } {
+  const path = `/api/games/${encodeURIComponent(id)}/view/${n}`;
+  if (!cred) return { path, headers: {} };
+  return { path: `${path}?seat=${cred.seat}`, headers: { authorization: `Bearer ${cred.token}` } };
+}
+
+function actorOf(x: unknown): Actor | null {
+  if (x === 'chance') return 'chance';
+  if (typeof x === 'number' && Number.isInteger(x) && x >= 0) return { seat: x };
+  if (typeof x === 'object' && x !== null && typeof (x as { seat?: unknown }).seat === 'number') {
+    return { seat: (x as { seat: number }).seat };
+  }
+  return null;
+}
+
+/** Reads a `view/{n}` response; throws a clear error on anything that is not one. */
+export function parsePosition(data: unknown): Position {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('the server sent no position');
+  const d = data as Record<string, unknown>;
+  const n = d.n;
+  const total = d.total;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new Error('the position has no valid "n"');
+  if (typeof total !== 'number' || !Number.isInteger(total) || total < n) throw new Error('the position has no valid "total"');
+  if (!('view' in d)) throw new Error('the position has no "view"');
+  let last: LastAction | null = null;
+  if (typeof d.last === 'object' && d.last !== null) {
+    const l = d.last as Record<string, unknown>;
+    const actor = actorOf(l.actor);
+    if (actor) last = { actor, notation: typeof l.notation === 'string' ? l.notation : null };
+  }
+  const result = typeof d.result === 'object' && d.result !== null ? (d.result as Outcome) : null;
+  return { n, total, view: d.view, to_act: (d.to_act as ToAct | undefined) ?? null, last, result };
+}
+
+export type Fetcher = (n: number) => Promise<Position>;
+
+/** Where a replay stands and how it moves. */
+export class ReplayNav {
+  /** The position shown (or being fetched). */
+  n: number;
+  /** The number of action events known (grows while a live game goes on). */
+  total: number;
+  private readonly cache = new Map<number, Position>();
+  private readonly inflight = new Map<number, Promise<Position>>();
+  private ticket = 0;
+
+  constructor(private readonly fetcher: Fetcher, total: number, n = total) {
+    this.total = Math.max(0, total);
+    this.n = this.clamp(n);
+  }
+
+  clamp(k: number): number {
+    if (!Number.isFinite(k)) return this.total;
+    return Math.max(0, Math.min(this.total, Math.trunc(k)));
+  }
+
+  /** A live game went on: more positions exist. (The total never shrinks.) */
+  setTotal(total: number): void {
+    if (total > this.total) this.total = total;
+  }
+
+  cached(k: number): Position | undefined {
+    return this.cache.get(k);
+  }
+
+  /** How many positions are cached (for tests and diagnostics). */
+  get cachedCount(): number {
+    return this.cache.size;
+  }
+
+  /** The position after k events, from the cache or the server (one request per position at a time). */
+  fetch(k: number): Promise<Position> {
+    const hit = this.cache.get(k);
+    if (hit) return Promise.resolve(hit);
+    const running = this.inflight.get(k);
+    if (running) return running;
+    const p = this.fetcher(k).then(
+      (pos) => {
+        this.inflight.delete(k);
+        if (pos.n !== k) throw new Error(`asked for position ${k}, the server sent ${pos.n}`);
+        this.cache.set(k, pos);
+        this.setTotal(pos.total);
+        return pos;
+      },
+      (e: unknown) => {
+        this.inflight.delete(k);
+        throw e;
+      },
+    );
+    this.inflight.set(k, p);
+    return p;
+  }
+
+  /** Goes to position k (clamped). Resolves with the position, or null when a later step overtook this
+   * one (the caller then draws nothing). Rejects with the server's error (the position stays where the
+   * request was aimed, so stepping on works). */
+  async goto(k: number): Promise<Position | null> {
+    const target = this.clamp(k);
+    this.n = target;
+    const mine = ++this.ticket;
+    let pos: Position;
+    try {
+      pos = await this.fetch(target);
+    } catch (e) {
+      if (mine !== this.ticket) return null; // overtaken: its failure is no longer news
+      throw e;
+    }
+    if (mine !== this.ticket) return null;
+    return pos;
+  }
+
+  first(): Promise<Position | null> {
+    return this.goto(0);
+  }
+
+  prev(): Promise<Position | null> {
+    return this.goto(this.n - 1);
+  }
+
+  next(): Promise<Position | null> {
+    return this.goto(this.n + 1);
+  }
+
+  last(): Promise<Position | null> {
+    return this.goto(this.total);
+  }
+
+  atStart(): boolean {
+    return this.n <= 0;
+  }
+
+  atEnd(): boolean {
+    return this.n >= this.total;
+  }
+}
+
+/** The position a click on move `index` (0-based) of the move list shows: after that move. The move list
+ * holds every action event, hidden and chance ones included, so move i is event i+1. */
+export function positionOfMove(index: number): number {
+  return index + 1;
+}
+
+/** The notation of the last seat move among the first n moves (what the board highlights); chance
+ * outcomes are not moves on the board. Falls back to the server's `last` when the list is shorter. */
+export function lastMoveAt(moves: MoveEntry[], n: number, last: LastAction | null = null): string | null {
+  if (n > moves.length) return last && last.actor !== 'chance' ? last.notation : null;
+  for (let i = Math.min(n, moves.length) - 1; i >= 0; i--) {
+    const m = moves[i];
+    if (m.actor !== 'chance' && m.notation) return m.notation;
+  }
+  return null;
+}
+
+/** The chance outcomes (dice, draws) right before position n, after the last seat move. */
+export function chanceAt(moves: MoveEntry[], n: number): string[] {
+  const out: string[] = [];
+  for (let i = Math.min(n, moves.length) - 1; i >= 0; i--) {
+    const m = moves[i];
+    if (m.actor !== 'chance') break;
+    if (m.notation) out.unshift(m.notation);
+  }
+  return out;
+}

@@ -1,0 +1,181 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { positionFetcher } from '../src/api';
+import { chanceAt, lastMoveAt, parsePosition, positionOfMove, ReplayNav, viewRequest, type Position } from '../src/logic/replay';
+import type { MoveEntry } from '../src/logic/snapshot';
+
+/** A fake server: position k's view is {after: k}; records every request. */
+function fakeServer(total: number) {
+  const asked: number[] = [];
+  const fetcher = async (n: number): Promise<Position> => {
+    asked.push(n);
+    if (n < 0 || n > total) throw new Error(`no position ${n}`);
+    return { n, total, view: { after: n }, to_act: { seat: n % 2 }, last: null, result: n === total ? { results: ['win', 'loss'], reason: 'done' } : null };
+  };
+  return { asked, fetcher };
+}
+
+/** A fetcher whose answers the test releases by hand, in any order. */
+function manualServer(total: number) {
+  const waiting = new Map<number, (p: Position) => void>();
+  const fetcher = (n: number) => new Promise<Position>((resolve) => waiting.set(n, resolve));
+  const release = (n: number) => waiting.get(n)?.({ n, total, view: { after: n }, to_act: null, last: null, result: null });
+  return { fetcher, release };
+}
+
+describe('replay navigation', () => {
+  it('steps first, back, forward and last, clamped to 0..total', async () => {
+    const { fetcher } = fakeServer(5);
+    const nav = new ReplayNav(fetcher, 5);
+    expect(nav.n).toBe(5);
+    expect(nav.atEnd()).toBe(true);
+    expect((await nav.prev())?.view).toEqual({ after: 4 });
+    expect((await nav.prev())?.view).toEqual({ after: 3 });
+    expect((await nav.next())?.view).toEqual({ after: 4 });
+    expect((await nav.first())?.view).toEqual({ after: 0 });
+    expect(nav.atStart()).toBe(true);
+    expect((await nav.prev())?.n).toBe(0); // already at the start: stays
+    expect((await nav.last())?.n).toBe(5);
+    expect((await nav.next())?.n).toBe(5); // already at the end: stays
+    expect((await nav.goto(99))?.n).toBe(5);
+    expect((await nav.goto(-3))?.n).toBe(0);
+    expect((await nav.goto(Number.NaN))?.n).toBe(5);
+  });
+
+  it('jumps to a clicked move: the position after it', async () => {
+    const { fetcher } = fakeServer(8);
+    const nav = new ReplayNav(fetcher, 8);
+    const pos = await nav.goto(positionOfMove(2));
+    expect(pos?.n).toBe(3);
+    expect(pos?.view).toEqual({ after: 3 });
+  });
+
+  it('caches positions: each is fetched once', async () => {
+    const { asked, fetcher } = fakeServer(4);
+    const nav = new ReplayNav(fetcher, 4);
+    await nav.goto(2);
+    await nav.goto(3);
+    await nav.goto(2);
+    await nav.goto(3);
+    expect(asked).toEqual([2, 3]);
+    expect(nav.cachedCount).toBe(2);
+    expect(nav.cached(2)?.view).toEqual({ after: 2 });
+  });
+
+  it('shares one request between two steps to the same position', async () => {
+    const { asked, fetcher } = fakeServer(4);
+    const nav = new ReplayNav(fetcher, 4);
+    const [a, b] = await Promise.all([nav.fetch(1), nav.fetch(1)]);
+    expect(a).toBe(b);
+    expect(asked).toEqual([1]);
+  });
+
+  it('drops a step overtaken by a later one, even when its answer comes last', async () => {
+    const { fetcher, release } = manualServer(6);
+    const nav = new ReplayNav(fetcher, 6);
+    const slow = nav.goto(1);
+    const fast = nav.goto(4);
+    release(4);
+    expect((await fast)?.n).toBe(4);
+    release(1);
+    expect(await slow).toBeNull();
+    expect(nav.n).toBe(4);
+    expect(nav.cached(1)?.n).toBe(1); // still cached for later
+  });
+
+  it('reports a failed fetch, caches nothing and can step on', async () => {
+    let fail = true;
+    const nav = new ReplayNav(async (n) => {
+      if (fail) throw new Error('game not found');
+      return { n, total: 3, view: n, to_act: null, last: null, result: null };
+    }, 3);
+    await expect(nav.goto(1)).rejects.toThrow('game not found');
+    expect(nav.n).toBe(1);
+    expect(nav.cachedCount).toBe(0);
+    fail = false;
+    expect((await nav.next())?.n).toBe(2);
+    expect((await nav.goto(1))?.view).toBe(1);
+  });
+
+  it('refuses a position that is not the one asked for', async () => {
+    const nav = new ReplayNav(async () => ({ n: 0, total: 3, view: null, to_act: null, last: null, result: null }), 3);
+    await expect(nav.goto(2)).rejects.toThrow('asked for position 2');
+    expect(nav.cachedCount).toBe(0);
+  });
+
+  it('grows with a live game and never shrinks', async () => {
+    const total = { now: 3 };
+    const nav = new ReplayNav(async (n) => ({ n, total: total.now, view: n, to_act: null, last: null, result: null }), 3, 1);
+    expect(nav.n).toBe(1);
+    total.now = 7; // two more actions were played meanwhile
+    await nav.goto(2);
+    expect(nav.total).toBe(7);
+    expect(nav.atEnd()).toBe(false);
+    expect((await nav.last())?.n).toBe(7);
+    nav.setTotal(2);
+    expect(nav.total).toBe(7);
+  });
+});
+
+describe('replay positions from the server', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('asks as a spectator without a token, as a seat with a bearer header', () => {
+    expect(viewRequest('g 1', 4, null)).toEqual({ path: '/api/games/g%201/view/4', headers: {} });
+    expect(viewRequest('g1', 0, { seat: 1, token: 'ab' })).toEqual({ path: '/api/games/g1/view/0?seat=1', headers: { authorization: 'Bearer ab' } });
+  });
+
+  it('reads a position and refuses anything else with a clear message', () => {
+    const p = parsePosition({ id: 'g', n: 2, total: 5, view: { board: [] }, to_act: { seat: 1 }, last: { actor: 0, notation: 'e2-e4' }, result: null });
+    expect(p.last).toEqual({ actor: { seat: 0 }, notation: 'e2-e4' });
+    expect(p.to_act).toEqual({ seat: 1 });
+    expect(parsePosition({ n: 0, total: 0, view: null, last: null }).last).toBeNull();
+    expect(parsePosition({ n: 1, total: 1, view: 1, last: { actor: 'chance', notation: null } }).last).toEqual({ actor: 'chance', notation: null });
+    expect(() => parsePosition(null)).toThrow('no position');
+    expect(() => parsePosition({ total: 1, view: 1 })).toThrow('"n"');
+    expect(() => parsePosition({ n: 3, total: 1, view: 1 })).toThrow('"total"');
+    expect(() => parsePosition({ n: 1, total: 1 })).toThrow('"view"');
+  });
+
+  it('fetches through the HTTP API with the credential, and shows the server error', async () => {
+    const calls: { url: string; headers: unknown }[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: { headers: unknown }) => {
+      calls.push({ url, headers: init.headers });
+      if (url.endsWith('/view/9?seat=0')) {
+        return new Response(JSON.stringify({ error: { code: 'bad_request', message: 'n must be at most 4' } }), { status: 400 });
+      }
+      return new Response(JSON.stringify({ id: 'g', n: 3, total: 4, view: { x: 1 }, to_act: null, last: { actor: 'chance', notation: '5' }, result: null }));
+    });
+    const nav = new ReplayNav(positionFetcher('g', { seat: 0, token: 't0' }), 4);
+    expect((await nav.goto(3))?.view).toEqual({ x: 1 });
+    expect(calls[0]).toEqual({ url: '/api/games/g/view/3?seat=0', headers: { authorization: 'Bearer t0' } });
+    await expect(positionFetcher('g', { seat: 0, token: 't0' })(9)).rejects.toThrow('n must be at most 4');
+  });
+});
+
+describe('what a replay position shows', () => {
+  const moves: MoveEntry[] = [
+    { seq: 3, actor: 'chance', notation: 'White first' },
+    { seq: 4, actor: { seat: 0 }, notation: 'a1-a2' },
+    { seq: 5, actor: 'chance', notation: '3+4' },
+    { seq: 6, actor: { seat: 1 }, notation: null },
+    { seq: 7, actor: 'chance', notation: '6+6' },
+    { seq: 8, actor: 'chance', notation: '1+2' },
+  ];
+  it('highlights the last seat move with a notation before the position', () => {
+    expect(lastMoveAt(moves, 0)).toBeNull();
+    expect(lastMoveAt(moves, 1)).toBeNull();
+    expect(lastMoveAt(moves, 2)).toBe('a1-a2');
+    expect(lastMoveAt(moves, 4)).toBe('a1-a2'); // the hidden move names no cell
+    expect(lastMoveAt(moves, 6)).toBe('a1-a2');
+  });
+  it("uses the server's last action when the move list is shorter", () => {
+    expect(lastMoveAt([], 3, { actor: { seat: 1 }, notation: 'b2-b3' })).toBe('b2-b3');
+    expect(lastMoveAt([], 3, { actor: 'chance', notation: '6' })).toBeNull();
+  });
+  it('shows the chance outcomes since the last seat move', () => {
+    expect(chanceAt(moves, 1)).toEqual(['White first']);
+    expect(chanceAt(moves, 2)).toEqual([]);
+    expect(chanceAt(moves, 3)).toEqual(['3+4']);
+    expect(chanceAt(moves, 6)).toEqual(['6+6', '1+2']);
+  });
+});
