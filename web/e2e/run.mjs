@@ -180,6 +180,102 @@ async function playOneDecision(page) {
   throw new Error('no action completed after 24 tries');
 }
 
+/** Nothing on the page is wider than the screen (no sideways scrolling of the page itself). */
+async function assertNoOverflow(page, width) {
+  const wide = await page.evaluate((w) => {
+    const out = [];
+    if (document.documentElement.scrollWidth > w) out.push(`the page is ${document.documentElement.scrollWidth}px wide`);
+    for (const el of document.querySelectorAll('main *')) {
+      const r = el.getBoundingClientRect();
+      // Elements inside a scrolling box (a wide table in its card, the move list) do not widen the page.
+      let clipped = false;
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowX;
+        if (o === 'auto' || o === 'scroll' || o === 'hidden') { clipped = true; break; }
+      }
+      if (!clipped && r.width > 0 && (r.right > w + 1 || r.left < -1)) out.push(`${el.tagName.toLowerCase()}.${el.className?.baseVal ?? el.className} spans ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+    return out.slice(0, 5);
+  }, width);
+  assert(wide.length === 0, `overflow on a ${width}px screen: ${wide.join('; ')}`);
+}
+
+/** The board's drawing, to tell two positions apart. */
+async function boardHtml(page, testid = 'board') {
+  return page.locator(`[data-testid=${testid}] svg`).first().innerHTML({ timeout: 15000 });
+}
+
+/** Waits until the replay shows "Action n of …". */
+async function waitPly(page, n) {
+  await page.locator('[data-testid=replay-ply]', { hasText: new RegExp(`^Action ${n} of `) }).waitFor({ timeout: 15000 });
+}
+
+/** Steps back through a live game on its game page (a seat or a spectator) and returns to the live position. */
+async function stepLiveGame(page) {
+  const live = await boardHtml(page);
+  const total = await moveCount(page);
+  assert(total >= 2, 'too few moves to step through');
+  await page.locator('[data-testid=moves] li').first().click();
+  await waitPly(page, 1);
+  const first = await boardHtml(page);
+  assert(first !== live, 'the position after the first move looks like the live one');
+  assert((await page.locator('[data-testid=actions]').count()) === 0, 'actions are offered while replaying');
+  await page.locator('[data-testid=review] [data-testid=replay-next]').click();
+  await waitPly(page, 2);
+  const second = await boardHtml(page);
+  assert(second !== first, 'stepping forward did not change the board');
+  await page.locator('[data-testid=review] [data-testid=replay-prev]').click();
+  await waitPly(page, 1);
+  assert((await boardHtml(page)) === first, 'stepping back did not show the first position again');
+  await page.locator('[data-testid=replay-leave]').click();
+  await page.locator('[data-testid=review]').waitFor({ state: 'detached', timeout: 15000 });
+  assert((await boardHtml(page)) === live, 'leaving the replay did not return to the live position');
+}
+
+/** Makes one move by dragging a highlighted piece onto one of its highlighted targets (press, move,
+ * release), choosing among variants if the drop names several. Returns 'drag', 'click' (the press alone
+ * completed the move: the piece was selected already), or null when nothing could be dragged. */
+async function dragOneMove(page) {
+  const before = await moveCount(page);
+  const beforeStatus = await status(page);
+  const centre = async (loc) => {
+    const b = await loc.boundingBox();
+    return b ? { x: b.x + b.width / 2, y: b.y + b.height / 2 } : null;
+  };
+  const sources = await page.locator('[data-testid=board] [data-cell].target').all();
+  for (const src of sources.slice(0, 6)) {
+    const cell = await src.getAttribute('data-cell');
+    const from = await centre(src);
+    if (!from) continue;
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    if ((await page.locator('[data-testid=actions][data-pending="1"]').count()) || (await moveCount(page)) !== before) {
+      await page.mouse.up();
+      await waitChange(page, before, beforeStatus);
+      return 'click';
+    }
+    // Pressing selected the piece: its targets are highlighted now (the board was redrawn).
+    const dests = (await page.locator('[data-testid=board] [data-cell].target').all());
+    let to = null;
+    for (const d of dests) {
+      if ((await d.getAttribute('data-cell')) !== cell) { to = await centre(d); if (to) break; }
+    }
+    if (!to) {
+      await page.mouse.up();
+      await page.locator('[data-testid=actions] button', { hasText: 'Cancel' }).click().catch(() => undefined);
+      continue;
+    }
+    await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2);
+    await page.mouse.move(to.x, to.y);
+    await page.mouse.up();
+    const chooser = await page.locator('[data-testid=actions] button.primary[data-notation]').all();
+    if (chooser.length) await pickOne(chooser).click();
+    await waitChange(page, before, beforeStatus);
+    return 'drag';
+  }
+  return null;
+}
+
 async function waitChange(page, beforeMoves, beforeStatus, timeout = 30000) {
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {
@@ -232,6 +328,7 @@ async function playAgainstAi(game) {
     let decisions = 0;
     let shot = false;
     let edited = false;
+    let dragged = false;
     while (moves < MOVES && decisions < 200) {
       const st = await waitMyTurnOrOver(page);
       if (st === 'over') break;
@@ -254,7 +351,9 @@ async function playAgainstAi(game) {
         assert(before !== after, `dragging ${cells.from} to ${cells.to} in the setup editor changed nothing`);
         await page.screenshot({ path: join(ARTIFACTS, `${game.id}-setup.png`), fullPage: true });
       }
-      await playOneDecision(page);
+      const how = !dragged && !setup && (game.id === 'kyo' || game.id === 'cyvasse-caird') ? await dragOneMove(page) : null;
+      if (how === 'drag') dragged = true;
+      else if (how === null) await playOneDecision(page);
       decisions++;
       if (!setup) moves++;
       if (!shot && !setup && moves >= 1) {
@@ -271,8 +370,11 @@ async function playAgainstAi(game) {
     const phoneWidth = await page.locator('[data-testid=board] svg').evaluate((e) => e.getBoundingClientRect().width);
     assert(phoneWidth > 300 && phoneWidth <= 390, `the board is ${phoneWidth}px wide on a 390px screen`);
     await page.screenshot({ path: join(ARTIFACTS, `${game.id}-phone.png`) });
+    await page.screenshot({ path: join(ARTIFACTS, `${game.id}-phone-full.png`), fullPage: true });
+    await assertNoOverflow(page, 390);
     const board = await page.locator('[data-testid=board] svg').count();
-    console.log(`     ${game.id}: ${decisions} decisions, ${moves} moves after setup, status: ${await status(page)}`);
+    console.log(`     ${game.id}: ${decisions} decisions, ${moves} moves after setup${dragged ? ' (one by dragging)' : ''}, status: ${await status(page)}`);
+    if (game.id === 'kyo' || game.id === 'cyvasse-caird') assert(dragged || decisions === 0, 'no move could be made by dragging');
     assert(decisions > 0, 'no decision was made');
     assert(board > 0, 'no SVG board was drawn');
     await noConsoleErrors(page);
@@ -321,6 +423,9 @@ async function onlineGame(game) {
     assert((await moveCount(watcher)) === hostMoves, 'the spectator did not see every move');
     assert((await watcher.locator('[data-testid=actions]').count()) === 0, 'a spectator was offered actions');
     await watcher.screenshot({ path: join(ARTIFACTS, `online-${game.id}-spectator.png`), fullPage: true });
+    // Step through the live game: as the spectator and as a seat (positions from the server).
+    await stepLiveGame(watcher);
+    await stepLiveGame(host);
 
     // Reconnect after a server restart, keeping the seat.
     host.allowNetworkErrors = friend.allowNetworkErrors = watcher.allowNetworkErrors = true;
@@ -352,11 +457,49 @@ async function onlineGame(game) {
     await friend.locator('dialog [data-testid=result]').waitFor({ timeout: 15000 });
     assert((await friend.locator('dialog h2').textContent()) === 'You win!', 'the friend did not win by resignation');
     await host.locator('dialog button[data-value=close]').click();
+    // The finished game's replay (not imported): first, a clicked move, last.
+    const finished = await newPage('replay');
+    try {
+      await finished.goto(`${base()}/replay/${id}`);
+      const n = await finished.locator('[data-testid=moves] li').count();
+      await waitPly(finished, n);
+      const end = await boardHtml(finished, 'replay-board');
+      await finished.locator('[data-testid=replay-first]').click();
+      await waitPly(finished, 0);
+      const start = await boardHtml(finished, 'replay-board');
+      assert(start !== end, 'the first and last positions of the finished game look the same');
+      await finished.locator('[data-testid=moves] li').nth(2).click();
+      await waitPly(finished, 3);
+      assert((await boardHtml(finished, 'replay-board')) !== start, 'jumping to a move did not change the board');
+      await finished.locator('[data-testid=replay-last]').click();
+      await waitPly(finished, n);
+      assert((await boardHtml(finished, 'replay-board')) === end, 'the last position changed on the way back');
+      await finished.screenshot({ path: join(ARTIFACTS, `replay-finished-${game.id}.png`), fullPage: true });
+      await noConsoleErrors(finished);
+    } finally {
+      await finished.context().close();
+    }
     const dl = host.waitForEvent('download');
     await host.locator('[data-testid=export]').click();
     const file = await (await dl).path();
     const record = JSON.parse(readFileSync(file, 'utf8'));
     assert(record.game === game.id && Array.isArray(record.actions), 'the downloaded record is not a record');
+    // Rematch: the friend asks from the game-over dialog, the host accepts from the banner. Both keep their
+    // tokens and the sides swap (docs/protocol.md); the new game starts and its first player can move.
+    await friend.locator('dialog button[data-value=rematch]').click();
+    await friend.waitForURL((u) => /\/game\//.test(u.pathname) && !u.pathname.endsWith(id), { timeout: 15000 });
+    const rematchId = friend.url().split('/game/')[1];
+    await host.locator('button', { hasText: 'Play it' }).click({ timeout: 15000 });
+    await host.waitForURL((u) => u.pathname.endsWith(`/game/${rematchId}`), { timeout: 15000 });
+    for (const p of [host, friend]) {
+      const deadline = Date.now() + 15000;
+      while ((await status(p)).startsWith('Waiting for players') && Date.now() < deadline) await sleep(150);
+    }
+    assert((await host.locator('[data-seat="1"]').textContent()).includes('(you)'), 'the host does not play the other side in the rematch');
+    assert((await friend.locator('[data-seat="0"]').textContent()).includes('(you)'), 'the friend does not play the other side in the rematch');
+    const firstToMove = (await status(friend)).startsWith('Your') ? friend : host;
+    assert((await status(firstToMove)).startsWith('Your'), `nobody can move in the rematch: ${await status(host)} / ${await status(friend)}`);
+    await playOneDecision(firstToMove);
     await host.goto(`${base()}/`);
     await host.locator('[data-testid=import-file]').setInputFiles(file);
     await host.waitForURL(/\/replay\//, { timeout: 15000 });

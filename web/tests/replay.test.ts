@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { positionFetcher } from '../src/api';
-import { chanceAt, lastMoveAt, parsePosition, positionOfMove, ReplayNav, viewRequest, type Position } from '../src/logic/replay';
+import { chanceAt, lastMoveCells, parsePosition, positionOfMove, ReplayNav, viewRequest, type Position } from '../src/logic/replay';
 import type { MoveEntry } from '../src/logic/snapshot';
 
 /** A fake server: position k's view is {after: k}; records every request. */
@@ -161,16 +161,31 @@ describe('what a replay position shows', () => {
     { seq: 7, actor: 'chance', notation: '6+6' },
     { seq: 8, actor: 'chance', notation: '1+2' },
   ];
-  it('highlights the last seat move with a notation before the position', () => {
-    expect(lastMoveAt(moves, 0)).toBeNull();
-    expect(lastMoveAt(moves, 1)).toBeNull();
-    expect(lastMoveAt(moves, 2)).toBe('a1-a2');
-    expect(lastMoveAt(moves, 4)).toBe('a1-a2'); // the hidden move names no cell
-    expect(lastMoveAt(moves, 6)).toBe('a1-a2');
+  const cellsOf = (t: string) => t.match(/[a-j][0-9]+/g) ?? [];
+  it('highlights the cells of the last turn before the position', () => {
+    expect(lastMoveCells(moves, 0, cellsOf)).toEqual([]);
+    expect(lastMoveCells(moves, 1, cellsOf)).toEqual([]); // only chance so far
+    expect(lastMoveCells(moves, 2, cellsOf)).toEqual(['a1', 'a2']);
+    expect(lastMoveCells(moves, 3, cellsOf)).toEqual(['a1', 'a2']); // the dice after it are no move
+    expect(lastMoveCells(moves, 4, cellsOf)).toEqual([]); // the hidden move names no cell
+    expect(lastMoveCells(moves, 6, cellsOf)).toEqual([]);
+  });
+  it('keeps a whole multi-action turn (a chain, then end) and skips armies', () => {
+    const turn: MoveEntry[] = [
+      { seq: 1, actor: { seat: 1 }, notation: 'c3-c4' },
+      { seq: 2, actor: { seat: 0 }, notation: 'e1*d2' },
+      { seq: 3, actor: { seat: 0 }, notation: 'd2-d1' },
+      { seq: 4, actor: { seat: 0 }, notation: 'end' },
+      { seq: 5, actor: { seat: 1 }, notation: 'setup a1 a2 a3 a4 a5 a6 a7 a8 a9' },
+    ];
+    expect(lastMoveCells(turn, 4, cellsOf)).toEqual(['d2', 'd1', 'e1']);
+    expect(lastMoveCells(turn, 1, cellsOf)).toEqual(['c3', 'c4']);
+    expect(lastMoveCells(turn, 5, cellsOf)).toEqual([]);
+    expect(lastMoveCells(turn, 5, cellsOf, null, 20)).toHaveLength(9);
   });
   it("uses the server's last action when the move list is shorter", () => {
-    expect(lastMoveAt([], 3, { actor: { seat: 1 }, notation: 'b2-b3' })).toBe('b2-b3');
-    expect(lastMoveAt([], 3, { actor: 'chance', notation: '6' })).toBeNull();
+    expect(lastMoveCells([], 3, cellsOf, { actor: { seat: 1 }, notation: 'b2-b3' })).toEqual(['b2', 'b3']);
+    expect(lastMoveCells([], 3, cellsOf, { actor: 'chance', notation: 'e5' })).toEqual([]);
   });
   it('shows the chance outcomes since the last seat move', () => {
     expect(chanceAt(moves, 1)).toEqual(['White first']);

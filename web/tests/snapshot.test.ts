@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, lastVisibleNotation, merge, moveList, myResult, recentChance, statusLine, type Snapshot } from '../src/logic/snapshot';
+import { formatClock, merge, moveList, myResult, recentChance, statusLine, type Snapshot } from '../src/logic/snapshot';
 import { reconnectDelay } from '../src/logic/backoff';
 
 function snap(over: Partial<Snapshot>): Snapshot {
@@ -48,7 +48,6 @@ describe('move list and status', () => {
   it('lists actions with hidden ones kept as hidden', () => {
     const m = moveList(events);
     expect(m.map((x) => x.notation)).toEqual(['A3-A4', null, '3+4']);
-    expect(lastVisibleNotation(events)).toBe('A3-A4');
     expect(recentChance(events)).toEqual(['3+4']);
   });
   it('says whose move it is and who won', () => {

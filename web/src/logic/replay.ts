@@ -172,15 +172,34 @@ export function positionOfMove(index: number): number {
   return index + 1;
 }
 
-/** The notation of the last seat move among the first n moves (what the board highlights); chance
- * outcomes are not moves on the board. Falls back to the server's `last` when the list is shorter. */
-export function lastMoveAt(moves: MoveEntry[], n: number, last: LastAction | null = null): string | null {
-  if (n > moves.length) return last && last.actor !== 'chance' ? last.notation : null;
+/** The cells to highlight as the last move before position n: those named by the last turn, i.e. the
+ * run of consecutive actions of the seat that acted last (a Kyo chain and its `end`, a Territories build
+ * then `end`), skipping chance. Hidden actions name nothing; an action naming more than `maxCells` cells
+ * (a whole Cyvasse army) is not a move to point at. Falls back to the server's `last` when the move list
+ * is shorter than n. */
+export function lastMoveCells(
+  moves: MoveEntry[],
+  n: number,
+  cellsOf: (notation: string) => string[],
+  last: LastAction | null = null,
+  maxCells = 8,
+): string[] {
+  const named = (notation: string | null): string[] => {
+    if (!notation) return [];
+    const c = cellsOf(notation);
+    return c.length <= maxCells ? c : [];
+  };
+  if (n > moves.length) return last && last.actor !== 'chance' ? named(last.notation) : [];
+  let seat: number | null = null;
+  const out: string[] = [];
   for (let i = Math.min(n, moves.length) - 1; i >= 0; i--) {
     const m = moves[i];
-    if (m.actor !== 'chance' && m.notation) return m.notation;
+    if (m.actor === 'chance') continue;
+    if (seat === null) seat = m.actor.seat;
+    else if (m.actor.seat !== seat) break;
+    for (const c of named(m.notation)) if (!out.includes(c)) out.push(c);
   }
-  return null;
+  return out;
 }
 
 /** The chance outcomes (dice, draws) right before position n, after the last seat move. */

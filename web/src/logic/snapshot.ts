@@ -95,15 +95,6 @@ export function moveList(events: GameEvent[]): MoveEntry[] {
     .map((e) => ({ seq: e.seq, actor: e.actor ?? 'chance', notation: e.notation ?? null }));
 }
 
-/** The last visible move's notation (for highlighting on the board). */
-export function lastVisibleNotation(events: GameEvent[]): string | null {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i];
-    if (e.kind === 'action' && e.actor !== 'chance' && e.notation) return e.notation;
-  }
-  return null;
-}
-
 /** The last chance outcomes since the last seat action (dice rolls to show). */
 export function recentChance(events: GameEvent[]): string[] {
   const out: string[] = [];

@@ -6,7 +6,7 @@ import { GameConn, type ServerMsg } from '../conn';
 import { rendererFor } from '../games/index';
 import { CellTokenizer, Selection, groupByVerb, type LegalAction } from '../logic/select';
 import {
-  formatClock, lastVisibleNotation, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
+  formatClock, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
   seatsToAct, statusLine, type Snapshot,
 } from '../logic/snapshot';
 import { fileName } from '../logic/record';
@@ -19,7 +19,7 @@ import { seatColour } from '../games/art';
 import { attachBoardInput } from '../games/board';
 import type { SetupCodec } from '../games/types';
 import { swap, type SetupDraft, type SwapMode } from '../logic/setup';
-import { positionOfMove, ReplayNav, type Position } from '../logic/replay';
+import { lastMoveCells, positionOfMove, ReplayNav, type Position } from '../logic/replay';
 import { moveText, positionBoard, positionLabel, replayButtons } from './position';
 import { scrollToCurrent } from './replay';
 
@@ -58,9 +58,10 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   const header = h('div.card');
   const boardHost = h('div.board-wrap', { 'data-testid': 'board' });
   attachBoardInput(boardHost, (cell) => onCell(cell));
-  const panelsHost = h('div');
+  const panelsHost = h('div.panels');
   const side = h('div.side');
-  root.append(h('div.game-layout', h('div', header, boardHost, panelsHost), side));
+  // On a phone the column unwraps (CSS) so that the actions come right after the board, before panels.
+  root.append(h('div.game-layout', h('div.main-col', header, boardHost, panelsHost), side));
 
   const conn = new GameConn(id, cred, {
     onStatus(up, detail) {
@@ -214,6 +215,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         h(`span.conn${connected ? '' : '.down'}`, { 'data-testid': 'conn' }, connected ? '● live' : `○ ${connText}`),
       ),
       h(`div.banner${myTurn ? '.turn' : ''}`, { 'data-testid': 'status' }, statusLine(model)),
+      lastLine(),
       h('div.row', model.seats.map((s) =>
         h('span', { 'data-seat': s.seat },
           h('span.seat-chip', { style: `background:${rendererFor(model!.game).seatColour?.(model!.view, s.seat) ?? seatColour(s.seat)}` }),
@@ -232,6 +234,13 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     if (errorText) header.appendChild(h('div.banner.warn', { 'data-testid': 'error' }, errorText));
     if (model.draw_offer) header.appendChild(drawOfferBanner(model, me));
     drawClocks();
+  }
+
+  /** The last action in words (also when it names no cell on the board: a trade, an end of turn). */
+  function lastLine(): HTMLElement {
+    const moves = model ? moveList(model.events) : [];
+    const m = moves[moves.length - 1];
+    return h('div.muted', { 'data-testid': 'last-move' }, m && model ? `Last: ${moveText(m, model.seats)}` : 'No move yet');
   }
 
   function drawOfferBanner(m: Snapshot, me: number | null): HTMLElement {
@@ -280,7 +289,6 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     const renderer = rendererFor(model.game);
     const view = model.view;
     const tok = new CellTokenizer(renderer.cellNames(view, model.options), renderer.wordCells);
-    const lastNotation = lastVisibleNotation(model.events);
     const { board, panels } = renderer.render({
       gameId: model.game,
       view,
@@ -288,7 +296,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       seat: mySeat(model),
       seatNames: model.seats.map((s) => s.name),
       selection,
-      lastMove: lastNotation ? tok.cells(lastNotation) : [],
+      lastMove: lastMoveCells(moves, moves.length, (t) => tok.cells(t)),
       onCell,
       draft,
       extraTargets: codec && draft ? new Set(codec.home) : undefined,

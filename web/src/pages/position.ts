@@ -2,7 +2,7 @@
 // page and the game page's "step back" mode.
 
 import { rendererFor } from '../games/index';
-import { chanceAt, lastMoveAt, type Position, type ReplayNav } from '../logic/replay';
+import { chanceAt, lastMoveCells, type Position, type ReplayNav } from '../logic/replay';
 import { CellTokenizer, Selection } from '../logic/select';
 import type { MoveEntry, SeatInfo } from '../logic/snapshot';
 import { h } from '../ui/dom';
@@ -20,7 +20,6 @@ export interface PositionContext {
 export function positionBoard(ctx: PositionContext, pos: Position): { board: Element | null; panels: Element[] } {
   const renderer = rendererFor(ctx.game);
   const tok = new CellTokenizer(renderer.cellNames(pos.view, ctx.options), renderer.wordCells);
-  const last = lastMoveAt(ctx.moves, pos.n, pos.last);
   const out = renderer.render({
     gameId: ctx.game,
     view: pos.view,
@@ -28,7 +27,7 @@ export function positionBoard(ctx: PositionContext, pos: Position): { board: Ele
     seat: ctx.seat,
     seatNames: ctx.seats.map((s) => s.name),
     selection: new Selection([], tok),
-    lastMove: last ? tok.cells(last) : [],
+    lastMove: lastMoveCells(ctx.moves, pos.n, (t) => tok.cells(t), pos.last),
     onCell: () => undefined,
   });
   const chance = chanceAt(ctx.moves, pos.n);

@@ -28,9 +28,9 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
   clear(root);
   const head = h('div.card', h('p', 'Loading replay…'));
   const boardHost = h('div.board-wrap', { 'data-testid': 'replay-board' });
-  const panels = h('div');
+  const panels = h('div.panels');
   const side = h('div.side');
-  root.append(h('div.game-layout', h('div', head, boardHost, panels), side));
+  root.append(h('div.game-layout', h('div.main-col', head, boardHost, panels), side));
 
   let snap: Snapshot;
   let cred: ViewCredential | null;
