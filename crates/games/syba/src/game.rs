@@ -242,6 +242,7 @@ impl Syba {
                     v
                 }
                 Pending::Trade { partner, .. } => vec![*partner],
+                Pending::Select(sel) => vec![sel.seat],
             };
             let in_range = match p {
                 Pending::Intercept { area, .. } => usize::from(*area) < c.areas.len(),
@@ -258,6 +259,16 @@ impl Syba {
                             .all(|&(o, a)| usize::from(o) < n && usize::from(a) < c.areas.len())
                 }
                 Pending::Trade { partner, .. } => *partner != self.current,
+                Pending::Select(sel) => match sel.purpose {
+                    Purpose::Attack(Target::Army { owner, area }) => {
+                        usize::from(owner) < n && usize::from(area) < c.areas.len()
+                    }
+                    Purpose::Attack(Target::City(city)) => usize::from(city) < c.cities.len(),
+                    Purpose::Intercept { mover, area } => {
+                        usize::from(mover) < n && usize::from(area) < c.areas.len()
+                    }
+                    Purpose::HelpAttack => true,
+                },
             };
             if !in_range {
                 return Err(format!(
@@ -272,6 +283,102 @@ impl Syba {
             && queue.is_empty()
         {
             return Err("an interception with nobody left to decide".into());
+        }
+        self.check_selection(c)
+    }
+
+    /// A pending unit selection must be the innermost decision, sit on what it is for, and choose
+    /// only units it may choose.
+    fn check_selection(&self, c: &content::Content) -> Result<(), String> {
+        let count = self
+            .stack
+            .iter()
+            .filter(|p| matches!(p, Pending::Select(_)))
+            .count();
+        let Some(Pending::Select(sel)) = self.stack.last() else {
+            return if count == 0 {
+                Ok(())
+            } else {
+                Err("a unit selection must be the innermost pending decision".into())
+            };
+        };
+        if count > 1 {
+            return Err("more than one unit selection is pending".into());
+        }
+        let below = self.stack.iter().rev().nth(1);
+        match sel.purpose {
+            Purpose::Attack(target) => {
+                if below.is_some() {
+                    return Err(
+                        "an attack selection must be the only pending decision (attacks start on \
+                         an empty stack)"
+                            .into(),
+                    );
+                }
+                if sel.seat != self.current {
+                    return Err(
+                        "an attack selection must belong to the player whose turn it is".into(),
+                    );
+                }
+                let legal_target = match target {
+                    Target::Army { owner, area } => {
+                        owner != sel.seat
+                            && self
+                                .units
+                                .iter()
+                                .any(|u| u.owner == owner && u.area == area)
+                    }
+                    Target::City(city) => {
+                        !self.city_destroyed[city as usize]
+                            && self.city_owner[city as usize] != Some(sel.seat)
+                    }
+                };
+                if !legal_target {
+                    return Err(format!(
+                        "the attack selection's target {target:?} cannot be attacked by P{}",
+                        u32::from(sel.seat) + 1
+                    ));
+                }
+            }
+            Purpose::Intercept { mover, area } => match below {
+                Some(Pending::Intercept {
+                    mover: m,
+                    area: a,
+                    queue,
+                }) if *m == mover && *a == area && queue.first() == Some(&sel.seat) => {}
+                _ => {
+                    return Err(
+                        "an interception selection must sit on the interception of the same army \
+                         with its seat deciding"
+                            .into(),
+                    );
+                }
+            },
+            Purpose::HelpAttack => match below {
+                Some(Pending::Battle(b))
+                    if b.queue.first() == Some(&sel.seat) && b.side != Some(Side::Defence) => {}
+                _ => {
+                    return Err(
+                        "a help-attack selection must sit on a battle with its seat deciding"
+                            .into(),
+                    );
+                }
+            },
+        }
+        let selectable = self.selectable(c, sel);
+        if selectable.is_empty() {
+            return Err("a unit selection with no unit that may be chosen".into());
+        }
+        for (i, id) in sel.chosen.iter().enumerate() {
+            if sel.chosen[..i].contains(id) {
+                return Err(format!("unit u{id} is chosen twice"));
+            }
+            if !selectable.contains(id) {
+                return Err(format!(
+                    "unit u{id} is chosen but may not be (it must be the selecting player's, able \
+                     to be Exhausted and in Reach of the target)"
+                ));
+            }
         }
         Ok(())
     }
@@ -363,6 +470,7 @@ impl Game for Syba {
                 Some(Pending::Trade {
                     partner, proposed, ..
                 }) => ToAct::Seat(Seat(if *proposed { *partner } else { self.current })),
+                Some(Pending::Select(sel)) => ToAct::Seat(Seat(sel.seat)),
                 None => ToAct::Seat(Seat(self.current)),
             },
         }

@@ -78,9 +78,8 @@ pub fn notation(a: &Action) -> String {
         ),
         Action::Move { unit, to } => format!("move u{unit} {}", area(*to)),
         Action::MoveArmy { from, to } => format!("army {} {}", area(*from), area(*to)),
-        Action::Attack { from, target: t } => format!(
-            "attack {} {}",
-            area(*from),
+        Action::Attack { target: t } => format!(
+            "attack {}",
             match t {
                 Target::Army { owner, area: a } => format!("{}@{}", seat(*owner), area(*a)),
                 Target::City(x) => format!("city:{}", city(*x)),
@@ -88,10 +87,14 @@ pub fn notation(a: &Action) -> String {
         ),
         Action::HeroAction { unit, target: t } => format!("ability u{unit}{}", target(t)),
         Action::OncePerGame(t) => format!("once{}", target(t)),
-        Action::Intercept(a) => format!("intercept {}", area(*a)),
-        Action::HelpAttack(a) => format!("help-attack {}", area(*a)),
+        Action::Intercept => "intercept".into(),
+        Action::HelpAttack => "help-attack".into(),
         Action::HelpDefend(a) => format!("help-defend {}", area(*a)),
         Action::Pass => "pass".into(),
+        Action::Choose(u) => format!("pick u{u}"),
+        Action::HoldBack(u) => format!("hold u{u}"),
+        Action::Confirm => "confirm".into(),
+        Action::Withdraw => "withdraw".into(),
         Action::TradeOpen(p) => format!("trade {}", seat(*p)),
         Action::TradeOffer(i) => format!("offer {}", item(i)),
         Action::TradeAsk(i) => format!("ask {}", item(i)),
@@ -263,18 +266,27 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
             }
         }
         "attack" => {
-            need(3)?;
-            let t = arg(2);
+            if w.len() != 2 {
+                return Err(bad(format!(
+                    "`{text}`: attack P<n>@<area> | attack city:<city> (the units are chosen next)"
+                )));
+            }
+            let t = arg(1);
             let target = if t.starts_with("city:") {
                 Target::City(p_city(t)?)
             } else {
                 let (owner, area) = p_army(t)?;
                 Target::Army { owner, area }
             };
-            Action::Attack {
-                from: p_area(arg(1))?,
-                target,
-            }
+            Action::Attack { target }
+        }
+        "pick" => {
+            need(2)?;
+            Action::Choose(p_unit(arg(1))?)
+        }
+        "hold" => {
+            need(2)?;
+            Action::HoldBack(p_unit(arg(1))?)
         }
         "ability" => {
             if w.len() != 2 && w.len() != 3 {
@@ -291,14 +303,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
             }
             Action::OncePerGame(p_target(w.get(1))?)
         }
-        "intercept" => {
-            need(2)?;
-            Action::Intercept(p_area(arg(1))?)
-        }
-        "help-attack" => {
-            need(2)?;
-            Action::HelpAttack(p_area(arg(1))?)
-        }
+
         "help-defend" => {
             need(2)?;
             Action::HelpDefend(p_area(arg(1))?)
@@ -315,10 +320,15 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
             need(2)?;
             Action::TradeAsk(p_item(arg(1))?)
         }
-        "pass" | "propose" | "cancel" | "accept" | "decline" | "end" => {
+        "pass" | "intercept" | "help-attack" | "confirm" | "withdraw" | "propose" | "cancel"
+        | "accept" | "decline" | "end" => {
             need(1)?;
             match first {
                 "pass" => Action::Pass,
+                "intercept" => Action::Intercept,
+                "help-attack" => Action::HelpAttack,
+                "confirm" => Action::Confirm,
+                "withdraw" => Action::Withdraw,
                 "propose" => Action::TradePropose,
                 "cancel" => Action::TradeCancel,
                 "accept" => Action::TradeAccept,
@@ -329,8 +339,8 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
         _ => {
             return Err(bad(format!(
                 "unknown action `{first}`; actions: start race choose buy hire rest again march fury \
-                 research move army attack ability once intercept help-attack help-defend pass trade \
-                 offer ask propose cancel accept decline end"
+                 research move army attack ability once intercept help-attack help-defend pass pick \
+                 hold confirm withdraw trade offer ask propose cancel accept decline end"
             )));
         }
     };

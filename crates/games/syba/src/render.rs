@@ -186,6 +186,46 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
                 get,
                 if *proposed { " proposed" } else { "" }
             ),
+            Pending::Select(sel) => {
+                let what = match sel.purpose {
+                    Purpose::Attack(Target::Army { owner, area }) => format!(
+                        "to attack P{}'s army in {}",
+                        u32::from(owner) + 1,
+                        c.areas.get(area as usize).map_or("?", |a| a.id.as_str())
+                    ),
+                    Purpose::Attack(Target::City(city)) => format!(
+                        "to attack the city {}",
+                        c.cities.get(city as usize).map_or("?", |x| x.name.as_str())
+                    ),
+                    Purpose::Intercept { mover, area } => format!(
+                        "to intercept P{}'s army entering {}",
+                        u32::from(mover) + 1,
+                        c.areas.get(area as usize).map_or("?", |a| a.id.as_str())
+                    ),
+                    Purpose::HelpAttack => "to help the attack".to_string(),
+                };
+                let power: u32 = sel
+                    .chosen
+                    .iter()
+                    .filter_map(|&id| g.unit(id))
+                    .map(|u| g.power(c, u))
+                    .sum();
+                let chosen: Vec<String> = sel.chosen.iter().map(|id| format!("u{id}")).collect();
+                let others: Vec<String> = g
+                    .selectable(c, sel)
+                    .into_iter()
+                    .filter(|id| !sel.chosen.contains(id))
+                    .map(|id| format!("u{id}"))
+                    .collect();
+                writeln!(
+                    s,
+                    "Pending: P{} chooses the units to Exhaust {what}: chosen [{}] (Power {power}), \
+                     held back [{}]; pick u<n> / hold u<n>, then confirm or withdraw",
+                    u32::from(sel.seat) + 1,
+                    chosen.join(" "),
+                    others.join(" ")
+                )
+            }
         };
     }
     match g.to_act() {

@@ -178,6 +178,52 @@ impl Syba {
         v
     }
 
+    /// The units of `seat` that may be Exhausted against a target in `target_area`: able to be
+    /// Exhausted now, not in `exclude`, and in Reach of it (the Reach of the unit's army: all of its
+    /// owner's units in its area, see [`Syba::reach`]). In increasing id order.
+    pub(crate) fn units_in_reach(
+        &self,
+        c: &Content,
+        seat: u8,
+        target_area: u8,
+        exclude: &[u32],
+    ) -> Vec<u32> {
+        let mut by_area: Vec<(u8, bool)> = Vec::new();
+        let mut v = Vec::new();
+        for u in &self.units {
+            if u.owner != seat || !Self::can_exhaust(u) || exclude.contains(&u.id) {
+                continue;
+            }
+            let ok = match by_area.iter().find(|(a, _)| *a == u.area) {
+                Some(&(_, ok)) => ok,
+                None => {
+                    let ok = c.dist(u.area, target_area) <= self.reach(c, seat, u.area);
+                    by_area.push((u.area, ok));
+                    ok
+                }
+            };
+            if ok {
+                v.push(u.id);
+            }
+        }
+        v.sort_unstable();
+        v
+    }
+
+    /// The units a selection may contain (its chosen units are among them).
+    pub(crate) fn selectable(&self, c: &Content, sel: &Selection) -> Vec<u32> {
+        match sel.purpose {
+            Purpose::Attack(t) => self.units_in_reach(c, sel.seat, self.target_area(c, t), &[]),
+            Purpose::Intercept { mover, area } => self.intercept_units(c, sel.seat, mover, area),
+            Purpose::HelpAttack => match self.stack.iter().rev().nth(1) {
+                Some(Pending::Battle(b)) if self.defender_of(b.target) != Some(sel.seat) => {
+                    self.units_in_reach(c, sel.seat, self.target_area(c, b.target), &b.attackers)
+                }
+                _ => Vec::new(),
+            },
+        }
+    }
+
     pub(crate) fn target_area(&self, c: &Content, t: Target) -> u8 {
         match t {
             Target::Army { area, .. } => area,
@@ -220,8 +266,8 @@ impl Syba {
             Phase::Play => match self.stack.last() {
                 Some(Pending::Intercept { mover, area, queue }) => {
                     if queue.first() == Some(&seat) {
-                        for a in self.intercept_areas(c, seat, *mover, *area) {
-                            out.push(Action::Intercept(a));
+                        if !self.intercept_units(c, seat, *mover, *area).is_empty() {
+                            out.push(Action::Intercept);
                         }
                         out.push(Action::Pass);
                     }
@@ -229,9 +275,25 @@ impl Syba {
                 Some(Pending::Battle(b)) => {
                     if b.queue.first() == Some(&seat) {
                         let (att, def) = self.help_options(c, seat, b);
-                        out.extend(att.into_iter().map(Action::HelpAttack));
+                        if !att.is_empty() {
+                            out.push(Action::HelpAttack);
+                        }
                         out.extend(def.into_iter().map(Action::HelpDefend));
                         out.push(Action::Pass);
+                    }
+                }
+                Some(Pending::Select(sel)) => {
+                    if sel.seat == seat {
+                        for id in self.selectable(c, sel) {
+                            if !sel.chosen.contains(&id) {
+                                out.push(Action::Choose(id));
+                            }
+                        }
+                        out.extend(sel.chosen.iter().map(|&id| Action::HoldBack(id)));
+                        if !sel.chosen.is_empty() {
+                            out.push(Action::Confirm);
+                        }
+                        out.push(Action::Withdraw);
                     }
                 }
                 Some(Pending::Trade {
@@ -294,28 +356,23 @@ impl Syba {
         }
     }
 
-    fn intercept_areas(&self, c: &Content, seat: u8, mover: u8, area: u8) -> Vec<u8> {
+    /// The units with which `seat` may intercept `mover`'s army entering `area`.
+    fn intercept_units(&self, c: &Content, seat: u8, mover: u8, area: u8) -> Vec<u32> {
         if seat == mover || !self.has_units(mover, area) {
             return Vec::new();
         }
-        self.exhaustable_areas(seat, &[])
-            .into_iter()
-            .filter(|&a| c.dist(a, area) <= self.reach(c, seat, a))
-            .collect()
+        self.units_in_reach(c, seat, area, &[])
     }
 
-    /// The areas from which `seat` may help the attack / the defence of `b`.
-    fn help_options(&self, c: &Content, seat: u8, b: &Battle) -> (Vec<u8>, Vec<u8>) {
+    /// The units with which `seat` may help the attack, and the areas of the armies it may commit to
+    /// the defence, of `b`.
+    fn help_options(&self, c: &Content, seat: u8, b: &Battle) -> (Vec<u32>, Vec<u8>) {
         let ta = self.target_area(c, b.target);
         let defender = self.defender_of(b.target);
         let mut att = Vec::new();
         let mut def = Vec::new();
         if b.side != Some(Side::Defence) && defender != Some(seat) {
-            att = self
-                .exhaustable_areas(seat, &b.attackers)
-                .into_iter()
-                .filter(|&a| c.dist(a, ta) <= self.reach(c, seat, a))
-                .collect();
+            att = self.units_in_reach(c, seat, ta, &b.attackers);
         }
         if b.side != Some(Side::Attack) && seat != b.attacker {
             def = self
@@ -444,31 +501,33 @@ impl Syba {
                 *m |= 1 << u.owner;
             }
         }
+        // A target may be attacked when at least one unit able to be Exhausted has it in Reach.
+        let mut reachable = vec![false; c.areas.len()];
         for a in self.exhaustable_areas(seat, &[]) {
             let r = self.reach(c, seat, a);
             for (t, d) in c.distance[a as usize].iter().enumerate() {
-                if *d > r {
-                    continue;
+                if *d <= r {
+                    reachable[t] = true;
                 }
-                let mask = occupied[t] & !(1 << seat);
-                let t = t as u8;
-                for o in 0..self.n() as u8 {
-                    if mask & (1 << o) != 0 {
-                        out.push(Action::Attack {
-                            from: a,
-                            target: Target::Army { owner: o, area: t },
-                        });
-                    }
-                }
-                if let Some(city) = c.area_city[t as usize]
-                    && !self.city_destroyed[city as usize]
-                    && self.city_owner[city as usize] != Some(seat)
-                {
+            }
+        }
+        for (t, _) in reachable.iter().enumerate().filter(|(_, r)| **r) {
+            let mask = occupied[t] & !(1 << seat);
+            let t = t as u8;
+            for o in 0..self.n() as u8 {
+                if mask & (1 << o) != 0 {
                     out.push(Action::Attack {
-                        from: a,
-                        target: Target::City(city),
+                        target: Target::Army { owner: o, area: t },
                     });
                 }
+            }
+            if let Some(city) = c.area_city[t as usize]
+                && !self.city_destroyed[city as usize]
+                && self.city_owner[city as usize] != Some(seat)
+            {
+                out.push(Action::Attack {
+                    target: Target::City(city),
+                });
             }
         }
         // Hero Exhaust actions.
@@ -701,16 +760,14 @@ impl Syba {
                 }
                 self.after_entry(c, seat, to);
             }
-            Action::Attack { from, target } => {
-                let mut attackers = Vec::new();
-                for u in &mut self.units {
-                    if u.owner == seat && u.area == from && Self::can_exhaust(u) {
-                        u.exhausted = true;
-                        u.exhausts_used += 1;
-                        attackers.push(u.id);
-                    }
+            Action::Attack { target } => {
+                let ids = self.units_in_reach(c, seat, self.target_area(c, target), &[]);
+                if ids.len() == 1 {
+                    self.exhaust_units(&ids);
+                    self.start_battle(c, seat, target, ids);
+                } else {
+                    self.select(seat, Purpose::Attack(target), ids);
                 }
-                self.start_battle(c, seat, target, attackers);
             }
             Action::HeroAction { unit, target } => {
                 if let Some(i) = self.unit_index(unit) {
@@ -732,45 +789,59 @@ impl Syba {
                     self.resolve_effect(c, seat, &e, target, None);
                 }
             }
-            Action::Intercept(from) => {
-                if let Some(Pending::Intercept { mover, area, queue }) = self.stack.last_mut() {
+            Action::Intercept => {
+                if let Some(Pending::Intercept { mover, area, .. }) = self.stack.last() {
                     let (mover, area) = (*mover, *area);
-                    queue.remove(0);
-                    let mut attackers = Vec::new();
-                    for u in &mut self.units {
-                        if u.owner == seat && u.area == from && Self::can_exhaust(u) {
-                            u.exhausted = true;
-                            u.exhausts_used += 1;
-                            attackers.push(u.id);
-                        }
+                    let ids = self.intercept_units(c, seat, mover, area);
+                    if ids.len() == 1 {
+                        self.intercept_with(c, seat, mover, area, ids);
+                    } else {
+                        self.select(seat, Purpose::Intercept { mover, area }, ids);
                     }
-                    self.start_battle(c, seat, Target::Army { owner: mover, area }, attackers);
                 }
             }
-            Action::HelpAttack(area) => {
-                let mut ids = Vec::new();
-                if let Some(Pending::Battle(b)) = self.stack.last() {
-                    for u in &self.units {
-                        if u.owner == seat
-                            && u.area == area
-                            && Self::can_exhaust(u)
-                            && !b.attackers.contains(&u.id)
-                        {
-                            ids.push(u.id);
+            Action::HelpAttack => {
+                let ids = match self.stack.last() {
+                    Some(Pending::Battle(b)) => {
+                        self.units_in_reach(c, seat, self.target_area(c, b.target), &b.attackers)
+                    }
+                    _ => Vec::new(),
+                };
+                if ids.len() == 1 {
+                    self.help_attack_with(c, ids);
+                } else {
+                    self.select(seat, Purpose::HelpAttack, ids);
+                }
+            }
+            Action::Choose(id) => {
+                if let Some(Pending::Select(sel)) = self.stack.last_mut() {
+                    sel.chosen.push(id);
+                    sel.chosen.sort_unstable();
+                }
+            }
+            Action::HoldBack(id) => {
+                if let Some(Pending::Select(sel)) = self.stack.last_mut() {
+                    sel.chosen.retain(|&x| x != id);
+                }
+            }
+            Action::Confirm => {
+                if let Some(Pending::Select(sel)) = self.stack.pop() {
+                    match sel.purpose {
+                        Purpose::Attack(target) => {
+                            self.exhaust_units(&sel.chosen);
+                            self.start_battle(c, sel.seat, target, sel.chosen);
                         }
+                        Purpose::Intercept { mover, area } => {
+                            self.intercept_with(c, sel.seat, mover, area, sel.chosen);
+                        }
+                        Purpose::HelpAttack => self.help_attack_with(c, sel.chosen),
                     }
                 }
-                for u in &mut self.units {
-                    if ids.contains(&u.id) {
-                        u.exhausted = true;
-                        u.exhausts_used += 1;
-                    }
+            }
+            Action::Withdraw => {
+                if let Some(Pending::Select(_)) = self.stack.last() {
+                    self.stack.pop();
                 }
-                if let Some(Pending::Battle(b)) = self.stack.last_mut() {
-                    b.attackers.extend(ids);
-                    b.side = Some(Side::Attack);
-                }
-                self.advance(c);
             }
             Action::HelpDefend(area) => {
                 if let Some(Pending::Battle(b)) = self.stack.last_mut() {
@@ -834,6 +905,49 @@ impl Syba {
         if self.phase == Phase::Play {
             self.check_victory(c);
         }
+    }
+
+    /// Starts a selection with every selectable unit chosen.
+    fn select(&mut self, seat: u8, purpose: Purpose, chosen: Vec<u32>) {
+        self.stack.push(Pending::Select(Selection {
+            seat,
+            purpose,
+            chosen,
+        }));
+    }
+
+    /// Exhausts the committed units (each uses one of its exhausts this turn).
+    fn exhaust_units(&mut self, ids: &[u32]) {
+        for u in &mut self.units {
+            if ids.contains(&u.id) {
+                u.exhausted = true;
+                u.exhausts_used = u.exhausts_used.saturating_add(1);
+            }
+        }
+    }
+
+    /// The deciding seat intercepts with `ids`: it leaves the interception queue and its battle starts.
+    fn intercept_with(&mut self, c: &Content, seat: u8, mover: u8, area: u8, ids: Vec<u32>) {
+        if let Some(Pending::Intercept { queue, .. }) = self.stack.last_mut()
+            && !queue.is_empty()
+        {
+            queue.remove(0);
+        }
+        self.exhaust_units(&ids);
+        self.start_battle(c, seat, Target::Army { owner: mover, area }, ids);
+    }
+
+    /// The deciding seat helps the attack with `ids`; that is its one decision on this battle.
+    fn help_attack_with(&mut self, c: &Content, ids: Vec<u32>) {
+        self.exhaust_units(&ids);
+        if let Some(Pending::Battle(b)) = self.stack.last_mut() {
+            b.attackers.extend(ids);
+            if !b.queue.is_empty() {
+                b.queue.remove(0);
+            }
+            b.side = None;
+        }
+        self.advance(c);
     }
 
     fn place(&mut self, seat: u8, kind: UnitKind, area: u8, fresh: bool) {
@@ -910,7 +1024,7 @@ impl Syba {
                             continue;
                         }
                         Some(&s) => {
-                            if self.intercept_areas(c, s, mover, area).is_empty() {
+                            if self.intercept_units(c, s, mover, area).is_empty() {
                                 if let Some(Pending::Intercept { queue, .. }) =
                                     self.stack.last_mut()
                                 {

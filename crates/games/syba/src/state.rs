@@ -262,6 +262,31 @@ pub struct Battle {
     pub side: Option<Side>,
 }
 
+/// What a unit selection is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Purpose {
+    /// Starting an attack on this target (a main action of the selecting player's turn).
+    Attack(Target),
+    /// Intercepting the army of `mover` that entered `area` (the interception decision below it on
+    /// the stack).
+    Intercept { mover: u8, area: u8 },
+    /// Helping the attacker of the battle below it on the stack.
+    HelpAttack,
+}
+
+/// A player choosing which of their units to Exhaust for an attack, an interception or to help an
+/// attack. Every unit that may be chosen is the player's own, able to be Exhausted now, and in Reach
+/// of the target (for help: not already attacking). The selection starts with all of them chosen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Selection {
+    pub seat: u8,
+    pub purpose: Purpose,
+    /// The units chosen so far, in increasing id order.
+    pub chosen: Vec<u32>,
+}
+
 /// Something that interrupts the mover's turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -280,6 +305,8 @@ pub enum Pending {
         get: Bundle,
         proposed: bool,
     },
+    /// A player chooses which units to Exhaust (always the innermost pending decision).
+    Select(Selection),
 }
 
 /// The result of the last battle (public).
@@ -360,9 +387,9 @@ pub enum Action {
         from: u8,
         to: u8,
     },
-    /// Attack with every unit of yours in `from` that can be exhausted.
+    /// Attack `target`: with the one unit able to, at once; otherwise a selection of the units to
+    /// Exhaust starts (all units in Reach chosen), ended by `Confirm` or `Withdraw`.
     Attack {
-        from: u8,
         target: Target,
     },
     /// A hero card's Exhaust action.
@@ -371,14 +398,24 @@ pub enum Action {
         target: EffectTarget,
     },
     OncePerGame(EffectTarget),
-    /// Interception: attack the entering army with your units in `from`.
-    Intercept(u8),
-    /// Help the attacker with your exhaustable units in this area.
-    HelpAttack(u8),
+    /// Interception: attack the entering army (with the one unit in Reach at once, otherwise after
+    /// a selection of the units).
+    Intercept,
+    /// Help the attacker (with the one unit able to at once, otherwise after a selection).
+    HelpAttack,
     /// Commit your whole army in this area to the defence.
     HelpDefend(u8),
     /// Decline (interception) or finish helping.
     Pass,
+    /// Selection: add a unit in Reach to the units to Exhaust.
+    Choose(u32),
+    /// Selection: take a chosen unit out again (it stays Rested).
+    HoldBack(u32),
+    /// Selection: Exhaust the chosen units (at least one) and go on.
+    Confirm,
+    /// Selection: call it off; the game is exactly as before the attack / interception / help was
+    /// started, and the player decides again.
+    Withdraw,
     TradeOpen(u8),
     TradeOffer(TradeItem),
     TradeAsk(TradeItem),

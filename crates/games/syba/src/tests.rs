@@ -81,6 +81,15 @@ fn ok(g: &mut Syba, seat: u8, text: &str) {
     g.validate().unwrap();
 }
 
+/// An action that may open a unit selection, then `confirm` with every unit in Reach chosen.
+#[track_caller]
+fn all_in(g: &mut Syba, seat: u8, text: &str) {
+    ok(g, seat, text);
+    if matches!(g.stack.last(), Some(Pending::Select(s)) if s.seat == seat) {
+        ok(g, seat, "confirm");
+    }
+}
+
 #[track_caller]
 fn refused(g: &mut Syba, seat: u8, text: &str) {
     assert!(act(g, seat, text).is_err(), "`{text}` should be refused");
@@ -164,10 +173,7 @@ fn worked_example_faer_alorn_eight_against_eight() {
     assert_eq!(to_act(&g), 1);
     ok(&mut g, 1, &format!("move u{s_knight} faer-alorn"));
     assert_eq!(to_act(&g), 2, "the Fey decide first on interception");
-    assert!(
-        g.legal_actions_vec(2)
-            .contains(&Action::Intercept(area("city-of-the-trueborn")))
-    );
+    assert!(g.legal_actions_vec(2).contains(&Action::Intercept));
     ok(&mut g, 2, "pass");
     assert_eq!(to_act(&g), 0, "then the Humans");
     ok(&mut g, 0, "pass");
@@ -189,21 +195,45 @@ fn worked_example_faer_alorn_eight_against_eight() {
 
     // The attack: Shiara's army (two Soldiers + Shiara) from City of the Trueborn, Reach 1, on the
     // Human army in Faer Alorn. Defence = Knight + Soldier (3) + Faer Alorn's City Strength (5) = 8.
-    ok(&mut g, 2, "attack city-of-the-trueborn P1@faer-alorn");
+    // "The attacker Exhausts the units that attack": all five Fey units are in Reach, so the Fey
+    // choose; they hold back the two Sprites in Faer Alorn (they help later, as in the guide).
+    ok(&mut g, 2, "attack P1@faer-alorn");
+    let Some(Pending::Select(sel)) = g.stack.last() else {
+        panic!("the attack starts a selection of the units")
+    };
+    let mut all = vec![shiara, f_tb1, f_tb2, f_bh1, f_bh2];
+    all.sort_unstable();
+    assert_eq!(sel.chosen, all, "every unit in Reach is chosen at first");
+    ok(&mut g, 2, &format!("hold u{f_bh1}"));
+    ok(&mut g, 2, &format!("hold u{f_bh2}"));
+    ok(&mut g, 2, "confirm");
     for id in [shiara, f_tb1, f_tb2] {
         assert!(unit(&g, id).exhausted, "the attackers are Exhausted");
+    }
+    for id in [f_bh1, f_bh2] {
+        assert!(!unit(&g, id).exhausted, "held back: still Rested");
     }
     assert_eq!(g.pending_battle_numbers(), Some((4, 8)));
     // Helpers in turn order after the attacker: the Humans (no other army: skipped), Shadow, then the Fey.
     assert_eq!(to_act(&g), 1);
-    ok(&mut g, 1, "help-attack faer-alorn");
+    // The Dread Knight is Shadow's only unit in Reach: helping commits it at once.
+    ok(&mut g, 1, "help-attack");
+    assert!(unit(&g, s_knight).exhausted);
     assert_eq!(
         g.pending_battle_numbers(),
         Some((6, 8)),
         "the Dread Knight adds 2"
     );
     assert_eq!(to_act(&g), 2);
-    ok(&mut g, 2, "help-attack faer-alorn");
+    // The Fey help their own attack with the two Sprites that entered Faer Alorn.
+    ok(&mut g, 2, "help-attack");
+    let Some(Pending::Select(sel)) = g.stack.last() else {
+        panic!("two units may help: a selection")
+    };
+    let mut held = vec![f_bh1, f_bh2];
+    held.sort_unstable();
+    assert_eq!(sel.chosen, held);
+    ok(&mut g, 2, "confirm");
     // Fey alone: two Soldiers + Shiara + two Soldiers = 1 + 1 + 2 + 1 + 1 = 6.
     let fey: u32 = [f_tb1, f_tb2, shiara, f_bh1, f_bh2]
         .iter()
@@ -472,7 +502,7 @@ fn building_attaches_to_own_city_and_follows_it_on_capture() {
     for _ in 0..3 {
         put(&mut g, 1, UnitKind::Soldier, "kaul");
     }
-    ok(&mut g, 1, "attack kaul city:kaul");
+    all_in(&mut g, 1, "attack city:kaul");
     assert_eq!(
         g.last_battle.as_ref().map(|b| (b.attack, b.defence)),
         Some((3, 3))
@@ -578,9 +608,9 @@ fn army_of_one_player_in_one_area_moves_together() {
 fn reach_zero_attacks_only_own_area() {
     let mut g = duel();
     put(&mut g, 0, UnitKind::Knight, "heran");
-    refused(&mut g, 0, "attack heran city:altera");
-    refused(&mut g, 0, "attack heran city:bell");
-    ok(&mut g, 0, "attack heran city:heran");
+    refused(&mut g, 0, "attack city:altera");
+    refused(&mut g, 0, "attack city:bell");
+    ok(&mut g, 0, "attack city:heran");
     assert_eq!(g.city_owner[city("Heran") as usize], Some(0));
 }
 
@@ -589,7 +619,7 @@ fn shiara_gives_her_army_plus_one_reach() {
     let mut g = duel();
     put(&mut g, 0, hero("Shiara"), "kaul");
     put(&mut g, 0, UnitKind::Soldier, "kaul");
-    ok(&mut g, 0, "attack kaul city:heran");
+    all_in(&mut g, 0, "attack city:heran");
     let b = g.last_battle.clone().unwrap();
     assert_eq!((b.attack, b.defence, b.success), (3, 2, true));
     assert_eq!(g.city_owner[city("Heran") as usize], Some(0));
@@ -601,7 +631,7 @@ fn upgrade_reach_extends_every_army() {
     let mut g = duel();
     put(&mut g, 0, UnitKind::Monster, "kaul");
     g.cards[c.card_by_name("Scouting Parties").unwrap() as usize] = CardState::Upgrade(0);
-    ok(&mut g, 0, "attack kaul city:heran");
+    ok(&mut g, 0, "attack city:heran");
     assert!(g.last_battle.as_ref().unwrap().success);
 }
 
@@ -623,7 +653,7 @@ fn interception_by_players_with_army_in_reach_in_turn_order_after_mover() {
     assert_eq!(to_act(&g), 3);
     ok(&mut g, 3, "pass");
     assert_eq!(to_act(&g), 0);
-    ok(&mut g, 0, "intercept heran");
+    ok(&mut g, 0, "intercept");
     // Helpers after the interceptor (seat 0): seat 1, seat 2 (the defender may defend only), seat 3.
     assert_eq!(to_act(&g), 1);
     ok(&mut g, 1, "pass");
@@ -649,11 +679,11 @@ fn helpers_decide_once_in_turn_order_after_attacker_attacker_last() {
     put(&mut g, 2, UnitKind::Knight, "heran");
     put(&mut g, 2, UnitKind::Soldier, "heran");
     let _ = a1;
-    ok(&mut g, 0, "attack heran P2@heran");
+    ok(&mut g, 0, "attack P2@heran");
     // Seat 1 is the defender: may only defend with other armies (none) -> skipped. Seat 2 decides.
     assert_eq!(to_act(&g), 2);
     let legal = g.legal_actions_vec(2);
-    assert!(legal.contains(&Action::HelpAttack(area("heran"))));
+    assert!(legal.contains(&Action::HelpAttack));
     assert!(legal.contains(&Action::HelpDefend(area("heran"))));
     ok(&mut g, 2, "help-defend heran");
     // The attacker's other army at Altera is not in Reach: nothing more to decide; resolved.
@@ -672,7 +702,7 @@ fn attack_at_least_defence_destroys_defenders_and_defence_helpers() {
     put(&mut g, 0, UnitKind::Soldier, "heran");
     put(&mut g, 1, UnitKind::Soldier, "heran");
     put(&mut g, 2, UnitKind::Knight, "heran");
-    ok(&mut g, 0, "attack heran P2@heran");
+    all_in(&mut g, 0, "attack P2@heran");
     ok(&mut g, 2, "help-defend heran");
     let b = g.last_battle.clone().unwrap();
     assert_eq!(
@@ -686,7 +716,7 @@ fn attack_at_least_defence_destroys_defenders_and_defence_helpers() {
 fn failed_attack_changes_nothing_attackers_stay_exhausted() {
     let mut g = duel();
     let s = put(&mut g, 0, UnitKind::Soldier, "iras");
-    ok(&mut g, 0, "attack iras city:iras");
+    ok(&mut g, 0, "attack city:iras");
     let b = g.last_battle.clone().unwrap();
     assert_eq!((b.attack, b.defence, b.success), (1, 3, false));
     assert!(unit(&g, s).exhausted);
@@ -699,7 +729,7 @@ fn defending_army_adds_city_strength_when_its_owner_owns_the_city() {
     put(&mut g, 0, UnitKind::Monster, "iras");
     put(&mut g, 0, UnitKind::Monster, "iras");
     put(&mut g, 1, UnitKind::Soldier, "iras");
-    ok(&mut g, 0, "attack iras P2@iras");
+    all_in(&mut g, 0, "attack P2@iras");
     let b = g.last_battle.clone().unwrap();
     // Soldier 1 + Iras (Town) 3 = 4 against 6: destroyed, and the city, which took part, is captured.
     assert_eq!((b.attack, b.defence, b.success), (6, 4, true));
@@ -710,7 +740,7 @@ fn defending_army_adds_city_strength_when_its_owner_owns_the_city() {
 fn attack_on_unowned_city_is_city_strength_plus_helpers() {
     let mut g = duel();
     put(&mut g, 0, UnitKind::Knight, "heran");
-    ok(&mut g, 0, "attack heran city:heran");
+    ok(&mut g, 0, "attack city:heran");
     assert_eq!(g.city_owner[city("Heran") as usize], Some(0));
 }
 
@@ -719,7 +749,7 @@ fn hero_battle_abilities_apply_in_battle() {
     let mut g = duel();
     put(&mut g, 0, hero("Brakka Stonehide"), "heran");
     put(&mut g, 1, hero("Hedda Ironwall"), "heran");
-    ok(&mut g, 0, "attack heran P2@heran");
+    ok(&mut g, 0, "attack P2@heran");
     let b = g.last_battle.clone().unwrap();
     // Brakka 3 + 1 against Hedda 2 + 2.
     assert_eq!((b.attack, b.defence, b.success), (4, 4, true));
@@ -745,7 +775,7 @@ fn once_per_game_usable_once_and_lost_when_start_city_captured() {
     own(&mut h, 0, "Heran");
     h.current = 1;
     put(&mut h, 1, UnitKind::Knight, "kaul");
-    ok(&mut h, 1, "attack kaul city:kaul");
+    ok(&mut h, 1, "attack city:kaul");
     assert!(!h.players[0].once_available);
 }
 
@@ -767,7 +797,6 @@ fn destroyed_city_leaves_area_without_city_and_destroys_buildings() {
     put(&mut g, 0, UnitKind::Knight, "heran");
     assert!(!g.legal_actions_vec(0).iter().any(|a| *a
         == Action::Attack {
-            from: area("heran"),
             target: Target::City(city("Heran"))
         }));
 }
@@ -900,7 +929,7 @@ fn fifteen_cities_win_at_once() {
     assert_eq!(g.cities_of(0), 14);
     put(&mut g, 0, UnitKind::Knight, "riverdale");
     assert!(g.city_owner[city("Riverdale") as usize].is_none());
-    ok(&mut g, 0, "attack riverdale city:riverdale");
+    ok(&mut g, 0, "attack city:riverdale");
     assert_eq!(g.to_act().outcome().unwrap().winning_seats(), vec![Seat(0)]);
 }
 
@@ -908,7 +937,7 @@ fn fifteen_cities_win_at_once() {
 fn last_player_owning_a_city_wins() {
     let mut g = duel();
     put(&mut g, 0, UnitKind::Monster, "iras");
-    ok(&mut g, 0, "attack iras city:iras");
+    ok(&mut g, 0, "attack city:iras");
     let o = g.to_act().outcome().cloned().unwrap();
     assert_eq!(o.winning_seats(), vec![Seat(0)]);
     assert!(g.legal_actions_vec(0).is_empty());
@@ -984,11 +1013,10 @@ fn help_defend_commits_armies_that_need_not_be_rested() {
         .find(|u| u.id == tired)
         .unwrap()
         .exhausted = true;
-    ok(&mut g, 0, "attack heran P2@heran");
+    ok(&mut g, 0, "attack P2@heran");
     assert_eq!(to_act(&g), 2);
     assert!(
-        !g.legal_actions_vec(2)
-            .contains(&Action::HelpAttack(area("heran"))),
+        !g.legal_actions_vec(2).contains(&Action::HelpAttack),
         "exhausted units cannot help the attack"
     );
     ok(&mut g, 2, "help-defend heran");
@@ -1005,12 +1033,16 @@ fn attacker_cannot_help_the_defence_nor_the_defender_the_attack() {
     // [decision] documented in the crate docs.
     let mut g = duel();
     put(&mut g, 0, UnitKind::Soldier, "heran");
-    put(&mut g, 0, hero("Shiara"), "altera");
-    put(&mut g, 0, UnitKind::Soldier, "altera");
+    let shiara = put(&mut g, 0, hero("Shiara"), "altera");
+    let soldier = put(&mut g, 0, UnitKind::Soldier, "altera");
     put(&mut g, 1, UnitKind::Knight, "heran");
     put(&mut g, 1, UnitKind::Knight, "altera");
     put(&mut g, 1, UnitKind::Monster, "bell");
-    ok(&mut g, 0, "attack heran P2@heran");
+    // Shiara's army at Altera reaches Heran: the attacker holds it back for now.
+    ok(&mut g, 0, "attack P2@heran");
+    ok(&mut g, 0, &format!("hold u{shiara}"));
+    ok(&mut g, 0, &format!("hold u{soldier}"));
+    ok(&mut g, 0, "confirm");
     // Seat 1 (defender) may only commit armies in Reach (Reach 0: Bell and Altera are out).
     assert_eq!(
         to_act(&g),
@@ -1018,11 +1050,8 @@ fn attacker_cannot_help_the_defence_nor_the_defender_the_attack() {
         "seat 1 has nothing it may commit and is skipped"
     );
     let legal = g.legal_actions_vec(0);
-    assert_eq!(
-        legal,
-        vec![Action::HelpAttack(area("altera")), Action::Pass]
-    );
-    ok(&mut g, 0, "help-attack altera");
+    assert_eq!(legal, vec![Action::HelpAttack, Action::Pass]);
+    all_in(&mut g, 0, "help-attack");
     let b = g.last_battle.clone().unwrap();
     assert_eq!((b.attack, b.defence, b.success), (4, 2, true));
 }
@@ -1037,7 +1066,7 @@ fn give_city_receiver_captures_it_and_it_may_be_recaptured_same_turn() {
     ok(&mut g, 0, "propose");
     ok(&mut g, 1, "accept");
     assert_eq!(g.city_owner[city("Heran") as usize], Some(1));
-    ok(&mut g, 0, "attack heran city:heran");
+    ok(&mut g, 0, "attack city:heran");
     assert_eq!(g.city_owner[city("Heran") as usize], Some(0));
 }
 

@@ -111,6 +111,12 @@ fn check_refusals(g: &Syba, seat: Seat, legal: &[Action]) {
         },
         Action::ChooseCity(0),
         Action::StartingPlayer(0),
+        Action::Choose(1_000_000),
+        Action::HoldBack(1_000_000),
+        Action::Confirm,
+        Action::Withdraw,
+        Action::Intercept,
+        Action::HelpAttack,
     ];
     for a in legal.iter().take(20) {
         // Perturb: a far area, another seat.
@@ -119,10 +125,23 @@ fn check_refusals(g: &Syba, seat: Seat, legal: &[Action]) {
                 unit: *unit,
                 to: (c.areas.len() - 1) as u8,
             }),
-            Action::Attack { from, target } => candidates.push(Action::Attack {
-                from: from.wrapping_add(17) % c.areas.len() as u8,
-                target: *target,
+            // Attacking one's own army.
+            Action::Attack { .. } => candidates.push(Action::Attack {
+                target: syba::state::Target::Army {
+                    owner: seat.0,
+                    area: 0,
+                },
             }),
+            // Choosing a unit of another seat, holding back one that is not chosen.
+            Action::Choose(id) | Action::HoldBack(id) => {
+                for u in g.units() {
+                    if u.owner != seat.0 {
+                        candidates.push(Action::Choose(u.id));
+                    }
+                }
+                candidates.push(Action::HoldBack(*id));
+                candidates.push(Action::Choose(*id));
+            }
             _ => {}
         }
     }
