@@ -1198,3 +1198,447 @@ fn city_strength_buildings_and_income_buildings() {
     ok(&mut g, 0, "end");
     assert_eq!(g.players[1].resources, [2, 1, 4]);
 }
+
+// ------------------------------------------------------------------ choosing the units that attack
+
+fn selection(g: &Syba) -> Selection {
+    match g.stack.last() {
+        Some(Pending::Select(s)) => s.clone(),
+        other => panic!("expected a unit selection, got {other:?}"),
+    }
+}
+
+fn sorted(mut v: Vec<u32>) -> Vec<u32> {
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn attacker_exhausts_only_the_units_that_attack_held_back_units_stay_rested() {
+    // Rule, Attacking 1: "The attacker Exhausts the units that attack (all must be in Reach of the
+    // target) and names the target."
+    let mut g = duel();
+    let k = put(&mut g, 0, UnitKind::Knight, "heran");
+    let s1 = put(&mut g, 0, UnitKind::Soldier, "heran");
+    let s2 = put(&mut g, 0, UnitKind::Soldier, "heran");
+    let enemy = put(&mut g, 1, UnitKind::Soldier, "heran");
+    ok(&mut g, 0, "attack P2@heran");
+    assert_eq!(
+        selection(&g).chosen,
+        sorted(vec![k, s1, s2]),
+        "all units in Reach start chosen"
+    );
+    ok(&mut g, 0, &format!("hold u{s1}"));
+    ok(&mut g, 0, &format!("hold u{s2}"));
+    assert_eq!(selection(&g).chosen, vec![k]);
+    ok(&mut g, 0, "confirm");
+    // Helpers: the defender has nothing else in Reach; the attacker, deciding last, could still add
+    // the held-back Soldiers ([decision]) and passes.
+    assert_eq!(
+        g.legal_actions_vec(0),
+        vec![Action::HelpAttack, Action::Pass]
+    );
+    ok(&mut g, 0, "pass");
+    let b = g.last_battle.clone().unwrap();
+    assert_eq!((b.attack, b.defence, b.success), (2, 1, true));
+    assert!(g.unit(enemy).is_none());
+    assert!(unit(&g, k).exhausted);
+    for s in [s1, s2] {
+        assert!(!unit(&g, s).exhausted, "held back: still Rested");
+        assert_eq!(
+            unit(&g, s).exhausts_used,
+            0,
+            "and still able to be Exhausted"
+        );
+    }
+    // The held-back Soldiers attack again this turn: the unowned Heran (City Strength 2).
+    ok(&mut g, 0, "attack city:heran");
+    assert_eq!(
+        selection(&g).chosen,
+        sorted(vec![s1, s2]),
+        "the Exhausted Knight cannot be chosen"
+    );
+    ok(&mut g, 0, "confirm");
+    let b = g.last_battle.clone().unwrap();
+    assert_eq!((b.attack, b.defence, b.success), (2, 2, true));
+    assert_eq!(g.city_owner[city("Heran") as usize], Some(0));
+}
+
+#[test]
+fn units_from_several_areas_in_reach_attack_together() {
+    // Rule, Attacking 1: the attacking units need only all be in Reach of the target; Reach, Areas:
+    // "an army can attack ... targets at area-distance <= its Reach" (Shiara's army at Altera has
+    // Reach 1; the Knight in Heran Reach 0; the Knight in Stavensport, two steps away, is out).
+    let c = content();
+    let mut g = duel();
+    let shiara = put(&mut g, 0, hero("Shiara"), "altera");
+    let s = put(&mut g, 0, UnitKind::Soldier, "altera");
+    let k = put(&mut g, 0, UnitKind::Knight, "heran");
+    let far = put(&mut g, 0, UnitKind::Knight, "stavensport");
+    assert_eq!(c.dist(area("stavensport"), area("heran")), 2);
+    put(&mut g, 1, UnitKind::Knight, "heran");
+    ok(&mut g, 0, "attack P2@heran");
+    assert_eq!(selection(&g).chosen, sorted(vec![shiara, s, k]));
+    ok(&mut g, 0, "confirm");
+    let b = g.last_battle.clone().unwrap();
+    // Shiara 2 + Soldier 1 + Knight 2 = 5 against the Knight 2 (Heran is unowned: no City Strength).
+    assert_eq!((b.attack, b.defence, b.success), (5, 2, true));
+    for id in [shiara, s, k] {
+        assert!(unit(&g, id).exhausted);
+    }
+    assert!(!unit(&g, far).exhausted);
+    // They stay where they were: attacking is not moving.
+    assert_eq!(unit(&g, s).area, area("altera"));
+}
+
+#[test]
+fn a_unit_out_of_reach_cannot_be_chosen() {
+    // Rule, Attacking 1: "all must be in Reach of the target". Nor may a unit that cannot be
+    // Exhausted now (Exhausted already, or bought this turn), nor another player's unit.
+    let mut g = duel();
+    let a = put(&mut g, 0, UnitKind::Knight, "heran");
+    let b = put(&mut g, 0, UnitKind::Soldier, "heran");
+    let far = put(&mut g, 0, UnitKind::Knight, "kaul");
+    let tired = put(&mut g, 0, UnitKind::Knight, "heran");
+    let fresh = put(&mut g, 0, UnitKind::Knight, "heran");
+    g.units
+        .iter_mut()
+        .find(|u| u.id == tired)
+        .unwrap()
+        .exhausted = true;
+    g.units.iter_mut().find(|u| u.id == fresh).unwrap().fresh = true;
+    let enemy = put(&mut g, 1, UnitKind::Soldier, "heran");
+    ok(&mut g, 0, "attack P2@heran");
+    assert_eq!(selection(&g).chosen, sorted(vec![a, b]));
+    ok(&mut g, 0, &format!("hold u{a}"));
+    for id in [far, tired, fresh, enemy] {
+        refused(&mut g, 0, &format!("pick u{id}"));
+        assert!(!g.legal_actions_vec(0).contains(&Action::Choose(id)));
+    }
+    ok(&mut g, 0, &format!("pick u{a}"));
+    assert_eq!(selection(&g).chosen, sorted(vec![a, b]));
+}
+
+#[test]
+fn confirm_needs_at_least_one_chosen_unit() {
+    // Rule, Attacking 1: an attack is made by the units that attack: at least one.
+    let mut g = duel();
+    let a = put(&mut g, 0, UnitKind::Knight, "heran");
+    let b = put(&mut g, 0, UnitKind::Soldier, "heran");
+    ok(&mut g, 0, "attack city:heran");
+    ok(&mut g, 0, &format!("hold u{a}"));
+    ok(&mut g, 0, &format!("hold u{b}"));
+    assert!(!g.legal_actions_vec(0).contains(&Action::Confirm));
+    refused(&mut g, 0, "confirm");
+    ok(&mut g, 0, &format!("pick u{b}"));
+    ok(&mut g, 0, "confirm");
+    ok(&mut g, 0, "pass");
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!((r.attack, r.defence, r.success), (1, 2, false));
+    assert!(!unit(&g, a).exhausted);
+}
+
+#[test]
+fn a_single_unit_in_reach_attacks_at_once_without_a_selection() {
+    // [decision] When exactly one unit could be chosen there is nothing to choose.
+    let mut g = duel();
+    let k = put(&mut g, 0, UnitKind::Knight, "heran");
+    ok(&mut g, 0, "attack city:heran");
+    assert!(g.pending().is_empty());
+    assert!(unit(&g, k).exhausted);
+    assert_eq!(g.city_owner[city("Heran") as usize], Some(0));
+}
+
+#[test]
+fn withdrawing_a_selection_changes_nothing() {
+    // [decision] A started attack, interception or help may be called off before Confirm: the game
+    // is exactly as before and the player decides again.
+    let mut g = duel();
+    put(&mut g, 0, UnitKind::Knight, "heran");
+    let s = put(&mut g, 0, UnitKind::Soldier, "heran");
+    put(&mut g, 1, UnitKind::Soldier, "heran");
+    let before = g.clone();
+    ok(&mut g, 0, "attack P2@heran");
+    ok(&mut g, 0, &format!("hold u{s}"));
+    ok(&mut g, 0, "withdraw");
+    assert_eq!(
+        g, before,
+        "withdrawing an attack restores the state exactly"
+    );
+
+    // Interception: back to the interception decision.
+    let mut g = duel();
+    put(&mut g, 0, UnitKind::Knight, "heran");
+    put(&mut g, 0, UnitKind::Soldier, "heran");
+    let mover = put(&mut g, 1, UnitKind::Soldier, "altera");
+    g.current = 1;
+    ok(&mut g, 1, &format!("move u{mover} heran"));
+    assert_eq!(to_act(&g), 0);
+    let before = g.clone();
+    ok(&mut g, 0, "intercept");
+    assert_eq!(to_act(&g), 0);
+    ok(&mut g, 0, "withdraw");
+    assert_eq!(
+        g, before,
+        "withdrawing an interception restores the state exactly"
+    );
+    ok(&mut g, 0, "pass");
+    assert!(g.pending().is_empty());
+
+    // Helping the attacker: back to the help decision.
+    let mut g = scenario(3);
+    own(&mut g, 0, "Kaul");
+    own(&mut g, 1, "Iras");
+    own(&mut g, 2, "Sae");
+    put(&mut g, 0, UnitKind::Monster, "heran");
+    put(&mut g, 1, UnitKind::Knight, "heran");
+    put(&mut g, 2, UnitKind::Soldier, "heran");
+    put(&mut g, 2, UnitKind::Soldier, "heran");
+    ok(&mut g, 0, "attack P2@heran");
+    assert_eq!(to_act(&g), 2);
+    let before = g.clone();
+    ok(&mut g, 2, "help-attack");
+    ok(&mut g, 2, "withdraw");
+    assert_eq!(g, before, "withdrawing help restores the state exactly");
+    ok(&mut g, 2, "pass");
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!((r.attack, r.defence, r.success), (3, 2, true));
+}
+
+#[test]
+fn interception_with_a_chosen_subset_of_units() {
+    // Rule, Interception: "each other player with an army within Reach of that area may at once
+    // attack the entering army" -- an attack, so the interceptor Exhausts the units it chooses.
+    let mut g = duel();
+    let k = put(&mut g, 0, UnitKind::Knight, "heran");
+    let s = put(&mut g, 0, UnitKind::Soldier, "heran");
+    let mover = put(&mut g, 1, UnitKind::Soldier, "altera");
+    g.current = 1;
+    ok(&mut g, 1, &format!("move u{mover} heran"));
+    assert_eq!(to_act(&g), 0);
+    ok(&mut g, 0, "intercept");
+    assert_eq!(
+        selection(&g).purpose,
+        Purpose::Intercept {
+            mover: 1,
+            area: area("heran")
+        }
+    );
+    ok(&mut g, 0, &format!("hold u{s}"));
+    ok(&mut g, 0, "confirm");
+    // Helpers after the interceptor: the defender (nothing else in Reach) is skipped; the
+    // interceptor may still help with the held-back Soldier, and passes.
+    assert_eq!(to_act(&g), 0);
+    assert_eq!(
+        g.legal_actions_vec(0),
+        vec![Action::HelpAttack, Action::Pass]
+    );
+    ok(&mut g, 0, "pass");
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (r.attacker, r.attack, r.defence, r.success),
+        (0, 2, 1, true)
+    );
+    assert!(g.unit(mover).is_none());
+    assert!(unit(&g, k).exhausted && !unit(&g, s).exhausted);
+    assert!(g.pending().is_empty());
+    assert_eq!(to_act(&g), 1, "back to the mover's turn");
+}
+
+#[test]
+fn helping_the_attacker_with_a_chosen_subset_of_units() {
+    // Rule, Attacking 2: "help the attacker by Exhausting units in Reach (their Power adds)"; a
+    // player decides once.
+    let mut g = scenario(3);
+    own(&mut g, 0, "Kaul");
+    own(&mut g, 1, "Iras");
+    own(&mut g, 2, "Sae");
+    let m = put(&mut g, 0, UnitKind::Monster, "heran");
+    put(&mut g, 1, UnitKind::Knight, "heran");
+    put(&mut g, 1, UnitKind::Knight, "heran");
+    let hk = put(&mut g, 2, UnitKind::Knight, "heran");
+    let hs = put(&mut g, 2, UnitKind::Soldier, "heran");
+    let hf = put(&mut g, 2, hero("Shiara"), "kaul");
+    ok(&mut g, 0, "attack P2@heran");
+    assert!(
+        unit(&g, m).exhausted,
+        "the only unit in Reach attacks at once"
+    );
+    assert_eq!(g.pending_battle_numbers(), Some((3, 4)));
+    // Seat 1 defends and has nothing else to commit: skipped. Seat 2 helps the attacker.
+    assert_eq!(to_act(&g), 2);
+    ok(&mut g, 2, "help-attack");
+    assert_eq!(selection(&g).chosen, sorted(vec![hk, hs, hf]));
+    ok(&mut g, 2, &format!("hold u{hs}"));
+    ok(&mut g, 2, &format!("hold u{hf}"));
+    ok(&mut g, 2, "confirm");
+    // That was seat 2's one decision; seat 0 has nothing more: the battle resolves 5 against 4.
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (r.attack, r.defence, r.success, r.destroyed),
+        (5, 4, true, 2)
+    );
+    assert!(unit(&g, hk).exhausted);
+    assert!(!unit(&g, hs).exhausted && !unit(&g, hf).exhausted);
+}
+
+#[test]
+fn illegal_toggles_are_rejected_without_changing_the_state() {
+    let mut g = duel();
+    let a = put(&mut g, 0, UnitKind::Knight, "heran");
+    let b = put(&mut g, 0, UnitKind::Soldier, "heran");
+    let enemy = put(&mut g, 1, UnitKind::Soldier, "heran");
+    refused(&mut g, 0, "confirm");
+    refused(&mut g, 0, "withdraw");
+    refused(&mut g, 0, &format!("pick u{a}"));
+    ok(&mut g, 0, "attack P2@heran");
+    refused(&mut g, 0, &format!("pick u{a}")); // already chosen
+    refused(&mut g, 0, &format!("pick u{enemy}"));
+    refused(&mut g, 0, "pick u999");
+    refused(&mut g, 0, "hold u999");
+    ok(&mut g, 0, &format!("hold u{b}"));
+    refused(&mut g, 0, &format!("hold u{b}")); // not chosen
+    refused(&mut g, 1, "confirm"); // not seat 1's selection
+    refused(&mut g, 1, "withdraw");
+    refused(&mut g, 0, "end"); // the selection must be finished first
+    refused(&mut g, 0, "attack city:heran");
+    refused(&mut g, 0, "pass");
+    assert_eq!(selection(&g).chosen, vec![a]);
+}
+
+#[test]
+fn hero_battle_bonus_counts_only_when_the_hero_is_committed() {
+    // Rule, Attacking 3: "hero battle abilities apply now" -- for the heroes taking part.
+    let mut g = duel();
+    let brakka = put(&mut g, 0, hero("Brakka Stonehide"), "heran");
+    put(&mut g, 0, UnitKind::Soldier, "heran");
+    put(&mut g, 1, UnitKind::Monster, "heran");
+    ok(&mut g, 0, "attack P2@heran");
+    assert_eq!(g.pending_battle_numbers(), None, "no battle before Confirm");
+    ok(&mut g, 0, &format!("hold u{brakka}"));
+    ok(&mut g, 0, "confirm");
+    ok(&mut g, 0, "pass");
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!((r.attack, r.defence, r.success), (1, 3, false));
+    assert!(!unit(&g, brakka).exhausted);
+    // Brakka now attacks alone: Power 3 + his attack bonus 1 = 4 against the Monster's 3.
+    ok(&mut g, 0, "attack P2@heran");
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!((r.attack, r.defence, r.success), (4, 3, true));
+}
+
+#[test]
+fn hero_reach_belongs_to_her_whole_army_even_when_held_back() {
+    // Rule, Reach: "Upgrades and heroes raise it; ... Shiara gives her army +1" -- an army being a
+    // player's units in one area (Movement), Shiara's Reach serves every unit in her area whether or
+    // not she attacks herself, and no unit in another area.
+    let mut g = duel();
+    let shiara = put(&mut g, 0, hero("Shiara"), "kaul");
+    let s = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    let other = put(&mut g, 0, UnitKind::Knight, "stavensport");
+    ok(&mut g, 0, "attack city:heran");
+    assert_eq!(selection(&g).chosen, sorted(vec![shiara, s]));
+    assert!(!g.legal_actions_vec(0).contains(&Action::Choose(other)));
+    ok(&mut g, 0, &format!("hold u{shiara}"));
+    ok(&mut g, 0, "confirm");
+    ok(&mut g, 0, "pass");
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!((r.attack, r.defence, r.success), (1, 2, false));
+    assert!(unit(&g, s).exhausted && !unit(&g, shiara).exhausted);
+}
+
+#[test]
+fn the_selection_is_public_and_its_notation_round_trips() {
+    let mut g = duel();
+    put(&mut g, 0, UnitKind::Knight, "heran");
+    let b = put(&mut g, 0, UnitKind::Soldier, "heran");
+    put(&mut g, 0, UnitKind::Soldier, "kaul");
+    ok(&mut g, 0, "attack city:heran");
+    ok(&mut g, 0, &format!("hold u{b}"));
+    let view = g.view(Observer::Seat(Seat(1)));
+    assert_eq!(
+        view.state.stack, g.stack,
+        "the other player sees the selection"
+    );
+    let text = g.render_text(Observer::Spectator);
+    assert!(text.contains("chooses the units to Exhaust"), "{text}");
+    let legal = g.legal_actions_vec(0);
+    assert_eq!(legal.len(), 4, "pick, hold, confirm, withdraw: {legal:?}");
+    for a in legal {
+        let n = g.action_notation(&a);
+        assert_eq!(g.parse_action(&n).unwrap(), a, "{n}");
+    }
+    let json = serde_json::to_string(&g).unwrap();
+    assert!(json.contains("\"select\""), "{json}");
+    let back: Syba = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, g);
+    back.validate().unwrap();
+}
+
+#[test]
+fn inconsistent_selections_are_rejected_by_validate() {
+    let mut g = duel();
+    let k = put(&mut g, 0, UnitKind::Knight, "heran");
+    let s = put(&mut g, 0, UnitKind::Soldier, "heran");
+    let enemy = put(&mut g, 1, UnitKind::Soldier, "heran");
+    let far = put(&mut g, 0, UnitKind::Soldier, "stavensport");
+    let sel = |chosen: Vec<u32>| {
+        Pending::Select(Selection {
+            seat: 0,
+            purpose: Purpose::Attack(Target::Army {
+                owner: 1,
+                area: area("heran"),
+            }),
+            chosen,
+        })
+    };
+    let mut h = g.clone();
+    h.stack.push(sel(vec![k, s]));
+    h.validate().unwrap();
+    for (chosen, msg) in [
+        (vec![k, k], "chosen twice"),
+        (vec![enemy], "may not be"),
+        (vec![far], "may not be"),
+    ] {
+        let mut h = g.clone();
+        h.stack.push(sel(chosen));
+        assert!(h.validate().unwrap_err().contains(msg));
+    }
+    let mut h = g.clone();
+    h.stack.push(sel(vec![k]));
+    h.stack.push(Pending::Trade {
+        partner: 1,
+        give: Bundle::default(),
+        get: Bundle::default(),
+        proposed: false,
+    });
+    assert!(h.validate().unwrap_err().contains("innermost"));
+    let mut h = g.clone();
+    h.stack.push(Pending::Select(Selection {
+        seat: 0,
+        purpose: Purpose::Intercept {
+            mover: 1,
+            area: area("heran"),
+        },
+        chosen: vec![k],
+    }));
+    assert!(h.validate().unwrap_err().contains("interception"));
+    let mut h = g.clone();
+    h.stack.push(Pending::Select(Selection {
+        seat: 1,
+        purpose: Purpose::Attack(Target::City(city("Heran"))),
+        chosen: vec![enemy],
+    }));
+    assert!(h.validate().unwrap_err().contains("whose turn"));
+    let mut h = g.clone();
+    h.stack.push(Pending::Select(Selection {
+        seat: 0,
+        purpose: Purpose::HelpAttack,
+        chosen: vec![],
+    }));
+    assert!(h.validate().unwrap_err().contains("battle"));
+    let mut h = g;
+    h.stack.push(sel(vec![k]));
+    h.stack.push(sel(vec![k]));
+    assert!(h.validate().is_err());
+}
