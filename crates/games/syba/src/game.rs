@@ -237,6 +237,13 @@ impl Syba {
                     if b.queue.is_empty() {
                         return Err("a battle with nobody left to decide".into());
                     }
+                    if b.side == Some(Side::Attack) {
+                        return Err(
+                            "a battle with side `attack`: a helper of the attack decides once \
+                             (only `defence` or null)"
+                                .into(),
+                        );
+                    }
                     let mut v = b.queue.clone();
                     v.push(b.attacker);
                     v

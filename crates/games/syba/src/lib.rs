@@ -50,20 +50,29 @@
 //! * **Moving**: one unit (`move u7 heran`) or every unit of yours in an area that can move, together
 //!   (`army kaul heran`, at least two units), to an adjacent area.
 //! * **Reach** of an army (your units in one area): 0 + upgrades + the Reach of the heroes in it
-//!   (Shiara +1). It attacks or helps against targets at area distance <= Reach.
+//!   (Shiara +1). It attacks or helps against targets at area distance <= Reach. A unit is *in Reach*
+//!   of a target when its army's Reach covers the target's area.
+//! * **Choosing the units** (attacking, intercepting, helping the attacker): the player Exhausts
+//!   the units they choose among their units that can be Exhausted now and are in Reach of the
+//!   target, from any number of areas. When exactly one unit could be chosen it is committed at once.
+//!   Otherwise a public **selection** starts with every such unit chosen: `pick u7` adds one,
+//!   `hold u7` takes one out (it stays Rested), `confirm` (at least one unit chosen) Exhausts the
+//!   chosen units and goes on, `withdraw` calls the attack / interception / help off — the game is
+//!   exactly as before it was started and the player decides again. Nothing else can happen during
+//!   a selection.
 //! * **Interception** **\[decision\]**: when an army enters an area by movement, each other player in
-//!   turn order starting after the mover who has an army in Reach of that area with a unit able to be
-//!   exhausted decides: `intercept <area>` (an attack on all the mover's units in that area, with its
-//!   own helping round) or `pass`. The round stops when the entering army is gone.
-//! * **Attacking**: `attack <from> <target>` exhausts every unit of yours in `from` that can be
-//!   exhausted (all must reach the target) and names an army (`P2@heran`: all of P2's units there) or a
-//!   city (`city:heran`, owned by another player or unowned).
+//!   turn order starting after the mover who has a unit able to be Exhausted in Reach of that area
+//!   decides: `intercept` (an attack on all the mover's units in that area with the units they
+//!   choose, with its own helping round) or `pass`. The round stops when the entering army is gone.
+//! * **Attacking**: `attack P2@heran` (an army: all of P2's units there) or `attack city:heran` (a
+//!   city owned by another player or unowned), listed when at least one of your units can be
+//!   Exhausted and is in Reach of it; then the units are chosen as above.
 //! * **Helping**: then every player in turn order starting after the attacker, the attacker last,
-//!   decides once: `help-attack <area>` exhausts their exhaustable units in an area in Reach (Power
-//!   adds), `help-defend <area>` commits a whole army in Reach (it need not be Rested), repeated for
-//!   further armies of the same side, then `pass`. Players with nothing they could commit are skipped.
-//!   **\[decision\]** The attacker cannot help the defence and the defending player cannot help the
-//!   attack.
+//!   decides once: `help-attack` Exhausts the units they choose (in Reach, not already attacking;
+//!   their Power adds), which is their whole decision; `help-defend <area>` commits a whole army in
+//!   Reach (it need not be Rested), repeated for further armies, then `pass`; or `pass`. Players with
+//!   nothing they could commit are skipped. **\[decision\]** The attacker cannot help the defence
+//!   and the defending player cannot help the attack.
 //! * **Battle**: attack = Power of every attacking unit (+ hero attack bonuses). Defence = the
 //!   defending army's Power (+ the City Strength of the area's city if the defending player owns it),
 //!   or against a city its City Strength; + the Power of the helping armies; + hero defence bonuses.
@@ -96,8 +105,22 @@
 //!   exactly the rule; an edition that gives both would need the choice.
 //! * Units placed by effects (Conscription, Once per Game) count as bought this turn.
 //! * Deosiderium's move to Threeway is not "movement": it triggers no interception.
-//! * An attack is made by a whole army (all its units that can be exhausted): naming a subset would
-//!   multiply the actions without changing any number a player can reach by moving units apart first.
+//! * **Choosing units is a sequence of atomic actions** (the engine needs exact, listable actions:
+//!   a set of units as one action would make the list exponential). The selection starts with every
+//!   unit in Reach chosen, so the commonest case, attacking with everything, is `attack …` then
+//!   `confirm`; when a single unit is in Reach there is no selection at all. `withdraw` exists for the
+//!   voluntary starts (attack, interception, help) so that a player who opened one by mistake (or to
+//!   look at the numbers) loses nothing.
+//! * **Reach belongs to the army** (the rules: "an army can attack … at distance <= its Reach";
+//!   "Shiara gives her army +1"; an army is a player's units in one area): a hero's or an upgrade's
+//!   Reach serves every unit of its owner in the hero's area, whether or not the hero is itself
+//!   committed, and no unit elsewhere. Units of several areas attack together when each is in its
+//!   own army's Reach of the target.
+//! * **Hero battle abilities** (`attack_bonus`, `defence_bonus`) count only for heroes taking part:
+//!   committed to the attack (by the attacker or a helper), or in a defending army.
+//! * The attacker, deciding last among the helpers, may add units they held back in the selection
+//!   (they are "other" units not attacking yet); this changes no number they could not have chosen
+//!   at first.
 //! * Food, research, buying and trading only on your own turn; interception and helping off turn.
 //! * `Tribute` effects (Lagaron, Extortion, Once per Game) take as much as the target has.
 //! * **Map conflict**: the rules ask both that City of the Trueborn be adjacent to Faer Alorn and that
@@ -116,11 +139,14 @@
 //!    reaches) `pass`, Human `pass`. `end`.
 //! 4. Fey: income 3/1/3. `army barren-hall faer-alorn`; Human `pass` (Knight + Soldier = 3 against 2
 //!    would have destroyed them), Shadow `pass`.
-//! 5. Fey: `attack city-of-the-trueborn P1@faer-alorn`: two Soldiers + Shiara = 4; defence = Knight +
+//! 5. Fey: `attack P1@faer-alorn`: all five Fey units are in Reach (Shiara's army at City of the
+//!    Trueborn with Reach 1, the two Sprites in Faer Alorn with Reach 0) and start chosen; the Fey
+//!    `hold` the two Sprites in Faer Alorn and `confirm`: two Soldiers + Shiara = 4; defence = Knight +
 //!    Soldier = 3, + Faer Alorn's City Strength 5 = 8.
-//! 6. Helpers after Fey: Human (the defender, no other army) is skipped; Shadow `help-attack
-//!    faer-alorn` (Dread Knight 2: 6); Fey `help-attack faer-alorn` (two Soldiers: 8). The Fey alone
-//!    bring two Soldiers + Shiara + two Soldiers = 6.
+//! 6. Helpers after Fey: Human (the defender, no other army) is skipped; Shadow `help-attack` (its
+//!    only unit in Reach, the Dread Knight 2, is committed at once: 6); Fey `help-attack` (the two
+//!    Soldiers in Faer Alorn start chosen) and `confirm`: 8. The Fey alone bring two Soldiers +
+//!    Shiara + two Soldiers = 6.
 //! 7. 8 against 8: attack >= defence captures. The Human Knight and Soldier are Destroyed, Faer Alorn
 //!    goes to the Fey (3 cities), and the Humans lose their Once per Game with it.
 //!
@@ -141,13 +167,24 @@
 //!   "city_owner": [seat|null; 36], "city_destroyed": [bool; 36],
 //!   "cards": ["pile" | {"building": city} | {"upgrade": seat} | "destroyed"; one per research card],
 //!   "heroes": ["pile" | "in_play" | "destroyed"; one per hero],
-//!   "stack": [pending interception / battle / trade, innermost last],
+//!   "stack": [pending decisions, innermost last; each one of
+//!     {"intercept": {"mover": seat, "area": i, "queue": [seats still to decide, first decides]}},
+//!     {"battle": {"attacker": seat, "target": {"army": {"owner", "area"}} | {"city": i},
+//!                 "attackers": [unit ids], "defenders": [[seat, area], ...], "queue": [seats],
+//!                 "side": null | "defence"}},
+//!     {"trade": {"partner": seat, "give": bundle, "get": bundle, "proposed": bool}},
+//!       // bundle = {"resources": [p, f, r], "units": [ids], "cities": [i]}
+//!     {"select": {"seat": seat, "chosen": [unit ids, increasing],
+//!                 "purpose": {"attack": target} | {"intercept": {"mover", "area"}} | "help_attack"}}],
 //!   "outcome": null | {"results": [...], "reason": "..."},
 //!   "last_battle": null | {"attacker", "target", "attack", "defence", "success", "destroyed", "captured"} }
 //! ```
 //! `validate()` rejects inconsistent states (resources above 40, unknown indexes, chips above the
 //! limits, a hero on the board twice or not marked in play, buildings on destroyed cities, a pending
-//! decision naming no seat, …) with a message naming the fault.
+//! decision naming no seat, a unit selection that is not the innermost decision, does not sit on
+//! what it is for — nothing below an attack selection, the same interception or a battle with its
+//! seat deciding below the others — or chooses a unit twice or a unit it may not choose, …) with a
+//! message naming the fault.
 //!
 //! ## Notation
 //! Seats `P1..P6`, units `u<id>`, areas and cities by slug (lower case, `-` for spaces, apostrophes
@@ -158,9 +195,10 @@
 //! buy soldier|knight|monster <city> | hire <hero> <city>
 //! rest u7 | again u7 | march | fury                       (Food 1 / 2 / 6 / 10)
 //! research <card> [target] | move u7 <area> | army <from> <to>
-//! attack <from> city:<city> | attack <from> P2@<area>
+//! attack city:<city> | attack P2@<area>
 //! ability u7 [target] | once [target]
-//! intercept <area> | help-attack <area> | help-defend <area> | pass
+//! intercept | help-attack | help-defend <area> | pass
+//! pick u7 | hold u7 | confirm | withdraw                  (choosing the units to Exhaust)
 //! trade P2 | offer|ask production|food|research|u7|city:<city> | propose | cancel | accept | decline
 //! end
 //! ```

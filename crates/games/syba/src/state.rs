@@ -258,7 +258,9 @@ pub struct Battle {
     pub defenders: Vec<(u8, u8)>,
     /// Seats still to decide, in order; the first decides now.
     pub queue: Vec<u8>,
-    /// The side the deciding seat has chosen (it may add more armies to that side, then passes).
+    /// `defence` once the deciding seat has committed an army to the defence (it may add more armies,
+    /// then passes); null otherwise. (`attack` is never set: a helper of the attack decides once, and
+    /// `validate()` refuses it.)
     pub side: Option<Side>,
 }
 
