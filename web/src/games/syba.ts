@@ -1,7 +1,9 @@
 // Syba Chess (game id `syba`): the area map (from the edition's content files, bundled at build time),
 // cities with their level and owner, armies as unit chips (Rested upright, Exhausted turned and marked
-// "Ex"), resources, pending interceptions, battles and trades. Areas and units are clickable: a unit
-// (`u12`) then an area moves it; an area then another area moves an army or attacks.
+// "Ex"), resources, pending interceptions, battles, trades and unit selections. Areas and units are
+// clickable: a unit (`u12`) then an area moves it; an area then another area moves an army; a target
+// area attacks it; while units are being chosen for an attack, an interception or to help an attack,
+// the chosen units are ringed and clicking a unit picks it or holds it back (`pick u12` / `hold u12`).
 
 import { h, s } from '../ui/dom';
 import mapData from '../../../crates/games/syba/data/map.json';
@@ -37,6 +39,26 @@ function playerColour(view: unknown, seat: number): { fill: string; ink: string 
   const colour = typeof race === 'number' ? RACES[race]?.colour : undefined;
   if (colour && RACE_FILL[colour]) return { fill: RACE_FILL[colour], ink: colour === 'white' || colour === 'orange' ? '#1d1b19' : '#fff' };
   return { fill: seatColour(seat), ink: seatInk(seat) };
+}
+
+/** The pending unit selection, if any: who chooses, for what, and the chosen unit ids. */
+export function selectionOf(state: unknown): { seat: number; purpose: string; chosen: number[] } | null {
+  const stack = asArray(get(state, 'stack'));
+  const sel = get(stack[stack.length - 1], 'select');
+  if (!sel || typeof sel !== 'object') return null;
+  const purpose = get(sel, 'purpose');
+  const attack = get(purpose, 'attack');
+  const intercept = get(purpose, 'intercept');
+  let what = 'to help the attack';
+  if (attack) {
+    const army = get(attack, 'army');
+    const city = get(attack, 'city');
+    if (army) what = `to attack P${asNumber(get(army, 'owner')) + 1}'s army in ${AREAS[asNumber(get(army, 'area'), -1)]?.name ?? '?'}`;
+    else if (typeof city === 'number') what = `to attack ${CITIES[city]?.name ?? '?'}`;
+  } else if (intercept) {
+    what = `to intercept P${asNumber(get(intercept, 'mover')) + 1}'s army entering ${AREAS[asNumber(get(intercept, 'area'), -1)]?.name ?? '?'}`;
+  }
+  return { seat: asNumber(get(sel, 'seat')), purpose: what, chosen: asArray(get(sel, 'chosen')).map((x) => asNumber(x, -1)) };
 }
 
 function unitLabel(kind: unknown): { letter: string; name: string } {
@@ -77,6 +99,8 @@ export const sybaRenderer: Renderer = {
       layer.push(s('line', { x1: A.x, y1: A.y, x2: B.x, y2: B.y, stroke: '#b8a88a', 'stroke-width': 3, 'stroke-dasharray': '2 4' }));
     }
     const units = asArray(get(state, 'units'));
+    const selection = selectionOf(state);
+    const chosen = new Set(selection?.chosen ?? []);
     const top: SVGElement[] = [];
     AREAS.forEach((area, ai) => {
       const { x, y } = pos(area);
@@ -104,11 +128,13 @@ export const sybaRenderer: Renderer = {
         const o = asNumber(get(u, 'owner'));
         const col = playerColour(view, o);
         const ex = get(u, 'exhausted') === true;
+        const picked = chosen.has(asNumber(get(u, 'id'), -1));
         const { letter, name } = unitLabel(get(u, 'kind'));
         const cx = x - R * 0.6 + (k % 7) * 11.5;
         const cy = y + 9 + Math.floor(k / 7) * 12;
         ug.appendChild(s('g', { class: `cell unit${ust.target ? ' target' : ''}`, 'data-cell': id, transform: `translate(${cx},${cy})${ex ? ' rotate(90)' : ''}` },
-          s('title', `${id}: ${name} of ${ctx.seatNames[o] ?? `P${o + 1}`}, ${ex ? 'Exhausted' : 'Rested'}`),
+          s('title', `${id}: ${name} of ${ctx.seatNames[o] ?? `P${o + 1}`}, ${ex ? 'Exhausted' : 'Rested'}${picked ? ', chosen to Exhaust' : ''}`),
+          ...(picked ? [s('circle', { class: 'chosen', r: 8.5, fill: 'none', stroke: '#d4a017', 'stroke-width': 2.5 })] : []),
           s('rect', { x: -5.5, y: -5.5, width: 11, height: 11, rx: letter === 'H' ? 5.5 : 2, fill: col.fill, stroke: ust.target ? 'var(--hi)' : '#1d1b19', 'stroke-width': ust.target ? 2.5 : 1, 'stroke-dasharray': ex ? '2 1' : 'none' }),
           s('text', { y: 3.5, 'text-anchor': 'middle', 'font-size': 8, 'font-weight': 700, fill: col.ink }, letter),
           ...cellMarks(ust, 0, 0, 6)));
@@ -150,11 +176,13 @@ export const sybaRenderer: Renderer = {
       const trade = get(p, 'trade');
       if (intercept) panels.push(h('div.card.banner.warn', `Interception: ${ctx.seatNames[asNumber(get(intercept, 'mover'))] ?? 'a player'} entered ${AREAS[asNumber(get(intercept, 'area'))]?.name ?? '?'}; deciding: ${asArray(get(intercept, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
       if (battle) panels.push(h('div.card.banner.warn', `Battle by ${ctx.seatNames[asNumber(get(battle, 'attacker'))] ?? '?'}: ${asArray(get(battle, 'attackers')).length} attacking unit(s), ${asArray(get(battle, 'defenders')).length} helping army(ies) on defence; still to decide: ${asArray(get(battle, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
+      const select = get(p, 'select');
+      if (select && selection) panels.push(h('div.card.banner.warn', `${ctx.seatNames[selection.seat] ?? `P${selection.seat + 1}`} chooses the units to Exhaust ${selection.purpose}: ${selection.chosen.length ? selection.chosen.map((x) => `u${x}`).join(', ') : 'none yet'} (ringed). Click a unit to pick it or hold it back, then confirm or withdraw.`));
       if (trade) panels.push(h('div.card.banner', `Trade with ${ctx.seatNames[asNumber(get(trade, 'partner'))] ?? '?'}: gives ${bundle(get(trade, 'give'))}; asks ${bundle(get(trade, 'get'))}${get(trade, 'proposed') === true ? ' — proposed, waiting for the answer' : ' — being composed'}`));
     }
     const lb = get(state, 'last_battle');
     if (lb && typeof lb === 'object') panels.push(h('div.card', `Last battle: attack ${asNumber(get(lb, 'attack'))} vs defence ${asNumber(get(lb, 'defence'))} — ${get(lb, 'success') === true ? 'won' : 'held'}${asNumber(get(lb, 'destroyed')) ? `, ${asNumber(get(lb, 'destroyed'))} unit(s) destroyed` : ''}`));
-    panels.push(h('p.muted', 'Chips: S Soldier (1), K Knight (2), M Monster (3), H hero (round). Exhausted units are turned sideways with a dashed edge and counted as "Ex". City badges show City Strength and owner (P1…). Click a unit then an area to move it; an area then another to move an army or attack.'));
+    panels.push(h('p.muted', 'Chips: S Soldier (1), K Knight (2), M Monster (3), H hero (round). Exhausted units are turned sideways with a dashed edge and counted as "Ex". City badges show City Strength and owner (P1…). Click a unit then an area to move it; an area then another to move an army; a target area to attack it (then choose the units: all in Reach start chosen, ringed).'));
     return { board, panels };
   },
 };
