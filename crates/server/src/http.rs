@@ -83,6 +83,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games", post(create_game))
         .route("/api/lobby", get(lobby))
         .route("/api/games/{id}", get(snapshot))
+        .route("/api/games/{id}/view/{n}", get(view_at))
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/action", post(action))
         .route("/api/games/{id}/resign", post(resign))
@@ -278,6 +279,29 @@ async fn snapshot(
     let inner = room.inner.lock().await;
     let m = room.message(&inner, obs, q.since.unwrap_or(0), "snapshot", now_ms());
     Ok(Json(m).into_response())
+}
+
+#[derive(Deserialize, Default)]
+struct SeatQuery {
+    seat: Option<u8>,
+    token: Option<String>,
+}
+
+/// The replay: what the observer saw after the first `n` actions.
+async fn view_at(
+    State(st): State<AppState>,
+    Path((id, n)): Path<(String, String)>,
+    Query(q): Query<SeatQuery>,
+    headers: HeaderMap,
+) -> ApiResult {
+    let n: u64 = n.parse().map_err(|_| {
+        Refusal::BadRequest(format!(
+            "`{n}` is not a position: give the number of actions, 0 or more"
+        ))
+    })?;
+    let room = st.shared.room(&id).await?;
+    let obs = observer_of(&room, q.seat, q.token, &headers).await?;
+    Ok(Json(room.view_at(obs, n).await?).into_response())
 }
 
 #[derive(Deserialize)]

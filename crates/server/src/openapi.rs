@@ -49,6 +49,7 @@ pub fn document() -> Value {
     let token_q =
         json!({"name": "token", "in": "query", "required": false, "schema": {"type": "string"}});
     let since_q = json!({"name": "since", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 0}});
+    let n_p = json!({"name": "n", "in": "path", "required": true, "description": "the number of actions played (0 = the initial position)", "schema": {"type": "integer", "minimum": 0}});
     let seat_auth = json!({"type": "object", "required": ["seat", "token"], "properties": {
         "seat": {"type": "integer", "minimum": 0}, "token": {"type": "string"}}});
     let seq = json!({"type": "object", "properties": {"seq": {"type": "integer"}}});
@@ -69,6 +70,8 @@ pub fn document() -> Value {
                 json!({"200": ok(json!({"type": "object", "properties": {"open": {"type": "array", "items": r("Summary")}, "live": {"type": "array", "items": r("Summary")}}}))}))},
             "/api/games/{id}": {"get": op("The game as a seat (with its token) or a spectator sees it", json!([id, seat_q, token_q, since_q]), None,
                 with(json!({"200": ok(r("Snapshot"))}), errors(&["400", "403", "404"])))},
+            "/api/games/{id}/view/{n}": {"get": op("Replay: what the seat (with its token) or a spectator saw right after the game's first n actions (chance included)", json!([id, n_p, seat_q, token_q]), None,
+                with(json!({"200": ok(r("Position"))}), errors(&["400", "403", "404", "429"])))},
             "/api/games/{id}/join": {"post": op("Join a seat with its token, or claim an open seat of a public game", json!([id]),
                 Some(json!({"type": "object", "required": ["seat"], "properties": {"seat": {"type": "integer"}, "token": {"type": "string"}}})),
                 with(json!({"200": ok(json!({"type": "object", "properties": {"seat": {"type": "integer"}, "name": {"type": "string"}, "token": {"type": "string"}}}))}), errors(&["400", "403", "404", "409"])))},
@@ -131,6 +134,11 @@ pub fn document() -> Value {
                 "legal": {"type": "array", "items": {"type": "object", "properties": {"action": {}, "notation": {"type": "string"}}}},
                 "events": {"type": "array", "items": {"type": "object"}}, "draw_offer": {"nullable": true},
                 "clock": {"nullable": true}, "result": {"nullable": true}, "rematch": {"nullable": true}, "text": {"type": "string"}}},
+            "Position": {"type": "object", "description": "See docs/protocol.md, `GET /api/games/{id}/view/{n}`.", "properties": {
+                "id": {"type": "string"}, "game": {"type": "string"}, "n": {"type": "integer"}, "total": {"type": "integer"},
+                "you": {}, "view": {}, "to_act": {},
+                "last": {"nullable": true, "type": "object", "properties": {"seq": {"type": "integer"}, "actor": {}, "notation": {"type": "string", "nullable": true}}},
+                "result": {"nullable": true}}},
             "Record": {"type": "object", "required": ["game", "actions"], "properties": {
                 "game": {"type": "string"}, "options": {"type": "object"}, "seed": {"type": "integer"},
                 "actions": {"type": "array", "items": {"type": "object", "properties": {"actor": {}, "action": {}}}},

@@ -61,7 +61,13 @@ pub struct Room {
     pub tx: broadcast::Sender<Arc<Update>>,
     summary: StdMutex<Value>,
     status: StdMutex<Status>,
+    /// Replay checkpoints: entry `k` is the state after the first `k * REPLAY_STRIDE` actions (built
+    /// on demand by [`Room::view_at`]; the log only grows, so they stay valid).
+    checkpoints: StdMutex<Vec<Box<dyn DynState>>>,
 }
+
+/// Actions between two replay checkpoints: a position is rebuilt with at most this many actions.
+pub const REPLAY_STRIDE: u64 = 32;
 
 /// The server's shared state.
 pub struct Shared {
@@ -832,6 +838,7 @@ impl Room {
             tx,
             summary: StdMutex::new(Value::Null),
             status: StdMutex::new(status),
+            checkpoints: StdMutex::new(Vec::new()),
         };
         if let Ok(inner) = room.inner.try_lock() {
             room.refresh_summary(&inner);
@@ -940,6 +947,100 @@ impl Room {
             seq: inner.core.seq,
             messages,
         }
+    }
+
+    /// What `obs` saw right after the first `n` actions of the game (chance included): the replay
+    /// object of `GET /api/games/{id}/view/{n}`. The position is rebuilt from the log, starting from the
+    /// nearest checkpoint (so at most [`REPLAY_STRIDE`] actions are applied, after the first request
+    /// has built the checkpoints), without holding the game's lock while replaying.
+    pub async fn view_at(&self, obs: Observer, n: u64) -> Result<Value, Refusal> {
+        let have = self.lock_checkpoints().len() as u64;
+        let base = if have == 0 {
+            0
+        } else {
+            // Start before the n-th action (its description needs the state before it).
+            (n.saturating_sub(1) / REPLAY_STRIDE).min(have - 1) * REPLAY_STRIDE
+        };
+        let (config, total, actions, end) = {
+            let inner = self.inner.lock().await;
+            let total = inner.core.actions;
+            if n > total {
+                return Err(Refusal::NotFound(format!(
+                    "position {n} does not exist: game {} has {total} actions so far (n is 0..={total})",
+                    self.id
+                )));
+            }
+            let actions: Vec<(u64, Actor, Value)> = inner
+                .events
+                .iter()
+                .filter_map(|e| match &e.data {
+                    EventData::Action { actor, action } => Some((e.seq, *actor, action.clone())),
+                    _ => None,
+                })
+                .skip(base as usize)
+                .take((n - base) as usize)
+                .collect();
+            // At the last position the server's own knowledge (a result by resignation, time or
+            // agreement) overrides the game's.
+            let end = (n == total).then(|| (inner.core.to_act(), inner.core.result.clone()));
+            (inner.core.config.clone(), total, actions, end)
+        };
+        let corrupt = |m: String| {
+            Refusal::Internal(format!(
+                "game {}: stored log cannot be replayed: {m}",
+                self.id
+            ))
+        };
+        let mut state = match base {
+            0 => self
+                .kind
+                .new_state(&config.options)
+                .map_err(|e| corrupt(e.to_string()))?,
+            _ => self
+                .lock_checkpoints()
+                .get((base / REPLAY_STRIDE) as usize)
+                .map(|s| s.clone_box())
+                .ok_or_else(|| corrupt("a replay checkpoint is missing".into()))?,
+        };
+        let mut last = Value::Null;
+        for (done, (seq, actor, action)) in (base..).zip(&actions) {
+            if done % REPLAY_STRIDE == 0 {
+                let mut cps = self.lock_checkpoints();
+                if cps.len() as u64 == done / REPLAY_STRIDE {
+                    cps.push(state.clone_box());
+                }
+            }
+            if done + 1 == n {
+                let notation = state.describe_action(*actor, action, obs);
+                last = json!({"seq": seq, "actor": actor, "notation": notation});
+            }
+            state
+                .apply(*actor, action)
+                .map_err(|e| corrupt(format!("event {seq}: {e}")))?;
+        }
+        let (to_act, result) = match end {
+            Some((to_act, result)) => (to_act, result),
+            None => (state.to_act(), None),
+        };
+        let you = match obs {
+            Observer::Seat(s) => json!({"seat": s.0}),
+            Observer::Spectator => json!("spectator"),
+        };
+        Ok(json!({
+            "id": self.id,
+            "game": config.game,
+            "n": n,
+            "total": total,
+            "you": you,
+            "view": state.view(obs),
+            "to_act": to_act,
+            "last": last,
+            "result": result,
+        }))
+    }
+
+    fn lock_checkpoints(&self) -> std::sync::MutexGuard<'_, Vec<Box<dyn DynState>>> {
+        self.checkpoints.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The observer index of `obs` in [`Update::messages`].
