@@ -122,6 +122,17 @@ impl AgentSpec {
         }
         self
     }
+    /// Gives a searching agent without an explicit budget the budget `n`: iterations for the MCTS
+    /// agents and levels 3–4, nodes for alpha-beta (level 5 in two-player perfect-information
+    /// positions, else its ISMCTS iterations). Used for equal-budget tournaments, which are
+    /// deterministic for a seed and independent of the machine's speed and load. Agents that do not
+    /// search, and agents with an explicit `:N` budget, are returned unchanged.
+    pub fn with_budget(mut self, n: u64) -> AgentSpec {
+        if self.searches() && self.budget.is_none() {
+            self.budget = Some(n);
+        }
+        self
+    }
     /// The level `n` (1..=5).
     pub fn level(n: u8) -> Result<AgentSpec, AiError> {
         if (1..=5).contains(&n) {

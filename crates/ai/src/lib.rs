@@ -89,6 +89,8 @@ pub enum AiError {
     Game(String),
     #[error("invalid tournament: {0}")]
     Tournament(String),
+    #[error("results file: {0}")]
+    Results(String),
 }
 
 /// What one seat may know of a state: the only door an agent has to the game. It hands out

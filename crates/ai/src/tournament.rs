@@ -21,7 +21,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tabula_core::record::Match;
 use tabula_core::{Actor, Seat, SeatResult, ToAct};
@@ -49,17 +49,37 @@ pub struct TournamentConfig {
     pub max_actions: u64,
 }
 
-/// One finished game.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One finished game: what the progress callback receives and what a results file holds, one JSON
+/// line per game (see [`ResultsFile`]), so that a killed run keeps every game it finished.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameSummary {
+    /// The game id.
+    pub game_id: String,
+    /// The game's options as given (`null` for the defaults).
+    #[serde(default)]
+    pub options: Value,
+    /// The tournament seed.
+    pub tournament_seed: u64,
+    /// The index of the pair in the round robin.
     pub pair: usize,
+    /// Agent `a` of the pair (as printed: name, budget, time limit).
+    pub a: String,
+    /// Agent `b` of the pair.
+    pub b: String,
+    /// The game's number within its pair (0-based).
     pub game: u32,
     /// The seat agent `a` played.
     pub seat_a: u8,
+    /// The agent of every seat.
+    pub seats: Vec<String>,
     /// The result of `a`'s seat.
     pub result_a: SeatResult,
+    /// Actions played (chance included).
     pub actions: u64,
+    /// How the game ended ("action limit" when the limit stopped it).
     pub reason: String,
+    /// The game's own seed (chance and every decision derive from it).
+    pub seed: u64,
 }
 
 /// The results of one pair, from `a`'s side.
@@ -263,7 +283,8 @@ pub fn play_game<G: Knowledge>(
 
 fn run_typed<G: Knowledge>(
     cfg: &TournamentConfig,
-    on_game: &(dyn Fn(&GameSummary) + Sync),
+    done: &[GameSummary],
+    on_game: &(dyn Fn(&GameSummary) -> Result<(), AiError> + Sync),
 ) -> Result<TournamentReport, AiError> {
     let options: G::Options = tabula_core::options::parse_json(&cfg.options)
         .map_err(|e| AiError::Options(e.to_string()))?;
@@ -286,15 +307,25 @@ fn run_typed<G: Knowledge>(
             return Err(AiError::Tournament(format!("agent `{n}` is listed twice")));
         }
     }
-    let mut pairs = Vec::new();
-    for a in 0..cfg.agents.len() {
-        for b in a + 1..cfg.agents.len() {
-            pairs.push((a, b));
+    let pairs = round_robin(cfg.agents.len());
+    // Games already played (from a results file): kept, not replayed.
+    let mut kept: Vec<GameSummary> = Vec::new();
+    let mut jobs: Vec<(usize, u32)> = Vec::new();
+    for (p, &(a, b)) in pairs.iter().enumerate() {
+        for g in 0..cfg.games_per_pair {
+            let seed = game_seed(cfg.seed, p, g);
+            let previous = done
+                .iter()
+                .find(|d| is_job(d, cfg, (&names[a], &names[b]), g, seed));
+            match previous {
+                Some(d) => kept.push(GameSummary {
+                    pair: p,
+                    ..d.clone()
+                }),
+                None => jobs.push((p, g)),
+            }
         }
     }
-    let jobs: Vec<(usize, u32)> = (0..pairs.len())
-        .flat_map(|p| (0..cfg.games_per_pair).map(move |g| (p, g)))
-        .collect();
     let threads = if cfg.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -304,8 +335,14 @@ fn run_typed<G: Knowledge>(
     .max(1);
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let results: Mutex<Vec<GameSummary>> = Mutex::new(Vec::new());
+    let results: Mutex<Vec<GameSummary>> = Mutex::new(kept);
     let error: Mutex<Option<AiError>> = Mutex::new(None);
+    let fail = |e: AiError| {
+        failed.store(true, Ordering::Relaxed);
+        if let Ok(mut slot) = error.lock() {
+            slot.get_or_insert(e);
+        }
+    };
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
@@ -326,7 +363,7 @@ fn run_typed<G: Knowledge>(
                             }
                         })
                         .collect();
-                    let seed = mix(mix(cfg.seed, p as u64), u64::from(g));
+                    let seed = game_seed(cfg.seed, p, g);
                     match play_game::<G>(&options, &seat_agents, seed, cfg.max_actions) {
                         Ok((outcome, actions)) => {
                             let (result_a, reason) = match outcome {
@@ -337,24 +374,28 @@ fn run_typed<G: Knowledge>(
                                 None => (SeatResult::Draw, "action limit".to_string()),
                             };
                             let summary = GameSummary {
+                                game_id: cfg.game.clone(),
+                                options: cfg.options.clone(),
+                                tournament_seed: cfg.seed,
                                 pair: p,
+                                a: names[a].clone(),
+                                b: names[b].clone(),
                                 game: g,
                                 seat_a: seat_a as u8,
+                                seats: seat_agents.iter().map(|s| s.to_string()).collect(),
                                 result_a,
                                 actions,
                                 reason,
+                                seed,
                             };
-                            on_game(&summary);
+                            if let Err(e) = on_game(&summary) {
+                                fail(e);
+                            }
                             if let Ok(mut r) = results.lock() {
                                 r.push(summary);
                             }
                         }
-                        Err(e) => {
-                            failed.store(true, Ordering::Relaxed);
-                            if let Ok(mut slot) = error.lock() {
-                                slot.get_or_insert(e);
-                            }
-                        }
+                        Err(e) => fail(e),
                     }
                 }
             });
@@ -368,6 +409,33 @@ fn run_typed<G: Knowledge>(
     Ok(TournamentReport::build(&names, &games, &pairs))
 }
 
+/// Every pair `(a, b)`, `a < b`, in round-robin order.
+fn round_robin(agents: usize) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    for a in 0..agents {
+        for b in a + 1..agents {
+            pairs.push((a, b));
+        }
+    }
+    pairs
+}
+
+/// Whether the recorded game `d` is game `g` (seed `seed`) of the pair `names` in `cfg`.
+fn is_job(d: &GameSummary, cfg: &TournamentConfig, names: (&str, &str), g: u32, seed: u64) -> bool {
+    d.game_id == cfg.game
+        && d.options == cfg.options
+        && d.tournament_seed == cfg.seed
+        && d.a == names.0
+        && d.b == names.1
+        && d.game == g
+        && d.seed == seed
+}
+
+/// The seed of game `g` of pair `p`.
+fn game_seed(tournament_seed: u64, p: usize, g: u32) -> u64 {
+    mix(mix(tournament_seed, p as u64), u64::from(g))
+}
+
 /// The number of games a tournament plays.
 pub fn total_games(cfg: &TournamentConfig) -> u64 {
     let n = cfg.agents.len() as u64;
@@ -379,8 +447,269 @@ pub fn run(
     cfg: &TournamentConfig,
     on_game: &(dyn Fn(&GameSummary) + Sync),
 ) -> Result<TournamentReport, AiError> {
-    with_game!(cfg.game.as_str(), G => run_typed::<G>(cfg, on_game),
+    run_with(cfg, &[], &|g| {
+        on_game(g);
+        Ok(())
+    })
+}
+
+/// Runs a round robin, keeping the games of `done` that this tournament would play (same game,
+/// options, tournament seed, agents, game number and game seed: e.g. read back from the results file
+/// of a killed run) instead of playing them again. `on_game` is called (from worker threads) after
+/// every newly finished game; when it fails (say, the results file cannot be written) no further game
+/// starts and the run returns that error once the games under way have finished (and been passed
+/// to `on_game`).
+pub fn run_with(
+    cfg: &TournamentConfig,
+    done: &[GameSummary],
+    on_game: &(dyn Fn(&GameSummary) -> Result<(), AiError> + Sync),
+) -> Result<TournamentReport, AiError> {
+    with_game!(cfg.game.as_str(), G => run_typed::<G>(cfg, done, on_game),
         _ => Err(AiError::UnknownGame(cfg.game.clone())))
+}
+
+/// The number of games of `done` that [`run_with`] would keep for `cfg`.
+pub fn kept_games(cfg: &TournamentConfig, done: &[GameSummary]) -> u64 {
+    let names: Vec<String> = cfg.agents.iter().map(|a| a.to_string()).collect();
+    let pairs = round_robin(cfg.agents.len());
+    let mut n = 0;
+    for (p, &(a, b)) in pairs.iter().enumerate() {
+        for g in 0..cfg.games_per_pair {
+            let seed = game_seed(cfg.seed, p, g);
+            if done
+                .iter()
+                .any(|d| is_job(d, cfg, (&names[a], &names[b]), g, seed))
+            {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Results files: one [`GameSummary`] per line, as JSON, appended as each game finishes, so a run that
+/// is killed keeps every game it finished; [`parse_results`] reads them back (to resume a run with
+/// [`run_with`], or to [`summarise`] them).
+pub struct ResultsFile {
+    file: Mutex<std::fs::File>,
+    path: std::path::PathBuf,
+}
+
+impl ResultsFile {
+    /// Opens (creating it when missing) `path` for appending.
+    pub fn append(path: &std::path::Path) -> Result<ResultsFile, AiError> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| AiError::Results(format!("cannot open {}: {e}", path.display())))?;
+        Ok(ResultsFile {
+            file: Mutex::new(file),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Appends one game as a JSON line (one write of the whole line) and flushes it to the file.
+    pub fn record(&self, game: &GameSummary) -> Result<(), AiError> {
+        use std::io::Write;
+        let mut line = serde_json::to_string(game).map_err(|e| AiError::Results(e.to_string()))?;
+        line.push('\n');
+        let mut file = self
+            .file
+            .lock()
+            .map_err(|_| AiError::Results("results file lock poisoned".into()))?;
+        file.write_all(line.as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(|e| AiError::Results(format!("cannot write {}: {e}", self.path.display())))
+    }
+}
+
+/// The games read back from a results file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedResults {
+    pub games: Vec<GameSummary>,
+    /// Whether the last line was cut short (a run killed while writing it) and was skipped.
+    pub truncated_last_line: bool,
+}
+
+/// Reads a results file's text (see [`ResultsFile`]). Blank lines are skipped; an unreadable last
+/// line without its newline is a write cut short by a kill and is skipped (reported in
+/// [`ParsedResults::truncated_last_line`]); any other unreadable line is an error naming its number.
+pub fn parse_results(text: &str) -> Result<ParsedResults, AiError> {
+    let mut games = Vec::new();
+    let mut truncated_last_line = false;
+    let lines: Vec<&str> = text.split('\n').collect();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<GameSummary>(line) {
+            Ok(g) => games.push(g),
+            // The text after the last '\n' is an unfinished line.
+            Err(_) if i + 1 == lines.len() => truncated_last_line = true,
+            Err(e) => {
+                return Err(AiError::Results(format!(
+                    "line {}: not a game record: {e}",
+                    i + 1
+                )));
+            }
+        }
+    }
+    Ok(ParsedResults {
+        games,
+        truncated_last_line,
+    })
+}
+
+/// The report of one game (and options) in a results file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    pub game_id: String,
+    pub options: Value,
+    /// Games per pair: the most any pair played (pairs of a killed run may have fewer).
+    pub max_games_per_pair: u32,
+    pub report: TournamentReport,
+}
+
+/// Summarises recorded games into the tournament table, one [`Summary`] per game id and options (in
+/// order of first appearance). Agents and pairs appear in order of first appearance; a game recorded
+/// twice (the same pair, game number and game seed, e.g. a run repeated into the same file) counts
+/// once.
+pub fn summarise(games: &[GameSummary]) -> Vec<Summary> {
+    let mut groups: Vec<(String, Value, Vec<&GameSummary>)> = Vec::new();
+    for g in games {
+        match groups
+            .iter_mut()
+            .find(|(id, opts, _)| *id == g.game_id && *opts == g.options)
+        {
+            Some((_, _, list)) => {
+                let duplicate = list
+                    .iter()
+                    .any(|d| d.a == g.a && d.b == g.b && d.game == g.game && d.seed == g.seed);
+                if !duplicate {
+                    list.push(g);
+                }
+            }
+            None => groups.push((g.game_id.clone(), g.options.clone(), vec![g])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(game_id, options, list)| {
+            let mut names: Vec<String> = Vec::new();
+            let mut pairs: Vec<(usize, usize)> = Vec::new();
+            let index = |n: &str, names: &mut Vec<String>| match names.iter().position(|x| x == n) {
+                Some(i) => i,
+                None => {
+                    names.push(n.to_string());
+                    names.len() - 1
+                }
+            };
+            let mut renumbered = Vec::with_capacity(list.len());
+            for g in list {
+                let pair = (index(&g.a, &mut names), index(&g.b, &mut names));
+                let p = match pairs.iter().position(|&x| x == pair) {
+                    Some(p) => p,
+                    None => {
+                        pairs.push(pair);
+                        pairs.len() - 1
+                    }
+                };
+                renumbered.push(GameSummary {
+                    pair: p,
+                    ..g.clone()
+                });
+            }
+            let report = TournamentReport::build(&names, &renumbered, &pairs);
+            let max_games_per_pair = report
+                .pairs
+                .iter()
+                .map(PairResult::games)
+                .max()
+                .unwrap_or(0);
+            Summary {
+                game_id,
+                options,
+                max_games_per_pair,
+                report,
+            }
+        })
+        .collect()
+}
+
+/// Running totals of a tournament for progress reports: games done out of the total, and each pair's
+/// wins, draws and losses so far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub done: u64,
+    pub total: u64,
+    /// `(a, b, wins_a, draws, wins_b)` per pair, in order of first finished game.
+    pub pairs: Vec<(String, String, u32, u32, u32)>,
+}
+
+impl Progress {
+    /// No game finished yet, `total` to play.
+    pub fn new(total: u64) -> Progress {
+        Progress {
+            done: 0,
+            total,
+            pairs: Vec::new(),
+        }
+    }
+
+    /// Counts one finished game.
+    pub fn record(&mut self, g: &GameSummary) {
+        self.done += 1;
+        let i = match self.pairs.iter().position(|p| p.0 == g.a && p.1 == g.b) {
+            Some(i) => i,
+            None => {
+                self.pairs.push((g.a.clone(), g.b.clone(), 0, 0, 0));
+                self.pairs.len() - 1
+            }
+        };
+        let p = &mut self.pairs[i];
+        match g.result_a {
+            SeatResult::Win => p.2 += 1,
+            SeatResult::Draw => p.3 += 1,
+            SeatResult::Loss => p.4 += 1,
+        }
+    }
+
+    /// Every pair's running score, e.g. `level5–random +5 =1 -0 (91.7%)`, joined by `; `.
+    pub fn scores(&self) -> String {
+        self.pairs
+            .iter()
+            .map(|(a, b, w, d, l)| {
+                let s = Score::from_counts(*w, *d, *l);
+                format!("{a}–{b} +{w} ={d} -{l} ({:.1}%)", 100.0 * s.mean)
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// A plain line for a finished game `g` (already recorded): the count, the game and the scores.
+    pub fn line(&self, g: &GameSummary) -> String {
+        let result = match g.result_a {
+            SeatResult::Win => "win",
+            SeatResult::Draw => "draw",
+            SeatResult::Loss => "loss",
+        };
+        format!(
+            "[{}/{}] {} vs {} game {} ({} in seat {}): {} for {} ({}, {} actions) | {}",
+            self.done,
+            self.total,
+            g.a,
+            g.b,
+            g.game + 1,
+            g.a,
+            g.seat_a,
+            result,
+            g.a,
+            g.reason,
+            g.actions,
+            self.scores()
+        )
+    }
 }
 
 /// One game's benchmark figures.

@@ -1,13 +1,18 @@
 //! `tabula tournament` and `tabula bench`: a thin command-line layer over [`tabula_ai::tournament`].
 
-use std::time::Duration;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use comfy_table::{Table, presets::UTF8_FULL};
 use indicatif::{ProgressBar, ProgressStyle};
 use tabula_ai::AgentSpec;
-use tabula_ai::tournament::{self, Score, TournamentConfig};
+use tabula_ai::tournament::{
+    self, GameSummary, Progress, ResultsFile, Score, TournamentConfig, TournamentReport,
+};
 use tabula_core::dynamic::Registry;
 
 /// Plays a round robin between AI agents and prints wins/draws/losses, scores with 95% confidence
@@ -16,8 +21,20 @@ use tabula_core::dynamic::Registry;
 /// Every pair of agents plays `--games` games, alternating seats; in games with more than two seats
 /// (Syba) the first agent of the pair takes one seat and the second agent every other seat, and the
 /// result is counted from the first agent's seat (a shared victory counts as a win). Games run in
-/// parallel on every core. With iteration budgets (`uct:2000`) and no `--time-per-move`, a tournament
-/// is reproducible from its `--seed`.
+/// parallel (`--threads`, default one per core).
+///
+/// Progress: on a terminal, a progress bar on stderr shows the games done out of the total and every
+/// pair's running score; otherwise stderr gets one plain line per finished game (with the same
+/// scores). `--results FILE` appends every finished game to FILE as one JSON line (game, options,
+/// seeds, pair, seats, result, actions, how it ended), so a killed run keeps its games; run the same
+/// command again and the games FILE already holds are kept, not replayed. `--summarise FILE` prints
+/// the usual table (or `--json`) from such a file, for a run that is finished, still going or killed.
+///
+/// Budgets: `--time-per-move MS` lets every searching agent search for MS ms (results then depend on
+/// the machine and its load); `--iterations N` gives every searching agent the same budget of N
+/// iterations (MCTS agents, levels 3–4) or N nodes (alpha-beta, level 5 in two-player
+/// perfect-information positions), so a tournament is reproducible from its `--seed` on any machine.
+/// An agent's own `:N` budget overrides both.
 ///
 /// Agents: `random`, `greedy`, `uct` (plain UCT, random playouts), `mcts` (UCT with an evaluation
 /// cut-off), `ismcts` (information-set MCTS), `alphabeta` (iterative deepening, transposition table,
@@ -26,21 +43,32 @@ use tabula_core::dynamic::Registry;
 #[derive(Args, Debug, Clone)]
 pub struct TournamentArgs {
     /// The game id (see `tabula games`).
-    #[arg(long)]
-    pub game: String,
+    #[arg(long, required_unless_present = "summarise")]
+    pub game: Option<String>,
     /// A game option as NAME=VALUE (repeat for several).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
     /// The agents, comma-separated (at least two), e.g. `level5,greedy,uct:2000`.
-    #[arg(long, value_delimiter = ',', required = true, num_args = 1..)]
+    #[arg(long, value_delimiter = ',', num_args = 1.., required_unless_present = "summarise")]
     pub agents: Vec<String>,
     /// Games per pair of agents.
     #[arg(long, default_value_t = 10)]
     pub games: u32,
     /// Wall-clock limit per move in milliseconds for every searching agent (agents without an explicit
     /// `:N` budget then search until the limit). Results then depend on the machine's speed.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", conflicts_with = "iterations")]
     pub time_per_move: Option<u64>,
+    /// The same budget for every searching agent without its own `:N`: N iterations (MCTS) or N nodes
+    /// (alpha-beta). Deterministic for a seed, whatever the machine's load.
+    #[arg(long, value_name = "N")]
+    pub iterations: Option<u64>,
+    /// Append every finished game to FILE as a JSON line; games FILE already holds for this same
+    /// tournament (game, options, seed, agents) are kept and not played again.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    /// Print the table of the games recorded in FILE (written by `--results`) instead of playing.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "agents", "results"])]
+    pub summarise: Option<PathBuf>,
     /// Print the results as JSON: {"agents":[{"name","games","score"}],"pairs":[{"a","b","wins_a","draws","wins_b"}]}.
     #[arg(long)]
     pub json: bool,
@@ -82,37 +110,159 @@ fn elo(s: &Score) -> String {
     format!("{:+.0} [{:+.0}, {:+.0}]", s.elo(), lo, hi)
 }
 
-/// Runs `tabula tournament`.
-pub fn tournament(args: &TournamentArgs, registry: &Registry) -> Result<()> {
-    let kind = registry.get(&args.game)?;
-    let options = kind.parse_options(&args.options)?;
+/// The agents of `args`, with `--time-per-move` or `--iterations` applied.
+fn agents(args: &TournamentArgs) -> Result<Vec<AgentSpec>> {
     let mut agents = Vec::new();
     for name in &args.agents {
-        let spec: AgentSpec = name.parse()?;
-        agents.push(match args.time_per_move {
+        let mut spec: AgentSpec = name.parse()?;
+        if let Some(n) = args.iterations {
+            if n == 0 {
+                bail!("--iterations must be at least 1");
+            }
+            spec = spec.with_budget(n);
+        }
+        spec = match args.time_per_move {
             Some(0) => bail!("--time-per-move must be at least 1 ms"),
             Some(ms) => spec.with_time_limit(Duration::from_millis(ms)),
             None => spec,
-        });
+        };
+        agents.push(spec);
     }
+    Ok(agents)
+}
+
+/// The games recorded in the results file at `path` (none when it does not exist yet).
+fn read_results(path: &Path, missing_ok: bool) -> Result<Vec<GameSummary>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if missing_ok && e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let parsed =
+        tournament::parse_results(&text).with_context(|| format!("in {}", path.display()))?;
+    if parsed.truncated_last_line {
+        eprintln!(
+            "{}: the last line was cut short (a run killed while writing it); it is ignored",
+            path.display()
+        );
+    }
+    Ok(parsed.games)
+}
+
+/// Shows a tournament's progress on stderr: a bar with every pair's running score on a terminal, a
+/// plain line per finished game otherwise.
+struct Observer {
+    bar: Option<ProgressBar>,
+    progress: Mutex<Progress>,
+    start: Instant,
+}
+
+impl Observer {
+    fn new(total: u64) -> Observer {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(total);
+            if let Ok(style) = ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} games  {elapsed_precise} (eta {eta})\n{wide_msg}",
+            ) {
+                bar.set_style(style);
+            }
+            bar.enable_steady_tick(Duration::from_secs(1));
+            bar
+        });
+        Observer {
+            bar,
+            progress: Mutex::new(Progress::new(total)),
+            start: Instant::now(),
+        }
+    }
+
+    fn game(&self, g: &GameSummary) {
+        let Ok(mut p) = self.progress.lock() else {
+            return;
+        };
+        p.record(g);
+        match &self.bar {
+            Some(bar) => {
+                bar.set_message(p.scores());
+                bar.inc(1);
+            }
+            None => eprintln!("{:.0} s {}", self.start.elapsed().as_secs_f64(), p.line(g)),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Runs `tabula tournament`.
+pub fn tournament(args: &TournamentArgs, registry: &Registry) -> Result<()> {
+    if let Some(path) = &args.summarise {
+        let games = read_results(path, false)?;
+        let summaries = tournament::summarise(&games);
+        if summaries.is_empty() {
+            bail!("{} holds no finished game", path.display());
+        }
+        for s in &summaries {
+            let name = registry
+                .get(&s.game_id)
+                .map_or_else(|_| s.game_id.clone(), |k| k.name().to_string());
+            let title = if s.options.is_null() {
+                name
+            } else {
+                format!("{name} {}", s.options)
+            };
+            print_report(&title, &s.report, args.json)?;
+        }
+        return Ok(());
+    }
+    let Some(game) = &args.game else {
+        bail!("--game is required");
+    };
+    let kind = registry.get(game)?;
+    let options = kind.parse_options(&args.options)?;
     let cfg = TournamentConfig {
-        game: args.game.clone(),
+        game: game.clone(),
         options,
-        agents,
+        agents: agents(args)?,
         games_per_pair: args.games,
         seed: args.seed,
         threads: args.threads,
         max_actions: args.max_actions,
     };
-    let bar = ProgressBar::new(tournament::total_games(&cfg));
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta})")
-    {
-        bar.set_style(style);
+    let (file, done) = match &args.results {
+        Some(path) => {
+            let done = read_results(path, true)?;
+            (Some(ResultsFile::append(path)?), done)
+        }
+        None => (None, Vec::new()),
+    };
+    let kept = tournament::kept_games(&cfg, &done);
+    if kept > 0 {
+        eprintln!(
+            "{kept} of {} games are already in the results file and are not played again",
+            tournament::total_games(&cfg)
+        );
     }
-    let report = tournament::run(&cfg, &|_| bar.inc(1)).context("tournament failed")?;
-    bar.finish_and_clear();
-    if args.json {
+    let observer = Observer::new(tournament::total_games(&cfg) - kept);
+    let result = tournament::run_with(&cfg, &done, &|g| {
+        if let Some(f) = &file {
+            f.record(g)?;
+        }
+        observer.game(g);
+        Ok(())
+    });
+    observer.finish();
+    let report = result.context("tournament failed")?;
+    let title = format!("{} — {} games per pair", kind.name(), args.games);
+    print_report(&title, &report, args.json)
+}
+
+/// Prints a tournament's report: two tables (agents, pairs) under `title`, or `--json`'s shape.
+fn print_report(title: &str, report: &TournamentReport, json: bool) -> Result<()> {
+    if json {
         let json = serde_json::json!({
             "agents": report.agents.iter().map(|a| serde_json::json!({
                 "name": a.name, "games": a.games, "score": a.score,
@@ -146,12 +296,13 @@ pub fn tournament(args: &TournamentArgs, registry: &Registry) -> Result<()> {
             elo(&s),
         ]);
     }
-    println!("{} — {} games per pair", kind.name(), args.games);
+    println!("{title}");
     println!("{table}");
     let mut pairs = Table::new();
     pairs.load_preset(UTF8_FULL).set_header(vec![
         "a",
         "b",
+        "games",
         "wins a",
         "draws",
         "wins b",
@@ -163,6 +314,7 @@ pub fn tournament(args: &TournamentArgs, registry: &Registry) -> Result<()> {
         pairs.add_row(vec![
             p.a.clone(),
             p.b.clone(),
+            p.games().to_string(),
             p.wins_a.to_string(),
             p.draws.to_string(),
             p.wins_b.to_string(),
