@@ -154,18 +154,7 @@ fn new_state(game: &dyn DynGame, options: &GameOptionArgs) -> Result<Box<dyn Dyn
 }
 
 fn resolve_chance(state: &mut dyn DynState, seed: u64) -> Result<()> {
-    let mut rng = rng_from_seed(seed);
-    let mut guard = 0;
-    while state.to_act() == ToAct::Chance {
-        let action = state
-            .sample_chance(&mut rng)
-            .ok_or_else(|| anyhow!("the game has a chance decision without outcomes"))?;
-        state.apply(Actor::Chance, &action)?;
-        guard += 1;
-        if guard > 10_000 {
-            bail!("chance kept deciding for 10000 actions");
-        }
-    }
+    tabula_core::dynamic::resolve_chance(state, &mut rng_from_seed(seed), |_| {})?;
     Ok(())
 }
 
