@@ -427,7 +427,25 @@ async function onlineGame(game) {
     await stepLiveGame(watcher);
     await stepLiveGame(host);
 
+    // A network drop: the browser of the seat that is not to move goes offline; its page says so at once,
+    // the other seat moves meanwhile, and when the network is back the page reconnects with its seat and
+    // gets the missed move.
+    const mover = (await status(host)).startsWith('Your') ? host : friend;
+    const dropped = mover === host ? friend : host;
+    dropped.allowNetworkErrors = true;
+    await dropped.context().setOffline(true);
+    await dropped.locator('[data-testid=conn].down').waitFor({ timeout: 10000 });
+    if ((await status(mover)).startsWith('Your')) await playOneDecision(mover);
+    const movedTo = await moveCount(mover);
+    await dropped.context().setOffline(false);
+    await dropped.locator('[data-testid=conn]:not(.down)').waitFor({ timeout: 20000 });
+    dropped.allowNetworkErrors = false;
+    for (const t = Date.now(); (await moveCount(dropped)) < movedTo && Date.now() - t < 10000;) await sleep(100);
+    assert((await moveCount(dropped)) === movedTo, 'the move made during the network drop did not reach the reconnected page');
+    assert((await dropped.locator('[data-seat]', { hasText: '(you)' }).count()) === 1, 'the reconnected page lost its seat');
+
     // Reconnect after a server restart, keeping the seat.
+    const beforeRestart = await moveCount(host);
     host.allowNetworkErrors = friend.allowNetworkErrors = watcher.allowNetworkErrors = true;
     await stopServer();
     await host.locator('[data-testid=conn].down').waitFor({ timeout: 15000 });
@@ -435,7 +453,7 @@ async function onlineGame(game) {
     await host.locator('[data-testid=conn]:not(.down)').waitFor({ timeout: 30000 });
     await friend.locator('[data-testid=conn]:not(.down)').waitFor({ timeout: 30000 });
     host.allowNetworkErrors = friend.allowNetworkErrors = watcher.allowNetworkErrors = false;
-    assert((await moveCount(host)) === hostMoves, 'moves were lost over the restart');
+    assert((await moveCount(host)) === beforeRestart, 'moves were lost over the restart');
     // Still seated: whoever owes a decision can still act after the restart.
     let actedAfterRestart = false;
     for (let i = 0; i < 40 && !actedAfterRestart; i++) {
@@ -529,6 +547,24 @@ async function rulesPages(games) {
   }
 }
 
+async function lobbyOnPhone(games) {
+  const page = await newPage('lobby');
+  try {
+    await page.goto(`${base()}/`);
+    for (const g of games) await page.locator(`[data-testid=play-ai-${g.id}]`).waitFor({ timeout: 10000 });
+    await page.screenshot({ path: join(ARTIFACTS, 'lobby.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The options form of a game open, as a player would see it on a phone.
+    await page.locator(`[data-game="${games[0].id}"] button`, { hasText: 'Options & friends' }).click();
+    await sleep(200);
+    await page.screenshot({ path: join(ARTIFACTS, 'lobby-phone.png'), fullPage: true });
+    await assertNoOverflow(page, 390);
+    await noConsoleErrors(page);
+  } finally {
+    await page.context().close();
+  }
+}
+
 async function main() {
   let exitCode = 0;
   try {
@@ -536,6 +572,7 @@ async function main() {
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
     const games = (await catalog()).filter((g) => !ONLY || ONLY.split(',').includes(g.id));
     await test('rules pages render for every game', () => rulesPages(games));
+    if (games.length) await test('the lobby fits a phone screen', () => lobbyOnPhone(games));
     for (const g of games) await test(`${g.id}: play against the AI by clicking`, () => playAgainstAi(g));
     const duo = games.find((g) => g.id === 'kyo') ?? games[0];
     if (duo) await test(`${duo.id}: two browsers online with a spectator, restart, resign, export, import, replay`, () => onlineGame(duo));

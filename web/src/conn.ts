@@ -16,6 +16,10 @@ export interface ConnHandlers {
   onStatus: (connected: boolean, detail: string) => void;
 }
 
+/** A ping every PING_MS; a connection that heard nothing for SILENT_MS is taken for dead. */
+const PING_MS = 10000;
+const SILENT_MS = 25000;
+
 export class GameConn {
   private ws: WebSocket | null = null;
   private attempt = 0;
@@ -59,7 +63,7 @@ export class GameConn {
       this.lastHeard = Date.now();
       this.handlers.onStatus(true, 'connected');
       window.clearInterval(this.pingTimer);
-      this.pingTimer = window.setInterval(() => this.heartbeat(ws), 15000);
+      this.pingTimer = window.setInterval(() => this.heartbeat(ws), PING_MS);
     };
     ws.onmessage = (ev) => {
       this.lastHeard = Date.now();
@@ -88,10 +92,10 @@ export class GameConn {
     };
   }
 
-  /** Pings; a connection silent for 40 s (a network drop that closed nothing) is dropped and redialled. */
+  /** Pings; a connection silent for SILENT_MS (a network drop that closed nothing) is dropped and redialled. */
   private heartbeat(ws: WebSocket): void {
     if (this.ws !== ws) return;
-    if (Date.now() - this.lastHeard > 40000) {
+    if (Date.now() - this.lastHeard > SILENT_MS) {
       window.clearInterval(this.pingTimer);
       this.ws = null;
       try {
@@ -118,6 +122,22 @@ export class GameConn {
     const id = this.nextId++;
     this.ws.send(JSON.stringify({ ...msg, id }));
     return id;
+  }
+
+  /** The browser says the network is gone: give the socket up now (it may stay open, silent, for minutes)
+   * and show it; `kick` redials when the network is back (or the backoff timer does). */
+  drop(detail: string): void {
+    const ws = this.ws;
+    if (!ws || this.closed) return;
+    window.clearInterval(this.pingTimer);
+    this.ws = null;
+    try {
+      ws.close();
+    } catch {
+      /* already closing */
+    }
+    this.handlers.onStatus(false, detail);
+    this.schedule();
   }
 
   /** Forces a reconnect now (the network came back). */

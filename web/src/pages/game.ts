@@ -111,11 +111,14 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     },
   });
   const online = () => conn.kick();
+  const offline = () => conn.drop('offline — reconnecting when the network is back…');
   window.addEventListener('online', online);
+  window.addEventListener('offline', offline);
   active = {
     close() {
       conn.close();
       window.removeEventListener('online', online);
+      window.removeEventListener('offline', offline);
       window.clearInterval(clockTimer);
     },
   };
@@ -392,10 +395,10 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     const box = h('div.moves', { 'data-testid': 'moves' }, list);
     const movesBox = h('div.card', h('h3', `Moves (${moves.length})`), box,
       h('div.row',
-        h('button', { 'data-testid': 'review-first', title: 'The start', disabled: moves.length === 0 || (reviewing && nav.n === 0), onclick: () => void reviewAt(0) }, '⏮'),
-        h('button', { 'data-testid': 'review-prev', title: 'Back one action', disabled: moves.length === 0 || (reviewing && nav.n === 0), onclick: () => void reviewAt((reviewing ? nav.n : moves.length) - 1) }, '◀'),
-        h('button', { 'data-testid': 'review-next', title: 'Forward one action', disabled: !reviewing, onclick: () => void reviewAt(nav.n + 1) }, '▶'),
-        h('button', { 'data-testid': 'review-live', title: 'The live position', disabled: !reviewing, onclick: () => leaveReview() }, '⏭'),
+        h('button', { 'data-testid': 'review-first', title: 'The start', 'aria-label': 'The start', disabled: moves.length === 0 || (reviewing && nav.n === 0), onclick: () => void reviewAt(0) }, '|◀'),
+        h('button', { 'data-testid': 'review-prev', title: 'Back one action', 'aria-label': 'Back one action', disabled: moves.length === 0 || (reviewing && nav.n === 0), onclick: () => void reviewAt((reviewing ? nav.n : moves.length) - 1) }, '◀'),
+        h('button', { 'data-testid': 'review-next', title: 'Forward one action', 'aria-label': 'Forward one action', disabled: !reviewing, onclick: () => void reviewAt(nav.n + 1) }, '▶'),
+        h('button', { 'data-testid': 'review-live', title: 'The live position', 'aria-label': 'The live position', disabled: !reviewing, onclick: () => leaveReview() }, '▶|'),
       ));
     side.appendChild(movesBox);
     requestAnimationFrame(() => {

@@ -51,8 +51,8 @@ export function positionLabel(ctx: PositionContext, n: number, total: number): H
 /** First / back / forward / last buttons (disabled at the ends). */
 export function replayButtons(nav: ReplayNav, go: (k: number) => void): HTMLElement {
   return h('span.row',
-    h('button', { 'data-testid': 'replay-first', title: 'The start', disabled: nav.atStart(), onclick: () => go(0) }, '⏮'),
-    h('button', { 'data-testid': 'replay-prev', title: 'Back one action', disabled: nav.atStart(), onclick: () => go(nav.n - 1) }, '◀'),
-    h('button', { 'data-testid': 'replay-next', title: 'Forward one action', disabled: nav.atEnd(), onclick: () => go(nav.n + 1) }, '▶'),
-    h('button', { 'data-testid': 'replay-last', title: 'The latest position', disabled: nav.atEnd(), onclick: () => go(nav.total) }, '⏭'));
+    h('button', { 'data-testid': 'replay-first', title: 'The start', 'aria-label': 'The start', disabled: nav.atStart(), onclick: () => go(0) }, '|◀'),
+    h('button', { 'data-testid': 'replay-prev', title: 'Back one action', 'aria-label': 'Back one action', disabled: nav.atStart(), onclick: () => go(nav.n - 1) }, '◀'),
+    h('button', { 'data-testid': 'replay-next', title: 'Forward one action', 'aria-label': 'Forward one action', disabled: nav.atEnd(), onclick: () => go(nav.n + 1) }, '▶'),
+    h('button', { 'data-testid': 'replay-last', title: 'The latest position', 'aria-label': 'The latest position', disabled: nav.atEnd(), onclick: () => go(nav.total) }, '▶|'));
 }

@@ -105,7 +105,7 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
           : h('a.btn', { href: cred ? `/game/${id}` : `/watch/${id}`, 'data-link': '' }, 'Back to the live game'),
         h('a', { href: '/', 'data-link': '' }, 'Lobby')),
     );
-    if (live()) head.appendChild(h('p.muted', 'This game is still running: the replay shows the positions up to now (⏭ fetches the latest).'));
+    if (live()) head.appendChild(h('p.muted', 'This game is still running: the replay shows the positions up to now (▶| fetches the latest).'));
     if (errorText) head.appendChild(h('div.banner.warn', { 'data-testid': 'error' }, errorText));
     clear(boardHost);
     clear(panels);
