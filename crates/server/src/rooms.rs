@@ -268,33 +268,18 @@ impl Shared {
             rematch_of,
             imported: false,
         };
-        let core = GameCore::new(kind.as_ref(), config.clone())?;
+        let core = GameCore::new(kind.as_ref(), config)?;
         let mut hosts = req.host_seats.clone();
         hosts.extend(req.host_seat);
         hosts.sort_unstable();
         hosts.dedup();
         for &h in &hosts {
             core.check_seat(h)?;
-            if !matches!(config.seats[h as usize], SeatKind::Human) {
+            if !matches!(core.config.seats[h as usize], SeatKind::Human) {
                 return Err(Refusal::BadRequest(format!("host seat {h} is an AI seat")));
             }
         }
-        let id = uuid::Uuid::new_v4().to_string();
-        let now = now_ms();
-        let created = Event {
-            seq: 1,
-            at: now,
-            data: EventData::Created {
-                config: Box::new(config),
-            },
-        };
-        let room = Arc::new(Room::new(
-            id.clone(),
-            kind,
-            core,
-            vec![created.clone()],
-            vec![None],
-        ));
+        let (room, created) = Room::fresh(kind, core);
         {
             let mut inner = room.inner.lock().await;
             let joins = hosts
@@ -307,7 +292,7 @@ impl Shared {
             self.commit_inner(&room, &mut inner, joins, Some(created))
                 .await?;
         }
-        self.rooms().insert(id, room.clone());
+        self.rooms().insert(room.id.clone(), room.clone());
         Ok((room, tokens))
     }
 
@@ -351,22 +336,8 @@ impl Shared {
             rematch_of: None,
             imported: true,
         };
-        let core = GameCore::new(kind.as_ref(), config.clone())?;
-        let id = uuid::Uuid::new_v4().to_string();
-        let created = Event {
-            seq: 1,
-            at: now_ms(),
-            data: EventData::Created {
-                config: Box::new(config),
-            },
-        };
-        let room = Arc::new(Room::new(
-            id.clone(),
-            kind,
-            core,
-            vec![created.clone()],
-            vec![None],
-        ));
+        let core = GameCore::new(kind.as_ref(), config)?;
+        let (room, created) = Room::fresh(kind, core);
         {
             let mut inner = room.inner.lock().await;
             let mut evs: Vec<EventData> = record
@@ -387,7 +358,7 @@ impl Shared {
             self.commit_inner(&room, &mut inner, evs, Some(created))
                 .await?;
         }
-        self.rooms().insert(id, room.clone());
+        self.rooms().insert(room.id.clone(), room.clone());
         Ok(room)
     }
 
@@ -814,6 +785,21 @@ fn fallback_action(state: &dyn DynState, seat: Seat, seed: u64) -> Option<Value>
 }
 
 impl Room {
+    /// A room for a new game (not stored yet): a fresh id, and the `created` event (seq 1) to commit
+    /// with the game's first events.
+    fn fresh(kind: Arc<dyn DynGame>, core: GameCore) -> (Arc<Room>, Event) {
+        let created = Event {
+            seq: 1,
+            at: now_ms(),
+            data: EventData::Created {
+                config: Box::new((*core.config).clone()),
+            },
+        };
+        let id = uuid::Uuid::new_v4().to_string();
+        let room = Room::new(id, kind, core, vec![created.clone()], vec![None]);
+        (Arc::new(room), created)
+    }
+
     fn new(
         id: String,
         kind: Arc<dyn DynGame>,
