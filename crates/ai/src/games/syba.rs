@@ -7,7 +7,11 @@
 //! 1 over the seats, as max^n search expects.
 //!
 //! **Move ordering / playouts**: attacks first, then unit purchases and research, then the rest;
-//! trade offers last; playouts attack or buy when they can half of the time and never open trades.
+//! trade offers last. In a unit selection (which units to Exhaust for an attack, an interception or
+//! to help an attack; it starts with every unit in Reach chosen) `confirm` comes first, then
+//! re-adding a unit, then holding one back, `withdraw` last. Playouts attack or buy when they can
+//! half of the time, never open trades, and confirm a selection at once (everything in Reach
+//! attacks).
 
 use syba::Syba;
 use syba::state::UnitKind;
@@ -54,6 +58,10 @@ fn priority(a: &syba::Action) -> i32 {
     use syba::Action as A;
     match a {
         A::Attack { .. } => 30,
+        A::Confirm => 28,
+        A::Choose(_) => 1,
+        A::HoldBack(_) => -1,
+        A::Withdraw => -5,
         A::BuyUnit { .. } | A::BuyHero { .. } => 10,
         A::Research { .. } => 5,
         A::MoveArmy { .. } | A::Move { .. } => 2,
@@ -80,6 +88,9 @@ impl Knowledge for Syba {
     }
 
     fn playout_choice(&self, _seat: Seat, legal: &[syba::Action], rng: &mut GameRng) -> usize {
+        if let Some(confirm) = legal.iter().position(|a| *a == syba::Action::Confirm) {
+            return confirm;
+        }
         if rng.random::<f64>() < 0.5 {
             let top = legal.iter().map(priority).max().unwrap_or(0);
             if top >= 10 {
