@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use syba::content::{ChipKind, content};
-use syba::state::{Action, Phase, UnitKind};
+use syba::state::{Action, Pending, Phase, UnitKind};
 use syba::{RESOURCE_CAP, Syba, SybaOptions};
 use tabula_core::rand::RngExt;
 use tabula_core::{Actor, Game, Observer, Seat, ToAct, rng_from_seed, tools};
@@ -173,6 +173,8 @@ fn random_game(players: u8, seed: u64, max_rounds: u16, auto_rest: bool) -> Syba
     let mut g = Syba::new(&options(players, max_rounds, auto_rest)).unwrap();
     let mut rng = rng_from_seed(seed);
     let mut steps = 0u64;
+    // The state before the pending unit selection was opened (to check that `withdraw` restores it).
+    let mut before_selection: Option<Syba> = None;
     loop {
         check_invariants(&g);
         match g.to_act() {
@@ -204,7 +206,30 @@ fn random_game(players: u8, seed: u64, max_rounds: u16, auto_rest: bool) -> Syba
                     back.validate().unwrap();
                 }
                 let a = legal[rng.random_range(0..legal.len())].clone();
+                let opens = matches!(
+                    a,
+                    Action::Attack { .. } | Action::Intercept | Action::HelpAttack
+                );
+                let snapshot = opens.then(|| g.clone());
                 g.apply(Actor::Seat(seat), &a).unwrap();
+                if matches!(g.pending().last(), Some(Pending::Select(_))) {
+                    if opens {
+                        before_selection = snapshot;
+                    }
+                    assert!(
+                        before_selection.is_some(),
+                        "a selection opens only by a start"
+                    );
+                } else if a == Action::Withdraw {
+                    assert_eq!(
+                        Some(&g),
+                        before_selection.as_ref(),
+                        "withdraw restores the state exactly"
+                    );
+                    before_selection = None;
+                } else {
+                    before_selection = None;
+                }
             }
         }
         steps += 1;
