@@ -492,6 +492,11 @@ async function onlineGame(game) {
       await finished.locator('[data-testid=replay-last]').click();
       await waitPly(finished, n);
       assert((await boardHtml(finished, 'replay-board')) === end, 'the last position changed on the way back');
+      await finished.keyboard.press('ArrowLeft');
+      await waitPly(finished, n - 1);
+      await finished.keyboard.press('Home');
+      await waitPly(finished, 0);
+      assert((await boardHtml(finished, 'replay-board')) === start, 'Home did not show the start');
       await finished.screenshot({ path: join(ARTIFACTS, `replay-finished-${game.id}.png`), fullPage: true });
       await noConsoleErrors(finished);
     } finally {

@@ -7,7 +7,7 @@ import { onRoute } from './router';
 import { lobbyPage } from './pages/lobby';
 import { gamePage, joinPage, leaveGame } from './pages/game';
 import { rulesPage } from './pages/rules';
-import { replayPage } from './pages/replay';
+import { leaveReplay, replayPage } from './pages/replay';
 
 const app = document.getElementById('app') ?? document.body;
 const header = h('header.top',
@@ -25,6 +25,7 @@ function fail(e: unknown): void {
 
 function route(path: string): void {
   leaveGame();
+  leaveReplay();
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   try {
     if (parts[0] === 'game' && parts[1]) return gamePage(main, parts[1], false);

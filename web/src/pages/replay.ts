@@ -24,7 +24,16 @@ async function loadSnapshot(id: string): Promise<{ snap: Snapshot; cred: ViewCre
   return { snap: await api.get<Snapshot>(`/api/games/${encodeURIComponent(id)}`), cred: null };
 }
 
+let keys: ((e: KeyboardEvent) => void) | null = null;
+
+/** Stops the replay page's keyboard steps (called when the page is left). */
+export function leaveReplay(): void {
+  if (keys) document.removeEventListener('keydown', keys);
+  keys = null;
+}
+
 export async function replayPage(root: HTMLElement, id: string): Promise<void> {
+  leaveReplay();
   clear(root);
   const head = h('div.card', h('p', 'Loading replay…'));
   const boardHost = h('div.board-wrap', { 'data-testid': 'replay-board' });
@@ -126,6 +135,16 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
     requestAnimationFrame(() => scrollToCurrent(box));
   }
 
+  // ← → step, Home / End jump (not while typing in a field or moving the slider, which has its own keys).
+  keys = (e: KeyboardEvent) => {
+    const t = e.target as HTMLElement | null;
+    if (e.altKey || e.ctrlKey || e.metaKey || (t && /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName))) return;
+    const k = { ArrowLeft: nav.n - 1, ArrowRight: nav.n + 1, Home: 0, End: nav.total }[e.key];
+    if (k === undefined) return;
+    e.preventDefault();
+    void go(k);
+  };
+  document.addEventListener('keydown', keys);
   draw();
   await go(nav.total);
 }
