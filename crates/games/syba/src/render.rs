@@ -41,8 +41,12 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
     }
     let _ = writeln!(
         s,
-        "\nArmies (S/K/M = soldier/knight/monster, * = exhausted, ' = bought this turn):"
+        "\nArmies (S/K/M = soldier/knight/monster, * = exhausted, ' = bought this turn, + = chosen in the pending selection):"
     );
+    let chosen: &[u32] = match g.stack.last() {
+        Some(Pending::Select(sel)) => &sel.chosen,
+        _ => &[],
+    };
     for (i, a) in c.areas.iter().enumerate() {
         let here: Vec<&Unit> = g.units.iter().filter(|u| u.area as usize == i).collect();
         if here.is_empty() {
@@ -64,11 +68,12 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
                             .map_or("?".into(), |x| x.name.clone()),
                     };
                     format!(
-                        "u{}:{}{}{}",
+                        "u{}:{}{}{}{}",
                         u.id,
                         k,
                         if u.exhausted { "*" } else { "" },
-                        if u.fresh { "'" } else { "" }
+                        if u.fresh { "'" } else { "" },
+                        if chosen.contains(&u.id) { "+" } else { "" }
                     )
                 })
                 .collect();

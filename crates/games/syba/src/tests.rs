@@ -1562,6 +1562,7 @@ fn the_selection_is_public_and_its_notation_round_trips() {
     );
     let text = g.render_text(Observer::Spectator);
     assert!(text.contains("chooses the units to Exhaust"), "{text}");
+    assert!(text.contains("u0:K+"), "chosen units are marked: {text}");
     let legal = g.legal_actions_vec(0);
     assert_eq!(legal.len(), 4, "pick, hold, confirm, withdraw: {legal:?}");
     for a in legal {
