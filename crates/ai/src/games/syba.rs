@@ -4,7 +4,10 @@
 //! **Evaluation**: per seat, each owned city counts 1 + 0.3 × its level (15 cities win; the last
 //! player owning a city wins), each unit 0.35 × its Power (Soldier 1, Knight 2, Monster 3, Hero 2),
 //! each resource 0.02. The values become expected scores by a softmax (temperature 2), so they sum to
-//! 1 over the seats, as max^n search expects.
+//! 1 over the seats, as max^n search expects. A pending unit selection (which units to Exhaust for
+//! an attack, an interception or to help an attack) is scored as if confirmed as it stands — its
+//! battle may resolve at once — so that a one-action lookahead sees what an attack does and can
+//! compare the selection's choices.
 //!
 //! **Move ordering / playouts**: attacks first, then unit purchases and research, then the rest;
 //! trade offers last. In a unit selection (which units to Exhaust for an attack, an interception or
@@ -14,9 +17,9 @@
 //! attacks).
 
 use syba::Syba;
-use syba::state::UnitKind;
+use syba::state::{Pending, UnitKind};
 use tabula_core::rand::RngExt;
-use tabula_core::{Game, GameRng, Seat};
+use tabula_core::{Actor, Game, GameRng, Seat};
 
 use crate::knowledge::Knowledge;
 
@@ -72,7 +75,14 @@ fn priority(a: &syba::Action) -> i32 {
 
 impl Knowledge for Syba {
     fn evaluate(&self) -> Option<Vec<f64>> {
-        let v = seat_values(self);
+        let v = match self.pending().last() {
+            Some(Pending::Select(sel)) if !sel.chosen.is_empty() => {
+                let mut confirmed = self.clone();
+                confirmed.apply_trusted(Actor::Seat(Seat(sel.seat)), &syba::Action::Confirm);
+                seat_values(&confirmed)
+            }
+            _ => seat_values(self),
+        };
         let max = v.iter().copied().fold(f64::MIN, f64::max);
         let exp: Vec<f64> = v.iter().map(|x| ((x - max) / 2.0).exp()).collect();
         let sum: f64 = exp.iter().sum();
