@@ -1643,3 +1643,33 @@ fn inconsistent_selections_are_rejected_by_validate() {
     h.stack.push(sel(vec![k]));
     assert!(h.validate().is_err());
 }
+
+#[test]
+fn interception_with_units_from_several_areas_in_reach() {
+    // Rule, Interception: the interceptor attacks the entering army, so (Attacking 1) with any of
+    // its units in Reach of that area, from any number of areas: Shiara's army at Kaul (Reach 1) and
+    // the Knight in Heran (Reach 0) intercept together; the Soldier in Stavensport is out of Reach.
+    let mut g = duel();
+    let shiara = put(&mut g, 0, hero("Shiara"), "kaul");
+    let k = put(&mut g, 0, UnitKind::Knight, "heran");
+    let far = put(&mut g, 0, UnitKind::Soldier, "stavensport");
+    let m1 = put(&mut g, 1, UnitKind::Monster, "altera");
+    let m2 = put(&mut g, 1, UnitKind::Soldier, "altera");
+    g.current = 1;
+    ok(&mut g, 1, "army altera heran");
+    assert_eq!(to_act(&g), 0);
+    ok(&mut g, 0, "intercept");
+    assert_eq!(selection(&g).chosen, sorted(vec![shiara, k]));
+    assert!(!g.legal_actions_vec(0).contains(&Action::Choose(far)));
+    ok(&mut g, 0, "confirm");
+    // Shiara 2 + Knight 2 = 4 against Monster 3 + Soldier 1 = 4: the entering army is Destroyed.
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (r.attack, r.defence, r.success, r.destroyed),
+        (4, 4, true, 2)
+    );
+    assert!(g.unit(m1).is_none() && g.unit(m2).is_none());
+    assert!(unit(&g, shiara).exhausted && unit(&g, k).exhausted && !unit(&g, far).exhausted);
+    assert!(g.pending().is_empty());
+    assert_eq!(to_act(&g), 1);
+}
