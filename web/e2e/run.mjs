@@ -211,7 +211,7 @@ async function waitPly(page, n) {
 }
 
 /** Steps back through a live game on its game page (a seat or a spectator) and returns to the live position. */
-async function stepLiveGame(page) {
+async function stepLiveGame(page, label) {
   const live = await boardHtml(page);
   const total = await moveCount(page);
   assert(total >= 2, 'too few moves to step through');
@@ -224,6 +224,7 @@ async function stepLiveGame(page) {
   await waitPly(page, 2);
   const second = await boardHtml(page);
   assert(second !== first, 'stepping forward did not change the board');
+  await page.screenshot({ path: join(ARTIFACTS, `live-replay-${label}.png`), fullPage: true });
   await page.locator('[data-testid=review] [data-testid=replay-prev]').click();
   await waitPly(page, 1);
   assert((await boardHtml(page)) === first, 'stepping back did not show the first position again');
@@ -424,8 +425,26 @@ async function onlineGame(game) {
     assert((await watcher.locator('[data-testid=actions]').count()) === 0, 'a spectator was offered actions');
     await watcher.screenshot({ path: join(ARTIFACTS, `online-${game.id}-spectator.png`), fullPage: true });
     // Step through the live game: as the spectator and as a seat (positions from the server).
-    await stepLiveGame(watcher);
-    await stepLiveGame(host);
+    await stepLiveGame(watcher, 'spectator');
+    await stepLiveGame(host, 'seat');
+    // The replay page of the running game (as a spectator): it reaches the latest position, steps back,
+    // and links back to the live game.
+    const liveReplay = await newPage('live-replay');
+    try {
+      await liveReplay.goto(`${base()}/replay/${id}`);
+      const n = await moveCount(host);
+      await waitPly(liveReplay, n);
+      const latest = await boardHtml(liveReplay, 'replay-board');
+      await liveReplay.locator('[data-testid=replay-prev]').click();
+      await waitPly(liveReplay, n - 1);
+      assert((await boardHtml(liveReplay, 'replay-board')) !== latest, 'stepping back in the live replay changed nothing');
+      await liveReplay.locator('a', { hasText: 'Back to the live game' }).click();
+      await liveReplay.waitForURL(/\/watch\//, { timeout: 15000 });
+      await liveReplay.locator('[data-testid=status]').waitFor({ timeout: 15000 });
+      await noConsoleErrors(liveReplay);
+    } finally {
+      await liveReplay.context().close();
+    }
 
     // A network drop: the browser of the seat that is not to move goes offline; its page says so at once,
     // the other seat moves meanwhile, and when the network is back the page reconnects with its seat and

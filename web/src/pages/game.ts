@@ -139,12 +139,18 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       pos = await nav.goto(k);
     } catch (e) {
       reviewError = e instanceof Error ? e.message : String(e);
+      review = null; // the banner shows the error and the steps; no stale board under a new label
       draw();
       return;
     }
     if (!pos) return; // overtaken by a later step
     review = pos;
     draw();
+  }
+
+  /** Whether the page shows an earlier position (or failed to fetch one) rather than the live game. */
+  function reviewing(): boolean {
+    return review !== null || reviewError !== '';
   }
 
   function leaveReview(): void {
@@ -182,7 +188,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   }
 
   function onCell(cell: string): void {
-    if (!selection || review !== null || pending) return;
+    if (!selection || reviewing() || pending) return;
     if (codec && draft) {
       if (!codec.home.includes(cell)) return;
       if (draftSel === null) draftSel = cell;
@@ -274,7 +280,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     clear(panelsHost);
     if (!model || !selection) return;
     const moves = moveList(model.events);
-    if (review || reviewError) {
+    if (reviewing()) {
       // Replay mode: an earlier position from the server, drawn read-only with its last move.
       const ctx = { game: model.game, options: model.options, seats: model.seats, seat: mySeat(model), moves };
       boardHost.appendChild(h('div.banner', { 'data-testid': 'review' },
@@ -319,7 +325,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     const chance = recentChance(model.events);
     if (chance.length) side.appendChild(h('div.card', h('b', 'Chance: '), h('span', { 'data-testid': 'chance' }, chance.join(', '))));
 
-    if (me !== null && !over && review === null) {
+    if (me !== null && !over && !reviewing()) {
       const box = h('div.card', { 'data-testid': 'actions', 'data-pending': pending ? '1' : '0' });
       const buttons = selection.cellless();
       const targets = selection.targets();
@@ -383,11 +389,11 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     if (!model) return;
     // Move list: a click shows the position after that action (replay); the last one is the live game.
     const moves = moveList(model.events);
-    const reviewing = review !== null || reviewError !== '';
+    const inReview = reviewing();
     const list = h('ol', moves.map((m, i) => {
       const n = positionOfMove(i);
       return h('li', {
-        class: reviewing ? (nav.n === n ? 'current' : '') : i === moves.length - 1 ? 'current' : '',
+        class: inReview ? (nav.n === n ? 'current' : '') : i === moves.length - 1 ? 'current' : '',
         title: 'Show the position after this action',
         onclick: () => void reviewAt(n),
       }, moveText(m, model!.seats), i === moves.length - 1 ? ' ◀' : '');
@@ -395,14 +401,14 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     const box = h('div.moves', { 'data-testid': 'moves' }, list);
     const movesBox = h('div.card', h('h3', `Moves (${moves.length})`), box,
       h('div.row',
-        h('button', { 'data-testid': 'review-first', title: 'The start', 'aria-label': 'The start', disabled: moves.length === 0 || (reviewing && nav.n === 0), onclick: () => void reviewAt(0) }, '|◀'),
-        h('button', { 'data-testid': 'review-prev', title: 'Back one action', 'aria-label': 'Back one action', disabled: moves.length === 0 || (reviewing && nav.n === 0), onclick: () => void reviewAt((reviewing ? nav.n : moves.length) - 1) }, '◀'),
-        h('button', { 'data-testid': 'review-next', title: 'Forward one action', 'aria-label': 'Forward one action', disabled: !reviewing, onclick: () => void reviewAt(nav.n + 1) }, '▶'),
-        h('button', { 'data-testid': 'review-live', title: 'The live position', 'aria-label': 'The live position', disabled: !reviewing, onclick: () => leaveReview() }, '▶|'),
+        h('button', { 'data-testid': 'review-first', title: 'The start', 'aria-label': 'The start', disabled: moves.length === 0 || (inReview && nav.n === 0), onclick: () => void reviewAt(0) }, '|◀'),
+        h('button', { 'data-testid': 'review-prev', title: 'Back one action', 'aria-label': 'Back one action', disabled: moves.length === 0 || (inReview && nav.n === 0), onclick: () => void reviewAt((inReview ? nav.n : moves.length) - 1) }, '◀'),
+        h('button', { 'data-testid': 'review-next', title: 'Forward one action', 'aria-label': 'Forward one action', disabled: !inReview, onclick: () => void reviewAt(nav.n + 1) }, '▶'),
+        h('button', { 'data-testid': 'review-live', title: 'The live position', 'aria-label': 'The live position', disabled: !inReview, onclick: () => leaveReview() }, '▶|'),
       ));
     side.appendChild(movesBox);
     requestAnimationFrame(() => {
-      if (reviewing) scrollToCurrent(box);
+      if (inReview) scrollToCurrent(box);
       else box.scrollTop = box.scrollHeight;
     });
 

@@ -83,6 +83,7 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
     errorText = '';
     let pos: Position | null;
     const aim = nav.clamp(k);
+    const toEnd = aim >= nav.total;
     slider.value = String(aim);
     try {
       pos = await nav.goto(aim);
@@ -94,6 +95,11 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
     if (!pos) return; // a later step overtook this one
     shown = pos;
     if (pos.total > ctx.moves.length) void refresh();
+    // A live game went on while the latest position was fetched: the latest is further on now.
+    if (toEnd && pos.total > pos.n) {
+      await go(pos.total);
+      return;
+    }
     draw();
   }
 
