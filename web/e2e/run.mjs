@@ -373,6 +373,13 @@ async function playAgainstAi(game) {
     await page.screenshot({ path: join(ARTIFACTS, `${game.id}-phone.png`) });
     await page.screenshot({ path: join(ARTIFACTS, `${game.id}-phone-full.png`), fullPage: true });
     await assertNoOverflow(page, 390);
+    // Zoomed in, the board is twice as wide and scrolls inside its box; the page still fits the screen.
+    await page.locator('[data-testid=board] [data-testid=zoom]').click();
+    const zoomed = await page.locator('[data-testid=board] svg').first().evaluate((e) => e.getBoundingClientRect().width);
+    assert(zoomed > 600, `the zoomed board is only ${zoomed}px wide`);
+    await assertNoOverflow(page, 390);
+    await page.screenshot({ path: join(ARTIFACTS, `${game.id}-phone-zoomed.png`) });
+    await page.locator('[data-testid=board] [data-testid=zoom]').click();
     const board = await page.locator('[data-testid=board] svg').count();
     console.log(`     ${game.id}: ${decisions} decisions, ${moves} moves after setup${dragged ? ' (one by dragging)' : ''}, status: ${await status(page)}`);
     if (game.id === 'kyo' || game.id === 'cyvasse-caird') assert(dragged || decisions === 0, 'no move could be made by dragging');

@@ -20,7 +20,7 @@ import { attachBoardInput } from '../games/board';
 import type { SetupCodec } from '../games/types';
 import { swap, type SetupDraft, type SwapMode } from '../logic/setup';
 import { lastMoveCells, positionOfMove, ReplayNav, type Position } from '../logic/replay';
-import { moveText, positionBoard, positionLabel, replayButtons } from './position';
+import { moveText, positionBoard, positionLabel, replayButtons, zoomableBoard, type ZoomState } from './position';
 import { scrollToCurrent } from './replay';
 
 let active: { close(): void } | null = null;
@@ -47,6 +47,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   const nav = new ReplayNav(positionFetcher(id, cred), 0);
   let review: Position | null = null;
   let reviewError = '';
+  const zoom: ZoomState = { on: false, left: 0, top: 0 };
   // The hidden-setup editor (Cyvasse): a draft army edited by swapping cells, then sent as one action.
   let codec: SetupCodec | null = null;
   let draft: SetupDraft | null = null;
@@ -290,7 +291,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       if (reviewError) boardHost.appendChild(h('div.banner.warn', reviewError));
       if (review) {
         const { board, panels } = positionBoard(ctx, review);
-        if (board) boardHost.appendChild(board);
+        if (board) boardHost.appendChild(zoomableBoard(board, zoom, () => drawBoard()));
         for (const p of panels) panelsHost.appendChild(p);
       }
       return;
@@ -311,7 +312,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       extraTargets: codec && draft ? new Set(codec.home) : undefined,
       extraSelected: draftSel,
     });
-    if (board) boardHost.appendChild(board);
+    if (board) boardHost.appendChild(zoomableBoard(board, zoom, () => drawBoard()));
     else boardHost.appendChild(h('p.muted', 'This game is shown as text and buttons.'));
     for (const p of panels) panelsHost.appendChild(p);
   }

@@ -56,3 +56,36 @@ export function replayButtons(nav: ReplayNav, go: (k: number) => void): HTMLElem
     h('button', { 'data-testid': 'replay-next', title: 'Forward one action', 'aria-label': 'Forward one action', disabled: nav.atEnd(), onclick: () => go(nav.n + 1) }, '▶'),
     h('button', { 'data-testid': 'replay-last', title: 'The latest position', 'aria-label': 'The latest position', disabled: nav.atEnd(), onclick: () => go(nav.total) }, '▶|'));
 }
+
+/** Whether a board is zoomed in (twice the width, scrolled inside its box: for a big map on a phone), and
+ * where its box is scrolled (kept over redraws). */
+export interface ZoomState {
+  on: boolean;
+  left: number;
+  top: number;
+}
+
+/** The board in a box with a zoom toggle (the toggle shows on narrow screens only, see style.css). */
+export function zoomableBoard(board: Element, zoom: ZoomState, redraw: () => void): HTMLElement {
+  const box = h(`div.board-scroll${zoom.on ? '.zoomed' : ''}`, board);
+  box.addEventListener('scroll', () => {
+    zoom.left = box.scrollLeft;
+    zoom.top = box.scrollTop;
+  });
+  if (zoom.on) {
+    requestAnimationFrame(() => {
+      box.scrollLeft = zoom.left;
+      box.scrollTop = zoom.top;
+    });
+  }
+  const toggle = h('button.zoom', {
+    'data-testid': 'zoom', 'aria-pressed': zoom.on ? 'true' : 'false',
+    onclick: () => {
+      zoom.on = !zoom.on;
+      zoom.left = 0;
+      zoom.top = 0;
+      redraw();
+    },
+  }, zoom.on ? 'Fit the board to the screen' : 'Zoom in (scroll the board)');
+  return h('div', toggle, box);
+}

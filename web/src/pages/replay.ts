@@ -8,7 +8,7 @@ import { positionOfMove, ReplayNav, type Position, type ViewCredential } from '.
 import { moveList, mySeat, outcomeOf, statusLine, type Snapshot } from '../logic/snapshot';
 import { loadSeat } from '../store';
 import { clear, h } from '../ui/dom';
-import { moveText, positionBoard, positionLabel, replayButtons, type PositionContext } from './position';
+import { moveText, positionBoard, positionLabel, replayButtons, zoomableBoard, type PositionContext, type ZoomState } from './position';
 
 /** The snapshot as this browser's seat (when it has a working token for this game) or as a spectator. */
 async function loadSnapshot(id: string): Promise<{ snap: Snapshot; cred: ViewCredential | null }> {
@@ -55,6 +55,7 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
   let shown: Position | null = null;
   let errorText = '';
   let refreshing = false;
+  const zoom: ZoomState = { on: false, left: 0, top: 0 };
 
   const live = () => snap.status !== 'over' && snap.status !== 'imported';
   const slider = h('input', { type: 'range', min: 0, max: nav.total, value: nav.n, 'data-testid': 'replay-slider', 'aria-label': 'Position' }) as HTMLInputElement;
@@ -126,7 +127,7 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
     clear(panels);
     if (shown && shown.n === nav.n) {
       const { board, panels: extra } = positionBoard(ctx, shown);
-      if (board) boardHost.appendChild(board);
+      if (board) boardHost.appendChild(zoomableBoard(board, zoom, () => draw()));
       else boardHost.appendChild(h('p.muted', 'This game is shown as text.'));
       for (const p of extra) panels.appendChild(p);
       if (shown.n === shown.total && shown.result) panels.prepend(h('div.banner', statusLine({ ...snap, result: shown.result })));
