@@ -277,8 +277,16 @@ async fn snapshot(
     let room = st.shared.room(&id).await?;
     let obs = observer_of(&room, q.seat, q.token, &headers).await?;
     let inner = room.inner.lock().await;
-    let m = room.message(&inner, obs, q.since.unwrap_or(0), "snapshot", now_ms());
-    Ok(Json(m).into_response())
+    let m = room.message_text(
+        &inner,
+        obs,
+        q.since.unwrap_or(0),
+        "snapshot",
+        now_ms(),
+        None,
+    );
+    drop(inner);
+    Ok(([(header::CONTENT_TYPE, "application/json")], m).into_response())
 }
 
 #[derive(Deserialize, Default)]
@@ -529,8 +537,8 @@ async fn session(
     let mut rx = room.tx.subscribe();
     let (first, mut last_seq, seats) = {
         let inner = room.inner.lock().await;
-        let m = room.message(&inner, obs, since, "snapshot", now_ms());
-        (m.to_string(), inner.core.seq, inner.core.seats())
+        let m = room.message_text(&inner, obs, since, "snapshot", now_ms(), None);
+        (m, inner.core.seq, inner.core.seats())
     };
     if sink.send(Message::Text(first.into())).await.is_err() {
         return;
@@ -579,9 +587,8 @@ async fn session(
                     Reply::Snapshot(id) => {
                         let (m, seq) = {
                             let inner = room.inner.lock().await;
-                            let mut m = room.message(&inner, obs, 0, "snapshot", now_ms());
-                            if let Some(o) = m.as_object_mut() { o.insert("request_id".into(), json!(id)); }
-                            (m.to_string(), inner.core.seq)
+                            let m = room.message_text(&inner, obs, 0, "snapshot", now_ms(), Some(id));
+                            (m, inner.core.seq)
                         };
                         last_seq = seq;
                         if sink.send(Message::Text(m.into())).await.is_err() { break }
@@ -592,19 +599,25 @@ async fn session(
                 match update {
                     Ok(u) => {
                         if u.seq <= last_seq { continue }
-                        let text = if u.first == last_seq + 1 {
-                            u.messages.get(oi).cloned().unwrap_or_default()
-                        } else {
-                            let inner = room.inner.lock().await;
-                            room.message(&inner, obs, last_seq, "update", now_ms()).to_string()
+                        let text = match u.messages.get(oi) {
+                            // The common case: one shared, already rendered text for every socket.
+                            Some(m) if u.first == last_seq + 1 => {
+                                last_seq = u.seq;
+                                m.clone()
+                            }
+                            _ => {
+                                let inner = room.inner.lock().await;
+                                let m = room.message_text(&inner, obs, last_seq, "update", now_ms(), None);
+                                last_seq = inner.core.seq;
+                                m.into()
+                            }
                         };
-                        last_seq = u.seq;
-                        if sink.send(Message::Text(text.into())).await.is_err() { break }
+                        if sink.send(Message::Text(text)).await.is_err() { break }
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
                         let (m, seq) = {
                             let inner = room.inner.lock().await;
-                            (room.message(&inner, obs, last_seq, "update", now_ms()).to_string(), inner.core.seq)
+                            (room.message_text(&inner, obs, last_seq, "update", now_ms(), None), inner.core.seq)
                         };
                         last_seq = seq;
                         if sink.send(Message::Text(m.into())).await.is_err() { break }

@@ -11,6 +11,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use axum::extract::ws::Utf8Bytes;
+use serde::Serialize;
 use serde_json::{Value, json};
 use tabula_core::dynamic::{DynGame, DynState};
 use tabula_core::{Actor, Observer, Seat, ToAct};
@@ -38,8 +40,8 @@ pub struct Update {
     pub first: u64,
     /// The last seq after this change.
     pub seq: u64,
-    /// The `update` message (JSON text) for each observer.
-    pub messages: Vec<String>,
+    /// The `update` message (JSON text) for each observer, shared by all of its sockets.
+    pub messages: Vec<Utf8Bytes>,
 }
 
 /// The in-memory part of a game behind its lock.
@@ -850,83 +852,174 @@ impl Room {
         *self.status.lock().unwrap_or_else(|e| e.into_inner()) = core.status;
     }
 
-    /// The snapshot (or update) object for `obs`, with the events after `since`.
-    pub fn message(
+    /// The parts of a snapshot or update shared by every observer (`"type"` to `"result"`), as JSON
+    /// object members without the braces, rendered once per change.
+    fn common_json(&self, inner: &RoomInner, kind: &str, now: i64) -> Vec<u8> {
+        let core = &inner.core;
+        let mut out = Vec::with_capacity(1024);
+        out.push(b'{');
+        put(&mut out, "type", &kind);
+        put(&mut out, "id", &self.id);
+        put(&mut out, "game", &core.config.game);
+        put(&mut out, "name", &self.kind.name());
+        put(&mut out, "status", &core.status.as_str());
+        put(&mut out, "seq", &core.seq);
+        put(&mut out, "now", &now);
+        put(&mut out, "seats", &seats_json(core));
+        put(&mut out, "options", &core.config.options);
+        put(&mut out, "to_act", &core.to_act());
+        put(&mut out, "draw_offer", &core.draw);
+        put(
+            &mut out,
+            "clock",
+            &core.clock.as_ref().map(|c| c.to_json(now)),
+        );
+        put(&mut out, "result", &core.result);
+        out
+    }
+
+    /// One observer's message: the common part, then what is this observer's own (`you`, `view`,
+    /// `legal`, the events after `since` as it may see them, …). `view` is the observer's view,
+    /// already serialised. Written straight to JSON text (no intermediate `Value` tree).
+    #[allow(clippy::too_many_arguments)]
+    fn observer_json(
         &self,
         inner: &RoomInner,
         obs: Observer,
         since: u64,
-        kind: &str,
-        now: i64,
-    ) -> Value {
+        common: &[u8],
+        view: &[u8],
+        snapshot: bool,
+        request_id: Option<Option<i64>>,
+    ) -> String {
         let core = &inner.core;
         let seats = core.seats();
         let oi = observer_index(obs, seats);
-        let events: Vec<Value> = inner
-            .events
-            .iter()
-            .zip(&inner.described)
-            .filter(|(e, _)| e.seq > since)
-            .map(|(e, d)| event_json(e, d.as_ref().and_then(|d| d.get(oi)).cloned().flatten()))
-            .collect();
-        let legal: Vec<Value> = match obs {
-            Observer::Seat(s) if core.status == Status::Running && core.result.is_none() => core
-                .state
-                .legal_actions_with_notation(s)
-                .into_iter()
-                .map(|(action, notation)| json!({"action": action, "notation": notation}))
-                .collect(),
+        let mut out = Vec::with_capacity(common.len() + view.len() + 512);
+        out.extend_from_slice(common);
+        match obs {
+            Observer::Seat(s) => put(&mut out, "you", &json!({"seat": s.0})),
+            Observer::Spectator => put(&mut out, "you", &"spectator"),
+        }
+        let rematch = match (&core.rematch, obs) {
+            (Some(id), Observer::Seat(s)) => json!({"id": id, "seat": (s.index() + 1) % seats}),
+            (Some(id), Observer::Spectator) => json!({"id": id}),
+            (None, _) => Value::Null,
+        };
+        put(&mut out, "rematch", &rematch);
+        out.extend_from_slice(b"\"view\":");
+        out.extend_from_slice(view);
+        out.push(b',');
+        // Only a seat that owes a decision has legal actions.
+        let legal = match obs {
+            Observer::Seat(s) if core.status == Status::Running && core.result.is_none() => {
+                core.state.legal_actions_with_notation(s)
+            }
             _ => Vec::new(),
         };
         let sampled = match obs {
             Observer::Seat(s) if !legal.is_empty() => core.state.actions_sampled(s),
             _ => false,
         };
-        let you = match obs {
-            Observer::Seat(s) => json!({"seat": s.0}),
-            Observer::Spectator => json!("spectator"),
-        };
-        let rematch = match (&core.rematch, obs) {
-            (Some(id), Observer::Seat(s)) => {
-                json!({"id": id, "seat": (s.index() + 1) % seats})
+        out.extend_from_slice(b"\"legal\":[");
+        for (i, (action, notation)) in legal.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
             }
-            (Some(id), Observer::Spectator) => json!({"id": id}),
-            (None, _) => Value::Null,
-        };
-        let mut m = json!({
-            "type": kind,
-            "id": self.id,
-            "game": core.config.game,
-            "name": self.kind.name(),
-            "status": core.status.as_str(),
-            "seq": core.seq,
-            "now": now,
-            "you": you,
-            "seats": seats_json(core),
-            "options": core.config.options,
-            "to_act": core.to_act(),
-            "view": core.state.view(obs),
-            "legal": legal,
-            "legal_sampled": sampled,
-            "events": events,
-            "draw_offer": core.draw,
-            "clock": core.clock.as_ref().map(|c| c.to_json(now)),
-            "result": core.result,
-            "rematch": rematch,
-        });
-        if kind != "update"
-            && let Some(o) = m.as_object_mut()
-        {
-            o.insert("text".into(), Value::String(core.state.render_text(obs)));
+            out.extend_from_slice(b"{\"action\":");
+            write_json(&mut out, action);
+            out.extend_from_slice(b",\"notation\":");
+            write_json(&mut out, notation);
+            out.push(b'}');
         }
-        m
+        out.extend_from_slice(b"],");
+        put(&mut out, "legal_sampled", &sampled);
+        // Events are numbered from 1 in order: those after `since` are a tail of the log.
+        let from = inner.events.partition_point(|e| e.seq <= since);
+        out.extend_from_slice(b"\"events\":[");
+        for (i, (e, d)) in inner.events[from..]
+            .iter()
+            .zip(&inner.described[from..])
+            .enumerate()
+        {
+            if i > 0 {
+                out.push(b',');
+            }
+            let notation = d.as_ref().and_then(|d| d.get(oi)).cloned().flatten();
+            write_json(&mut out, &event_json(e, notation));
+        }
+        out.push(b']');
+        if snapshot {
+            out.push(b',');
+            let text = core.state.render_text(obs);
+            out.extend_from_slice(b"\"text\":");
+            write_json(&mut out, &text);
+        }
+        if let Some(id) = request_id {
+            out.extend_from_slice(b",\"request_id\":");
+            write_json(&mut out, &id);
+        }
+        out.push(b'}');
+        // serde_json writes UTF-8, and every literal above is ASCII.
+        String::from_utf8(out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 
+    /// The snapshot (`kind` "snapshot", with the terminal drawing `text`) or update message for `obs`
+    /// as JSON text, with the events after `since`; `request_id` answers a `sync`.
+    pub fn message_text(
+        &self,
+        inner: &RoomInner,
+        obs: Observer,
+        since: u64,
+        kind: &str,
+        now: i64,
+        request_id: Option<Option<i64>>,
+    ) -> String {
+        let common = self.common_json(inner, kind, now);
+        let mut view = Vec::with_capacity(1024);
+        write_json(&mut view, &inner.core.state.view(obs));
+        self.observer_json(
+            inner,
+            obs,
+            since,
+            &common,
+            &view,
+            kind != "update",
+            request_id,
+        )
+    }
+
+    /// The `update` of one change, for every observer: the shared part is rendered once, and each
+    /// distinct view is serialised once (seats that see what the spectator sees share its text).
     fn render_update(&self, inner: &RoomInner, first: u64) -> Update {
         let now = now_ms();
-        let messages = observers(inner.core.seats())
-            .into_iter()
-            .map(|o| self.message(inner, o, first - 1, "update", now).to_string())
+        let common = self.common_json(inner, "update", now);
+        let obs = observers(inner.core.seats());
+        let spectator = inner.core.state.view(Observer::Spectator);
+        let mut spectator_text = Vec::with_capacity(1024);
+        write_json(&mut spectator_text, &spectator);
+        let messages = obs
+            .iter()
+            .map(|&o| {
+                let own;
+                let view: &[u8] = match o {
+                    Observer::Spectator => &spectator_text,
+                    Observer::Seat(_) => {
+                        let v = inner.core.state.view(o);
+                        if v == spectator {
+                            &spectator_text
+                        } else {
+                            let mut t = Vec::with_capacity(spectator_text.len());
+                            write_json(&mut t, &v);
+                            own = t;
+                            &own
+                        }
+                    }
+                };
+                let text = self.observer_json(inner, o, first - 1, &common, view, false, None);
+                Utf8Bytes::from(text)
+            })
             .collect();
         Update {
             first,
@@ -1033,6 +1126,24 @@ impl Room {
     pub fn observer_index(&self, obs: Observer, seats: usize) -> usize {
         observer_index(obs, seats)
     }
+}
+
+/// Appends `v` as JSON (`null` if it cannot be serialised, which the types used here never cause).
+fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
+    let mark = out.len();
+    if serde_json::to_writer(&mut *out, v).is_err() {
+        out.truncate(mark);
+        out.extend_from_slice(b"null");
+    }
+}
+
+/// Appends `"key":value,` (the key is a plain ASCII name).
+fn put<T: Serialize + ?Sized>(out: &mut Vec<u8>, key: &str, v: &T) {
+    out.push(b'"');
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(b"\":");
+    write_json(out, v);
+    out.push(b',');
 }
 
 fn seats_json(core: &GameCore) -> Vec<Value> {
