@@ -13,6 +13,11 @@
 //!   seeds give different (equally valued) games and the same seed the same decision.
 //! * **Chance nodes** (should one occur) are averaged over their listed outcomes (expectimax), or over
 //!   one sampled outcome when they cannot be listed.
+//! * **Quiescence search**: a leaf is not scored in the middle of an exchange: the side to move may
+//!   stand pat (take the evaluation) or play a tactical action ([`Knowledge::is_tactical`]: Kyo's
+//!   captures), and so on for up to `quiescence_depth` actions. Without it a search a few actions
+//!   deep sees a capture it can make next turn as worth nothing, and never starts a fight it would
+//!   win (in Kyo it let quiet games against `random` run into the 100-turn draw).
 //! * **Scores**: from the root seat's side; a win is `WIN - ply` (prefer quick wins, slow losses); a
 //!   non-final leaf is `(eval[root] - eval[other]) * 10_000` from [`Knowledge::evaluate`] (0 without one).
 
@@ -39,6 +44,9 @@ pub struct AlphaBetaConfig {
     pub deadline: Option<Instant>,
     /// Transposition table size: `2^tt_bits` entries.
     pub tt_bits: u32,
+    /// Quiescence search: at most this many tactical actions ([`Knowledge::is_tactical`]) past the
+    /// nominal depth (0: none).
+    pub quiescence_depth: u32,
 }
 
 impl Default for AlphaBetaConfig {
@@ -48,6 +56,7 @@ impl Default for AlphaBetaConfig {
             max_depth: 64,
             deadline: None,
             tt_bits: 16,
+            quiescence_depth: 6,
         }
     }
 }
@@ -161,6 +170,67 @@ impl<G: Knowledge> Searcher<'_, G> {
         }
     }
 
+    /// The value of a non-final leaf: its evaluation ("stand pat": the side to move may decline every
+    /// capture), or better for the side to move when one of its tactical actions (captures) wins more,
+    /// following captures and recaptures for at most `qdepth` actions.
+    fn quiesce(
+        &mut self,
+        state: &G,
+        ply: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        qdepth: u32,
+    ) -> Result<i32, Aborted> {
+        let stand = self.leaf_value(state, ply);
+        if qdepth == 0 {
+            return Ok(stand);
+        }
+        let ToAct::Seat(mover) = state.to_act() else {
+            return Ok(stand);
+        };
+        let maximizing = mover == self.root;
+        if maximizing {
+            if stand >= beta {
+                return Ok(stand);
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return Ok(stand);
+            }
+            beta = beta.min(stand);
+        }
+        let mut actions = Vec::new();
+        state.legal_actions(mover, &mut actions);
+        actions.retain(|a| state.is_tactical(a));
+        if actions.is_empty() {
+            return Ok(stand);
+        }
+        actions.sort_by_key(|a| std::cmp::Reverse(state.action_priority(a)));
+        let mut best = stand;
+        for a in &actions {
+            self.tick()?;
+            let mut child = state.clone();
+            child.apply_trusted(Actor::Seat(mover), a);
+            let v = if matches!(child.to_act(), ToAct::Over(_)) {
+                self.leaf_value(&child, ply + 1)
+            } else {
+                self.quiesce(&child, ply + 1, alpha, beta, qdepth - 1)?
+            };
+            if maximizing {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        Ok(best)
+    }
+
     fn search(
         &mut self,
         state: &G,
@@ -171,8 +241,11 @@ impl<G: Knowledge> Searcher<'_, G> {
     ) -> Result<i32, Aborted> {
         self.tick()?;
         let to_act = state.to_act();
-        if matches!(to_act, ToAct::Over(_)) || depth == 0 {
+        if matches!(to_act, ToAct::Over(_)) {
             return Ok(self.leaf_value(state, ply));
+        }
+        if depth == 0 {
+            return self.quiesce(state, ply, alpha, beta, self.cfg.quiescence_depth);
         }
         if to_act == ToAct::Chance {
             let mut outcomes = Vec::new();

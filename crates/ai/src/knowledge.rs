@@ -39,6 +39,14 @@ pub trait Knowledge: Game {
         0
     }
 
+    /// Whether `action` is tactical (a capture): alpha-beta's quiescence search follows only such
+    /// actions past the nominal depth, so that a leaf is not scored in the middle of an exchange or
+    /// with a capture hanging. Default `false` for every action (no quiescence search).
+    fn is_tactical(&self, action: &Self::Action) -> bool {
+        let _ = action;
+        false
+    }
+
     /// The key of this position in the transposition table. The default hashes the state's JSON
     /// (correct for every game, slow); games override it with a cheaper key when they can.
     fn position_key(&self) -> u64 {

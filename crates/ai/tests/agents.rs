@@ -342,3 +342,59 @@ fn time_limits_apply_to_searching_agents_only() {
     let (a, _) = decide(&spec("level5").with_time_limit(t), &info, 1).unwrap();
     assert!(legal_actions_vec(&k, Seat(0)).contains(&a));
 }
+
+/// Gold's bare Heavy on C4 can take Red's Tower on D5, which Red's Heavy on E6 defends (Gold then
+/// loses the Heavy: 3 for 4), or Red's undefended Light Pawn on B5 (1.5). The right plan is the Light
+/// Pawn (it also moves the Heavy out of the Tower's reach).
+fn defended_and_hanging() -> Kyo {
+    Kyo::from_stacks(
+        &KyoOptions::default(),
+        &[
+            ("A0", "SSSK"),
+            ("B0", "DDDLL"),
+            ("C4", "H"),
+            ("B5", "p"),
+            ("D5", "t"),
+            ("E6", "h"),
+            ("I9", "dddll"),
+            ("J9", "sssk"),
+        ],
+        0,
+    )
+    .unwrap()
+}
+
+fn step_to(a: &kyo::Action) -> Option<kyo::Sq> {
+    match a {
+        kyo::Action::Step { to, .. } => Some(*to),
+        _ => None,
+    }
+}
+
+#[test]
+fn quiescence_sees_the_recapture_beyond_the_nominal_depth() {
+    use tabula_ai::alphabeta::{self, AlphaBetaConfig};
+    let k = defended_and_hanging();
+    let b5 = "B5".parse::<kyo::Sq>().unwrap();
+    let d5 = "D5".parse::<kyo::Sq>().unwrap();
+    let one_action = |quiescence_depth| {
+        let cfg = AlphaBetaConfig {
+            max_depth: 1,
+            max_nodes: 1_000_000,
+            quiescence_depth,
+            ..AlphaBetaConfig::default()
+        };
+        let mut rng = tabula_core::rng_from_seed(3);
+        alphabeta::search(&k, Seat(0), &cfg, &mut rng).unwrap().0
+    };
+    // One action deep without quiescence, the Tower (3) looks better than the Light Pawn (1.5)...
+    assert_eq!(step_to(&one_action(0)), Some(d5));
+    // ...with it, the recapture by the Heavy on E6 is seen.
+    assert_eq!(step_to(&one_action(6)), Some(b5));
+    // The strongest level takes the Light Pawn too, whatever the seed.
+    for seed in 1..4 {
+        let info = InfoSet::new(&k, Seat(0)).unwrap();
+        let (a, _) = decide(&spec("level5:20000"), &info, seed).unwrap();
+        assert_eq!(step_to(&a), Some(b5), "level5 played {a:?}");
+    }
+}

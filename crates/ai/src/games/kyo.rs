@@ -134,6 +134,12 @@ impl Knowledge for Kyo {
         capture_priority(self, action)
     }
 
+    fn is_tactical(&self, action: &Action) -> bool {
+        // Captures (the King's included); steps onto enemy Mana are not: their Mana is destroyed
+        // only when the turn ends there.
+        capture_priority(self, action) >= 100
+    }
+
     fn position_key(&self) -> u64 {
         self.position_hash() ^ stable_hash(&self.turn).rotate_left(17)
     }
