@@ -20,11 +20,11 @@ fn small_kyo() -> TournamentConfig {
     TournamentConfig {
         game: "kyo".into(),
         options: serde_json::Value::Null,
-        agents: vec![spec("random"), spec("greedy"), spec("level1")],
+        agents: vec![spec("random"), spec("uct:2"), spec("mcts:3")],
         games_per_pair: 2,
         seed: 9,
         threads: 2,
-        max_actions: 80,
+        max_actions: 60,
     }
 }
 
@@ -64,7 +64,7 @@ fn results_file_keeps_every_game_and_summarises_to_the_report() {
         assert_eq!(g.seats.len(), 2);
         assert_eq!(g.seats[usize::from(g.seat_a)], g.a);
         assert_eq!(g.seats[1 - usize::from(g.seat_a)], g.b);
-        assert!(g.actions > 0 && g.actions <= 80);
+        assert!(g.actions > 0 && g.actions <= 60);
     }
     let summaries = summarise(&parsed.games);
     assert_eq!(summaries.len(), 1);
@@ -201,11 +201,11 @@ fn equal_budgets_go_to_searching_agents_without_their_own() {
     // An equal-budget tournament is reproducible for its seed.
     let cfg = TournamentConfig {
         agents: vec![
-            spec("level5").with_budget(200),
-            spec("uct").with_budget(200),
+            spec("level5").with_budget(100),
+            spec("uct").with_budget(100),
         ],
         games_per_pair: 2,
-        max_actions: 30,
+        max_actions: 16,
         ..small_kyo()
     };
     let (first, _) = run_recording(&cfg, &[]);
@@ -216,6 +216,6 @@ fn equal_budgets_go_to_searching_agents_without_their_own() {
         v
     };
     assert_eq!(key(&first), key(&second));
-    assert_eq!(first[0].a, "level5:200");
-    assert_eq!(first[0].b, "uct:200");
+    assert_eq!(first[0].a, "level5:100");
+    assert_eq!(first[0].b, "uct:100");
 }
