@@ -159,10 +159,18 @@ fn run(args: &[String]) -> Result<(), String> {
     };
     let kept = tournament::kept_games(&cfg, &done);
     let total = tournament::total_games(&cfg);
-    if kept > 0 {
-        eprintln!("{kept} of {total} games already in the results file: not replayed");
+    let mut progress = Progress::new(total);
+    if !kept.is_empty() {
+        eprintln!(
+            "{} of {total} games already in the results file: not replayed",
+            kept.len()
+        );
+        for g in &kept {
+            progress.record(g);
+        }
+        eprintln!("{}", progress.scores());
     }
-    let progress = Mutex::new(Progress::new(total - kept));
+    let progress = Mutex::new(progress);
     let start = Instant::now();
     let report = tournament::run_with(&cfg, &done, &|g| {
         if let Some(f) = &file {

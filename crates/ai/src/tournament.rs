@@ -468,23 +468,26 @@ pub fn run_with(
         _ => Err(AiError::UnknownGame(cfg.game.clone())))
 }
 
-/// The number of games of `done` that [`run_with`] would keep for `cfg`.
-pub fn kept_games(cfg: &TournamentConfig, done: &[GameSummary]) -> u64 {
+/// The games of `done` that [`run_with`] keeps for `cfg` instead of playing them again.
+pub fn kept_games(cfg: &TournamentConfig, done: &[GameSummary]) -> Vec<GameSummary> {
     let names: Vec<String> = cfg.agents.iter().map(|a| a.to_string()).collect();
     let pairs = round_robin(cfg.agents.len());
-    let mut n = 0;
+    let mut kept = Vec::new();
     for (p, &(a, b)) in pairs.iter().enumerate() {
         for g in 0..cfg.games_per_pair {
             let seed = game_seed(cfg.seed, p, g);
-            if done
+            if let Some(d) = done
                 .iter()
-                .any(|d| is_job(d, cfg, (&names[a], &names[b]), g, seed))
+                .find(|d| is_job(d, cfg, (&names[a], &names[b]), g, seed))
             {
-                n += 1;
+                kept.push(GameSummary {
+                    pair: p,
+                    ..d.clone()
+                });
             }
         }
     }
-    n
+    kept
 }
 
 /// Results files: one [`GameSummary`] per line, as JSON, appended as each game finishes, so a run that

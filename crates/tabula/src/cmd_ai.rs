@@ -158,9 +158,16 @@ struct Observer {
 }
 
 impl Observer {
-    fn new(total: u64) -> Observer {
+    /// An observer of a tournament of `total` games, `kept` of them already played.
+    fn new(total: u64, kept: &[GameSummary]) -> Observer {
+        let mut progress = Progress::new(total);
+        for g in kept {
+            progress.record(g);
+        }
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(total);
+            bar.set_position(progress.done);
+            bar.set_message(progress.scores());
             if let Ok(style) = ProgressStyle::with_template(
                 "{bar:30} {pos}/{len} games  {elapsed_precise} (eta {eta})\n{wide_msg}",
             ) {
@@ -171,7 +178,7 @@ impl Observer {
         });
         Observer {
             bar,
-            progress: Mutex::new(Progress::new(total)),
+            progress: Mutex::new(progress),
             start: Instant::now(),
         }
     }
@@ -240,13 +247,14 @@ pub fn tournament(args: &TournamentArgs, registry: &Registry) -> Result<()> {
         None => (None, Vec::new()),
     };
     let kept = tournament::kept_games(&cfg, &done);
-    if kept > 0 {
+    let total = tournament::total_games(&cfg);
+    if !kept.is_empty() {
         eprintln!(
-            "{kept} of {} games are already in the results file and are not played again",
-            tournament::total_games(&cfg)
+            "{} of {total} games are already in the results file and are not played again",
+            kept.len()
         );
     }
-    let observer = Observer::new(tournament::total_games(&cfg) - kept);
+    let observer = Observer::new(total, &kept);
     let result = tournament::run_with(&cfg, &done, &|g| {
         if let Some(f) = &file {
             f.record(g)?;
