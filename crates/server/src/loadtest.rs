@@ -114,6 +114,32 @@ async fn create_game(cfg: &LoadConfig) -> Result<(String, Vec<String>), String> 
     Err("the server kept refusing game creation (rate limited)".into())
 }
 
+/// The parts of a server message the load generator reads; everything else (the view, the seats, …)
+/// is skipped by the parser without being built, so the generator spends little CPU per message.
+#[derive(Debug, serde::Deserialize)]
+struct Incoming {
+    #[serde(rename = "type", default)]
+    ty: String,
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    events: Vec<IncomingEvent>,
+    #[serde(default)]
+    legal: Vec<IncomingLegal>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct IncomingEvent {
+    kind: String,
+    #[serde(default)]
+    actor: Option<Value>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct IncomingLegal {
+    action: Value,
+}
+
 /// Plays one seat until the game ends or `deadline`. Returns whether the game ended.
 struct SeatPlayer {
     addr: SocketAddr,
@@ -145,26 +171,27 @@ async fn play_seat(p: SeatPlayer) -> Result<bool, String> {
     )
     .await?;
     let mut rng = tabula_core::rng_from_seed(seed);
-    let first = ws.recv(Duration::from_secs(30)).await?.ok_or("closed")?;
+    let first: Incoming = ws.recv_as(Duration::from_secs(30)).await?.ok_or("closed")?;
     start.wait().await;
     let end = Instant::now() + duration;
     let mut current = first;
     let mut sent: Option<Instant> = None;
     let mut next_id = 0i64;
+    let me = json!({ "seat": seat });
     loop {
-        if current["status"] == "over" {
+        if current.status.as_deref() == Some("over") {
             return Ok(true);
         }
         if Instant::now() >= end {
             return Ok(false);
         }
-        let ty = current["type"].as_str().unwrap_or("");
+        let ty = current.ty.as_str();
         if ty == "update" || ty == "snapshot" {
             if let Some(t0) = sent {
-                let mine = current["events"].as_array().is_some_and(|evs| {
-                    evs.iter()
-                        .any(|e| e["kind"] == "action" && e["actor"]["seat"] == json!(seat))
-                });
+                let mine = current
+                    .events
+                    .iter()
+                    .any(|e| e.kind == "action" && e.actor.as_ref() == Some(&me));
                 if mine {
                     sent = None;
                     stats
@@ -175,13 +202,13 @@ async fn play_seat(p: SeatPlayer) -> Result<bool, String> {
                     stats.actions.fetch_add(1, Ordering::Relaxed);
                 }
             }
-            let legal = current["legal"].as_array().map_or(0, |l| l.len());
+            let legal = current.legal.len();
             if sent.is_none() && legal > 0 {
                 if !think.is_zero() {
                     tokio::time::sleep(think).await;
                 }
                 let pick = rng.random_range(0..legal);
-                let action = current["legal"][pick]["action"].clone();
+                let action = std::mem::take(&mut current.legal[pick].action);
                 next_id += 1;
                 sent = Some(Instant::now());
                 ws.send(&json!({"type": "action", "id": next_id, "action": action}))
@@ -193,7 +220,7 @@ async fn play_seat(p: SeatPlayer) -> Result<bool, String> {
             ws.send(&json!({"type": "sync"})).await?;
         }
         let wait = end.saturating_duration_since(Instant::now()) + Duration::from_secs(5);
-        current = match ws.recv(wait).await {
+        current = match ws.recv_as(wait).await {
             Ok(Some(m)) => m,
             Ok(None) => return Err("server closed the connection".into()),
             Err(e) => {

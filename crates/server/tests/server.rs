@@ -742,3 +742,43 @@ async fn correspondence_clock_gives_days_per_decision() {
     assert_eq!(snap["clock"]["seats"][1]["running"], true);
     server.shutdown().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn load_generator_plays_games_and_reports_latencies() {
+    let dir = temp_dir("load");
+    let limits = Limits {
+        http_rate_per_sec: 100_000.0,
+        http_burst: 100_000.0,
+        ..Limits::default()
+    };
+    let server = start_with(registry(), Storage::SqliteDir(dir), limits).await;
+    let report = tabula_server::loadtest::run(tabula_server::loadtest::LoadConfig {
+        addr: server.local_addr(),
+        game: "duel".into(),
+        options: json!({"target": 40}),
+        games: 4,
+        rate: 0.0,
+        duration: Duration::from_secs(2),
+        seed: 5,
+    })
+    .await
+    .unwrap();
+    assert_eq!((report.games, report.sockets, report.errors), (4, 8, 0));
+    assert!(report.actions > 0, "{report}");
+    assert!(report.latency_ms_p50 <= report.latency_ms_p99);
+    assert!(report.latency_ms_p99 <= report.latency_ms_max);
+    server.shutdown().await.unwrap();
+    // Not a loopback address: refused before anything is sent.
+    let err = tabula_server::loadtest::run(tabula_server::loadtest::LoadConfig {
+        addr: "192.0.2.1:80".parse().unwrap(),
+        game: "duel".into(),
+        options: json!({}),
+        games: 1,
+        rate: 0.0,
+        duration: Duration::from_secs(1),
+        seed: 1,
+    })
+    .await
+    .unwrap_err();
+    assert!(err.contains("loopback"), "{err}");
+}
