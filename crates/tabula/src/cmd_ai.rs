@@ -395,3 +395,72 @@ pub fn bench(args: &BenchArgs, registry: &Registry) -> Result<()> {
     println!("{table}");
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    fn args(agents: &[&str]) -> TournamentArgs {
+        TournamentArgs {
+            game: Some("kyo".into()),
+            options: Vec::new(),
+            agents: agents.iter().map(|a| a.to_string()).collect(),
+            games: 2,
+            time_per_move: None,
+            iterations: None,
+            results: None,
+            summarise: None,
+            json: false,
+            seed: 3,
+            threads: 1,
+            max_actions: 40,
+        }
+    }
+
+    #[test]
+    fn iterations_and_time_limits_reach_the_searching_agents() {
+        let mut a = args(&["level5", "uct:7", "greedy"]);
+        a.iterations = Some(500);
+        let names: Vec<String> = agents(&a).unwrap().iter().map(|s| s.to_string()).collect();
+        assert_eq!(names, ["level5:500", "uct:7", "greedy"]);
+        a.iterations = Some(0);
+        assert!(agents(&a).is_err());
+        a.iterations = None;
+        a.time_per_move = Some(20);
+        let names: Vec<String> = agents(&a).unwrap().iter().map(|s| s.to_string()).collect();
+        assert_eq!(names, ["level5@20ms", "uct:7@20ms", "greedy"]);
+        a.time_per_move = Some(0);
+        assert!(agents(&a).is_err());
+    }
+
+    #[test]
+    fn a_results_file_is_written_resumed_and_summarised() {
+        let registry = crate::catalog::registry();
+        let path = std::env::temp_dir().join(format!("tabula-cmd-ai-{}.jsonl", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let mut a = args(&["random", "uct:2"]);
+        a.results = Some(path.clone());
+        tournament(&a, &registry).unwrap();
+        let first = read_results(&path, false).unwrap();
+        assert_eq!(first.len(), 2);
+        // A second run with more games keeps the two recorded ones and adds one.
+        a.games = 3;
+        tournament(&a, &registry).unwrap();
+        let second = read_results(&path, false).unwrap();
+        assert_eq!(second.len(), 3);
+        assert_eq!(second[..2], first[..]);
+        let summaries = tournament::summarise(&second);
+        assert_eq!(summaries.len(), 1);
+        assert_eq!(summaries[0].report.pairs[0].games(), 3);
+        let mut s = args(&[]);
+        s.game = None;
+        s.summarise = Some(path.clone());
+        tournament(&s, &registry).unwrap();
+        // A missing file is an error for --summarise, an empty start for --results.
+        let _ = std::fs::remove_file(&path);
+        assert!(tournament(&s, &registry).is_err());
+        assert!(read_results(&path, true).unwrap().is_empty());
+    }
+}
