@@ -182,7 +182,7 @@ impl<G: Knowledge> Searcher<'_, G> {
         qdepth: u32,
     ) -> Result<i32, Aborted> {
         let stand = self.leaf_value(state, ply);
-        if qdepth == 0 {
+        if qdepth == 0 || !G::HAS_TACTICAL_ACTIONS {
             return Ok(stand);
         }
         let ToAct::Seat(mover) = state.to_act() else {

@@ -39,6 +39,10 @@ pub trait Knowledge: Game {
         0
     }
 
+    /// Whether the game marks tactical actions ([`Knowledge::is_tactical`]); when `false`, alpha-beta
+    /// skips the quiescence search (and its move generation at every leaf).
+    const HAS_TACTICAL_ACTIONS: bool = false;
+
     /// Whether `action` is tactical (a capture): alpha-beta's quiescence search follows only such
     /// actions past the nominal depth, so that a leaf is not scored in the middle of an exchange or
     /// with a capture hanging. Default `false` for every action (no quiescence search).

@@ -46,6 +46,9 @@
 //!   sampled and stay "open loop". Alpha-beta averages listed outcomes (expectimax).
 //! * `uct` draws one determinization per decision (the general-game-playing baseline); `ismcts`
 //!   and the levels draw one per iteration (single-observer ISMCTS with availability counts).
+//! * Alpha-beta ends every line in a quiescence search over the game's tactical actions
+//!   ([`Knowledge::is_tactical`]; Kyo: captures), so a shallow search does not score a position in
+//!   the middle of an exchange nor overlook a capture it threatens.
 //! * The alpha-beta transposition key is the game's own position hash where it has one (Kyo, Caird
 //!   Cyvasse) or a hash of the board (Trump Cyvasse); repetition draws are left to the game's rules
 //!   (the search sees the resulting outcome when it reaches it).

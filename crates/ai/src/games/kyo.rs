@@ -12,6 +12,8 @@
 //! * the balance is scaled by `1 − ½ · quiet_turns / 100`: an unconverted advantage fades as the
 //!   quiet-turn count runs, so captures and destroyed Mana (which reset it) gain value.
 //!
+//! **Tactical actions** (followed by alpha-beta's quiescence search past its depth): captures.
+//!
 //! **Move ordering**: captures first (by the value of the captured pawn, the King above all), then
 //! steps onto enemy Mana, then other steps, deploys, turn ends and shuffles last.
 //! **Playouts** take a King capture when there is one, prefer captures half of the time and
@@ -121,6 +123,8 @@ fn capture_priority(k: &Kyo, a: &Action) -> i32 {
 }
 
 impl Knowledge for Kyo {
+    const HAS_TACTICAL_ACTIONS: bool = true;
+
     fn evaluate(&self) -> Option<Vec<f64>> {
         let p = 1.0 / (1.0 + (-balance(self) / 6.0).exp());
         Some(vec![p, 1.0 - p])
