@@ -398,3 +398,43 @@ fn quiescence_sees_the_recapture_beyond_the_nominal_depth() {
         assert_eq!(step_to(&a), Some(b5), "level5 played {a:?}");
     }
 }
+
+/// Gold (Queen and Heavy against a Heavy and a Light Pawn) is ahead. Its Heavy on G4 can take Red's
+/// Light Pawn on H5, which Red's Heavy on I6 defends: a losing exchange (4 for 1.5) that still leaves
+/// Gold ahead.
+fn ahead_with_an_exchange(quiet_turns: u32) -> Kyo {
+    let mut k = Kyo::from_stacks(
+        &KyoOptions::default(),
+        &[
+            ("A0", "SSSK"),
+            ("B0", "DDDLL"),
+            ("E4", "Q"),
+            ("G4", "H"),
+            ("H5", "p"),
+            ("I6", "h"),
+            ("I9", "dddll"),
+            ("J9", "sssk"),
+        ],
+        0,
+    )
+    .unwrap();
+    k.quiet_turns = quiet_turns;
+    k
+}
+
+#[test]
+fn level5_exchanges_rather_than_let_the_quiet_rule_draw_a_won_game() {
+    let h5 = "H5".parse::<kyo::Sq>().unwrap();
+    for seed in 1..4 {
+        // With the count far from the limit, the losing exchange is declined...
+        let k = ahead_with_an_exchange(0);
+        let info = InfoSet::new(&k, Seat(0)).unwrap();
+        let (a, _) = decide(&spec("level5:20000"), &info, seed).unwrap();
+        assert_ne!(step_to(&a), Some(h5), "level5 gave its Heavy away: {a:?}");
+        // ...one turn before the 100-turn draw, it is the only way to play on, and level5 takes it.
+        let k = ahead_with_an_exchange(kyo::QUIET_TURN_LIMIT - 1);
+        let info = InfoSet::new(&k, Seat(0)).unwrap();
+        let (a, _) = decide(&spec("level5:20000"), &info, seed).unwrap();
+        assert_eq!(step_to(&a), Some(h5), "level5 let the game be drawn: {a:?}");
+    }
+}
