@@ -169,7 +169,10 @@ async function playOneDecision(page) {
       await waitChange(page, before, beforeStatus);
       return n;
     }
-    // The page may be between two updates: look again a few times before giving up.
+    // The page may be between two updates: look again a few times before giving up. (The last click may
+    // have completed the action after all: its update can land after the page had stopped showing it as
+    // pending — another update, such as a join, arrived first.)
+    if ((await moveCount(page)) !== before || (await status(page)) !== beforeStatus) return 'board';
     if (clocksIdle++ < 10) {
       await sleep(300);
       continue;
@@ -210,24 +213,27 @@ async function waitPly(page, n) {
   await page.locator('[data-testid=replay-ply]', { hasText: new RegExp(`^Action ${n} of `) }).waitFor({ timeout: 15000 });
 }
 
-/** Steps back through a live game on its game page (a seat or a spectator) and returns to the live position. */
+/** Steps back through a live game on its game page (a seat or a spectator) and returns to the live position.
+ * (Consecutive positions may look alike — Kyo's "end" moves nothing — so boards are compared with the start.) */
 async function stepLiveGame(page, label) {
   const live = await boardHtml(page);
   const total = await moveCount(page);
   assert(total >= 2, 'too few moves to step through');
   await page.locator('[data-testid=moves] li').first().click();
   await waitPly(page, 1);
-  const first = await boardHtml(page);
-  assert(first !== live, 'the position after the first move looks like the live one');
   assert((await page.locator('[data-testid=actions]').count()) === 0, 'actions are offered while replaying');
+  await page.locator('[data-testid=review] [data-testid=replay-first]').click();
+  await waitPly(page, 0);
+  const start = await boardHtml(page);
+  assert(start !== live, 'the start of the game looks like the live position');
+  await page.locator('[data-testid=review] [data-testid=replay-next]').click();
+  await waitPly(page, 1);
   await page.locator('[data-testid=review] [data-testid=replay-next]').click();
   await waitPly(page, 2);
-  const second = await boardHtml(page);
-  assert(second !== first, 'stepping forward did not change the board');
   await page.screenshot({ path: join(ARTIFACTS, `live-replay-${label}.png`), fullPage: true });
-  await page.locator('[data-testid=review] [data-testid=replay-prev]').click();
-  await waitPly(page, 1);
-  assert((await boardHtml(page)) === first, 'stepping back did not show the first position again');
+  await page.locator('[data-testid=review] [data-testid=replay-first]').click();
+  await waitPly(page, 0);
+  assert((await boardHtml(page)) === start, 'the start looks different the second time');
   await page.locator('[data-testid=replay-leave]').click();
   await page.locator('[data-testid=review]').waitFor({ state: 'detached', timeout: 15000 });
   assert((await boardHtml(page)) === live, 'leaving the replay did not return to the live position');
@@ -443,8 +449,10 @@ async function onlineGame(game) {
       await waitPly(liveReplay, n);
       const latest = await boardHtml(liveReplay, 'replay-board');
       await liveReplay.locator('[data-testid=replay-prev]').click();
-      await waitPly(liveReplay, n - 1);
-      assert((await boardHtml(liveReplay, 'replay-board')) !== latest, 'stepping back in the live replay changed nothing');
+      await waitPly(liveReplay, n - 1); // (an action such as Kyo's "end" may leave the board as it was)
+      await liveReplay.locator('[data-testid=replay-first]').click();
+      await waitPly(liveReplay, 0);
+      assert((await boardHtml(liveReplay, 'replay-board')) !== latest, 'the start of the live replay looks like its latest position');
       await liveReplay.locator('a', { hasText: 'Back to the live game' }).click();
       await liveReplay.waitForURL(/\/watch\//, { timeout: 15000 });
       await liveReplay.locator('[data-testid=status]').waitFor({ timeout: 15000 });
@@ -564,6 +572,46 @@ async function onlineGame(game) {
   }
 }
 
+async function lobbyJoinAndWatch(game) {
+  const host = await newPage('lobby-host');
+  const guest = await newPage('lobby-guest');
+  const viewer = await newPage('lobby-viewer');
+  try {
+    await host.goto(`${base()}/`);
+    const card = host.locator(`[data-game="${game.id}"]`);
+    await card.locator('button', { hasText: 'Options & friends' }).click();
+    // Two seats for "me" is refused with a clear message, and nothing is created.
+    await card.locator('select[data-seat="1"]').selectOption('me');
+    await card.locator('button', { hasText: 'Create game' }).click();
+    await card.locator('[data-testid=create-error]').waitFor({ timeout: 5000 });
+    assert(host.url() === `${base()}/`, 'a game was created with two seats for me');
+    await card.locator('select[data-seat="1"]').selectOption('open');
+    await card.locator('button', { hasText: 'Create game' }).click();
+    await host.waitForURL(/\/game\//, { timeout: 15000 });
+    const id = host.url().split('/game/')[1];
+    assert((await status(host)).startsWith('Waiting for players'), 'the game started before the open seat was taken');
+    // Someone else claims the open seat from the lobby's list.
+    await guest.goto(`${base()}/`);
+    await guest.locator(`li[data-id="${id}"] button`, { hasText: 'Join as' }).click({ timeout: 15000 });
+    await guest.waitForURL(new RegExp(`/game/${id}$`), { timeout: 15000 });
+    for (const p of [host, guest]) {
+      const deadline = Date.now() + 15000;
+      while ((await status(p)).startsWith('Waiting for players') && Date.now() < deadline) await sleep(150);
+      assert(!(await status(p)).startsWith('Waiting for players'), 'the game did not start when the open seat was taken');
+    }
+    assert((await guest.locator('[data-seat="1"]', { hasText: '(you)' }).count()) === 1, 'the guest does not hold the claimed seat');
+    // A third browser finds it among the live games and watches.
+    await viewer.goto(`${base()}/`);
+    await viewer.locator(`li[data-id="${id}"] a`, { hasText: 'Watch' }).click({ timeout: 15000 });
+    await viewer.waitForURL(new RegExp(`/watch/${id}$`), { timeout: 15000 });
+    await viewer.locator('[data-testid=status]').waitFor({ timeout: 15000 });
+    assert((await viewer.locator('[data-testid=actions]').count()) === 0, 'a spectator was offered actions');
+    await noConsoleErrors(host, guest, viewer);
+  } finally {
+    for (const p of [host, guest, viewer]) await p.context().close();
+  }
+}
+
 async function rulesPages(games) {
   const page = await newPage('rules');
   try {
@@ -606,6 +654,7 @@ async function main() {
     if (games.length) await test('the lobby fits a phone screen', () => lobbyOnPhone(games));
     for (const g of games) await test(`${g.id}: play against the AI by clicking`, () => playAgainstAi(g));
     const duo = games.find((g) => g.id === 'kyo') ?? games[0];
+    if (duo) await test(`${duo.id}: an open seat claimed from the lobby, the game watched from the lobby`, () => lobbyJoinAndWatch(duo));
     if (duo) await test(`${duo.id}: two browsers online with a spectator, restart, resign, export, import, replay`, () => onlineGame(duo));
   } catch (e) {
     console.log(`FAIL setup: ${e instanceof Error ? e.message : e}`);

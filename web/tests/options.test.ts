@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedOnly, defaults, label, parseValue, type OptionSpec } from '../src/logic/options';
+import { changedOnly, defaults, label, parseValue, seatPlanError, type OptionSpec } from '../src/logic/options';
 
 const schema: OptionSpec[] = [
   { name: 'extra_pieces', type: 'bool', default: false, description: '' },
@@ -30,5 +30,16 @@ describe('options', () => {
   });
   it('labels options readably', () => {
     expect(label('light_pawn_rows')).toBe('Light pawn rows');
+  });
+});
+
+describe('seat plans', () => {
+  it('accepts one seat for me, friends, open seats and AIs', () => {
+    expect(seatPlanError(['me', 'ai3'])).toBeNull();
+    expect(seatPlanError(['friend', 'me', 'open', 'ai1'])).toBeNull();
+    expect(seatPlanError(['ai2', 'ai5'])).toBeNull();
+  });
+  it('refuses two seats for me with a way out', () => {
+    expect(seatPlanError(['me', 'me'])).toContain('one seat only');
   });
 });

@@ -2,7 +2,7 @@
 // join open games, watch live ones, import a record.
 
 import { api } from '../api';
-import { changedOnly, defaults, label, parseValue, type OptionSpec, type OptionValues } from '../logic/options';
+import { changedOnly, defaults, label, parseValue, seatPlanError, type OptionSpec, type OptionValues } from '../logic/options';
 import { parseRecord } from '../logic/record';
 import { saveSeat } from '../store';
 import { clear, h } from '../ui/dom';
@@ -193,6 +193,12 @@ async function create(
     c.startsWith('ai') ? { kind: 'ai', level: Number(c.slice(2)) || 3 } : { kind: 'human' },
   );
   const hostSeat = choices.indexOf('me');
+  const planError = seatPlanError(choices);
+  if (planError) {
+    errorHost.querySelector('[data-testid=create-error]')?.remove();
+    errorHost.appendChild(h('p.error', { 'data-testid': 'create-error' }, planError));
+    return;
+  }
   try {
     const res = await api.post<{
       id: string;
@@ -241,13 +247,13 @@ async function refreshLists(host: HTMLElement): Promise<void> {
   host.append(
     h('h2', 'Open games'),
     data.open.length
-      ? h('ul', data.open.map((g) => h('li', lobbyLine(g),
+      ? h('ul', data.open.map((g) => h('li', { 'data-id': g.id }, lobbyLine(g),
           g.seats.filter((s) => s.kind === 'human' && !s.joined).map((s) =>
             h('button', { onclick: () => claim(g.id, s.seat, host) }, `Join as ${s.name}`)))))
       : h('p.muted', 'No open games. Create one above and choose "Anyone" for a seat.'),
     h('h2', 'Live games'),
     data.live.length
-      ? h('ul', data.live.map((g) => h('li', lobbyLine(g), ' ', h('a', { href: `/watch/${g.id}`, 'data-link': '' }, 'Watch'))))
+      ? h('ul', data.live.map((g) => h('li', { 'data-id': g.id }, lobbyLine(g), ' ', h('a', { href: `/watch/${g.id}`, 'data-link': '' }, 'Watch'))))
       : h('p.muted', 'No live public games right now.'),
     h('button', { onclick: () => refreshLists(host) }, 'Refresh'),
   );
