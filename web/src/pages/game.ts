@@ -19,6 +19,7 @@ import { seatColour } from '../games/art';
 import { attachBoardInput } from '../games/board';
 import type { SetupCodec } from '../games/types';
 import { swap, type SetupDraft, type SwapMode } from '../logic/setup';
+import { PendingAction } from '../logic/pending';
 import { lastMoveCells, positionOfMove, ReplayNav, type Position } from '../logic/replay';
 import { moveText, positionBoard, positionLabel, replayButtons, zoomableBoard, type ZoomState } from './position';
 import { scrollToCurrent } from './replay';
@@ -37,7 +38,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   let model: Snapshot | null = null;
   let selection: Selection | null = null;
   let chooser: LegalAction[] | null = null;
-  let pending = false;
+  const sent = new PendingAction(); // the action on its way (the board offers nothing meanwhile)
   let errorText = '';
   let connText = 'connecting…';
   let connected = false;
@@ -67,6 +68,12 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   const conn = new GameConn(id, cred, {
     onStatus(up, detail) {
       connected = up;
+      // A dropped connection may have lost the answer: the reconnect's snapshot tells; meanwhile the
+      // player may act again (over HTTP), and a repeated action is refused with a clear error.
+      if (!up && sent.pending) {
+        sent.clear();
+        drawSide();
+      }
       connText = detail;
       drawHeader();
     },
@@ -75,7 +82,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         const { model: next, gap } = merge(model, msg);
         model = next;
         if (gap) conn.send({ type: 'sync' });
-        pending = false;
+        sent.onState(msg.type, next.seq, Array.isArray(msg.events) ? msg.events : [], mySeat(next));
         chooser = null;
         nav.setTotal(moveList(next.events).length);
         const me = mySeat(next);
@@ -103,11 +110,14 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         draw();
         maybeGameOver();
       } else if (msg.type === 'error') {
-        pending = false;
+        sent.onError(msg.id);
         errorText = msg.message;
         draw();
       } else if (msg.type === 'ack') {
         errorText = '';
+        const was = sent.pending;
+        if (typeof msg.seq === 'number') sent.onAck(msg.id, msg.seq, model?.seq ?? 0);
+        if (was && !sent.pending) draw();
       }
     },
   });
@@ -165,31 +175,31 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   }
 
   function sendAction(a: LegalAction): void {
-    if (!model || pending) return;
+    if (!model || sent.pending) return;
     errorText = '';
     const sentId = conn.send({ type: 'action', action: a.action });
     if (sentId === null) {
       // Not connected: fall back to HTTP so the move is not lost.
       if (!cred) return;
-      pending = true;
+      sent.sent(null);
       api.post(`/api/games/${id}/action`, { seat: cred.seat, token: cred.token, action: a.action })
         .then(() => conn.send({ type: 'sync' }))
         .catch((e: unknown) => {
           errorText = e instanceof Error ? e.message : String(e);
         })
         .finally(() => {
-          pending = false;
+          sent.clear();
           draw();
         });
     } else {
-      pending = true;
+      sent.sent(sentId);
     }
     selection?.reset();
     draw();
   }
 
   function onCell(cell: string): void {
-    if (!selection || reviewing() || pending) return;
+    if (!selection || reviewing() || sent.pending) return;
     if (codec && draft) {
       if (!codec.home.includes(cell)) return;
       if (draftSel === null) draftSel = cell;
@@ -327,7 +337,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     if (chance.length) side.appendChild(h('div.card', h('b', 'Chance: '), h('span', { 'data-testid': 'chance' }, chance.join(', '))));
 
     if (me !== null && !over && !reviewing()) {
-      const box = h('div.card', { 'data-testid': 'actions', 'data-pending': pending ? '1' : '0' });
+      const box = h('div.card', { 'data-testid': 'actions', 'data-pending': sent.pending ? '1' : '0' });
       const buttons = selection.cellless();
       const targets = selection.targets();
       if (selection.prefix.length) {
@@ -346,7 +356,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
           h('div.row', h('button.primary', {
             'data-notation': 'ready', 'data-testid': 'setup-ready',
             onclick: () => sendAction({ action: c.toAction(d), notation: 'ready' }),
-            disabled: pending,
+            disabled: sent.pending,
           }, 'Ready — commit this setup')),
           h('p', h('b', 'Start from a listed setup (presets, random):'))));
         box.appendChild(h('div.actions', model.legal.map((a) =>
@@ -367,7 +377,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         })));
       }
       if (model.legal.length === 0) {
-        box.appendChild(h('p.muted', pending ? 'Sending…' : 'Nothing to do now.'));
+        box.appendChild(h('p.muted', sent.pending ? 'Sending…' : 'Nothing to do now.'));
       } else {
         if (targets.size && !chooser) box.appendChild(h('p.muted', selection.prefix.length ? 'Click a highlighted cell to continue.' : 'Click a highlighted piece or cell to move.'));
         if (buttons.length) {
@@ -376,7 +386,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
           for (const [verb, list] of groups) {
             if (verb) box.appendChild(h('div.muted', { style: 'margin-top:.3rem' }, verb));
             box.appendChild(h('div.actions', list.map((a) =>
-              h('button', { 'data-notation': a.notation, title: a.notation, onclick: () => sendAction(a), disabled: pending }, short(a.notation)))));
+              h('button', { 'data-notation': a.notation, title: a.notation, onclick: () => sendAction(a), disabled: sent.pending }, short(a.notation)))));
           }
         }
         box.appendChild(allMoves(model.legal));
