@@ -154,20 +154,6 @@ impl WsClient {
         }
     }
 
-    /// The next message parsed as `T` (only the fields `T` names are built: the load generator's
-    /// cheap parse), or `None` when the connection closed. Fails after `timeout`.
-    pub async fn recv_as<T: serde::de::DeserializeOwned>(
-        &mut self,
-        timeout: Duration,
-    ) -> Result<Option<T>, String> {
-        match self.recv_text(timeout).await? {
-            None => Ok(None),
-            Some(t) => serde_json::from_str(&t)
-                .map(Some)
-                .map_err(|e| format!("server sent an unexpected message: {e}")),
-        }
-    }
-
     /// The raw text of the next message (for tests that inspect exactly what was sent).
     pub async fn recv_text(&mut self, timeout: Duration) -> Result<Option<String>, String> {
         loop {

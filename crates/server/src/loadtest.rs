@@ -117,15 +117,15 @@ async fn create_game(cfg: &LoadConfig) -> Result<(String, Vec<String>), String> 
 /// The parts of a server message the load generator reads; everything else (the view, the seats, …)
 /// is skipped by the parser without being built, so the generator spends little CPU per message.
 #[derive(Debug, serde::Deserialize)]
-struct Incoming {
+struct Incoming<'a> {
     #[serde(rename = "type", default)]
     ty: String,
     #[serde(default)]
     status: Option<String>,
     #[serde(default)]
     events: Vec<IncomingEvent>,
-    #[serde(default)]
-    legal: Vec<IncomingLegal>,
+    #[serde(default, borrow)]
+    legal: Vec<IncomingLegal<'a>>,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -135,9 +135,15 @@ struct IncomingEvent {
     actor: Option<Value>,
 }
 
+/// A legal action, kept as the raw JSON text the server sent (sent back as is).
 #[derive(Debug, serde::Deserialize)]
-struct IncomingLegal {
-    action: Value,
+struct IncomingLegal<'a> {
+    #[serde(borrow)]
+    action: &'a serde_json::value::RawValue,
+}
+
+fn parse(text: &str) -> Result<Incoming<'_>, String> {
+    serde_json::from_str(text).map_err(|e| format!("server sent an unexpected message: {e}"))
 }
 
 /// Plays one seat until the game ends or `deadline`. Returns whether the game ended.
@@ -171,14 +177,17 @@ async fn play_seat(p: SeatPlayer) -> Result<bool, String> {
     )
     .await?;
     let mut rng = tabula_core::rng_from_seed(seed);
-    let first: Incoming = ws.recv_as(Duration::from_secs(30)).await?.ok_or("closed")?;
+    let mut text = ws
+        .recv_text(Duration::from_secs(30))
+        .await?
+        .ok_or("closed")?;
     start.wait().await;
     let end = Instant::now() + duration;
-    let mut current = first;
     let mut sent: Option<Instant> = None;
     let mut next_id = 0i64;
     let me = json!({ "seat": seat });
     loop {
+        let current = parse(&text)?;
         if current.status.as_deref() == Some("over") {
             return Ok(true);
         }
@@ -208,19 +217,26 @@ async fn play_seat(p: SeatPlayer) -> Result<bool, String> {
                     tokio::time::sleep(think).await;
                 }
                 let pick = rng.random_range(0..legal);
-                let action = std::mem::take(&mut current.legal[pick].action);
+                let action = current.legal[pick].action.get();
                 next_id += 1;
+                let msg = format!(r#"{{"type":"action","id":{next_id},"action":{action}}}"#);
                 sent = Some(Instant::now());
-                ws.send(&json!({"type": "action", "id": next_id, "action": action}))
-                    .await?;
+                ws.send_text(&msg).await?;
             }
         } else if ty == "error" {
             stats.errors.fetch_add(1, Ordering::Relaxed);
             sent = None;
             ws.send(&json!({"type": "sync"})).await?;
         }
-        let wait = end.saturating_duration_since(Instant::now()) + Duration::from_secs(5);
-        current = match ws.recv_as(wait).await {
+        // Past the end only an action still in flight is waited for (so the measured time is the
+        // run's, not the idle seats' wait).
+        let grace = if sent.is_some() {
+            Duration::from_secs(5)
+        } else {
+            Duration::from_millis(1)
+        };
+        let wait = end.saturating_duration_since(Instant::now()) + grace;
+        text = match ws.recv_text(wait).await {
             Ok(Some(m)) => m,
             Ok(None) => return Err("server closed the connection".into()),
             Err(e) => {
