@@ -124,3 +124,24 @@ describe('grouping buttons', () => {
     ]);
   });
 });
+
+describe('keeping a half-made choice over an update', () => {
+  const tok = new CellTokenizer(['a1', 'a2', 'a3', 'b1', 'b2']);
+  const legal = (...ns: string[]) => ns.map((n) => ({ action: n, notation: n }));
+  it('keeps a prefix that still leads to an action', () => {
+    const s = new Selection(legal('a1-a2', 'a1-a3', 'b1-b2'), tok);
+    expect(s.keep(['a1'])).toBe(true);
+    expect([...s.targets()].sort()).toEqual(['a2', 'a3']);
+  });
+  it('keeps a prefix waiting for a choice between variants', () => {
+    const s = new Selection(legal('a1-a2/1', 'a1-a2/2'), tok);
+    expect(s.keep(['a1', 'a2'])).toBe(true);
+    expect(s.complete()).toHaveLength(2);
+  });
+  it('drops a prefix that leads nowhere any more', () => {
+    const s = new Selection(legal('b1-b2'), tok);
+    expect(s.keep(['a1'])).toBe(false);
+    expect(s.prefix).toEqual([]);
+    expect(s.keep([])).toBe(false);
+  });
+});

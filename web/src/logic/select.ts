@@ -118,6 +118,16 @@ export class Selection {
     return true;
   }
 
+  /** Carries a half-made choice over to a fresh selection (an update that changed nothing for this
+   * player: a join, a draw offer, the other seat's hidden setup): keeps `prefix` when it still leads
+   * somewhere here. Returns whether it did. */
+  keep(prefix: string[]): boolean {
+    if (prefix.length === 0) return false;
+    if (this.targets(prefix).size === 0 && this.complete(prefix).length < 2) return false;
+    this.prefix = [...prefix];
+    return true;
+  }
+
   click(cell: string): ClickResult {
     let next = [...this.prefix, cell];
     if (!this.targets().has(cell)) {

@@ -83,13 +83,22 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         model = next;
         if (gap) conn.send({ type: 'sync' });
         sent.onState(msg.type, next.seq, Array.isArray(msg.events) ? msg.events : [], mySeat(next));
+        const halfMade = selection ? [...selection.prefix] : [];
+        const choosing = chooser !== null;
         chooser = null;
         nav.setTotal(moveList(next.events).length);
         const me = mySeat(next);
         const renderer = rendererFor(next.game);
         const tok = new CellTokenizer(renderer.cellNames(next.view, next.options), renderer.wordCells);
         selection = new Selection(me === null ? [] : next.legal, tok);
-        selection.autoSelect();
+        // A half-made choice survives an update that still allows it (a join, a draw offer, the other
+        // seat's hidden setup); otherwise the one piece that can act is selected already.
+        if (selection.keep(halfMade)) {
+          const variants = selection.complete();
+          if (choosing && variants.length > 1) chooser = variants;
+        } else {
+          selection.autoSelect();
+        }
         codec = me !== null && next.legal.length ? renderer.setup?.(next.view, next.options, me) ?? null : null;
         if (!codec) {
           draft = null;
