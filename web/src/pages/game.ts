@@ -415,7 +415,9 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       return h('li', {
         class: inReview ? (nav.n === n ? 'current' : '') : i === moves.length - 1 ? 'current' : '',
         title: 'Show the position after this action',
+        tabindex: 0,
         onclick: () => void reviewAt(n),
+        onkeydown: (e: KeyboardEvent) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); void reviewAt(n); } },
       }, moveText(m, model!.seats), i === moves.length - 1 ? ' ◀' : '');
     }));
     const box = h('div.moves', { 'data-testid': 'moves' }, list);

@@ -136,7 +136,11 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
     }
     clear(side);
     const list = h('ol', ctx.moves.map((m, i) =>
-      h('li', { class: positionOfMove(i) === nav.n ? 'current' : '', title: 'Show the position after this action', onclick: () => void go(positionOfMove(i)) }, moveText(m, ctx.seats))));
+      h('li', {
+        class: positionOfMove(i) === nav.n ? 'current' : '', title: 'Show the position after this action', tabindex: 0,
+        onclick: () => void go(positionOfMove(i)),
+        onkeydown: (e: KeyboardEvent) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); void go(positionOfMove(i)); } },
+      }, moveText(m, ctx.seats))));
     const box = h('div.moves', { 'data-testid': 'moves' }, list);
     side.appendChild(h('div.card', h('h3', `Moves (${ctx.moves.length})`), box));
     requestAnimationFrame(() => scrollToCurrent(box));
