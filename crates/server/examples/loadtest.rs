@@ -85,9 +85,10 @@ async fn main() -> Result<(), String> {
         rate,
         duration: Duration::from_secs(secs),
         seed: 1,
+        server_pid: None,
     })
     .await?;
-    println!("{report}");
+    println!("{report} (server and load generator in this one process)");
     println!("server RSS at the end: {} KiB", rss_kib());
     server.shutdown().await.map_err(|e| e.to_string())?;
     let _ = std::fs::remove_dir_all(&dir);

@@ -115,7 +115,10 @@ impl WsClient {
     /// Connects to `path` (e.g. `/api/games/ID/ws?seat=0&token=T`).
     pub async fn connect(addr: SocketAddr, path: &str) -> Result<WsClient, String> {
         let url = format!("ws://{addr}{path}");
-        let (ws, _) = tokio_tungstenite::connect_async(url)
+        // A smaller read buffer than the default 128 KiB, which is zero-filled before every read.
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(16 * 1024);
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false)
             .await
             .map_err(|e| format!("WebSocket connect: {e}"))?;
         Ok(WsClient { ws })

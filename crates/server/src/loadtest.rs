@@ -39,6 +39,27 @@ pub struct LoadConfig {
     pub duration: Duration,
     /// Seed of the clients' random choices.
     pub seed: u64,
+    /// The server's process id, to report its CPU time per action (Linux `/proc`); `None`: not
+    /// reported.
+    pub server_pid: Option<u32>,
+}
+
+/// CPU time (user + system) a process has used so far, in milliseconds, from `/proc/PID/stat`
+/// (`None` for this process; `None` returned where `/proc` is not available). Assumes the usual
+/// 100 clock ticks per second.
+pub fn cpu_ms(pid: Option<u32>) -> Option<f64> {
+    let path = match pid {
+        Some(p) => format!("/proc/{p}/stat"),
+        None => "/proc/self/stat".to_string(),
+    };
+    let stat = std::fs::read_to_string(path).ok()?;
+    // Fields after the command name (which is in parentheses and may contain spaces): state is
+    // field 3 of the line; utime and stime are fields 14 and 15.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) * 10.0)
 }
 
 /// What was measured.
@@ -56,6 +77,10 @@ pub struct LoadReport {
     pub latency_ms_p90: f64,
     pub latency_ms_p99: f64,
     pub latency_ms_max: f64,
+    /// CPU time of the load generator's process per committed action (ms), during the run.
+    pub client_cpu_ms_per_action: Option<f64>,
+    /// CPU time of the server's process per committed action (ms), when its pid was given.
+    pub server_cpu_ms_per_action: Option<f64>,
 }
 
 impl std::fmt::Display for LoadReport {
@@ -79,7 +104,14 @@ impl std::fmt::Display for LoadReport {
             f,
             "action -> broadcast latency: p50 {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
             self.latency_ms_p50, self.latency_ms_p90, self.latency_ms_p99, self.latency_ms_max
-        )
+        )?;
+        if let Some(c) = self.client_cpu_ms_per_action {
+            write!(f, "\nCPU per action: load generator {c:.3} ms")?;
+            if let Some(s) = self.server_cpu_ms_per_action {
+                write!(f, ", server {s:.3} ms")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -318,6 +350,7 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
     start.wait().await;
     let setup_secs = setup_start.elapsed().as_secs_f64();
     let t0 = Instant::now();
+    let cpu0 = (cpu_ms(None), cfg.server_pid.and_then(|p| cpu_ms(Some(p))));
     let mut failures = Vec::new();
     for p in players {
         match p.await {
@@ -330,6 +363,7 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
         }
     }
     let elapsed = t0.elapsed().as_secs_f64().max(1e-9);
+    let cpu1 = (cpu_ms(None), cfg.server_pid.and_then(|p| cpu_ms(Some(p))));
     if let Some(f) = failures.first() {
         return Err(format!("{} clients failed; first: {f}", failures.len()));
     }
@@ -343,6 +377,10 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
         lat[i.min(lat.len() - 1)]
     };
     let actions = stats.actions.load(Ordering::Relaxed);
+    let per_action = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) if actions > 0 => Some((b - a) / actions as f64),
+        _ => None,
+    };
     Ok(LoadReport {
         games: cfg.games,
         sockets: cfg.games * 2,
@@ -356,6 +394,8 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
         latency_ms_p90: pct(0.9),
         latency_ms_p99: pct(0.99),
         latency_ms_max: lat.last().copied().unwrap_or(0.0),
+        client_cpu_ms_per_action: per_action(cpu0.0, cpu1.0),
+        server_cpu_ms_per_action: per_action(cpu0.1, cpu1.1),
     })
 }
 

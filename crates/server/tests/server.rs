@@ -760,6 +760,7 @@ async fn load_generator_plays_games_and_reports_latencies() {
         rate: 0.0,
         duration: Duration::from_secs(2),
         seed: 5,
+        server_pid: Some(std::process::id()),
     })
     .await
     .unwrap();
@@ -767,6 +768,9 @@ async fn load_generator_plays_games_and_reports_latencies() {
     assert!(report.actions > 0, "{report}");
     assert!(report.latency_ms_p50 <= report.latency_ms_p99);
     assert!(report.latency_ms_p99 <= report.latency_ms_max);
+    // CPU time is read from /proc (here the "server" is this same process).
+    assert!(report.client_cpu_ms_per_action.is_some_and(|c| c >= 0.0));
+    assert!(report.server_cpu_ms_per_action.is_some_and(|c| c >= 0.0));
     server.shutdown().await.unwrap();
     // Not a loopback address: refused before anything is sent.
     let err = tabula_server::loadtest::run(tabula_server::loadtest::LoadConfig {
@@ -777,6 +781,7 @@ async fn load_generator_plays_games_and_reports_latencies() {
         rate: 0.0,
         duration: Duration::from_secs(1),
         seed: 1,
+        server_pid: None,
     })
     .await
     .unwrap_err();

@@ -58,6 +58,9 @@ pub struct LoadtestArgs {
     /// Seed of the clients' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The server's process id: also report the server's CPU time per action (Linux).
+    #[arg(long)]
+    pub server_pid: Option<u32>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -105,6 +108,7 @@ pub fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         rate: args.rate,
         duration: Duration::from_secs(args.duration),
         seed: args.seed,
+        server_pid: args.server_pid,
     };
     let report = tabula_server::loadtest::run_blocking(config).map_err(anyhow::Error::msg)?;
     if args.json {
