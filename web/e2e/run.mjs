@@ -203,9 +203,13 @@ async function assertNoOverflow(page, width) {
   assert(wide.length === 0, `overflow on a ${width}px screen: ${wide.join('; ')}`);
 }
 
-/** The board's drawing, to tell two positions apart. */
+/** The board's drawing, to tell two positions apart (or the note shown where a position has no board:
+ * Territories before its first cards are dealt). */
 async function boardHtml(page, testid = 'board') {
-  return page.locator(`[data-testid=${testid}] svg`).first().innerHTML({ timeout: 15000 });
+  const host = page.locator(`[data-testid=${testid}]`);
+  await host.locator('svg, .no-board').first().waitFor({ timeout: 15000 });
+  if (await host.locator('svg').count()) return host.locator('svg').first().innerHTML();
+  return host.locator('.no-board').first().textContent();
 }
 
 /** Waits until the replay shows "Action n of …". */

@@ -311,6 +311,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       if (review) {
         const { board, panels } = positionBoard(ctx, review);
         if (board) boardHost.appendChild(zoomableBoard(board, zoom, () => drawBoard()));
+        else boardHost.appendChild(h('p.muted.no-board', 'No board to draw at this position.'));
         for (const p of panels) panelsHost.appendChild(p);
       }
       return;
@@ -332,7 +333,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       extraSelected: draftSel,
     });
     if (board) boardHost.appendChild(zoomableBoard(board, zoom, () => drawBoard()));
-    else boardHost.appendChild(h('p.muted', 'This game is shown as text and buttons.'));
+    else boardHost.appendChild(h('p.muted.no-board', 'No board to draw now: the panels and buttons show the game.'));
     for (const p of panels) panelsHost.appendChild(p);
   }
 

@@ -128,7 +128,7 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
     if (shown && shown.n === nav.n) {
       const { board, panels: extra } = positionBoard(ctx, shown);
       if (board) boardHost.appendChild(zoomableBoard(board, zoom, () => draw()));
-      else boardHost.appendChild(h('p.muted', 'This game is shown as text.'));
+      else boardHost.appendChild(h('p.muted.no-board', 'No board to draw at this position.'));
       for (const p of extra) panels.appendChild(p);
       if (shown.n === shown.total && shown.result) panels.prepend(h('div.banner', statusLine({ ...snap, result: shown.result })));
     } else if (!errorText) {
