@@ -438,3 +438,41 @@ fn level5_exchanges_rather_than_let_the_quiet_rule_draw_a_won_game() {
         assert_eq!(step_to(&a), Some(h5), "level5 let the game be drawn: {a:?}");
     }
 }
+
+#[test]
+fn kyo_progress_weighs_more_as_the_quiet_count_runs() {
+    // Gold's Heavy four rows nearer Red's King than in the other position; all else equal.
+    let at = |heavy: &str, quiet: u32| {
+        let mut k = Kyo::from_stacks(
+            &KyoOptions::default(),
+            &[
+                ("A0", "SSSK"),
+                ("B0", "DDDLL"),
+                (heavy, "H"),
+                ("I9", "dddll"),
+                ("J9", "sssk"),
+            ],
+            0,
+        )
+        .unwrap();
+        k.quiet_turns = quiet;
+        k
+    };
+    let gain = |quiet: u32| {
+        tabula_ai::games::kyo::balance(&at("E6", quiet))
+            - tabula_ai::games::kyo::balance(&at("E2", quiet))
+    };
+    assert!(gain(0) > 0.0);
+    // The gain is worth more (after the quiet-rule fade) late in a quiet stretch than early.
+    assert!(gain(80) > gain(0), "{} vs {}", gain(80), gain(0));
+    // Relative to material (which fades too), progress keeps gaining weight to the end.
+    // (a pawn's worth: Gold's balance without, minus with, a Red Light Pawn on A9)
+    let pawn = |quiet: u32| {
+        let mut with = at("E2", quiet);
+        with.board.set("A9", "p").unwrap();
+        tabula_ai::games::kyo::balance(&at("E2", quiet)) - tabula_ai::games::kyo::balance(&with)
+    };
+    assert!(pawn(0) > 0.0);
+    assert!(gain(99) / pawn(99) > gain(80) / pawn(80));
+    assert!(gain(80) / pawn(80) > gain(0) / pawn(0));
+}
