@@ -517,7 +517,9 @@ async function onlineGame(game) {
     const finished = await newPage('replay');
     try {
       await finished.goto(`${base()}/replay/${id}`);
+      await finished.locator('[data-testid=replay-ply]').waitFor({ timeout: 15000 }); // drawn with its move list
       const n = await finished.locator('[data-testid=moves] li').count();
+      assert(n >= 4, `the finished game's replay lists ${n} moves`);
       await waitPly(finished, n);
       const end = await boardHtml(finished, 'replay-board');
       await finished.locator('[data-testid=replay-first]').click();

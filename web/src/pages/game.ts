@@ -344,7 +344,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     const over = outcomeOf(model);
     // Dice and other chance results since the last move.
     const chance = recentChance(model.events);
-    if (chance.length) side.appendChild(h('div.card', h('b', 'Chance: '), h('span', { 'data-testid': 'chance' }, chance.join(', '))));
+    if (chance.length && !reviewing()) side.appendChild(h('div.card', h('b', 'Chance: '), h('span', { 'data-testid': 'chance' }, chance.join(', '))));
 
     if (me !== null && !over && !reviewing()) {
       const box = h('div.card', { 'data-testid': 'actions', 'data-pending': sent.pending ? '1' : '0' });
