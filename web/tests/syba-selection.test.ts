@@ -1,0 +1,30 @@
+// @vitest-environment happy-dom
+// The Syba renderer's unit selection (a pending `select` on the stack): the chosen units are ringed, the
+// pickable ones are targets, and the panel names the purpose of the choice.
+import { describe, expect, it } from 'vitest';
+import { CellTokenizer, Selection, type LegalAction } from '../src/logic/select';
+import type { RenderContext, Renderer } from '../src/games/types';
+import { sybaRenderer, selectionOf } from '../src/games/syba';
+function ctxFor(r: Renderer, view: unknown, legal: LegalAction[]): RenderContext {
+  const tok = new CellTokenizer(r.cellNames(view, {}), r.wordCells);
+  return { gameId: 'syba', view, options: {}, seat: 0, seatNames: ['One', 'Two'], selection: new Selection(legal, tok), lastMove: [], onCell: () => undefined };
+}
+const la = (notation: string): LegalAction => ({ action: notation, notation });
+const targets = (el: Element | null) => [...(el?.querySelectorAll('.cell.target') ?? [])].map((e) => e.getAttribute('data-cell'));
+describe('syba selection', () => {
+  it('rings chosen units and makes units clickable', () => {
+    const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [3, 2, 1] }, { race: 5, resources: [0, 0, 0] }], units: [{ id: 7, owner: 0, kind: 'soldier', area: 0, exhausted: false }, { id: 9, owner: 0, kind: 'knight', area: 0, exhausted: false }, { id: 8, owner: 1, kind: { hero: 0 }, area: 0, exhausted: true }], city_owner: [0], city_destroyed: [], stack: [{ select: { seat: 0, purpose: { attack: { army: { owner: 1, area: 0 } } }, chosen: [7] } }] };
+    const view = { observer: { seat: 0 }, state };
+    const sel = selectionOf(state);
+    expect(sel?.chosen).toEqual([7]);
+    expect(sel?.purpose).toContain("attack P2's army");
+    const ctx = ctxFor(sybaRenderer, view, [la('pick u9'), la('hold u7'), la('confirm'), la('withdraw')]);
+    const { board, panels } = sybaRenderer.render(ctx);
+    expect(board?.querySelectorAll('circle.chosen').length).toBe(1);
+    expect(targets(board).sort()).toEqual(['u7', 'u9']);
+    expect(panels.map((p) => p.textContent).join(' ')).toContain('chooses the units to Exhaust');
+    expect(selectionOf({ stack: [{ select: { seat: 1, purpose: { intercept: { mover: 0, area: 0 } }, chosen: [] } }] })?.purpose).toContain('intercept P1');
+    expect(selectionOf({ stack: [{ select: { seat: 1, purpose: 'help_attack', chosen: [] } }] })?.purpose).toBe('to help the attack');
+    expect(selectionOf({ stack: [] })).toBeNull();
+  });
+});
