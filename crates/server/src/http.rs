@@ -541,6 +541,7 @@ async fn session(
     since: u64,
 ) {
     let (mut sink, mut stream) = socket.split();
+    let _watching = room.watch(obs);
     let mut rx = room.tx.subscribe();
     let (first, mut last_seq, seats) = {
         let inner = room.inner.lock().await;
@@ -608,7 +609,7 @@ async fn session(
                         if u.seq <= last_seq { continue }
                         let text = match u.messages.get(oi) {
                             // The common case: one shared, already rendered text for every socket.
-                            Some(m) if u.first == last_seq + 1 => {
+                            Some(Some(m)) if u.first == last_seq + 1 => {
                                 last_seq = u.seq;
                                 m.clone()
                             }

@@ -8,6 +8,7 @@
 //! events are strictly ordered.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -40,8 +41,9 @@ pub struct Update {
     pub first: u64,
     /// The last seq after this change.
     pub seq: u64,
-    /// The `update` message (JSON text) for each observer, shared by all of its sockets.
-    pub messages: Vec<Utf8Bytes>,
+    /// The `update` message (JSON text) for each observer, shared by all of its sockets; `None` for
+    /// an observer nobody was watching as (a socket that starts watching later renders its own).
+    pub messages: Vec<Option<Utf8Bytes>>,
 }
 
 /// The in-memory part of a game behind its lock.
@@ -66,6 +68,23 @@ pub struct Room {
     /// Replay checkpoints: entry `k` is the state after the first `k * REPLAY_STRIDE` actions (built
     /// on demand by [`Room::view_at`]; the log only grows, so they stay valid).
     checkpoints: StdMutex<Vec<Box<dyn DynState>>>,
+    /// Open sockets per observer (seats in order, then the spectator): updates are rendered only for
+    /// observers someone watches as.
+    watchers: Vec<AtomicUsize>,
+}
+
+/// Counts one socket watching a room as an observer, while it lives.
+pub struct Watching {
+    room: Arc<Room>,
+    index: usize,
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        if let Some(w) = self.room.watchers.get(self.index) {
+            w.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
 }
 
 /// Actions between two replay checkpoints: a position is rebuilt with at most this many actions.
@@ -426,7 +445,7 @@ impl Shared {
         inner.events.extend(new_events);
         inner.described.extend(new_desc);
         if room.tx.receiver_count() > 0 {
-            // Rendered once per observer, whatever the number of sockets.
+            // Rendered once per watched observer, whatever the number of sockets.
             let update = room.render_update(inner, first_seq);
             let _ = room.tx.send(Arc::new(update));
         }
@@ -827,6 +846,7 @@ impl Room {
             summary: StdMutex::new(Value::Null),
             status: StdMutex::new(status),
             checkpoints: StdMutex::new(Vec::new()),
+            watchers: (0..=seats).map(|_| AtomicUsize::new(0)).collect(),
         };
         if let Ok(inner) = room.inner.try_lock() {
             room.refresh_summary(&inner);
@@ -990,35 +1010,51 @@ impl Room {
         )
     }
 
-    /// The `update` of one change, for every observer: the shared part is rendered once, and each
-    /// distinct view is serialised once (seats that see what the spectator sees share its text).
+    /// Counts a socket watching as `obs` until the returned guard is dropped. Call it before
+    /// subscribing to [`Room::tx`] and taking the first snapshot, so that every later update is
+    /// rendered for this observer.
+    pub fn watch(self: &Arc<Self>, obs: Observer) -> Watching {
+        let index = observer_index(obs, self.watchers.len().saturating_sub(1));
+        if let Some(w) = self.watchers.get(index) {
+            w.fetch_add(1, Ordering::SeqCst);
+        }
+        Watching {
+            room: self.clone(),
+            index,
+        }
+    }
+
+    /// The `update` of one change, for every observer someone watches as: the shared part is
+    /// rendered once, and each distinct view is serialised once (seats that see the same as another
+    /// observer share its text, as every observer does in a perfect-information game).
     fn render_update(&self, inner: &RoomInner, first: u64) -> Update {
         let now = now_ms();
         let common = self.common_json(inner, "update", now);
-        let obs = observers(inner.core.seats());
-        let spectator = inner.core.state.view(Observer::Spectator);
-        let mut spectator_text = Vec::with_capacity(1024);
-        write_json(&mut spectator_text, &spectator);
-        let messages = obs
-            .iter()
-            .map(|&o| {
-                let own;
-                let view: &[u8] = match o {
-                    Observer::Spectator => &spectator_text,
-                    Observer::Seat(_) => {
-                        let v = inner.core.state.view(o);
-                        if v == spectator {
-                            &spectator_text
-                        } else {
-                            let mut t = Vec::with_capacity(spectator_text.len());
-                            write_json(&mut t, &v);
-                            own = t;
-                            &own
-                        }
+        let mut views: Vec<(Value, std::rc::Rc<Vec<u8>>)> = Vec::new();
+        let messages = observers(inner.core.seats())
+            .into_iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let watched = self
+                    .watchers
+                    .get(i)
+                    .is_some_and(|w| w.load(Ordering::SeqCst) > 0);
+                if !watched {
+                    return None;
+                }
+                let v = inner.core.state.view(o);
+                let text = match views.iter().find(|(seen, _)| *seen == v) {
+                    Some((_, t)) => t.clone(),
+                    None => {
+                        let mut t = Vec::with_capacity(2048);
+                        write_json(&mut t, &v);
+                        let t = std::rc::Rc::new(t);
+                        views.push((v, t.clone()));
+                        t
                     }
                 };
-                let text = self.observer_json(inner, o, first - 1, &common, view, false, None);
-                Utf8Bytes::from(text)
+                let m = self.observer_json(inner, o, first - 1, &common, &text, false, None);
+                Some(Utf8Bytes::from(m))
             })
             .collect();
         Update {
