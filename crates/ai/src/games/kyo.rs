@@ -7,11 +7,8 @@
 //!   of 2 per chip below 5 (running out of Mana loses the game);
 //! * Shields: 0.2 each;
 //! * King safety: −1.5 per enemy pawn next to the King (8 neighbours), +0.3 per own pawn next to it;
-//! * progress: `w` × (9 − Chebyshev distance to the enemy King) per pawn other than the King, so
-//!   that quiet positions do not drift into the 100-turn draw; `w` grows from 0.15 to 0.5 as the
-//!   quiet-turn count runs (`0.15 + 0.35 · quiet_turns / 100`): a search a few actions deep that
-//!   sees no safe capture otherwise keeps its pawns home, shuffling Mana, and lets the game be
-//!   drawn; the growing weight makes it close in until captures appear;
+//! * progress: 0.15 × (9 − Chebyshev distance to the enemy King) per pawn other than the King, so
+//!   that quiet positions do not drift into the 100-turn draw;
 //! * the balance is scaled by `1 − ½ · quiet_turns / 100`: an unconverted advantage fades as the
 //!   quiet-turn count runs, so captures and destroyed Mana (which reset it) gain value.
 //!
@@ -39,10 +36,10 @@ fn pawn_value(kind: PawnKind) -> f64 {
     }
 }
 
-/// The progress weight per pawn and square nearer the enemy King, and its growth as the quiet-turn
-/// count runs (from 0 to the limit).
+/// The progress weight per pawn and square nearer the enemy King. (Raising it with the quiet-turn
+/// count, from 0.15 to 0.5, was tried and drew more games against `random`: see
+/// `docs/benchmarks/ai.md`, round 5.)
 const PROGRESS: f64 = 0.15;
-const PROGRESS_QUIET: f64 = 0.35;
 
 /// Gold's material-and-position balance (positive favours Gold, seat 0).
 pub fn balance(k: &Kyo) -> f64 {
@@ -66,9 +63,6 @@ pub fn balance(k: &Kyo) -> f64 {
             }
         }
     }
-    let quiet = f64::from(k.quiet_turns.min(kyo::QUIET_TURN_LIMIT))
-        / f64::from(kyo::QUIET_TURN_LIMIT.max(1));
-    let progress = PROGRESS + PROGRESS_QUIET * quiet;
     for o in 0..2 {
         side[o] += 0.6 * mana[o] as f64;
         if mana[o] < 5 {
@@ -84,7 +78,7 @@ pub fn balance(k: &Kyo) -> f64 {
                 {
                     let sq = Sq(i as u8);
                     let d = (sq.col() - ek.col()).abs().max((sq.row() - ek.row()).abs());
-                    side[o] += progress * f64::from(9 - d);
+                    side[o] += PROGRESS * f64::from(9 - d);
                 }
             }
         }
