@@ -7,7 +7,7 @@
 //! | `uct` | plain UCT with uniformly random playouts to the end of the game, no game knowledge (the general-game-playing baseline); one determinization per decision |
 //! | `mcts` | UCT whose playouts stop after a few actions and are scored by the game's evaluation; one determinization per decision |
 //! | `ismcts` | `mcts` with a fresh determinization every iteration (information-set MCTS) |
-//! | `alphabeta` | iterative-deepening alpha-beta with a transposition table and move ordering, on perfect-information two-player states; elsewhere it plays as `ismcts` |
+//! | `alphabeta` | iterative-deepening alpha-beta with a transposition table, move ordering and a quiescence search over tactical actions (Kyo captures), on perfect-information two-player states; elsewhere it plays as `ismcts` |
 //! | `level1`..`level5` | the levels of [`LEVELS`] |
 //!
 //! A name may carry a budget after a colon: `uct:2000` (iterations), `alphabeta:50000` (nodes),
@@ -75,7 +75,7 @@ pub const LEVELS: [Level; 5] = [
     Level {
         level: 5,
         name: "Master",
-        description: "alpha-beta (iterative deepening, transposition table, move ordering) with 60000 nodes on two-player perfect-information positions (Kyo, Cyvasse after setup); elsewhere information-set MCTS with 10000 iterations and an evaluation cut-off after 6 actions",
+        description: "alpha-beta (iterative deepening, transposition table, move ordering, quiescence search over captures) with 60000 nodes on two-player perfect-information positions (Kyo, Cyvasse after setup); elsewhere information-set MCTS with 10000 iterations and an evaluation cut-off after 6 actions",
     },
 ];
 

@@ -20,7 +20,7 @@
 //! | 2 | greedy | one action ahead |
 //! | 3 | ISMCTS, evaluation cut-off after 6 playout actions | 600 iterations |
 //! | 4 | ISMCTS, evaluation cut-off after 6 playout actions | 3,000 iterations |
-//! | 5 | alpha-beta on two-player perfect-information positions (Kyo; Cyvasse after the setup), else ISMCTS with cut-off | 60,000 nodes / 10,000 iterations |
+//! | 5 | alpha-beta (quiescence search over Kyo captures) on two-player perfect-information positions (Kyo; Cyvasse after the setup), else ISMCTS with cut-off | 60,000 nodes / 10,000 iterations |
 //!
 //! Every level uses the game's setup policy during a hidden setup (Cyvasse: a King-safe setup).
 //! Budgets are counts, never times, so a level is deterministic for a seed.
