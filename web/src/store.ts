@@ -1,5 +1,5 @@
 // Seat tokens, kept in localStorage so that a reload, a network drop or a server restart never loses
-// the seat. Keyed by game id.
+// a seat. Keyed by game id; a game may hold several seats of this device (hot-seat play).
 
 export interface SeatCredential {
   seat: number;
@@ -8,33 +8,60 @@ export interface SeatCredential {
 
 const KEY = (id: string) => `tabula:seat:${id}`;
 
-export function saveSeat(id: string, cred: SeatCredential): void {
-  try {
-    localStorage.setItem(KEY(id), JSON.stringify(cred));
-  } catch {
-    /* storage full or disabled: the seat lives only as long as this page */
-  }
-  memory.set(id, cred);
+const memory = new Map<string, SeatCredential[]>();
+
+function isCred(v: unknown): v is SeatCredential {
+  return (
+    typeof v === 'object' && v !== null &&
+    Number.isInteger((v as SeatCredential).seat) && (v as SeatCredential).seat >= 0 &&
+    typeof (v as SeatCredential).token === 'string' && (v as SeatCredential).token !== ''
+  );
 }
 
-const memory = new Map<string, SeatCredential>();
+/** Reads a stored entry: a list of seats, or one seat (the format before hot-seat). Anything else (an
+ * unreadable or foreign entry) is no seat; duplicate seats keep the last token. */
+export function parseSeats(raw: string | null): SeatCredential[] {
+  if (!raw) return [];
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return [];
+  }
+  const list = Array.isArray(v) ? v : [v];
+  return withSeat([], list.filter(isCred).map((c) => ({ seat: c.seat, token: c.token })));
+}
 
-export function loadSeat(id: string): SeatCredential | null {
+/** `list` with every seat of `more` added or replaced (a seat's newest token wins), ordered by seat. */
+export function withSeat(list: SeatCredential[], more: SeatCredential[]): SeatCredential[] {
+  const bySeat = new Map<number, SeatCredential>();
+  for (const c of [...list, ...more]) bySeat.set(c.seat, c);
+  return [...bySeat.values()].sort((a, b) => a.seat - b.seat);
+}
+
+/** Every seat this device holds in game `id`, ordered by seat. */
+export function loadSeats(id: string): SeatCredential[] {
   const m = memory.get(id);
   if (m) return m;
   try {
-    const raw = localStorage.getItem(KEY(id));
-    if (!raw) return null;
-    const v = JSON.parse(raw) as unknown;
-    if (
-      typeof v === 'object' && v !== null &&
-      typeof (v as SeatCredential).seat === 'number' &&
-      typeof (v as SeatCredential).token === 'string'
-    ) {
-      return v as SeatCredential;
-    }
+    return parseSeats(localStorage.getItem(KEY(id)));
   } catch {
-    /* unreadable entry: treated as no seat */
+    return []; // storage disabled
   }
-  return null;
+}
+
+/** Adds (or renews the token of) one seat of game `id`; the other seats of this device are kept. */
+export function saveSeat(id: string, cred: SeatCredential): void {
+  const list = withSeat(loadSeats(id), [cred]);
+  memory.set(id, list);
+  try {
+    localStorage.setItem(KEY(id), JSON.stringify(list));
+  } catch {
+    /* storage full or disabled: the seats live only as long as this page */
+  }
+}
+
+/** The first seat this device holds in game `id` (the replay page views the game as it), or null. */
+export function loadSeat(id: string): SeatCredential | null {
+  return loadSeats(id)[0] ?? null;
 }

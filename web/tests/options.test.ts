@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedOnly, defaults, label, parseValue, seatPlanError, type OptionSpec } from '../src/logic/options';
+import { changedOnly, defaults, label, parseValue, hostSeats, type OptionSpec } from '../src/logic/options';
 
 const schema: OptionSpec[] = [
   { name: 'extra_pieces', type: 'bool', default: false, description: '' },
@@ -34,12 +34,11 @@ describe('options', () => {
 });
 
 describe('seat plans', () => {
-  it('accepts one seat for me, friends, open seats and AIs', () => {
-    expect(seatPlanError(['me', 'ai3'])).toBeNull();
-    expect(seatPlanError(['friend', 'me', 'open', 'ai1'])).toBeNull();
-    expect(seatPlanError(['ai2', 'ai5'])).toBeNull();
-  });
-  it('refuses two seats for me with a way out', () => {
-    expect(seatPlanError(['me', 'me'])).toContain('one seat only');
+  it('lists the seats of this device in seat order, none, one or several (hot-seat)', () => {
+    expect(hostSeats(['me', 'ai3'])).toEqual([0]);
+    expect(hostSeats(['friend', 'me', 'open', 'ai1'])).toEqual([1]);
+    expect(hostSeats(['ai2', 'ai5'])).toEqual([]);
+    expect(hostSeats(['me', 'me'])).toEqual([0, 1]);
+    expect(hostSeats(['me', 'ai4', 'me'])).toEqual([0, 2]);
   });
 });

@@ -62,11 +62,8 @@ export function label(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** Why a seat plan cannot be created, or null. This page keeps one seat per game (its token in
- * localStorage), so only one seat can be "me"; the others join by link, from the lobby, or are AI. */
-export function seatPlanError(choices: string[]): string | null {
-  if (choices.filter((c) => c === 'me').length > 1) {
-    return 'Choose "Me" for one seat only: the other players join with a link (also in another browser on this device), from the lobby, or are played by the AI.';
-  }
-  return null;
+/** The seats this device plays ("me"), in seat order: sent as `host_seats` when the game is created
+ * (several: hot-seat play on this device, all joined at once). */
+export function hostSeats(choices: string[]): number[] {
+  return choices.flatMap((c, i) => (c === 'me' ? [i] : []));
 }

@@ -11,7 +11,8 @@ import {
 } from '../logic/snapshot';
 import { fileName } from '../logic/record';
 import { choiceHint } from '../logic/hints';
-import { loadSeat, saveSeat, type SeatCredential } from '../store';
+import { loadSeats, saveSeat, type SeatCredential } from '../store';
+import { inStep, needsCover, seatToShow } from '../logic/hotseat';
 import { clear, h } from '../ui/dom';
 import { showDialog } from '../ui/dialog';
 import { navigate } from '../router';
@@ -26,6 +27,9 @@ import { scrollToCurrent } from './replay';
 
 let active: { close(): void } | null = null;
 
+/** The key of the spectator's connection (seats are 0, 1, …). */
+const SPECTATOR = -1;
+
 export function leaveGame(): void {
   active?.close();
   active = null;
@@ -34,7 +38,19 @@ export function leaveGame(): void {
 export function gamePage(root: HTMLElement, id: string, spectate: boolean): void {
   leaveGame();
   clear(root);
-  const cred: SeatCredential | null = spectate ? null : loadSeat(id);
+  // Every seat of this device in this game (several: hot-seat play); one WebSocket each, each with its
+  // own view and legal actions. The page shows one seat at a time (`shown`): the one owing the decision.
+  const creds: SeatCredential[] = spectate ? [] : loadSeats(id);
+  const local = creds.map((c) => c.seat);
+  const hotseat = local.length > 1;
+  let shown: number | null = hotseat ? null : (local[0] ?? null); // hot-seat: chosen once every seat's state is in
+  let cred: SeatCredential | null = hotseat ? null : (creds[0] ?? null);
+  const models = new Map<number, Snapshot>(); // by seat (SPECTATOR: the spectator's)
+  const conns = new Map<number, GameConn>();
+  const up = new Map<number, boolean>();
+  // Hot-seat: the seat the device must be handed to before its board shows (views differ), or null.
+  let cover: number | null = null;
+  let sentBy = -2; // the seat whose connection carries the pending action
   let model: Snapshot | null = null;
   let selection: Selection | null = null;
   let chooser: LegalAction[] | null = null;
@@ -45,7 +61,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   let shownOver = false;
   // Stepping back: the positions come from the server (`view/{n}`), cached by `nav`; `review` is the one
   // shown (null: the live position).
-  const nav = new ReplayNav(positionFetcher(id, cred), 0);
+  let nav = new ReplayNav(positionFetcher(id, cred), 0);
   let review: Position | null = null;
   let reviewError = '';
   const zoom: ZoomState = { on: false, left: 0, top: 0 };
@@ -65,84 +81,139 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   // On a phone the column unwraps (CSS) so that the actions come right after the board, before panels.
   root.append(h('div.game-layout', h('div.main-col', header, boardHost, panelsHost), side));
 
-  const conn = new GameConn(id, cred, {
-    onStatus(up, detail) {
-      connected = up;
-      // A dropped connection may have lost the answer: the reconnect's snapshot tells; meanwhile the
-      // player may act again (over HTTP), and a repeated action is refused with a clear error.
-      if (!up && sent.pending) {
-        sent.clear();
-        drawSide();
+  const keyOf = (seat: number | null) => seat ?? SPECTATOR;
+  const connOf = (seat: number | null) => conns.get(keyOf(seat)) ?? null;
+  const send = (msg: Record<string, unknown>, seat: number | null = shown) => connOf(seat)?.send(msg) ?? null;
+
+  function onStatus(k: number, isUp: boolean, detail: string): void {
+    up.set(k, isUp);
+    connected = [...conns.keys()].every((c) => up.get(c) === true);
+    // A dropped connection may have lost the answer: the reconnect's snapshot tells; meanwhile the
+    // player may act again (over HTTP), and a repeated action is refused with a clear error.
+    if (!isUp && sent.pending && k === sentBy) {
+      sent.clear();
+      drawSide();
+    }
+    connText = detail;
+    drawHeader();
+  }
+
+  function onMessage(k: number, msg: ServerMsg): void {
+    if (msg.type === 'snapshot' || msg.type === 'update') {
+      const { model: next, gap } = merge(models.get(k) ?? null, msg);
+      models.set(k, next);
+      if (gap) conns.get(k)?.send({ type: 'sync' });
+      if (k === sentBy) sent.onState(msg.type, next.seq, Array.isArray(msg.events) ? msg.events : [], mySeat(next));
+      if (next.rematch?.token && /^[0-9a-f]{64}$/.test(next.rematch.token) && next.rematch.seat !== undefined && k !== SPECTATOR) {
+        saveSeat(next.rematch.id, { seat: next.rematch.seat, token: next.rematch.token });
       }
-      connText = detail;
-      drawHeader();
-    },
-    onMessage(msg: ServerMsg) {
-      if (msg.type === 'snapshot' || msg.type === 'update') {
-        const { model: next, gap } = merge(model, msg);
-        model = next;
-        if (gap) conn.send({ type: 'sync' });
-        sent.onState(msg.type, next.seq, Array.isArray(msg.events) ? msg.events : [], mySeat(next));
-        const halfMade = selection ? [...selection.prefix] : [];
-        const choosing = chooser !== null;
-        chooser = null;
-        nav.setTotal(moveList(next.events).length);
-        const me = mySeat(next);
-        const renderer = rendererFor(next.game);
-        const tok = new CellTokenizer(renderer.cellNames(next.view, next.options), renderer.wordCells);
-        selection = new Selection(me === null ? [] : next.legal, tok);
-        // A half-made choice survives an update that still allows it (a join, a draw offer, the other
-        // seat's hidden setup); otherwise the one piece that can act is selected already.
-        if (selection.keep(halfMade)) {
-          const variants = selection.complete();
-          if (choosing && variants.length > 1) chooser = variants;
-        } else {
-          selection.autoSelect();
+      const switched = hotseat && chooseSeat();
+      if (!switched && k !== keyOf(shown)) return; // another local seat's state: kept for its turn
+      const m = models.get(keyOf(shown));
+      if (!m) return;
+      adopt(m, switched);
+    } else if (msg.type === 'error') {
+      if (k === sentBy) sent.onError(msg.id);
+      if (k !== keyOf(shown) && k !== sentBy) return;
+      errorText = msg.message;
+      draw();
+    } else if (msg.type === 'ack') {
+      if (k !== sentBy) return;
+      errorText = '';
+      const was = sent.pending;
+      if (typeof msg.seq === 'number') sent.onAck(msg.id, msg.seq, models.get(k)?.seq ?? 0);
+      if (was && !sent.pending) draw();
+    }
+  }
+
+  /** Hot-seat: once every local seat's state is at the same position, shows the seat owing the decision;
+   * passing the device between seats whose views differ covers the board first. Returns whether the
+   * shown seat changed. */
+  function chooseSeat(): boolean {
+    const states = local.map((s) => models.get(s));
+    if (!inStep(states)) return false;
+    const now = models.get(local[0]);
+    if (!now) return false;
+    const next = seatToShow(local, outcomeOf(now) ? [] : seatsToAct(now.to_act), shown);
+    if (next === null || next === shown) return false;
+    const first = shown === null;
+    const target = models.get(next);
+    // On opening the page the other seats' views are compared with it (someone else may be looking).
+    const others = first ? local.filter((s) => s !== next) : [shown as number];
+    cover = others.some((s) => needsCover(models.get(s), target)) ? next : null;
+    shown = next;
+    cred = creds.find((c) => c.seat === next) ?? null;
+    nav = new ReplayNav(positionFetcher(id, cred), 0);
+    review = null;
+    reviewError = '';
+    sent.clear();
+    sentBy = -2;
+    errorText = '';
+    draft = null;
+    draftSel = null;
+    selection = null;
+    chooser = null;
+    return true;
+  }
+
+  /** Makes `next` (the shown seat's state) the page's model and redraws. */
+  function adopt(next: Snapshot, fresh: boolean): void {
+    model = next;
+    const halfMade = selection && !fresh ? [...selection.prefix] : [];
+    const choosing = chooser !== null && !fresh;
+    chooser = null;
+    nav.setTotal(moveList(next.events).length);
+    const me = mySeat(next);
+    const renderer = rendererFor(next.game);
+    const tok = new CellTokenizer(renderer.cellNames(next.view, next.options), renderer.wordCells);
+    selection = new Selection(me === null ? [] : next.legal, tok);
+    // A half-made choice survives an update that still allows it (a join, a draw offer, the other
+    // seat's hidden setup); otherwise the one piece that can act is selected already.
+    if (selection.keep(halfMade)) {
+      const variants = selection.complete();
+      if (choosing && variants.length > 1) chooser = variants;
+    } else {
+      selection.autoSelect();
+    }
+    codec = me !== null && next.legal.length ? renderer.setup?.(next.view, next.options, me) ?? null : null;
+    if (!codec) {
+      draft = null;
+      draftSel = null;
+    } else if (!draft) {
+      for (const a of next.legal) {
+        const d = codec.fromAction(a.action);
+        if (d) {
+          draft = d;
+          draftSource = setupLabel(next.legal.indexOf(a));
+          break;
         }
-        codec = me !== null && next.legal.length ? renderer.setup?.(next.view, next.options, me) ?? null : null;
-        if (!codec) {
-          draft = null;
-          draftSel = null;
-        } else if (!draft) {
-          for (const a of next.legal) {
-            const d = codec.fromAction(a.action);
-            if (d) {
-              draft = d;
-              draftSource = a.notation;
-              break;
-            }
-          }
-        }
-        if (next.rematch?.token && /^[0-9a-f]{64}$/.test(next.rematch.token) && next.rematch.seat !== undefined && cred) {
-          saveSeat(next.rematch.id, { seat: next.rematch.seat, token: next.rematch.token });
-        }
-        draw();
-        maybeGameOver();
-      } else if (msg.type === 'error') {
-        sent.onError(msg.id);
-        errorText = msg.message;
-        draw();
-      } else if (msg.type === 'ack') {
-        errorText = '';
-        const was = sent.pending;
-        if (typeof msg.seq === 'number') sent.onAck(msg.id, msg.seq, model?.seq ?? 0);
-        if (was && !sent.pending) draw();
       }
-    },
-  });
-  const online = () => conn.kick();
-  const offline = () => conn.drop('offline — reconnecting when the network is back…');
+    }
+    draw();
+    maybeGameOver();
+  }
+
+  const seatsToConnect: (SeatCredential | null)[] = creds.length ? creds : [null];
+  for (const c of seatsToConnect) {
+    const k = keyOf(c?.seat ?? null);
+    conns.set(k, new GameConn(id, c, {
+      onStatus: (isUp, detail) => onStatus(k, isUp, detail),
+      onMessage: (msg) => onMessage(k, msg),
+    }));
+  }
+  const online = () => conns.forEach((c) => c.kick());
+  const offline = () => conns.forEach((c) => c.drop('offline — reconnecting when the network is back…'));
   window.addEventListener('online', online);
   window.addEventListener('offline', offline);
   active = {
     close() {
-      conn.close();
+      conns.forEach((c) => c.close());
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
       window.clearInterval(clockTimer);
     },
   };
-  conn.connect();
+  conns.forEach((c) => c.connect());
   clockTimer = window.setInterval(() => drawClocks(), 500);
 
   /** Shows the position after k actions (k = the number of actions so far: back to the live game). */
@@ -186,13 +257,14 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   function sendAction(a: LegalAction): void {
     if (!model || sent.pending) return;
     errorText = '';
-    const sentId = conn.send({ type: 'action', action: a.action });
+    const sentId = send({ type: 'action', action: a.action });
+    sentBy = keyOf(shown);
     if (sentId === null) {
       // Not connected: fall back to HTTP so the move is not lost.
       if (!cred) return;
       sent.sent(null);
       api.post(`/api/games/${id}/action`, { seat: cred.seat, token: cred.token, action: a.action })
-        .then(() => conn.send({ type: 'sync' }))
+        .then(() => send({ type: 'sync' }))
         .catch((e: unknown) => {
           errorText = e instanceof Error ? e.message : String(e);
         })
@@ -243,12 +315,14 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         h('a', { href: `/rules/${model.game}`, 'data-link': '', target: '_blank' }, 'Rules'),
         h(`span.conn${connected ? '' : '.down'}`, { 'data-testid': 'conn' }, connected ? '● live' : `○ ${connText}`),
       ),
-      h(`div.banner${myTurn ? '.turn' : ''}`, { 'data-testid': 'status' }, statusLine(model)),
-      lastLine(),
+      h(`div.banner${myTurn ? '.turn' : ''}`, { 'data-testid': 'status' },
+        hotseat && me !== null && !outcomeOf(model) ? `${seatName(me)} (this device): ${statusLine(model)}` : statusLine(model)),
+      // Under the hot-seat cover the last action waits too (described as the next seat sees it).
+      cover === null ? lastLine() : h('div.muted', { 'data-testid': 'last-move' }, 'Last action: shown with the board'),
       h('div.row', model.seats.map((s) =>
         h('span', { 'data-seat': s.seat },
           h('span.seat-chip', { style: `background:${rendererFor(model!.game).seatColour?.(model!.view, s.seat) ?? seatColour(s.seat)}` }),
-          `${s.name}${s.seat === me ? ' (you)' : ''} — ${s.kind === 'ai' ? `AI level ${s.level ?? '?'}` : s.joined ? 'player' : 'open'}`,
+          `${s.name}${hotseat && local.includes(s.seat) ? (s.seat === me ? ' (this device, shown)' : ' (this device)') : s.seat === me ? ' (you)' : ''} — ${s.kind === 'ai' ? `AI level ${s.level ?? '?'}` : s.joined ? 'player' : 'open'}`,
           toAct.includes(s.seat) ? h('b', ' ◀ to act') : '',
           h('span.clock', { 'data-clock': s.seat }, ''),
         ))),
@@ -275,11 +349,14 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   function drawOfferBanner(m: Snapshot, me: number | null): HTMLElement {
     const offer = m.draw_offer;
     if (!offer) return h('span');
-    const mine = me !== null && offer.accepted.includes(me);
+    // Every seat of this device that has not accepted yet answers for itself (hot-seat: named).
+    const answering = (hotseat ? local : me !== null ? [me] : []).filter((s) => !offer.accepted.includes(s));
+    const as = (s: number) => (hotseat ? ` as ${seatName(s)}` : '');
     return h('div.banner', `${seatName(offer.by)} offers a draw. `,
-      me !== null && !mine
-        ? [h('button', { onclick: () => conn.send({ type: 'draw', op: 'accept' }) }, 'Accept'),
-           h('button', { onclick: () => conn.send({ type: 'draw', op: 'decline' }) }, 'Decline')]
+      answering.length
+        ? answering.map((s) => [
+            h('button', { 'data-testid': 'draw-accept', onclick: () => send({ type: 'draw', op: 'accept' }, s) }, `Accept${as(s)}`),
+            h('button', { 'data-testid': 'draw-decline', onclick: () => send({ type: 'draw', op: 'decline' }, s) }, `Decline${as(s)}`)])
         : h('span.muted', 'Waiting for an answer.'));
   }
 
@@ -299,6 +376,15 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     clear(boardHost);
     clear(panelsHost);
     if (!model || !selection) return;
+    if (cover !== null) {
+      // Hot-seat: the board, panels and actions of this seat stay hidden until its player is at the device.
+      const to = cover;
+      boardHost.appendChild(h('div.card.pass-cover', { 'data-testid': 'pass-cover', 'data-seat': to },
+        h('h2', `Pass the device to ${seatName(to)}`),
+        h('p', `${seatName(to)} decides now. The board shows what ${seatName(to)} may see (hidden cards, a hidden setup), so the other player looks away.`),
+        h('button.primary', { 'data-testid': 'pass-show', onclick: () => { cover = null; draw(); } }, `I am ${seatName(to)} — show`)));
+      return;
+    }
     const moves = moveList(model.events);
     if (reviewing()) {
       // Replay mode: an earlier position from the server, drawn read-only with its last move.
@@ -339,7 +425,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
 
   function drawSide(): void {
     clear(side);
-    if (!model || !selection) return;
+    if (!model || !selection || cover !== null) return;
     const me = mySeat(model);
     const over = outcomeOf(model);
     // Dice and other chance results since the last move.
@@ -362,18 +448,20 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
           c.terrain ? h('div.row', 'Swap: ',
             h(swapMode === 'pieces' ? 'button.primary' : 'button', { onclick: () => { swapMode = 'pieces'; draw(); } }, 'pieces'),
             h(swapMode === 'terrain' ? 'button.primary' : 'button', { onclick: () => { swapMode = 'terrain'; draftSel = null; draw(); } }, 'terrain')) : null,
-          h('p.muted', `Starting point: ${short(draftSource)}`),
+          h('p.muted', `Starting point: ${draftSource}`),
           h('div.row', h('button.primary', {
             'data-notation': 'ready', 'data-testid': 'setup-ready',
             onclick: () => sendAction({ action: c.toAction(d), notation: 'ready' }),
             disabled: sent.pending,
           }, 'Ready — commit this setup')),
           h('p', h('b', 'Start from a listed setup (presets, random):'))));
-        box.appendChild(h('div.actions', model.legal.map((a) =>
-          h('button', { title: a.notation, onclick: () => {
+        // The listed setups' notation is the whole army, nothing tells a preset from a random one: they
+        // are numbered in the server's order (the full notation is the tooltip).
+        box.appendChild(h('div.actions', model.legal.map((a, i) =>
+          h('button', { title: a.notation, 'data-testid': 'setup-listed', onclick: () => {
             const nd = c.fromAction(a.action);
-            if (nd) { draft = nd; draftSel = null; draftSource = a.notation; draw(); } else sendAction(a);
-          } }, short(a.notation)))));
+            if (nd) { draft = nd; draftSel = null; draftSource = setupLabel(i); draw(); } else sendAction(a);
+          } }, setupLabel(i)))));
         side.appendChild(box);
         drawMovesAndControls(me, over);
         return;
@@ -440,10 +528,14 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     if (me !== null && !over && model.status === 'running') {
       controls.append(
         h('button', { onclick: async () => {
-          if ((await showDialog('Resign?', 'You lose this game.', [{ label: 'Resign', value: 'yes', primary: true }, { label: 'Cancel', value: 'no' }])) === 'yes') conn.send({ type: 'resign' });
+          // Hot-seat: the shown seat (the one owing the decision) resigns, and the dialog names it.
+          const who = me;
+          const title = hotseat ? `Resign as ${seatName(who)}?` : 'Resign?';
+          const text = hotseat ? `${seatName(who)} loses this game.` : 'You lose this game.';
+          if ((await showDialog(title, text, [{ label: 'Resign', value: 'yes', primary: true }, { label: 'Cancel', value: 'no' }])) === 'yes') send({ type: 'resign' }, who);
         } }, 'Resign'),
       );
-      if (!model.draw_offer) controls.append(h('button', { onclick: () => conn.send({ type: 'draw', op: 'offer' }) }, 'Offer draw'));
+      if (!model.draw_offer) controls.append(h('button', { onclick: () => send({ type: 'draw', op: 'offer' }, me) }, hotseat ? `Offer draw as ${seatName(me)}` : 'Offer draw'));
     }
     if (over) {
       controls.append(
@@ -486,11 +578,17 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   }
 
   async function rematch(): Promise<void> {
-    if (!cred) return;
+    if (!creds.length) return;
     try {
-      const r = await api.post<{ id: string; seat: number; token: string }>(`/api/games/${id}/rematch`, { seat: cred.seat, token: cred.token });
-      saveSeat(r.id, { seat: r.seat, token: r.token });
-      navigate(`/game/${r.id}`);
+      // Every seat of this device asks (the first creates the rematch, the others join it), so a hot-seat
+      // rematch starts at once, again on this device, the sides swapped.
+      let next = '';
+      for (const c of creds) {
+        const r = await api.post<{ id: string; seat: number; token: string }>(`/api/games/${id}/rematch`, { seat: c.seat, token: c.token });
+        saveSeat(r.id, { seat: r.seat, token: r.token });
+        next = r.id;
+      }
+      navigate(`/game/${next}`);
     } catch (e) {
       errorText = e instanceof Error ? e.message : String(e);
       draw();
@@ -508,7 +606,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       { label: 'Replay', value: 'replay' },
       ...(me !== null ? [{ label: 'Rematch', value: 'rematch', primary: true }] : []),
     ];
-    const choice = await showDialog(myResult(over, me), h('p', { 'data-testid': 'result' }, statusLine(model)), buttons);
+    const choice = await showDialog(hotseat ? 'Game over' : myResult(over, me), h('p', { 'data-testid': 'result' }, statusLine(model)), buttons);
     if (choice === 'rematch') await rematch();
     else if (choice === 'replay') navigate(`/replay/${id}`);
   }
@@ -526,6 +624,11 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   }
 
   drawHeader();
+}
+
+/** The label of the i-th listed setup of a hidden setup (Cyvasse). */
+export function setupLabel(i: number): string {
+  return `Setup ${i + 1}`;
 }
 
 function short(notation: string): string {

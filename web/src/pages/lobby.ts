@@ -2,7 +2,7 @@
 // join open games, watch live ones, import a record.
 
 import { api } from '../api';
-import { changedOnly, defaults, label, parseValue, seatPlanError, type OptionSpec, type OptionValues } from '../logic/options';
+import { changedOnly, defaults, hostSeats, label, parseValue, type OptionSpec, type OptionValues } from '../logic/options';
 import { parseRecord } from '../logic/record';
 import { saveSeat } from '../store';
 import { clear, h } from '../ui/dom';
@@ -112,11 +112,12 @@ function toggleForm(g: CatalogGame, host: HTMLElement): void {
   const drawSeats = () => {
     clear(seatsBox);
     seatsBox.appendChild(h('h4', 'Seats'));
+    seatsBox.appendChild(h('p.muted', 'Choose "Me (this device)" for several seats to play hot-seat: the players take turns at this device, which asks to be passed on before it shows hidden cards or setups.'));
     seatNames.forEach((name, i) => {
       const sel = h(
         'select',
         { 'data-seat': i, onchange: (e: Event) => (seatChoices[i] = (e.target as HTMLSelectElement).value as SeatChoice) },
-        h('option', { value: 'me' }, 'Me'),
+        h('option', { value: 'me' }, 'Me (this device)'),
         h('option', { value: 'friend' }, 'A friend (by link)'),
         h('option', { value: 'open' }, 'Anyone (open seat in the lobby)'),
         AI_LEVELS.map(([lvl, name]) => h('option', { value: `ai${lvl}` }, `AI level ${lvl} — ${name}`)),
@@ -192,13 +193,9 @@ async function create(
   const seats = choices.map((c) =>
     c.startsWith('ai') ? { kind: 'ai', level: Number(c.slice(2)) || 3 } : { kind: 'human' },
   );
-  const hostSeat = choices.indexOf('me');
-  const planError = seatPlanError(choices);
-  if (planError) {
-    errorHost.querySelector('[data-testid=create-error]')?.remove();
-    errorHost.appendChild(h('p.error', { 'data-testid': 'create-error' }, planError));
-    return;
-  }
+  // Every seat for "me" is this device's: several make a hot-seat game, played on this page in turn.
+  const mySeats = hostSeats(choices);
+  errorHost.querySelector('[data-testid=create-error]')?.remove();
   try {
     const res = await api.post<{
       id: string;
@@ -207,12 +204,12 @@ async function create(
       game: g.id,
       options,
       seats,
-      host_seat: hostSeat >= 0 ? hostSeat : undefined,
+      host_seats: mySeats.length ? mySeats : undefined,
       clock: CLOCKS[clock] ?? undefined,
       public: isPublic || choices.includes('open'),
     });
-    const mine = hostSeat >= 0 ? res.seats.find((s) => s.seat === hostSeat) : undefined;
-    if (mine?.token) saveSeat(res.id, { seat: mine.seat, token: mine.token });
+    const mine = res.seats.filter((s) => mySeats.includes(s.seat) && typeof s.token === 'string');
+    for (const s of mine) saveSeat(res.id, { seat: s.seat, token: s.token as string });
     const links = res.seats.filter((s) => choices[s.seat] === 'friend' && s.join_url);
     if (links.length) {
       await showDialog(
@@ -227,10 +224,10 @@ async function create(
         [{ label: 'Go to the game', value: 'ok' }],
       );
     }
-    navigate(mine ? `/game/${res.id}` : `/watch/${res.id}`);
+    navigate(mine.length ? `/game/${res.id}` : `/watch/${res.id}`);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    errorHost.appendChild(h('p.error', msg));
+    errorHost.appendChild(h('p.error', { 'data-testid': 'create-error' }, msg));
   }
 }
 
