@@ -60,8 +60,3 @@ export function saveSeat(id: string, cred: SeatCredential): void {
     /* storage full or disabled: the seats live only as long as this page */
   }
 }
-
-/** The first seat this device holds in game `id` (the replay page views the game as it), or null. */
-export function loadSeat(id: string): SeatCredential | null {
-  return loadSeats(id)[0] ?? null;
-}

@@ -6,13 +6,16 @@ import { api, positionFetcher } from '../api';
 import { fileName, type JsonRecord } from '../logic/record';
 import { positionOfMove, ReplayNav, type Position, type ViewCredential } from '../logic/replay';
 import { moveList, mySeat, outcomeOf, statusLine, type Snapshot } from '../logic/snapshot';
-import { loadSeat } from '../store';
+import { loadSeats } from '../store';
 import { clear, h } from '../ui/dom';
 import { moveText, positionBoard, positionLabel, replayButtons, zoomableBoard, type PositionContext, type ZoomState } from './position';
 
-/** The snapshot as this browser's seat (when it has a working token for this game) or as a spectator. */
+/** The snapshot as this browser's seat (when it has a working token for this game) or as a spectator.
+ * A hot-seat game (this device holds several seats) is replayed as a spectator: the players share the
+ * screen, and neither seat's hidden cards or setup may show to the other. */
 async function loadSnapshot(id: string): Promise<{ snap: Snapshot; cred: ViewCredential | null }> {
-  const cred = loadSeat(id);
+  const seats = loadSeats(id);
+  const cred = seats.length === 1 ? seats[0] : null;
   if (cred) {
     try {
       const snap = await api.get<Snapshot>(`/api/games/${encodeURIComponent(id)}?seat=${cred.seat}`, { authorization: `Bearer ${cred.token}` });
