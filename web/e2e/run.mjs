@@ -654,9 +654,10 @@ async function shownSeat(page) {
 
 /** Hot-seat: both seats of a game played from ONE page, by clicking. `cover` says whether the game hides
  * something between the seats (true: the page must ask to pass the device before showing the other seat
- * every time), only for a while ('setup': the Cyvasse hidden setups, at least once), or never (false). A reload keeps both seats; the seat to act resigns; a rematch from the
+ * every time), only while their views differ ('some': the Cyvasse hidden setups; Syba once the starting
+ * cities are dealt face down; at least once), or never (false). A reload keeps both seats; the seat to act resigns; a rematch from the
  * game-over dialog seats both players on this device again. */
-async function hotSeat(game, cover, decisionsWanted) {
+async function hotSeat(game, cover, decisionsWanted, others = []) {
   const page = await newPage(`hotseat-${game.id}`);
   try {
     await page.goto(`${base()}/`);
@@ -664,6 +665,8 @@ async function hotSeat(game, cover, decisionsWanted) {
     await card.locator('button', { hasText: 'Options & friends' }).click();
     await card.locator('select[data-seat="0"]').selectOption('me');
     await card.locator('select[data-seat="1"]').selectOption('me');
+    // Further seats (Syba: the AI), from seat 2 on.
+    for (const [i, choice] of others.entries()) await card.locator(`select[data-seat="${i + 2}"]`).selectOption(choice);
     await card.locator('button', { hasText: 'Create game' }).click();
     await page.waitForURL(/\/game\//, { timeout: 20000 });
     const id = page.url().split('/game/')[1];
@@ -723,7 +726,7 @@ async function hotSeat(game, cover, decisionsWanted) {
     assert(decisions >= decisionsWanted || (await status(page)).startsWith('Game over'), `only ${decisions} decisions were made`);
     assert(seen.size === 2, `only seat(s) ${[...seen].join(', ')} played`);
     if (cover === true) assert(covers >= switches && covers >= 2, `${switches} seat changes, only ${covers} covers`);
-    else if (cover === 'setup') assert(covers >= 1, 'the hidden setups were not covered');
+    else if (cover === 'some') assert(covers >= 1, 'the hidden information was never covered');
     else assert(covers === 0, 'a cover appeared');
     await page.screenshot({ path: join(ARTIFACTS, `hotseat-${game.id}.png`), fullPage: true });
     if (!(await status(page)).startsWith('Game over')) {
@@ -763,10 +766,10 @@ async function main() {
     const duo = games.find((g) => g.id === 'kyo') ?? games[0];
     if (duo) await test(`${duo.id}: an open seat claimed from the lobby, the game watched from the lobby`, () => lobbyJoinAndWatch(duo));
     if (duo) await test(`${duo.id}: two browsers online with a spectator, restart, resign, export, import, replay`, () => onlineGame(duo));
-    for (const [gid, cover] of [['territories', true], ['kyo', false], ['cyvasse-trump', 'setup']]) {
+    for (const [gid, cover, others] of [['territories', true, []], ['kyo', false, []], ['cyvasse-trump', 'some', []], ['syba', 'some', ['ai1', 'ai1']]]) {
       const g = games.find((x) => x.id === gid);
-      const how = cover === true ? ', the board covered between them' : cover ? ', the hidden setups covered' : '';
-      if (g) await test(`${gid}: hot-seat, both seats on one page${how}, reload, resign, rematch`, () => hotSeat(g, cover, 12));
+      const how = (cover === true ? ', the board covered between them' : cover ? ', the board covered while their views differ' : '') + (others.length ? `, ${others.length} AI seats` : '');
+      if (g) await test(`${gid}: hot-seat, two seats on one page${how}, reload, resign, rematch`, () => hotSeat(g, cover, 12, others));
     }
   } catch (e) {
     console.log(`FAIL setup: ${e instanceof Error ? e.message : e}`);
