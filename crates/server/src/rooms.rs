@@ -87,6 +87,9 @@ impl Drop for Watching {
     }
 }
 
+/// Updates a room's broadcast channel holds for slow sockets.
+const UPDATE_BACKLOG: usize = 8;
+
 /// Actions between two replay checkpoints: a position is rebuilt with at most this many actions.
 pub const REPLAY_STRIDE: u64 = 32;
 
@@ -828,7 +831,9 @@ impl Room {
         events: Vec<Event>,
         described: Vec<Option<Vec<Option<String>>>>,
     ) -> Room {
-        let (tx, _) = broadcast::channel(16);
+        // The channel keeps its last `capacity` updates alive (each a few KB per observer); a
+        // socket that falls further behind renders what it missed itself (`Lagged`).
+        let (tx, _) = broadcast::channel(UPDATE_BACKLOG);
         let seats = core.seats();
         let status = core.status;
         let room = Room {
