@@ -1,6 +1,7 @@
 //! The load generator behind `tabula loadtest`: many concurrent games on a server over loopback, two
 //! WebSocket clients per game (one per seat) playing random legal actions from the lists the server
-//! sends, at a target total rate.
+//! sends, at a target total rate. Each seat pauses before answering for a random time (uniform, half
+//! to one and a half times `games / rate`), so games are not synchronised.
 //!
 //! Latency is measured per action at the acting client: from sending the action to receiving the
 //! broadcast `update` that carries it (which the server sends only after the commit, to every socket of
@@ -246,7 +247,11 @@ async fn play_seat(p: SeatPlayer) -> Result<bool, String> {
             let legal = current.legal.len();
             if sent.is_none() && legal > 0 {
                 if !think.is_zero() {
-                    tokio::time::sleep(think).await;
+                    // Players are not synchronised: each pause is drawn uniformly from half to one and
+                    // a half times the mean (the mean rate is kept, but the games that all started at
+                    // the same instant do not keep acting in one burst).
+                    let pause = think.mul_f64(rng.random_range(0.5..1.5));
+                    tokio::time::sleep(pause).await;
                 }
                 let pick = rng.random_range(0..legal);
                 let action = current.legal[pick].action.get();
