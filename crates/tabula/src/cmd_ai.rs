@@ -41,6 +41,7 @@ use tabula_core::dynamic::Registry;
 /// move ordering; perfect-information two-player positions, elsewhere ISMCTS), `level1`..`level5`. Add
 /// `:N` for a budget of N iterations (MCTS) or N nodes (alpha-beta), e.g. `uct:2000`.
 #[derive(Args, Debug, Clone)]
+#[command(after_long_help = TOURNAMENT_HELP)]
 pub struct TournamentArgs {
     /// The game id (see `tabula games`).
     #[arg(long, required_unless_present = "summarise")]
@@ -82,6 +83,20 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 5000)]
     pub max_actions: u64,
 }
+
+const TOURNAMENT_HELP: &str = "\
+Progress: on a terminal, a progress bar on stderr shows the games done and every pair's running
+score; otherwise stderr gets one line per finished game.
+
+Long runs: --results FILE appends every finished game to FILE as a JSON line, so a killed run keeps
+its games; the same command run again keeps the games FILE holds and plays only the others.
+--summarise FILE prints the tables (or --json) of such a file, finished, running or killed.
+
+Budgets: --time-per-move MS (results depend on the machine and its load) or --iterations N (the same
+N iterations or alpha-beta nodes for every searching agent; reproducible from --seed). An agent's own
+:N budget (e.g. uct:2000) overrides both.
+
+Agents: random, greedy, uct, mcts, ismcts, alphabeta, level1..level5.";
 
 /// Measures, per game, random playouts per second from the start position and the AI's search speed
 /// (plain UCT and ISMCTS iterations per second, alpha-beta nodes per second) on a mid-game position.
