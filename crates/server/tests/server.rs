@@ -787,3 +787,60 @@ async fn load_generator_plays_games_and_reports_latencies() {
     .unwrap_err();
     assert!(err.contains("loopback"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn observers_who_connect_later_get_their_own_updates() {
+    // Updates are rendered only for observers someone watches as: a spectator and a seat that connect
+    // mid-game must still get their own (correct, hidden-respecting) updates from then on.
+    let dir = temp_dir("late");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create_duel(addr, 30).await;
+    let mut s0 = ws(addr, &id, Some((0, &tokens[0]))).await;
+    recv_until(&mut s0, |m| m["type"] == "snapshot").await;
+    // Both secrets (hidden) and the chance draw, watched by seat 0 only.
+    for _ in 0..2 {
+        http_step(addr, &id, &tokens).await.unwrap();
+    }
+    let mut spec = ws(addr, &id, None).await;
+    let mut s1 = ws(addr, &id, Some((1, &tokens[1]))).await;
+    let first_spec = recv_until(&mut spec, |m| m["type"] == "snapshot").await;
+    recv_until(&mut s1, |m| m["type"] == "snapshot").await;
+    let (seq, notation) = http_step(addr, &id, &tokens).await.unwrap();
+    for (i, sock) in [&mut s0, &mut s1, &mut spec].into_iter().enumerate() {
+        let u = recv_until(sock, |m| {
+            m["type"] == "update" && m["seq"].as_u64() >= Some(seq)
+        })
+        .await;
+        let e = u["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["seq"] == seq)
+            .unwrap_or_else(|| panic!("observer {i}: the action is in its update: {u}"));
+        assert_eq!(e["notation"], notation.as_str(), "observer {i}");
+        // Nothing happened since: the update's view is this observer's current snapshot view.
+        let now = match i {
+            2 => get(addr, &format!("/api/games/{id}")).await.1,
+            seat => snapshot(addr, &id, seat, &tokens[seat]).await,
+        };
+        assert_eq!(u["view"], now["view"], "observer {i}");
+        let text = u.to_string();
+        // The seat's own word only to that seat; the spectator sees neither.
+        let hidden: Vec<&str> = match i {
+            0 => WORDS[1].to_vec(),
+            1 => WORDS[0].to_vec(),
+            _ => WORDS.concat(),
+        };
+        for w in hidden {
+            assert!(!text.contains(w), "observer {i} saw {w}: {text}");
+        }
+        if i == 2 {
+            assert_eq!(u["you"], "spectator");
+            assert_eq!(u["legal"], json!([]));
+            assert_eq!(u["view"]["secrets"], json!([true, true]));
+            assert_ne!(u["seq"], first_spec["seq"]);
+        }
+    }
+    server.shutdown().await.unwrap();
+}
