@@ -38,6 +38,12 @@
 //!   by re-drawing every recorded chance action, so the continuation is the one the seed gives.
 //! * AI failures (an error or a refused action) fall back to a seeded random legal action, so a game
 //!   never hangs on a broken AI.
+//! * **Replay** (`GET /api/games/{id}/view/{n}`) rebuilds the position after `n` actions from the log,
+//!   as that observer saw it; each game keeps checkpoints every [`rooms::REPLAY_STRIDE`] actions once
+//!   replay is used, so a request applies at most that many actions.
+//! * **Broadcast cost**: each change is rendered once, straight to JSON text, for each observer some
+//!   socket watches as (the shared part once, each distinct view once), and the texts are shared by
+//!   all sockets of that observer. Figures: `docs/benchmarks/server.md`.
 
 pub mod assets;
 pub mod client;
