@@ -1,7 +1,7 @@
 //! Live games ("rooms"): loading from the log, committing new events, broadcasting per-observer
 //! messages, AI seats and clock timers.
 //!
-//! Every change follows one path ([`Shared::commit`]): the new events are applied to a scratch copy of
+//! Every change follows one path (`Shared::commit_inner`): the new events are applied to a scratch copy of
 //! the game (which checks them: a refused request changes nothing), the automatic follow-ups are added
 //! (start, chance, end of game, AI draw declines), the batch is committed to the database, and only then
 //! is it applied to the room and broadcast. A room's lock is held across the commit, so each game's
