@@ -14,6 +14,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// mimalloc instead of the system allocator: the server's per-action work (views, legal lists and
+/// their JSON) and the AI's searches allocate many small short-lived objects; see BENCHMARKS.md.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Tabula: fantasy war games — Cyvasse (two rule families), Kyo, Territories and Syba Chess 2.0 —
 /// with exact rules, strong AI and a server for playing in the browser.
 #[derive(Parser)]
