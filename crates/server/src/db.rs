@@ -152,31 +152,60 @@ impl Db {
             .collect()
     }
 
-    /// Commits one batch of writes in one transaction.
+    /// Commits one batch of writes in one transaction, with a few multi-row statements rather than
+    /// two statements per request (every statement is a round trip to the database's worker, and the
+    /// writer is the one serial stage every action passes through): the new games' rows, one upsert
+    /// of the status of every other game of the batch (its last status), and the events in chunks of
+    /// [`EVENT_ROWS`] rows.
     async fn commit(&self, batch: &[WriteRequest]) -> Result<(), sqlx::Error> {
+        let mut events = Vec::new();
+        for w in batch {
+            for e in &w.events {
+                let data =
+                    serde_json::to_string(&e.data).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+                events.push((w.game_id.as_str(), e.seq as i64, e.at, e.data.kind(), data));
+            }
+        }
+        // The last status of every game the batch touches that existed before it.
+        let mut updates: Vec<&WriteRequest> = Vec::new();
+        for w in batch.iter().filter(|w| !w.new_game) {
+            match updates.iter_mut().find(|u| u.game_id == w.game_id) {
+                Some(u) => *u = w,
+                None => updates.push(w),
+            }
+        }
         on_pool!(self, p => {
             let mut tx = p.begin().await?;
-            for w in batch {
-                if w.new_game {
-                    sqlx::query("INSERT INTO games (id, game, status, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)")
-                        .bind(&w.game_id).bind(&w.game).bind(w.status).bind(w.at).bind(w.at)
-                        .execute(&mut *tx).await?;
-                } else {
-                    sqlx::query("UPDATE games SET status = $1, updated_at = $2 WHERE id = $3")
-                        .bind(w.status).bind(w.at).bind(&w.game_id)
-                        .execute(&mut *tx).await?;
-                }
-                for e in &w.events {
-                    let data = serde_json::to_string(&e.data).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-                    sqlx::query("INSERT INTO events (game_id, seq, at_ms, kind, data) VALUES ($1, $2, $3, $4, $5)")
-                        .bind(&w.game_id).bind(e.seq as i64).bind(e.at).bind(e.data.kind()).bind(data)
-                        .execute(&mut *tx).await?;
-                }
+            for w in batch.iter().filter(|w| w.new_game) {
+                sqlx::query("INSERT INTO games (id, game, status, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)")
+                    .bind(&w.game_id).bind(&w.game).bind(w.status).bind(w.at).bind(w.at)
+                    .execute(&mut *tx).await?;
+            }
+            for chunk in updates.chunks(GAME_ROWS) {
+                let mut q = sqlx::QueryBuilder::new("INSERT INTO games (id, game, status, created_at, updated_at) ");
+                q.push_values(chunk, |mut b, w| {
+                    b.push_bind(w.game_id.as_str()).push_bind(w.game.as_str()).push_bind(w.status).push_bind(w.at).push_bind(w.at);
+                });
+                q.push(" ON CONFLICT (id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at");
+                q.build().execute(&mut *tx).await?;
+            }
+            for chunk in events.chunks(EVENT_ROWS) {
+                let mut q = sqlx::QueryBuilder::new("INSERT INTO events (game_id, seq, at_ms, kind, data) ");
+                q.push_values(chunk, |mut b, (game, seq, at, kind, data)| {
+                    b.push_bind(*game).push_bind(*seq).push_bind(*at).push_bind(*kind).push_bind(data.as_str());
+                });
+                q.build().execute(&mut *tx).await?;
             }
             tx.commit().await
         })
     }
 }
+
+/// Rows of one multi-row `INSERT INTO events` (5 parameters each; SQLite allows 32,766 and PostgreSQL
+/// 65,535 parameters per statement).
+const EVENT_ROWS: usize = 1000;
+/// Rows of one multi-row upsert of games' statuses (5 parameters each).
+const GAME_ROWS: usize = 1000;
 
 /// One game's new events (and its new status), to be committed together.
 #[derive(Debug)]
