@@ -267,3 +267,65 @@ fn a_record_ended_by_resignation_replays_with_its_result() {
         stdout(&o)
     );
 }
+
+#[test]
+fn tournament_results_file_resumes_and_summarises() {
+    let path = temp_file("tournament.jsonl", "");
+    let file = path.to_str().unwrap();
+    let run = |games: &str| {
+        tabula(&[
+            "tournament",
+            "--game",
+            "kyo",
+            "--agents",
+            "random,uct:2",
+            "--games",
+            games,
+            "--max-actions",
+            "40",
+            "--threads",
+            "1",
+            "--results",
+            file,
+        ])
+    };
+    let first = run("2");
+    assert!(first.status.success(), "stderr: {}", stderr(&first));
+    let lines = |p: &PathBuf| std::fs::read_to_string(p).unwrap().lines().count();
+    assert_eq!(lines(&path), 2, "one JSON line per finished game");
+    // Asked for three games, the rerun keeps the two it has and plays one more.
+    let second = run("3");
+    assert!(second.status.success(), "stderr: {}", stderr(&second));
+    assert!(
+        stderr(&second).contains("already in the results file"),
+        "{}",
+        stderr(&second)
+    );
+    assert_eq!(lines(&path), 3);
+    let summary = tabula(&["tournament", "--summarise", file, "--json"]);
+    assert!(summary.status.success(), "stderr: {}", stderr(&summary));
+    let v: Value = serde_json::from_str(&stdout(&summary)).unwrap();
+    let pair = &v["pairs"][0];
+    let total = pair["wins_a"].as_u64().unwrap()
+        + pair["draws"].as_u64().unwrap()
+        + pair["wins_b"].as_u64().unwrap();
+    assert_eq!(total, 3, "{v}");
+    assert_clean_error(
+        &tabula(&["tournament", "--summarise", "/nonexistent/results.jsonl"]),
+        "results.jsonl",
+    );
+    let both = tabula(&[
+        "tournament",
+        "--game",
+        "kyo",
+        "--agents",
+        "random,uct",
+        "--games",
+        "1",
+        "--time-per-move",
+        "5",
+        "--iterations",
+        "3",
+    ]);
+    assert_eq!(both.status.code(), Some(2), "stderr: {}", stderr(&both));
+}
