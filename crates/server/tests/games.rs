@@ -15,7 +15,6 @@ use std::time::Duration;
 use common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::{DynState, Registry};
-use tabula_core::rand::RngExt;
 use tabula_core::record::JsonRecord;
 use tabula_core::{Observer, Seat};
 use tabula_server::client::WsClient;
@@ -60,25 +59,7 @@ async fn play_and_record(
     let mut seen: [Vec<Value>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     let mut rng = tabula_core::rng_from_seed(seed);
     for _ in 0..steps {
-        let mut acted = false;
-        for (seat, token) in tokens.iter().enumerate() {
-            let snap = snapshot(addr, &id, seat, token).await;
-            let legal = snap["legal"].as_array().cloned().unwrap_or_default();
-            if legal.is_empty() {
-                continue;
-            }
-            let pick = &legal[rng.random_range(0..legal.len())];
-            let (s, v) = post(
-                addr,
-                &format!("/api/games/{id}/action"),
-                json!({"seat": seat, "token": token, "action": pick["action"]}),
-            )
-            .await;
-            assert_eq!(s, 200, "{game}: a listed legal action was refused: {v}");
-            acted = true;
-            break;
-        }
-        if !acted {
+        if !random_step(addr, &id, &tokens, &mut rng).await {
             break;
         }
     }

@@ -11,7 +11,6 @@ use std::net::SocketAddr;
 use common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::{DynState, Registry};
-use tabula_core::rand::RngExt;
 use tabula_core::record::JsonRecord;
 use tabula_core::{Observer, Seat};
 use tabula_server::client::request_with_headers;
@@ -41,32 +40,6 @@ async fn hosted(addr: SocketAddr, game: &str, seed: u64) -> (String, Vec<String>
     )
     .await;
     (id, tokens.into_iter().map(Option::unwrap).collect())
-}
-
-/// Plays one random legal action of whichever seat owes one; false when nobody does.
-async fn random_step(
-    addr: SocketAddr,
-    id: &str,
-    tokens: &[String],
-    rng: &mut tabula_core::GameRng,
-) -> bool {
-    for (seat, token) in tokens.iter().enumerate() {
-        let snap = snapshot(addr, id, seat, token).await;
-        let legal = snap["legal"].as_array().cloned().unwrap_or_default();
-        if legal.is_empty() {
-            continue;
-        }
-        let pick = &legal[rng.random_range(0..legal.len())];
-        let (s, v) = post(
-            addr,
-            &format!("/api/games/{id}/action"),
-            json!({"seat": seat, "token": token, "action": pick["action"]}),
-        )
-        .await;
-        assert_eq!(s, 200, "a listed legal action was refused: {v}");
-        return true;
-    }
-    false
 }
 
 fn action_events(snapshot: &Value) -> Vec<Value> {

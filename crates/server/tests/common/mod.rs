@@ -11,6 +11,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tabula_core::dynamic::Registry;
+use tabula_core::rand::RngExt as _;
 use tabula_core::{
     ActionError, Actor, Game, GameOptions, Observer, OptionSpec, OptionsError, Outcome, Seat,
     ToAct, check_listed,
@@ -317,4 +318,30 @@ pub async fn http_step(addr: SocketAddr, id: &str, tokens: &[String]) -> Option<
         }
     }
     None
+}
+
+/// Plays one random legal action of whichever seat owes one; false when nobody does.
+pub async fn random_step(
+    addr: SocketAddr,
+    id: &str,
+    tokens: &[String],
+    rng: &mut tabula_core::GameRng,
+) -> bool {
+    for (seat, token) in tokens.iter().enumerate() {
+        let snap = snapshot(addr, id, seat, token).await;
+        let legal = snap["legal"].as_array().cloned().unwrap_or_default();
+        if legal.is_empty() {
+            continue;
+        }
+        let pick = &legal[rng.random_range(0..legal.len())];
+        let (s, v) = post(
+            addr,
+            &format!("/api/games/{id}/action"),
+            json!({"seat": seat, "token": token, "action": pick["action"]}),
+        )
+        .await;
+        assert_eq!(s, 200, "a listed legal action was refused: {v}");
+        return true;
+    }
+    false
 }
