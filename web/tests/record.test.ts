@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileName, parseRecord } from '../src/logic/record';
-import { rulesFileFor } from '../src/pages/rules';
+import { rulesFileFor } from '../src/logic/rules';
 
 describe('record import', () => {
   const rec = { game: 'kyo', options: {}, seed: 7, actions: [{ actor: { seat: 0 }, action: { a: 1 } }, { actor: 'chance', action: 3 }], result: null };

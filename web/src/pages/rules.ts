@@ -1,15 +1,11 @@
 // A rules page per game, rendered from the project's rules files (docs/rules/*.md), bundled at build time.
+// Games sharing a file (the two Cyvasse rule families) are each shown their own part of it.
 
 import { marked } from 'marked';
 import { clear, h } from '../ui/dom';
+import { RULE_FAMILIES, rulesFileFor, rulesFor, siblingFamilies } from '../logic/rules';
 
 const files = import.meta.glob('../../../docs/rules/*.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
-
-/** The rules file for a game id: `cyvasse-trump` → `cyvasse.md`. */
-export function rulesFileFor(gameId: string, available: string[]): string | null {
-  const base = gameId.split('-')[0];
-  return available.find((f) => f.endsWith(`/${gameId}.md`)) ?? available.find((f) => f.endsWith(`/${base}.md`)) ?? null;
-}
 
 export function rulesPage(root: HTMLElement, gameId: string): void {
   clear(root);
@@ -18,11 +14,18 @@ export function rulesPage(root: HTMLElement, gameId: string): void {
     root.appendChild(h('div.card', h('p.error', `No rules file for ${gameId}.`), listOfRules()));
     return;
   }
-  const html = marked.parse(files[key], { async: false }) as string;
-  const article = h('article.card.rules', { 'data-testid': 'rules' });
+  const html = marked.parse(rulesFor(gameId, files[key]), { async: false }) as string;
+  const article = h('article.card.rules', { 'data-testid': 'rules', 'data-game': gameId });
   // The rules files are the project's own documents, bundled at build time (not user input).
   article.innerHTML = html;
-  root.append(article, listOfRules());
+  const family = RULE_FAMILIES[gameId];
+  const siblings = siblingFamilies(gameId);
+  const note = family
+    ? h('div.card.muted', { 'data-testid': 'rules-family' },
+        `These are the rules of ${family.name} only (${gameId}). `,
+        siblings.map(([id, name]) => h('span', 'The other rule family: ', h('a', { href: `/rules/${id}`, 'data-link': '' }, `${name} (${id})`), '. ')))
+    : null;
+  root.append(...(note ? [note] : []), article, listOfRules());
 }
 
 function listOfRules(): HTMLElement {
