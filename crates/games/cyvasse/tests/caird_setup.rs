@@ -154,3 +154,82 @@ fn setup_notation_accepts_presets() {
     assert!(g.parse_action("setup preset=turtle").is_err());
     assert!(g.parse_action("setup seat=green preset=flanks").is_err());
 }
+
+/// The listed setups name where they come from in their notation (`preset=NAME`, `random=N`), so that
+/// a player can tell a preset from a random setup; the label reads back to the same plan, alone stands
+/// for that plan, and must not lie next to a plan.
+#[test]
+fn listed_setups_carry_their_label_in_the_notation() {
+    for o in [
+        CairdOptions::default(),
+        CairdOptions {
+            version: Version::Expert,
+            board: BoardKind::Hex,
+            ..Default::default()
+        },
+        CairdOptions {
+            version: Version::Expert,
+            large_board: true,
+            ..Default::default()
+        },
+    ] {
+        let g = CairdCyvasse::new(&o).unwrap();
+        for seat in [Seat(0), Seat(1)] {
+            let listed = listed_setups(&o, seat.index());
+            let legal = legal_actions_vec(&g, seat);
+            assert_eq!(legal.len(), listed.len());
+            let labels: Vec<&str> = listed.iter().map(|l| l.label.as_str()).collect();
+            for name in PRESETS {
+                assert!(
+                    labels.contains(&format!("preset={name}").as_str()),
+                    "{o:?}: {name}"
+                );
+            }
+            assert!(labels.contains(&"random=1"));
+            for (a, l) in legal.iter().zip(listed.iter()) {
+                assert_eq!(a, &CairdAction::Setup(l.plan.clone()));
+                let text = g.action_notation(a);
+                assert!(
+                    text.starts_with(&format!("setup {} pieces=", l.label)),
+                    "{text}"
+                );
+                assert_eq!(&g.parse_action(&text).unwrap(), a);
+                let seat_name = if seat.index() == 0 { "white" } else { "black" };
+                assert_eq!(
+                    g.parse_action(&format!("setup {} seat={seat_name}", l.label))
+                        .unwrap(),
+                    *a
+                );
+            }
+        }
+    }
+    let o = CairdOptions::default();
+    let g = CairdCyvasse::new(&o).unwrap();
+    let phalanx = preset(&o, 0, "phalanx").unwrap();
+    let text = g.action_notation(&CairdAction::Setup(phalanx.clone()));
+    assert_eq!(
+        text,
+        format!("setup preset=phalanx pieces={}", phalanx.pieces)
+    );
+    // A lying label is refused; an edited plan carries no label.
+    assert!(
+        g.parse_action(&text.replace("preset=phalanx", "preset=flanks"))
+            .is_err()
+    );
+    assert!(
+        g.parse_action(&text.replace("preset=phalanx", "random=1"))
+            .is_err()
+    );
+    assert!(g.parse_action("setup preset=phalanx random=1").is_err());
+    assert!(g.parse_action("setup random=99").is_err());
+    let mut chars: Vec<char> = phalanx.pieces.chars().collect();
+    let k = chars.iter().position(|c| *c == 'K').unwrap();
+    let other = chars.iter().position(|c| *c != 'K' && *c != '.').unwrap();
+    chars.swap(k, other);
+    let edited = SetupPlan {
+        terrain: String::new(),
+        pieces: chars.into_iter().collect(),
+    };
+    let text = g.action_notation(&CairdAction::Setup(edited.clone()));
+    assert_eq!(text, format!("setup pieces={}", edited.pieces));
+}

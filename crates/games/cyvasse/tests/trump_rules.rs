@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 
 use cyvasse::trump::{
     Army, Cell, Kind, Occupant, PRESET_NAMES, Phase, TrumpAction, TrumpCyvasse, TrumpOptions,
-    check_setup, citadel, fortress, is_home, king_safe_on_move_one, listed_setups, phalanx, preset,
-    random_setup, safe_random_setup, vanguard,
+    check_setup, citadel, fortress, is_home, king_safe_on_move_one, listed_label,
+    listed_setup_labels, listed_setups, phalanx, preset, random_setup, safe_random_setup, vanguard,
 };
 use tabula_core::{
     Actor, Game, Observer, Seat, SeatResult, ToAct, legal_actions_vec, rng_from_seed,
@@ -1038,4 +1038,69 @@ fn setup_and_coin_flip_states_load_from_json() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("not equally near row f"), "{err}");
+}
+
+/// The listed setups name where they come from in their notation (presets, mirrored presets, random
+/// and King-safe random setups), so that a player can tell them apart; the label reads back to the same
+/// army, alone stands for that army of the seat owing its setup, and must not lie next to the pieces.
+#[test]
+fn listed_setups_carry_their_label_in_the_notation() {
+    let mut g = TrumpCyvasse::new(&TrumpOptions::default()).unwrap();
+    for seat in [SOUTH, NORTH] {
+        let labels = listed_setup_labels(seat);
+        assert_eq!(labels.len(), listed_setups(seat).len());
+        for name in PRESET_NAMES {
+            assert!(labels.contains(&format!("preset={name}")), "{name} missing");
+        }
+        for i in 1..=4 {
+            assert!(labels.contains(&format!("random={i}")));
+            assert!(labels.contains(&format!("king-safe-random={i}")));
+        }
+        assert!(labels.iter().any(|l| l.starts_with("mirrored-preset=")));
+        let mut unique = labels.to_vec();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), labels.len(), "labels are unique");
+    }
+    assert_eq!(listed_label(&phalanx(NORTH)), Some("preset=phalanx"));
+    assert_eq!(
+        listed_label(&phalanx(SOUTH).mirrored()),
+        Some("mirrored-preset=phalanx")
+    );
+    let legal = legal_actions_vec(&g, SOUTH);
+    for (a, label) in legal.iter().zip(listed_setup_labels(SOUTH)) {
+        let text = g.action_notation(a);
+        assert!(
+            text.starts_with(&format!("setup {label} ")),
+            "{text} lacks {label}"
+        );
+        assert_eq!(&g.parse_action(&text).unwrap(), a);
+    }
+    // A label alone: that army of the first seat owing its setup.
+    assert_eq!(
+        g.parse_action("setup preset=citadel").unwrap(),
+        TrumpAction::Setup(citadel(SOUTH))
+    );
+    g.apply(Actor::Seat(SOUTH), &TrumpAction::Setup(citadel(SOUTH)))
+        .unwrap();
+    assert_eq!(
+        g.parse_action("setup preset=citadel").unwrap(),
+        TrumpAction::Setup(citadel(NORTH))
+    );
+    assert!(g.parse_action("setup random=9").is_err());
+    assert!(g.parse_action("setup colour=red").is_err());
+    // Next to the pieces the label must be true; an edited army carries none.
+    let phalanx_text = g.action_notation(&TrumpAction::Setup(phalanx(NORTH)));
+    let lie = phalanx_text.replace("preset=phalanx", "preset=vanguard");
+    assert!(g.parse_action(&lie).is_err());
+    let mut edited = phalanx(NORTH);
+    let king = edited.king().unwrap();
+    let empty = Cell::all()
+        .find(|c| is_home(NORTH, *c) && !edited.0.contains_key(c))
+        .unwrap();
+    edited.0.remove(&king);
+    edited.0.insert(empty, Kind::King);
+    let text = g.action_notation(&TrumpAction::Setup(edited.clone()));
+    assert!(!text.contains('='), "{text}");
+    assert_eq!(g.parse_action(&text).unwrap(), TrumpAction::Setup(edited));
 }

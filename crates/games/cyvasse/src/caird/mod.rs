@@ -88,8 +88,8 @@
 //! * `determinize` (for AIs, during the setup) replaces the opponent's committed setup by a random
 //!   legal one; after the setup nothing is hidden.
 //! * During the setup `legal_actions` cannot list every legal setup (there are astronomically many): it
-//!   lists the three presets and five random legal setups derived from the seat; `apply` accepts every
-//!   setup [`validate_setup`] accepts.
+//!   lists the three presets and five random legal setups derived from the seat ([`listed_setups`],
+//!   each labelled in the notation); `apply` accepts every setup [`validate_setup`] accepts.
 //!
 //! ## Cells and notation
 //! * Squares: files `a`.. and ranks `1`.. with White on rank 1 (`a1`..`h8`, `a1`..`j10`). Cell index
@@ -100,9 +100,13 @@
 //!   Ports (sea movement) are the six corners `a6`, `f11`, `k6`, `k1`, `f1`, `a1`.
 //! * Actions: `e2-e4` (move), `e2xe5` (move-capture; `-` is also accepted), `e2*e5` (capture without
 //!   moving: a shot, the Basic Trebuchet's capture, dragonfyre), `D@e3` (place the reserve Dragon),
-//!   `ruin e8` (castle storming), `setup pieces=<…> terrain=<…>` (a whole setup, see [`setup`]);
-//!   `setup preset=phalanx [seat=white|black]` is also read (it stands for that preset's full plan;
-//!   the seat defaults to the first seat still owing its setup).
+//!   `ruin e8` (castle storming), `setup pieces=<…> terrain=<…>` (a whole setup, see [`setup`]).
+//!   A setup of the list `legal_actions` offers ([`listed_setups`]) carries its label after `setup`:
+//!   `setup preset=phalanx pieces=… terrain=…` or `setup random=2 pieces=…`, so a reader (the web
+//!   client's setup buttons, a move list) can tell a preset from a random setup; read back next to a
+//!   plan, the label must name that plan. A label alone, `setup preset=phalanx [seat=white|black]` or
+//!   `setup random=2 [seat=…]`, stands for that setup's full plan (the seat defaults to the first seat
+//!   still owing its setup).
 //!   JSON actions: `{"move":{"from":12,"to":28}}`, `{"shot":…}`, `{"place":{"to":20}}`,
 //!   `{"ruin":{"at":60}}`, `{"setup":{"terrain":"…","pieces":"…"}}` (cell indices as above).
 //!
@@ -130,7 +134,6 @@ pub mod rules;
 pub mod setup;
 
 use serde::{Deserialize, Serialize};
-use tabula_core::rand::SeedableRng;
 use tabula_core::{
     ActionError, Actor, Game, GameOptions, GameRng, Observer, OptionSpec, OptionsError, Outcome,
     Seat, ToAct, check_actor,
@@ -139,7 +142,8 @@ use tabula_core::{
 use geo::NONE;
 use rules::*;
 pub use setup::{
-    PRESETS, SetupPlan, guarded_setup, king_threats, preset, random_setup, validate_setup,
+    ListedSetup, PRESETS, SetupPlan, guarded_setup, king_threats, listed_setups, preset,
+    random_setup, validate_setup,
 };
 
 /// Version A (Basic) or Version C (Expert, terrain).
@@ -685,21 +689,24 @@ impl CairdCyvasse {
     }
 
     fn setup_samples(&self, seat: usize, out: &mut Vec<CairdAction>) {
-        for name in PRESETS {
-            if let Ok(p) = preset(&self.options, seat, name) {
-                let a = CairdAction::Setup(p);
-                if !out.contains(&a) {
-                    out.push(a);
-                }
-            }
-        }
-        let mut rng = GameRng::seed_from_u64(0x5e7u64 ^ (seat as u64) << 32);
-        for _ in 0..5 {
-            let a = CairdAction::Setup(random_setup(&self.options, seat, &mut rng));
+        for listed in listed_setups(&self.options, seat).iter() {
+            let a = CairdAction::Setup(listed.plan.clone());
             if !out.contains(&a) {
                 out.push(a);
             }
         }
+    }
+
+    /// The label of a listed setup plan (`preset=phalanx`, `random=2`), looked up among the setups of
+    /// the seats still owing theirs first.
+    fn setup_label(&self, plan: &SetupPlan) -> Option<String> {
+        let owing: Vec<usize> = self.to_act().seats().iter().map(|s| s.index()).collect();
+        owing.iter().chain(&[0, 1]).find_map(|&seat| {
+            listed_setups(&self.options, seat)
+                .iter()
+                .find(|l| l.plan == *plan)
+                .map(|l| l.label.clone())
+        })
     }
 
     fn repr(&self) -> StateRepr {
@@ -1006,10 +1013,15 @@ impl Game for CairdCyvasse {
         let geo = self.rules.geo;
         match action {
             CairdAction::Setup(p) => {
+                // A listed setup says where it comes from (`preset=phalanx`, `random=2`).
+                let label = self
+                    .setup_label(p)
+                    .map(|l| format!(" {l}"))
+                    .unwrap_or_default();
                 if p.terrain.is_empty() {
-                    format!("setup pieces={}", p.pieces)
+                    format!("setup{label} pieces={}", p.pieces)
                 } else {
-                    format!("setup pieces={} terrain={}", p.pieces, p.terrain)
+                    format!("setup{label} pieces={} terrain={}", p.pieces, p.terrain)
                 }
             }
             CairdAction::Move { from, to } => {
@@ -1040,12 +1052,14 @@ impl Game for CairdCyvasse {
                 pieces: String::new(),
             };
             let mut preset_name = None;
+            let mut random = None;
             let mut seat = None;
             for tok in rest.split_whitespace() {
                 match tok.split_once('=') {
                     Some(("pieces", v)) => plan.pieces = v.to_string(),
                     Some(("terrain", v)) => plan.terrain = v.to_string(),
                     Some(("preset", v)) => preset_name = Some(v.to_string()),
+                    Some(("random", v)) => random = Some(v.to_string()),
                     Some(("seat", v)) => {
                         seat = Some(match v {
                             "0" | "white" | "White" => 0,
@@ -1059,18 +1073,55 @@ impl Game for CairdCyvasse {
                     }
                     _ => {
                         return Err(ActionError::Malformed(format!(
-                            "setup takes pieces=… terrain=… or preset=<{}> [seat=white|black], not `{tok}`",
+                            "setup takes pieces=… terrain=…, preset=<{}> or random=N [seat=white|black], not `{tok}`",
                             PRESETS.join("|")
                         )));
                     }
                 }
             }
-            if let Some(name) = preset_name {
-                // The seat defaults to the first seat that still owes its setup.
+            let label = match (&preset_name, &random) {
+                (Some(_), Some(_)) => {
+                    return Err(ActionError::Malformed(
+                        "a setup is either preset=… or random=…, not both".to_string(),
+                    ));
+                }
+                (Some(name), None) => Some(format!("preset={name}")),
+                (None, Some(n)) => Some(format!("random={n}")),
+                (None, None) => None,
+            };
+            let Some(label) = label else {
+                return Ok(CairdAction::Setup(plan));
+            };
+            if plan.pieces.is_empty() {
+                // A label alone stands for that setup of the seat (by default the first seat that
+                // still owes its setup).
                 let seat = seat
                     .or_else(|| self.to_act().seats().first().map(|s| s.index()))
                     .unwrap_or(0);
-                plan = preset(&self.options, seat, &name).map_err(ActionError::Malformed)?;
+                if let Some(name) = preset_name {
+                    plan = preset(&self.options, seat, &name).map_err(ActionError::Malformed)?;
+                } else {
+                    plan = listed_setups(&self.options, seat)
+                        .iter()
+                        .find(|l| l.label == label)
+                        .map(|l| l.plan.clone())
+                        .ok_or_else(|| {
+                            ActionError::Malformed(format!("`{label}` names no listed setup"))
+                        })?;
+                }
+                return Ok(CairdAction::Setup(plan));
+            }
+            // Next to a plan, the label must say truly where it comes from.
+            let seats: Vec<usize> = seat.map_or(vec![0, 1], |s| vec![s]);
+            let listed = seats.iter().any(|&s| {
+                listed_setups(&self.options, s)
+                    .iter()
+                    .any(|l| l.label == label && l.plan == plan)
+            });
+            if !listed {
+                return Err(ActionError::Malformed(format!(
+                    "this plan is not the listed setup `{label}`: leave the label out to commit a setup of your own"
+                )));
             }
             return Ok(CairdAction::Setup(plan));
         }

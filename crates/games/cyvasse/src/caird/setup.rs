@@ -1,5 +1,6 @@
 //! The hidden setup: the [`SetupPlan`] text form, the standalone validator [`validate_setup`], random
-//! legal setups ([`random_setup`], [`guarded_setup`]) and the named presets ([`preset`], [`PRESETS`]).
+//! legal setups ([`random_setup`], [`guarded_setup`]), the named presets ([`preset`], [`PRESETS`]) and
+//! the labelled list the game offers during the setup ([`listed_setups`]).
 //!
 //! A plan lists one character per home cell, in ascending cell order (see the module docs of
 //! [`super`] for the cell order of each board); `/` and spaces are ignored, so rows may be separated.
@@ -8,9 +9,12 @@
 //! * `terrain` (Version C only; empty in Version A): `.` or `g` Grassland, `h` Hills, `f` Forest,
 //!   `w` Water, `c` Fortress.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use serde::{Deserialize, Serialize};
 use tabula_core::GameRng;
-use tabula_core::rand::RngExt;
+use tabula_core::rand::{RngExt, SeedableRng};
 
 use super::geo::NONE;
 use super::rules::*;
@@ -490,4 +494,55 @@ pub fn preset(o: &CairdOptions, seat: usize, name: &str) -> Result<SetupPlan, St
     validate_setup(o, seat, &plan)
         .map(|_| plan)
         .map_err(|e| format!("preset `{name}` is invalid here: {e}"))
+}
+
+/// One setup of the list the game offers a seat during the setup: its label, as the setup notation
+/// writes it (`preset=phalanx`, `random=2`), and its plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedSetup {
+    pub label: String,
+    pub plan: SetupPlan,
+}
+
+/// The setups `legal_actions` lists for `seat` during the setup: the presets valid with these options
+/// (`preset=NAME`), then five random legal setups drawn from a fixed seed per seat (`random=1`..), so
+/// the list is the same every time; duplicates are left out. Computed once per options and seat.
+pub fn listed_setups(o: &CairdOptions, seat: usize) -> Arc<[ListedSetup]> {
+    type Cache = Mutex<HashMap<(CairdOptions, usize), Arc<[ListedSetup]>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let key = (o.clone(), seat.min(1));
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(list) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return list.clone();
+    }
+    let seat = key.1;
+    let mut list: Vec<ListedSetup> = Vec::new();
+    for name in PRESETS {
+        if let Ok(plan) = preset(o, seat, name)
+            && !list.iter().any(|l| l.plan == plan)
+        {
+            list.push(ListedSetup {
+                label: format!("preset={name}"),
+                plan,
+            });
+        }
+    }
+    let mut rng = GameRng::seed_from_u64(0x5e7u64 ^ (seat as u64) << 32);
+    let mut n = 0;
+    for _ in 0..5 {
+        let plan = random_setup(o, seat, &mut rng);
+        if !list.iter().any(|l| l.plan == plan) {
+            n += 1;
+            list.push(ListedSetup {
+                label: format!("random={n}"),
+                plan,
+            });
+        }
+    }
+    let list: Arc<[ListedSetup]> = list.into();
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, list.clone());
+    list
 }

@@ -112,6 +112,11 @@
 //! * `end`: a horse declines its second leg; `pass`: the side has no legal action.
 //! * `first South` / `first North`: the coin flip.
 //! * `setup Kk3 Xj2 Mg1 ...`: a whole army, one letter (`R S E L H X C T D K M`) and cell per piece.
+//!   An army of [`listed_setups`] carries its label after `setup` (`setup preset=phalanx Kk3 …`,
+//!   `mirrored-preset=…`, `random=N`, `king-safe-random=N`: [`listed_setup_labels`]), so a reader (the
+//!   web client's setup buttons, a move list) can tell a preset from a random setup; read back, the
+//!   label must name that army. A label alone (`setup preset=phalanx`) stands for that listed army of
+//!   the first seat still owing its setup.
 //!
 //! JSON actions: `{"move":{"from":"h3","to":"g4"}}`, `{"shoot":{"from":"i4","to":"f5"}}`,
 //! `"end_turn"`, `"pass"`, `{"first_player":1}`, `{"setup":{"k3":"king","j2":"crossbowman",...}}`.
@@ -130,8 +135,8 @@ pub use board::Cell;
 pub use pieces::Kind;
 pub use setup::{
     Army, PRESET_NAMES, SetupError, check_setup, citadel, fortress, home_rows, is_home,
-    king_safe_on_move_one, listed_setups, phalanx, preset, random_setup, safe_random_setup,
-    vanguard,
+    king_safe_on_move_one, listed_label, listed_setup_labels, listed_setups, phalanx, preset,
+    random_setup, safe_random_setup, vanguard,
 };
 pub use state::{
     CavalryTurn, Occupant, Phase, QUIET_TURN_LIMIT, SECOND_LEG, Targets, TrumpAction, TrumpCyvasse,
@@ -280,7 +285,7 @@ impl Game for TrumpCyvasse {
     }
 
     fn parse_action(&self, text: &str) -> Result<TrumpAction, ActionError> {
-        notation::parse(text)
+        notation::parse(text, self.whose_turn().seats().first().copied())
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -8,7 +8,7 @@ use tabula_core::{ActionError, Observer, Seat};
 
 use super::board::{Cell, ROW_LEN, ROWS};
 use super::pieces::Kind;
-use super::setup::{Army, seat_label};
+use super::setup::{Army, listed_by_label, listed_label, seat_label};
 use super::state::{Occupant, Phase, TrumpAction, TrumpCyvasse, TrumpPosition};
 
 /// The notation of an action in state `g` (see the module documentation).
@@ -16,6 +16,10 @@ pub fn notation(g: &TrumpCyvasse, action: &TrumpAction) -> String {
     match action {
         TrumpAction::Setup(army) => {
             let mut s = String::from("setup");
+            // A listed army says where it comes from (`preset=phalanx`, `random=2`, …).
+            if let Some(label) = listed_label(army) {
+                let _ = write!(s, " {label}");
+            }
             for (cell, kind) in &army.0 {
                 let _ = write!(s, " {}{cell}", kind.letter());
             }
@@ -36,12 +40,17 @@ fn malformed(text: &str) -> ActionError {
     ActionError::Malformed(format!(
         "`{text}` is not an action: write a move `h3-g4`, a melee capture `h3xg4`, a shot `i4*f5`, \
          `end` (decline a horse's second leg), `pass`, `first South`/`first North`, or \
-         `setup Kk3 Xj2 ...` (a letter R S E L H X C T D K M and a cell per piece)"
+         `setup Kk3 Xj2 ...` (a letter R S E L H X C T D K M and a cell per piece) or \
+         `setup preset=phalanx` (a listed army by its label)"
     ))
 }
 
-/// Parses the notation (the inverse of [`notation`]).
-pub fn parse(text: &str) -> Result<TrumpAction, ActionError> {
+/// The label kinds of listed armies (`preset=phalanx`, …; see [`super::listed_setup_labels`]).
+const LABEL_KINDS: [&str; 4] = ["preset", "mirrored-preset", "random", "king-safe-random"];
+
+/// Parses the notation (the inverse of [`notation`]). `owing` is the seat a label alone
+/// (`setup preset=phalanx`) stands for: the first seat still owing its setup.
+pub fn parse(text: &str, owing: Option<Seat>) -> Result<TrumpAction, ActionError> {
     let t = text.trim();
     let lower = t.to_ascii_lowercase();
     match lower.as_str() {
@@ -60,7 +69,18 @@ pub fn parse(text: &str) -> Result<TrumpAction, ActionError> {
     }
     if lower.starts_with("setup") {
         let mut army = Army::default();
+        let mut label: Option<&str> = None;
         for token in t["setup".len()..].split_whitespace() {
+            if let Some((kind, _)) = token.split_once('=') {
+                if !LABEL_KINDS.contains(&kind) || label.is_some() {
+                    return Err(ActionError::Malformed(format!(
+                        "`{token}`: a setup may carry one label, {}=…",
+                        LABEL_KINDS.join("=… / ")
+                    )));
+                }
+                label = Some(token);
+                continue;
+            }
             let mut chars = token.chars();
             let kind = chars
                 .next()
@@ -70,6 +90,25 @@ pub fn parse(text: &str) -> Result<TrumpAction, ActionError> {
             if army.0.insert(cell, kind).is_some() {
                 return Err(ActionError::Malformed(format!(
                     "{cell} is given twice in the setup"
+                )));
+            }
+        }
+        if let Some(label) = label {
+            if army.0.is_empty() {
+                // A label alone stands for that listed army of the seat owing its setup.
+                let seat = owing.unwrap_or(Seat(0));
+                let listed = listed_by_label(seat, label).ok_or_else(|| {
+                    ActionError::Malformed(format!(
+                        "`{label}` names no listed setup of {}",
+                        seat_label(seat)
+                    ))
+                })?;
+                return Ok(TrumpAction::Setup(listed.clone()));
+            }
+            // Next to the pieces, the label must say truly where the army comes from.
+            if listed_label(&army) != Some(label) {
+                return Err(ActionError::Malformed(format!(
+                    "this army is not the listed setup `{label}`: leave the label out to commit an army of your own"
                 )));
             }
         }

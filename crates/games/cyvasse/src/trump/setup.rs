@@ -310,29 +310,66 @@ pub fn king_safe_on_move_one(seat: Seat, army: &Army) -> bool {
 /// images, four random setups and four King-safe random setups (all drawn from fixed seeds, so the
 /// list is the same every time). Any other valid setup is accepted by `apply` as well.
 pub fn listed_setups(seat: Seat) -> &'static [Army] {
-    static LISTS: OnceLock<[Vec<Army>; 2]> = OnceLock::new();
+    &listed(seat).0
+}
+
+/// The labels of [`listed_setups`], in the same order: where each listed army comes from, as the
+/// setup notation writes it (`preset=phalanx`, `mirrored-preset=phalanx`, `random=2`,
+/// `king-safe-random=2`; numbers count from 1). A preset that is its own mirror image is listed once,
+/// as the preset.
+pub fn listed_setup_labels(seat: Seat) -> &'static [String] {
+    &listed(seat).1
+}
+
+/// The label of a listed army (of either seat: the two seats' armies stand on different cells), or
+/// `None` for any other army.
+pub fn listed_label(army: &Army) -> Option<&'static str> {
+    [Seat(0), Seat(1)].into_iter().find_map(|seat| {
+        let (armies, labels) = listed(seat);
+        let i = armies.iter().position(|a| a == army)?;
+        labels.get(i).map(String::as_str)
+    })
+}
+
+/// The listed army of `seat` with this label, if there is one.
+pub fn listed_by_label(seat: Seat, label: &str) -> Option<&'static Army> {
+    let (armies, labels) = listed(seat);
+    let i = labels.iter().position(|l| l == label)?;
+    armies.get(i)
+}
+
+fn listed(seat: Seat) -> &'static (Vec<Army>, Vec<String>) {
+    static LISTS: OnceLock<[(Vec<Army>, Vec<String>); 2]> = OnceLock::new();
     let lists = LISTS.get_or_init(|| {
         let south = Seat(0);
-        let mut list: Vec<Army> = Vec::new();
+        let mut list: Vec<(Army, String)> = Vec::new();
         for name in PRESET_NAMES {
             if let Some(a) = preset(name, south) {
-                list.push(a.mirrored());
-                list.push(a);
+                let m = a.mirrored();
+                if m != a {
+                    list.push((m, format!("mirrored-preset={name}")));
+                }
+                list.push((a, format!("preset={name}")));
             }
         }
         for i in 0..4u64 {
             let mut rng = tabula_core::rng_from_seed(0xC7_0A55E + i);
-            list.push(random_setup(south, &mut rng));
-            list.push(safe_random_setup(south, &mut rng));
+            list.push((random_setup(south, &mut rng), format!("random={}", i + 1)));
+            list.push((
+                safe_random_setup(south, &mut rng),
+                format!("king-safe-random={}", i + 1),
+            ));
         }
-        let mut dedup: Vec<Army> = Vec::new();
-        for a in list {
-            if !dedup.contains(&a) {
-                dedup.push(a);
+        let mut armies: Vec<Army> = Vec::new();
+        let mut labels: Vec<String> = Vec::new();
+        for (a, l) in list {
+            if !armies.contains(&a) {
+                armies.push(a);
+                labels.push(l);
             }
         }
-        let north = dedup.iter().map(Army::rotated).collect();
-        [dedup, north]
+        let north = armies.iter().map(Army::rotated).collect();
+        [(armies, labels.clone()), (north, labels)]
     });
     &lists[seat.index().min(1)]
 }
