@@ -69,3 +69,36 @@ export function cairdSetup(homeCells: string[]) {
     },
   };
 }
+
+/** The button label of a listed setup, from the label its notation carries after `setup` (the game
+ * crates name where a listed setup comes from: `setup preset=phalanx …`, `mirrored-preset=phalanx`,
+ * `random=2`, `king-safe-random=2`); a setup without one is numbered in the server's order. */
+export function setupLabel(notation: string, i: number): string {
+  const m = /^setup\s+(preset|mirrored-preset|random|king-safe-random)=(\S+)/.exec(notation.trim());
+  if (!m) return `Setup ${i + 1}`;
+  const [, kind, value] = m;
+  switch (kind) {
+    case 'preset':
+      return `Preset: ${value}`;
+    case 'mirrored-preset':
+      return `Preset: ${value} (mirrored)`;
+    case 'random':
+      return `Random ${value}`;
+    default:
+      return `King-safe random ${value}`;
+  }
+}
+
+/** The reasons why the server refused a setup, from its error message: the protocol's and the game's
+ * prefixes removed (`illegal action: setup refused: …`), one reason per problem (a game lists several
+ * separated by `; `), each starting with a capital letter. */
+export function setupRefusal(message: string): string[] {
+  let text = message.trim();
+  for (;;) {
+    const m = /^(illegal action|malformed action|setup refused|refused)\s*:\s*/i.exec(text);
+    if (!m) break;
+    text = text.slice(m[0].length);
+  }
+  const reasons = text.split(/;\s+/).map((r) => r.trim()).filter(Boolean);
+  return (reasons.length ? reasons : [message.trim() || 'no reason given']).map((r) => r.charAt(0).toUpperCase() + r.slice(1));
+}

@@ -19,7 +19,7 @@ import { navigate } from '../router';
 import { seatColour } from '../games/art';
 import { attachBoardInput } from '../games/board';
 import type { SetupCodec } from '../games/types';
-import { swap, type SetupDraft, type SwapMode } from '../logic/setup';
+import { setupLabel, setupRefusal, swap, type SetupDraft, type SwapMode } from '../logic/setup';
 import { PendingAction } from '../logic/pending';
 import { lastMoveCells, positionOfMove, ReplayNav, type Position } from '../logic/replay';
 import { moveText, positionBoard, positionLabel, replayButtons, zoomableBoard, type ZoomState } from './position';
@@ -71,6 +71,9 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   let draftSel: string | null = null;
   let swapMode: SwapMode = 'pieces';
   let draftSource = '';
+  // A setup sent from the editor, and the server's reasons for refusing it (shown in the editor).
+  let setupSent = false;
+  let setupError: string[] | null = null;
   let clockTimer: number | undefined;
 
   const header = h('div.card');
@@ -115,11 +118,12 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     } else if (msg.type === 'error') {
       if (k === sentBy) sent.onError(msg.id);
       if (k !== keyOf(shown) && k !== sentBy) return;
-      errorText = msg.message;
+      refused(msg.message);
       draw();
     } else if (msg.type === 'ack') {
       if (k !== sentBy) return;
       errorText = '';
+      setupError = null;
       const was = sent.pending;
       if (typeof msg.seq === 'number') sent.onAck(msg.id, msg.seq, models.get(k)?.seq ?? 0);
       if (was && !sent.pending) draw();
@@ -149,6 +153,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     sent.clear();
     sentBy = -2;
     errorText = '';
+    setupError = null;
     draft = null;
     draftSel = null;
     selection = null;
@@ -184,7 +189,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         const d = codec.fromAction(a.action);
         if (d) {
           draft = d;
-          draftSource = setupLabel(next.legal.indexOf(a));
+          draftSource = setupLabel(a.notation, next.legal.indexOf(a));
           break;
         }
       }
@@ -254,9 +259,17 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     return model?.seats[i]?.name ?? `Seat ${i + 1}`;
   }
 
-  function sendAction(a: LegalAction): void {
+  /** Shows the server's refusal: in the setup editor when it refused the setup sent from there. */
+  function refused(message: string): void {
+    if (setupSent && codec && draft) setupError = setupRefusal(message);
+    else errorText = message;
+  }
+
+  function sendAction(a: LegalAction, fromSetupEditor = false): void {
     if (!model || sent.pending) return;
     errorText = '';
+    setupError = null;
+    setupSent = fromSetupEditor;
     const sentId = send({ type: 'action', action: a.action });
     sentBy = keyOf(shown);
     if (sentId === null) {
@@ -266,7 +279,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       api.post(`/api/games/${id}/action`, { seat: cred.seat, token: cred.token, action: a.action })
         .then(() => send({ type: 'sync' }))
         .catch((e: unknown) => {
-          errorText = e instanceof Error ? e.message : String(e);
+          refused(e instanceof Error ? e.message : String(e));
         })
         .finally(() => {
           sent.clear();
@@ -451,17 +464,21 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
           h('p.muted', `Starting point: ${draftSource}`),
           h('div.row', h('button.primary', {
             'data-notation': 'ready', 'data-testid': 'setup-ready',
-            onclick: () => sendAction({ action: c.toAction(d), notation: 'ready' }),
+            onclick: () => sendAction({ action: c.toAction(d), notation: 'ready' }, true),
             disabled: sent.pending,
           }, 'Ready — commit this setup')),
+          setupError ? h('div.banner.warn', { 'data-testid': 'setup-error', role: 'alert' },
+            h('b', 'The server refused this setup:'),
+            h('ul', setupError.map((r) => h('li', r))),
+            h('div', 'Swap pieces or terrain to fix it, then press Ready again.')) : null,
           h('p', h('b', 'Start from a listed setup (presets, random):'))));
-        // The listed setups' notation is the whole army, nothing tells a preset from a random one: they
-        // are numbered in the server's order (the full notation is the tooltip).
+        // Each listed setup's notation names where it comes from (a preset, a random setup): the
+        // buttons say so (the full notation is the tooltip).
         box.appendChild(h('div.actions', model.legal.map((a, i) =>
           h('button', { title: a.notation, 'data-testid': 'setup-listed', onclick: () => {
             const nd = c.fromAction(a.action);
-            if (nd) { draft = nd; draftSel = null; draftSource = setupLabel(i); draw(); } else sendAction(a);
-          } }, setupLabel(i)))));
+            if (nd) { draft = nd; draftSel = null; setupError = null; draftSource = setupLabel(a.notation, i); draw(); } else sendAction(a);
+          } }, setupLabel(a.notation, i)))));
         side.appendChild(box);
         drawMovesAndControls(me, over);
         return;
@@ -624,11 +641,6 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   }
 
   drawHeader();
-}
-
-/** The label of the i-th listed setup of a hidden setup (Cyvasse). */
-export function setupLabel(i: number): string {
-  return `Setup ${i + 1}`;
 }
 
 function short(notation: string): string {
