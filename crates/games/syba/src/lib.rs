@@ -69,7 +69,8 @@
 //!   Exhausted and is in Reach of it; then the units are chosen as above.
 //! * **Helping**: then every player in turn order starting after the attacker, the attacker last,
 //!   decides once: `help-attack` Exhausts the units they choose (in Reach, not already attacking;
-//!   their Power adds), which is their whole decision; `help-defend <area>` commits a whole army in
+//!   their Power adds; the attacker only with their *other* armies, see below), which is their
+//!   whole decision; `help-defend <area>` commits a whole army in
 //!   Reach (it need not be Rested), repeated for further armies, then `pass`; or `pass`. Players with
 //!   nothing they could commit are skipped. **\[decision\]** The attacker cannot help the defence
 //!   and the defending player cannot help the attack.
@@ -118,9 +119,11 @@
 //!   own army's Reach of the target.
 //! * **Hero battle abilities** (`attack_bonus`, `defence_bonus`) count only for heroes taking part:
 //!   committed to the attack (by the attacker or a helper), or in a defending army.
-//! * The attacker, deciding last among the helpers, may add units they held back in the selection
-//!   (they are "other" units not attacking yet); this changes no number they could not have chosen
-//!   at first.
+//! * **The attacker helps only with their other armies** (the rules: "the attacker included for
+//!   their other armies"). The attacking army may span several areas (units of several areas in
+//!   Reach attack together), so the attacker's *other* armies are their units in areas from which
+//!   none of their units attacks. Units held back in the selection from an area that attacks stay
+//!   out of the battle (Rested); the same holds for an interceptor.
 //! * Food, research, buying and trading only on your own turn; interception and helping off turn.
 //! * `Tribute` effects (Lagaron, Extortion, Once per Game) take as much as the target has.
 //! * **Map conflict**: the rules ask both that City of the Trueborn be adjacent to Faer Alorn and that
@@ -144,8 +147,8 @@
 //!    `hold` the two Sprites in Faer Alorn and `confirm`: two Soldiers + Shiara = 4; defence = Knight +
 //!    Soldier = 3, + Faer Alorn's City Strength 5 = 8.
 //! 6. Helpers after Fey: Human (the defender, no other army) is skipped; Shadow `help-attack` (its
-//!    only unit in Reach, the Dread Knight 2, is committed at once: 6); Fey `help-attack` (the two
-//!    Soldiers in Faer Alorn start chosen) and `confirm`: 8. The Fey alone bring two Soldiers +
+//!    only unit in Reach, the Dread Knight 2, is committed at once: 6); Fey `help-attack` with their
+//!    other army, the two Soldiers in Faer Alorn (they start chosen), and `confirm`: 8. The Fey alone bring two Soldiers +
 //!    Shiara + two Soldiers = 6.
 //! 7. 8 against 8: attack >= defence captures. The Human Knight and Soldier are Destroyed, Faer Alorn
 //!    goes to the Fey (3 cities), and the Humans lose their Once per Game with it.

@@ -217,7 +217,7 @@ impl Syba {
             Purpose::Intercept { mover, area } => self.intercept_units(c, sel.seat, mover, area),
             Purpose::HelpAttack => match self.stack.iter().rev().nth(1) {
                 Some(Pending::Battle(b)) if self.defender_of(b.target) != Some(sel.seat) => {
-                    self.units_in_reach(c, sel.seat, self.target_area(c, b.target), &b.attackers)
+                    self.help_attack_units(c, sel.seat, b)
                 }
                 _ => Vec::new(),
             },
@@ -372,7 +372,7 @@ impl Syba {
         let mut att = Vec::new();
         let mut def = Vec::new();
         if b.side != Some(Side::Defence) && defender != Some(seat) {
-            att = self.units_in_reach(c, seat, ta, &b.attackers);
+            att = self.help_attack_units(c, seat, b);
         }
         if b.side != Some(Side::Attack) && seat != b.attacker {
             def = self
@@ -390,6 +390,27 @@ impl Syba {
                 .collect();
         }
         (att, def)
+    }
+
+    /// The units with which `seat` may help the attack of `b`: able to be Exhausted, in Reach of the
+    /// target and not attacking already; for the attacker only units of their *other* armies (areas
+    /// from which none of their units attacks): the attacking army's held-back units stay out.
+    pub(crate) fn help_attack_units(&self, c: &Content, seat: u8, b: &Battle) -> Vec<u32> {
+        let mut ids = self.units_in_reach(c, seat, self.target_area(c, b.target), &b.attackers);
+        if seat == b.attacker {
+            let attacking_areas: Vec<u8> = b
+                .attackers
+                .iter()
+                .filter_map(|&id| self.unit(id))
+                .filter(|u| u.owner == seat)
+                .map(|u| u.area)
+                .collect();
+            ids.retain(|&id| {
+                self.unit(id)
+                    .is_some_and(|u| !attacking_areas.contains(&u.area))
+            });
+        }
+        ids
     }
 
     fn main_actions(&self, c: &Content, seat: u8, out: &mut Vec<Action>) {
@@ -802,9 +823,7 @@ impl Syba {
             }
             Action::HelpAttack => {
                 let ids = match self.stack.last() {
-                    Some(Pending::Battle(b)) => {
-                        self.units_in_reach(c, seat, self.target_area(c, b.target), &b.attackers)
-                    }
+                    Some(Pending::Battle(b)) => self.help_attack_units(c, seat, b),
                     _ => Vec::new(),
                 };
                 if ids.len() == 1 {

@@ -1232,13 +1232,9 @@ fn attacker_exhausts_only_the_units_that_attack_held_back_units_stay_rested() {
     ok(&mut g, 0, &format!("hold u{s2}"));
     assert_eq!(selection(&g).chosen, vec![k]);
     ok(&mut g, 0, "confirm");
-    // Helpers: the defender has nothing else in Reach; the attacker, deciding last, could still add
-    // the held-back Soldiers ([decision]) and passes.
-    assert_eq!(
-        g.legal_actions_vec(0),
-        vec![Action::HelpAttack, Action::Pass]
-    );
-    ok(&mut g, 0, "pass");
+    // Helpers: the defender has nothing else in Reach; the attacker may help only with their other
+    // armies (Attacking 2), and the held-back Soldiers are of the attacking army: the battle resolves.
+    assert!(g.pending().is_empty());
     let b = g.last_battle.clone().unwrap();
     assert_eq!((b.attack, b.defence, b.success), (2, 1, true));
     assert!(g.unit(enemy).is_none());
@@ -1332,7 +1328,6 @@ fn confirm_needs_at_least_one_chosen_unit() {
     refused(&mut g, 0, "confirm");
     ok(&mut g, 0, &format!("pick u{b}"));
     ok(&mut g, 0, "confirm");
-    ok(&mut g, 0, "pass");
     let r = g.last_battle.clone().unwrap();
     assert_eq!((r.attack, r.defence, r.success), (1, 2, false));
     assert!(!unit(&g, a).exhausted);
@@ -1426,14 +1421,8 @@ fn interception_with_a_chosen_subset_of_units() {
     );
     ok(&mut g, 0, &format!("hold u{s}"));
     ok(&mut g, 0, "confirm");
-    // Helpers after the interceptor: the defender (nothing else in Reach) is skipped; the
-    // interceptor may still help with the held-back Soldier, and passes.
-    assert_eq!(to_act(&g), 0);
-    assert_eq!(
-        g.legal_actions_vec(0),
-        vec![Action::HelpAttack, Action::Pass]
-    );
-    ok(&mut g, 0, "pass");
+    // Helpers after the interceptor: the defender (nothing else in Reach) is skipped; the held-back
+    // Soldier belongs to the intercepting army, not to another army: it cannot help. Resolved.
     let r = g.last_battle.clone().unwrap();
     assert_eq!(
         (r.attacker, r.attack, r.defence, r.success),
@@ -1517,7 +1506,6 @@ fn hero_battle_bonus_counts_only_when_the_hero_is_committed() {
     assert_eq!(g.pending_battle_numbers(), None, "no battle before Confirm");
     ok(&mut g, 0, &format!("hold u{brakka}"));
     ok(&mut g, 0, "confirm");
-    ok(&mut g, 0, "pass");
     let r = g.last_battle.clone().unwrap();
     assert_eq!((r.attack, r.defence, r.success), (1, 3, false));
     assert!(!unit(&g, brakka).exhausted);
@@ -1541,7 +1529,6 @@ fn hero_reach_belongs_to_her_whole_army_even_when_held_back() {
     assert!(!g.legal_actions_vec(0).contains(&Action::Choose(other)));
     ok(&mut g, 0, &format!("hold u{shiara}"));
     ok(&mut g, 0, "confirm");
-    ok(&mut g, 0, "pass");
     let r = g.last_battle.clone().unwrap();
     assert_eq!((r.attack, r.defence, r.success), (1, 2, false));
     assert!(unit(&g, s).exhausted && !unit(&g, shiara).exhausted);
@@ -1672,4 +1659,63 @@ fn interception_with_units_from_several_areas_in_reach() {
     assert!(unit(&g, shiara).exhausted && unit(&g, k).exhausted && !unit(&g, far).exhausted);
     assert!(g.pending().is_empty());
     assert_eq!(to_act(&g), 1);
+}
+
+#[test]
+fn attacker_helps_only_with_their_other_armies() {
+    // Rule, Attacking 2: "every player, the attacker included for their other armies, ... help the
+    // attacker by Exhausting units in Reach". An army is a player's units in one area: units held
+    // back from the attacking army (same area as an attacking unit) cannot help; the attacker's
+    // army in another area in Reach can.
+    let mut g = duel();
+    let k = put(&mut g, 0, UnitKind::Knight, "heran");
+    let held = put(&mut g, 0, UnitKind::Soldier, "heran");
+    let shiara = put(&mut g, 0, hero("Shiara"), "altera");
+    let other = put(&mut g, 0, UnitKind::Soldier, "altera");
+    put(&mut g, 1, UnitKind::Monster, "heran");
+    put(&mut g, 1, UnitKind::Soldier, "heran");
+    ok(&mut g, 0, "attack P2@heran");
+    assert_eq!(selection(&g).chosen, sorted(vec![k, held, shiara, other]));
+    for id in [held, shiara, other] {
+        ok(&mut g, 0, &format!("hold u{id}"));
+    }
+    ok(&mut g, 0, "confirm");
+    assert_eq!(g.pending_battle_numbers(), Some((2, 4)));
+    // The defender has no other army in Reach (skipped); the attacker decides last.
+    assert_eq!(to_act(&g), 0);
+    assert_eq!(
+        g.legal_actions_vec(0),
+        vec![Action::HelpAttack, Action::Pass]
+    );
+    ok(&mut g, 0, "help-attack");
+    // Only the army at Altera (Shiara's, Reach 1) may help: the held-back Soldier in Heran may not.
+    assert_eq!(selection(&g).chosen, sorted(vec![shiara, other]));
+    refused(&mut g, 0, &format!("pick u{held}"));
+    assert!(!g.legal_actions_vec(0).contains(&Action::Choose(held)));
+    ok(&mut g, 0, "confirm");
+    // Knight 2 + Shiara 2 + Soldier 1 = 5 against Monster 3 + Soldier 1 = 4.
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (r.attack, r.defence, r.success, r.destroyed),
+        (5, 4, true, 2)
+    );
+    assert!(
+        !unit(&g, held).exhausted,
+        "the held-back Soldier stays Rested"
+    );
+
+    // With only held-back units of the attacking army left, the attacker has nothing to help with.
+    let mut g = duel();
+    put(&mut g, 0, UnitKind::Knight, "heran");
+    let held = put(&mut g, 0, UnitKind::Soldier, "heran");
+    put(&mut g, 1, UnitKind::Monster, "heran");
+    ok(&mut g, 0, "attack P2@heran");
+    ok(&mut g, 0, &format!("hold u{held}"));
+    ok(&mut g, 0, "confirm");
+    assert!(
+        g.pending().is_empty(),
+        "nobody could help: resolved at once"
+    );
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!((r.attack, r.defence, r.success), (2, 3, false));
 }
