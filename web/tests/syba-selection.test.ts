@@ -27,4 +27,18 @@ describe('syba selection', () => {
     expect(selectionOf({ stack: [{ select: { seat: 1, purpose: 'help_attack', chosen: [] } }] })?.purpose).toBe('to help the attack');
     expect(selectionOf({ stack: [] })).toBeNull();
   });
+  it('names an army move selection: which units move together, not Exhausted', () => {
+    const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [0, 0, 0] }, { race: 5, resources: [0, 0, 0] }], units: [{ id: 3, owner: 0, kind: 'soldier', area: 0, exhausted: false }, { id: 4, owner: 0, kind: 'knight', area: 0, exhausted: false }], city_owner: [], city_destroyed: [], stack: [{ select: { seat: 0, purpose: { move: { from: 0, to: 1 } }, chosen: [3, 4] } }] };
+    const sel = selectionOf(state);
+    expect(sel?.moving).toBe(true);
+    expect(sel?.purpose).toMatch(/^to move together from .+ to .+$/);
+    expect(sel?.purpose).not.toContain('?');
+    const ctx = ctxFor(sybaRenderer, { observer: { seat: 0 }, state }, [la('hold u3'), la('hold u4'), la('confirm'), la('withdraw')]);
+    const { board, panels } = sybaRenderer.render(ctx);
+    expect(board?.querySelectorAll('circle.chosen').length).toBe(2);
+    const text = panels.map((p) => p.textContent).join(' ');
+    expect(text).toContain('chooses the units to move together from');
+    expect(text).not.toContain('to Exhaust to move');
+    expect(selectionOf({ stack: [{ select: { seat: 0, purpose: 'help_attack', chosen: [] } }] })?.moving).toBe(false);
+  });
 });

@@ -1,8 +1,8 @@
 // Syba Chess (game id `syba`): the area map (from the edition's content files, bundled at build time),
 // cities with their level and owner, armies as unit chips (Rested upright, Exhausted turned and marked
 // "Ex"), resources, pending interceptions, battles, trades and unit selections. Areas and units are
-// clickable: a unit (`u12`) then an area moves it; an area then another area moves an army; a target
-// area attacks it; while units are being chosen for an attack, an interception or to help an attack,
+// clickable: a unit (`u12`) then an area moves it; an area then another area moves an army (then choose
+// which of its units go: all start chosen); a target area attacks it; while units are being chosen for an attack, an interception or to help an attack,
 // the chosen units are ringed and clicking a unit picks it or holds it back (`pick u12` / `hold u12`).
 
 import { h, s } from '../ui/dom';
@@ -41,16 +41,20 @@ function playerColour(view: unknown, seat: number): { fill: string; ink: string 
   return { fill: seatColour(seat), ink: seatInk(seat) };
 }
 
-/** The pending unit selection, if any: who chooses, for what, and the chosen unit ids. */
-export function selectionOf(state: unknown): { seat: number; purpose: string; chosen: number[] } | null {
+/** The pending unit selection, if any: who chooses, for what, whether the chosen units move (an army
+ * move) or are Exhausted (attack, interception, help), and the chosen unit ids. */
+export function selectionOf(state: unknown): { seat: number; purpose: string; moving: boolean; chosen: number[] } | null {
   const stack = asArray(get(state, 'stack'));
   const sel = get(stack[stack.length - 1], 'select');
   if (!sel || typeof sel !== 'object') return null;
   const purpose = get(sel, 'purpose');
   const attack = get(purpose, 'attack');
   const intercept = get(purpose, 'intercept');
+  const move = get(purpose, 'move');
   let what = 'to help the attack';
-  if (attack) {
+  if (move) {
+    what = `to move together from ${AREAS[asNumber(get(move, 'from'), -1)]?.name ?? '?'} to ${AREAS[asNumber(get(move, 'to'), -1)]?.name ?? '?'}`;
+  } else if (attack) {
     const army = get(attack, 'army');
     const city = get(attack, 'city');
     if (army) what = `to attack P${asNumber(get(army, 'owner')) + 1}'s army in ${AREAS[asNumber(get(army, 'area'), -1)]?.name ?? '?'}`;
@@ -58,7 +62,7 @@ export function selectionOf(state: unknown): { seat: number; purpose: string; ch
   } else if (intercept) {
     what = `to intercept P${asNumber(get(intercept, 'mover')) + 1}'s army entering ${AREAS[asNumber(get(intercept, 'area'), -1)]?.name ?? '?'}`;
   }
-  return { seat: asNumber(get(sel, 'seat')), purpose: what, chosen: asArray(get(sel, 'chosen')).map((x) => asNumber(x, -1)) };
+  return { seat: asNumber(get(sel, 'seat')), purpose: what, moving: !!move, chosen: asArray(get(sel, 'chosen')).map((x) => asNumber(x, -1)) };
 }
 
 function unitLabel(kind: unknown): { letter: string; name: string } {
@@ -177,12 +181,12 @@ export const sybaRenderer: Renderer = {
       if (intercept) panels.push(h('div.card.banner.warn', `Interception: ${ctx.seatNames[asNumber(get(intercept, 'mover'))] ?? 'a player'} entered ${AREAS[asNumber(get(intercept, 'area'))]?.name ?? '?'}; deciding: ${asArray(get(intercept, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
       if (battle) panels.push(h('div.card.banner.warn', `Battle by ${ctx.seatNames[asNumber(get(battle, 'attacker'))] ?? '?'}: ${asArray(get(battle, 'attackers')).length} attacking unit(s), ${asArray(get(battle, 'defenders')).length} helping army(ies) on defence; still to decide: ${asArray(get(battle, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
       const select = get(p, 'select');
-      if (select && selection) panels.push(h('div.card.banner.warn', `${ctx.seatNames[selection.seat] ?? `P${selection.seat + 1}`} chooses the units to Exhaust ${selection.purpose}: ${selection.chosen.length ? selection.chosen.map((x) => `u${x}`).join(', ') : 'none yet'} (ringed). Click a unit to pick it or hold it back, then confirm or withdraw.`));
+      if (select && selection) panels.push(h('div.card.banner.warn', `${ctx.seatNames[selection.seat] ?? `P${selection.seat + 1}`} chooses the units ${selection.moving ? '' : 'to Exhaust '}${selection.purpose}: ${selection.chosen.length ? selection.chosen.map((x) => `u${x}`).join(', ') : 'none yet'} (ringed). Click a unit to pick it or hold it back, then confirm or withdraw.`));
       if (trade) panels.push(h('div.card.banner', `Trade with ${ctx.seatNames[asNumber(get(trade, 'partner'))] ?? '?'}: gives ${bundle(get(trade, 'give'))}; asks ${bundle(get(trade, 'get'))}${get(trade, 'proposed') === true ? ' — proposed, waiting for the answer' : ' — being composed'}`));
     }
     const lb = get(state, 'last_battle');
     if (lb && typeof lb === 'object') panels.push(h('div.card', `Last battle: attack ${asNumber(get(lb, 'attack'))} vs defence ${asNumber(get(lb, 'defence'))} — ${get(lb, 'success') === true ? 'won' : 'held'}${asNumber(get(lb, 'destroyed')) ? `, ${asNumber(get(lb, 'destroyed'))} unit(s) destroyed` : ''}`));
-    panels.push(h('p.muted', 'Chips: S Soldier (1), K Knight (2), M Monster (3), H hero (round). Exhausted units are turned sideways with a dashed edge and counted as "Ex". City badges show City Strength and owner (P1…). Click a unit then an area to move it; an area then another to move an army; a target area to attack it (then choose the units: all in Reach start chosen, ringed).'));
+    panels.push(h('p.muted', 'Chips: S Soldier (1), K Knight (2), M Monster (3), H hero (round). Exhausted units are turned sideways with a dashed edge and counted as "Ex". City badges show City Strength and owner (P1…). Click a unit then an area to move it; an area then another to move an army (then choose which units go: all start chosen, ringed); a target area to attack it (then choose the units: all in Reach start chosen, ringed).'));
     return { board, panels };
   },
 };

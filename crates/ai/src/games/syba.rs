@@ -5,16 +5,16 @@
 //! player owning a city wins), each unit 0.35 × its Power (Soldier 1, Knight 2, Monster 3, Hero 2),
 //! each resource 0.02. The values become expected scores by a softmax (temperature 2), so they sum to
 //! 1 over the seats, as max^n search expects. A pending unit selection (which units to Exhaust for
-//! an attack, an interception or to help an attack) is scored as if confirmed as it stands — its
-//! battle may resolve at once — so that a one-action lookahead sees what an attack does and can
-//! compare the selection's choices.
+//! an attack, an interception or to help an attack, or which units move together as an army) is
+//! scored as if confirmed as it stands — its battle may resolve at once — so that a one-action
+//! lookahead sees what an attack does and can compare the selection's choices.
 //!
 //! **Move ordering / playouts**: attacks first, then unit purchases and research, then the rest;
 //! trade offers last. In a unit selection (which units to Exhaust for an attack, an interception or
-//! to help an attack; it starts with every unit in Reach chosen) `confirm` comes first, then
-//! re-adding a unit, then holding one back, `withdraw` last. Playouts attack or buy when they can
-//! half of the time, never open trades, and confirm a selection at once (everything in Reach
-//! attacks).
+//! to help an attack, or which units of an area move as an army; it starts with all of them
+//! chosen) `confirm` comes first, then re-adding a unit, then holding one back, `withdraw` last.
+//! Playouts attack or buy when they can half of the time, never open trades, and confirm a
+//! selection at once (everything in Reach attacks; the whole army moves).
 
 use syba::Syba;
 use syba::state::{Pending, UnitKind};

@@ -275,6 +275,9 @@ impl Syba {
                         usize::from(mover) < n && usize::from(area) < c.areas.len()
                     }
                     Purpose::HelpAttack => true,
+                    Purpose::Move { from, to } => {
+                        usize::from(from) < c.areas.len() && usize::from(to) < c.areas.len()
+                    }
                 },
             };
             if !in_range {
@@ -361,6 +364,34 @@ impl Syba {
                     );
                 }
             },
+            Purpose::Move { from, to } => {
+                if below.is_some() {
+                    return Err(
+                        "an army move selection must be the only pending decision (moves start \
+                         on an empty stack)"
+                            .into(),
+                    );
+                }
+                if sel.seat != self.current {
+                    return Err(
+                        "an army move selection must belong to the player whose turn it is".into(),
+                    );
+                }
+                if !c.adjacent[usize::from(from)].contains(&to) {
+                    return Err(format!(
+                        "the army move selection goes from {} to {}, which are not adjacent",
+                        c.areas[usize::from(from)].id,
+                        c.areas[usize::from(to)].id
+                    ));
+                }
+                if self.selectable(c, sel).len() < 2 {
+                    return Err(
+                        "an army move selection needs at least two units able to move in its area \
+                         (one unit moves with `move`)"
+                            .into(),
+                    );
+                }
+            }
             Purpose::HelpAttack => match below {
                 Some(Pending::Battle(b))
                     if b.queue.first() == Some(&sel.seat) && b.side != Some(Side::Defence) => {}
@@ -383,7 +414,8 @@ impl Syba {
             if !selectable.contains(id) {
                 return Err(format!(
                     "unit u{id} is chosen but may not be (it must be the selecting player's, able \
-                     to be Exhausted and in Reach of the target)"
+                     to be Exhausted and in Reach of the target; for an army move, able to move \
+                     and in the area it leaves)"
                 ));
             }
         }

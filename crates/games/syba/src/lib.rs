@@ -47,12 +47,18 @@
 //!   help). Exhausting a Rested unit lets it move one additional time, attack / help an attack, or use
 //!   its hero card's Exhaust action. A move beyond the unit's allowance exhausts it automatically (when
 //!   it can be exhausted); moves within the allowance never exhaust.
-//! * **Moving**: one unit (`move u7 heran`) or every unit of yours in an area that can move, together
-//!   (`army kaul heran`, at least two units), to an adjacent area.
+//! * **Moving**: one unit (`move u7 heran`) to an adjacent area, or units of yours in one area
+//!   together, as an army, to the same adjacent area: `army kaul heran` (listed when at least two
+//!   of your units there can move) starts a **selection** of the units that go, every unit there
+//!   that can move chosen at first; `pick` / `hold` as below, `confirm` (at least one unit) moves
+//!   the chosen units (each uses one of its moves; a unit beyond its allowance is Exhausted by the
+//!   move, so the mover may hold it back instead) and the interception round follows once for the
+//!   whole army; `withdraw` calls the move off.
 //! * **Reach** of an army (your units in one area): 0 + upgrades + the Reach of the heroes in it
 //!   (Shiara +1). It attacks or helps against targets at area distance <= Reach. A unit is *in Reach*
 //!   of a target when its army's Reach covers the target's area.
-//! * **Choosing the units** (attacking, intercepting, helping the attacker): the player Exhausts
+//! * **Choosing the units** (attacking, intercepting, helping the attacker; the units of an army
+//!   move work the same way, except that they are moved, not Exhausted): the player Exhausts
 //!   the units they choose among their units that can be Exhausted now and are in Reach of the
 //!   target, from any number of areas. When exactly one unit could be chosen it is committed at once.
 //!   Otherwise a public **selection** starts with every such unit chosen: `pick u7` adds one,
@@ -110,8 +116,10 @@
 //!   a set of units as one action would make the list exponential). The selection starts with every
 //!   unit in Reach chosen, so the commonest case, attacking with everything, is `attack …` then
 //!   `confirm`; when a single unit is in Reach there is no selection at all. `withdraw` exists for the
-//!   voluntary starts (attack, interception, help) so that a player who opened one by mistake (or to
-//!   look at the numbers) loses nothing.
+//!   voluntary starts (attack, interception, help, army move) so that a player who opened one by
+//!   mistake (or to look at the numbers) loses nothing. Moving an army is the same sub-phase (the
+//!   rules: units of one area "may move together as an army": the mover chooses which go); moving
+//!   everything is `army …` then `confirm`.
 //! * **Reach belongs to the army** (the rules: "an army can attack … at distance <= its Reach";
 //!   "Shiara gives her army +1"; an army is a player's units in one area): a hero's or an upgrade's
 //!   Reach serves every unit of its owner in the hero's area, whether or not the hero is itself
@@ -140,7 +148,7 @@
 //! 2. Human: income 2/2/1 from Faer Alorn. `end`.
 //! 3. Shadow: `move u2 faer-alorn`; interception in turn order after Shadow: Fey (Shiara's army
 //!    reaches) `pass`, Human `pass`. `end`.
-//! 4. Fey: income 3/1/3. `army barren-hall faer-alorn`; Human `pass` (Knight + Soldier = 3 against 2
+//! 4. Fey: income 3/1/3. `army barren-hall faer-alorn` (both Sprites start chosen), `confirm`; Human `pass` (Knight + Soldier = 3 against 2
 //!    would have destroyed them), Shadow `pass`.
 //! 5. Fey: `attack P1@faer-alorn`: all five Fey units are in Reach (Shiara's army at City of the
 //!    Trueborn with Reach 1, the two Sprites in Faer Alorn with Reach 0) and start chosen; the Fey
@@ -178,7 +186,8 @@
 //!     {"trade": {"partner": seat, "give": bundle, "get": bundle, "proposed": bool}},
 //!       // bundle = {"resources": [p, f, r], "units": [ids], "cities": [i]}
 //!     {"select": {"seat": seat, "chosen": [unit ids, increasing],
-//!                 "purpose": {"attack": target} | {"intercept": {"mover", "area"}} | "help_attack"}}],
+//!                 "purpose": {"attack": target} | {"intercept": {"mover", "area"}} | "help_attack"
+//!                            | {"move": {"from": area, "to": area}}}}],
 //!   "outcome": null | {"results": [...], "reason": "..."},
 //!   "last_battle": null | {"attacker", "target", "attack", "defence", "success", "destroyed", "captured"} }
 //! ```
@@ -201,7 +210,7 @@
 //! attack city:<city> | attack P2@<area>
 //! ability u7 [target] | once [target]
 //! intercept | help-attack | help-defend <area> | pass
-//! pick u7 | hold u7 | confirm | withdraw                  (choosing the units to Exhaust)
+//! pick u7 | hold u7 | confirm | withdraw                  (choosing the units to Exhaust / to move)
 //! trade P2 | offer|ask production|food|research|u7|city:<city> | propose | cancel | accept | decline
 //! end
 //! ```

@@ -208,7 +208,13 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
                         c.areas.get(area as usize).map_or("?", |a| a.id.as_str())
                     ),
                     Purpose::HelpAttack => "to help the attack".to_string(),
+                    Purpose::Move { from, to } => format!(
+                        "to move together from {} to {}",
+                        c.areas.get(from as usize).map_or("?", |a| a.id.as_str()),
+                        c.areas.get(to as usize).map_or("?", |a| a.id.as_str())
+                    ),
                 };
+                let moving = matches!(sel.purpose, Purpose::Move { .. });
                 let power: u32 = sel
                     .chosen
                     .iter()
@@ -222,14 +228,32 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
                     .filter(|id| !sel.chosen.contains(id))
                     .map(|id| format!("u{id}"))
                     .collect();
-                writeln!(
-                    s,
-                    "Pending: P{} chooses the units to Exhaust {what}: chosen [{}] (Power {power}), \
-                     held back [{}]; pick u<n> / hold u<n>, then confirm or withdraw",
-                    u32::from(sel.seat) + 1,
-                    chosen.join(" "),
-                    others.join(" ")
-                )
+                if moving {
+                    let tiring = sel
+                        .chosen
+                        .iter()
+                        .filter_map(|&id| g.unit(id))
+                        .filter(|u| g.move_exhausts(c, u))
+                        .count();
+                    writeln!(
+                        s,
+                        "Pending: P{} chooses the units {what}: chosen [{}] ({tiring} of them \
+                         Exhaust to move), held back [{}]; pick u<n> / hold u<n>, then confirm or \
+                         withdraw",
+                        u32::from(sel.seat) + 1,
+                        chosen.join(" "),
+                        others.join(" ")
+                    )
+                } else {
+                    writeln!(
+                        s,
+                        "Pending: P{} chooses the units to Exhaust {what}: chosen [{}] (Power \
+                         {power}), held back [{}]; pick u<n> / hold u<n>, then confirm or withdraw",
+                        u32::from(sel.seat) + 1,
+                        chosen.join(" "),
+                        others.join(" ")
+                    )
+                }
             }
         };
     }

@@ -221,7 +221,25 @@ impl Syba {
                 }
                 _ => Vec::new(),
             },
+            Purpose::Move { from, .. } => self.army_movers(c, sel.seat, from),
         }
+    }
+
+    /// The units of `seat` in `area` that can move now (in increasing id order).
+    pub(crate) fn army_movers(&self, c: &Content, seat: u8, area: u8) -> Vec<u32> {
+        let mut v: Vec<u32> = self
+            .units
+            .iter()
+            .filter(|u| u.owner == seat && u.area == area && self.can_move(c, u))
+            .map(|u| u.id)
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Whether moving the unit now Exhausts it (a move beyond its allowance this turn).
+    pub(crate) fn move_exhausts(&self, c: &Content, u: &Unit) -> bool {
+        u.moves_used >= self.move_allowance(c, u)
     }
 
     pub(crate) fn target_area(&self, c: &Content, t: Target) -> u8 {
@@ -770,16 +788,9 @@ impl Syba {
                 }
             }
             Action::MoveArmy { from, to } => {
-                let ids: Vec<usize> = (0..self.units.len())
-                    .filter(|&i| {
-                        let u = &self.units[i];
-                        u.owner == seat && u.area == from && self.can_move(c, u)
-                    })
-                    .collect();
-                for i in ids {
-                    self.move_unit(c, i, to);
-                }
-                self.after_entry(c, seat, to);
+                // Listed only with at least two units able to move: the mover chooses which go.
+                let ids = self.army_movers(c, seat, from);
+                self.select(seat, Purpose::Move { from, to }, ids);
             }
             Action::Attack { target } => {
                 let ids = self.units_in_reach(c, seat, self.target_area(c, target), &[]);
@@ -854,6 +865,14 @@ impl Syba {
                             self.intercept_with(c, sel.seat, mover, area, sel.chosen);
                         }
                         Purpose::HelpAttack => self.help_attack_with(c, sel.chosen),
+                        Purpose::Move { to, .. } => {
+                            for i in 0..self.units.len() {
+                                if sel.chosen.contains(&self.units[i].id) {
+                                    self.move_unit(c, i, to);
+                                }
+                            }
+                            self.after_entry(c, sel.seat, to);
+                        }
                     }
                 }
             }

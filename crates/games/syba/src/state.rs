@@ -275,11 +275,17 @@ pub enum Purpose {
     Intercept { mover: u8, area: u8 },
     /// Helping the attacker of the battle below it on the stack.
     HelpAttack,
+    /// Moving the chosen units of the selecting player in `from` together, as an army, to the
+    /// adjacent area `to` (a main action of the selecting player's turn). Unlike the other purposes
+    /// it Exhausts only the units that need it to move (a move beyond their allowance).
+    Move { from: u8, to: u8 },
 }
 
 /// A player choosing which of their units to Exhaust for an attack, an interception or to help an
-/// attack. Every unit that may be chosen is the player's own, able to be Exhausted now, and in Reach
-/// of the target (for help: not already attacking). The selection starts with all of them chosen.
+/// attack (every unit that may be chosen is the player's own, able to be Exhausted now, and in Reach
+/// of the target; for help: not already attacking, and for the attacker only of their other armies),
+/// or which of their units in one area move together as an army (every unit there that can move).
+/// The selection starts with all of them chosen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Selection {
@@ -384,7 +390,9 @@ pub enum Action {
         unit: u32,
         to: u8,
     },
-    /// Move every unit of yours in `from` that can move (at least two) together to `to`.
+    /// Move units of yours in `from` together, as an army, to the adjacent `to`: listed when at least
+    /// two units there can move; a selection of the units that go starts (all of them chosen),
+    /// ended by `Confirm` (at least one unit) or `Withdraw`.
     MoveArmy {
         from: u8,
         to: u8,

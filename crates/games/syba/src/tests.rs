@@ -186,6 +186,8 @@ fn worked_example_faer_alorn_eight_against_eight() {
     // Two Sprites (Soldiers) move from Barren Hall into Faer Alorn; Humans then Shadow may intercept:
     // both pass (a Human interception, Knight + Soldier = 3 against 2, would have destroyed them).
     ok(&mut g, 2, "army barren-hall faer-alorn");
+    assert_eq!(selection(&g).chosen, sorted(vec![f_bh1, f_bh2]));
+    ok(&mut g, 2, "confirm");
     assert_eq!(to_act(&g), 0);
     ok(&mut g, 0, "pass");
     assert_eq!(to_act(&g), 1);
@@ -596,10 +598,11 @@ fn movement_is_to_an_adjacent_area_one_step_at_a_time() {
 
 #[test]
 fn army_of_one_player_in_one_area_moves_together() {
+    // Rule, Moving: "Units of one player in one area may move together as an army to the same area."
     let mut g = duel();
     let a = put(&mut g, 0, UnitKind::Soldier, "kaul");
     let b = put(&mut g, 0, UnitKind::Knight, "kaul");
-    ok(&mut g, 0, "army kaul heran");
+    all_in(&mut g, 0, "army kaul heran");
     assert_eq!(unit(&g, a).area, area("heran"));
     assert_eq!(unit(&g, b).area, area("heran"));
 }
@@ -1643,7 +1646,7 @@ fn interception_with_units_from_several_areas_in_reach() {
     let m1 = put(&mut g, 1, UnitKind::Monster, "altera");
     let m2 = put(&mut g, 1, UnitKind::Soldier, "altera");
     g.current = 1;
-    ok(&mut g, 1, "army altera heran");
+    all_in(&mut g, 1, "army altera heran");
     assert_eq!(to_act(&g), 0);
     ok(&mut g, 0, "intercept");
     assert_eq!(selection(&g).chosen, sorted(vec![shiara, k]));
@@ -1718,4 +1721,182 @@ fn attacker_helps_only_with_their_other_armies() {
     );
     let r = g.last_battle.clone().unwrap();
     assert_eq!((r.attack, r.defence, r.success), (2, 3, false));
+}
+
+// ------------------------------------------------------------------ choosing the units of an army move
+
+#[test]
+fn army_moves_as_a_chosen_group_held_back_units_stay() {
+    // Rule, Moving: units of one area "may move together as an army": the mover chooses which go.
+    let mut g = duel();
+    let k = put(&mut g, 0, UnitKind::Knight, "kaul");
+    let s1 = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    let s2 = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    let fresh = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    g.units.iter_mut().find(|u| u.id == fresh).unwrap().fresh = true;
+    ok(&mut g, 0, "army kaul heran");
+    let sel = selection(&g);
+    assert_eq!(
+        sel.purpose,
+        Purpose::Move {
+            from: area("kaul"),
+            to: area("heran")
+        }
+    );
+    assert_eq!(
+        sel.chosen,
+        sorted(vec![k, s1, s2]),
+        "every unit that can move starts chosen (not the one bought this turn)"
+    );
+    // Nothing moved yet; the choice is exact: pick the held-back, hold the chosen, confirm, withdraw.
+    assert!(g.units.iter().all(|u| u.area == area("kaul")));
+    ok(&mut g, 0, &format!("hold u{s2}"));
+    let mut legal = g.legal_actions_vec(0);
+    legal.sort_by_key(|a| format!("{a:?}"));
+    let mut want = vec![
+        Action::Choose(s2),
+        Action::HoldBack(k),
+        Action::HoldBack(s1),
+        Action::Confirm,
+        Action::Withdraw,
+    ];
+    want.sort_by_key(|a| format!("{a:?}"));
+    assert_eq!(legal, want);
+    refused(&mut g, 0, &format!("pick u{fresh}"));
+    refused(&mut g, 0, "end");
+    ok(&mut g, 0, "confirm");
+    assert_eq!(unit(&g, k).area, area("heran"));
+    assert_eq!(unit(&g, s1).area, area("heran"));
+    assert_eq!(unit(&g, s2).area, area("kaul"), "held back: stays");
+    assert_eq!(unit(&g, fresh).area, area("kaul"));
+    for id in [k, s1] {
+        assert_eq!(unit(&g, id).moves_used, 1);
+        assert!(!unit(&g, id).exhausted, "a move within the allowance");
+    }
+    assert_eq!(unit(&g, s2).moves_used, 0, "and keeps its move");
+    assert!(g.pending().is_empty(), "nobody could intercept");
+    // The held-back Soldier moves on its own later.
+    ok(&mut g, 0, &format!("move u{s2} heran"));
+    assert_eq!(unit(&g, s2).area, area("heran"));
+}
+
+#[test]
+fn army_move_may_leave_behind_a_unit_that_would_exhaust() {
+    // Rule, Rested and Exhausted: "Exhausting a Rested unit lets it move one additional time" -- in an
+    // army move the mover may leave behind a unit whose move would Exhaust it.
+    let mut g = duel();
+    let tired = put(&mut g, 0, UnitKind::Knight, "kaul");
+    let s1 = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    let s2 = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    g.units
+        .iter_mut()
+        .find(|u| u.id == tired)
+        .unwrap()
+        .moves_used = 1;
+    let text = {
+        ok(&mut g, 0, "army kaul heran");
+        g.render_text(Observer::Spectator)
+    };
+    assert!(
+        text.contains("chooses the units to move together from kaul to heran")
+            && text.contains("(1 of them Exhaust to move)"),
+        "{text}"
+    );
+    ok(&mut g, 0, &format!("hold u{tired}"));
+    ok(&mut g, 0, "confirm");
+    assert_eq!(unit(&g, tired).area, area("kaul"));
+    assert!(!unit(&g, tired).exhausted, "left behind Rested");
+    assert!(unit(&g, s1).area == area("heran") && unit(&g, s2).area == area("heran"));
+    // Chosen, the same unit is Exhausted by the move (its one exhaust of the turn).
+    let mut g = duel();
+    let tired = put(&mut g, 0, UnitKind::Knight, "kaul");
+    put(&mut g, 0, UnitKind::Soldier, "kaul");
+    g.units
+        .iter_mut()
+        .find(|u| u.id == tired)
+        .unwrap()
+        .moves_used = 1;
+    all_in(&mut g, 0, "army kaul heran");
+    assert_eq!(unit(&g, tired).area, area("heran"));
+    assert!(unit(&g, tired).exhausted && unit(&g, tired).exhausts_used == 1);
+}
+
+#[test]
+fn army_move_selection_confirm_withdraw_and_interception_of_the_chosen_army() {
+    // The move selection ends with confirm (at least one unit) or withdraw (nothing changed); the
+    // interception round follows the move once, for the army that entered.
+    let mut g = duel();
+    let k = put(&mut g, 0, UnitKind::Knight, "kaul");
+    let s = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    put(&mut g, 1, UnitKind::Monster, "heran");
+    let before = g.clone();
+    ok(&mut g, 0, "army kaul heran");
+    ok(&mut g, 0, &format!("hold u{k}"));
+    ok(&mut g, 0, "withdraw");
+    assert_eq!(
+        g, before,
+        "withdrawing an army move restores the state exactly"
+    );
+    ok(&mut g, 0, "army kaul heran");
+    ok(&mut g, 0, &format!("hold u{k}"));
+    ok(&mut g, 0, &format!("hold u{s}"));
+    assert!(!g.legal_actions_vec(0).contains(&Action::Confirm));
+    refused(&mut g, 0, "confirm");
+    ok(&mut g, 0, &format!("pick u{s}"));
+    ok(&mut g, 0, "confirm");
+    // P2's Monster in Heran (Reach 0) may intercept the Soldier that entered.
+    assert_eq!(to_act(&g), 1);
+    ok(&mut g, 1, "intercept");
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (r.attacker, r.attack, r.defence, r.success, r.destroyed),
+        (1, 3, 1, true, 1)
+    );
+    assert!(g.unit(s).is_none());
+    assert_eq!(unit(&g, k).area, area("kaul"), "the Knight stayed behind");
+    assert_eq!(to_act(&g), 0);
+}
+
+#[test]
+fn inconsistent_army_move_selections_are_rejected_by_validate() {
+    let mut g = duel();
+    let a = put(&mut g, 0, UnitKind::Knight, "kaul");
+    let b = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    let far = put(&mut g, 0, UnitKind::Soldier, "heran");
+    let mv = |seat: u8, from: &str, to: &str, chosen: Vec<u32>| {
+        Pending::Select(Selection {
+            seat,
+            purpose: Purpose::Move {
+                from: area(from),
+                to: area(to),
+            },
+            chosen,
+        })
+    };
+    let mut h = g.clone();
+    h.stack.push(mv(0, "kaul", "heran", vec![a, b]));
+    h.validate().unwrap();
+    let json = serde_json::to_string(&h).unwrap();
+    assert!(json.contains("\"move\":{\"from\""), "{json}");
+    let back: Syba = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, h);
+    for (p, msg) in [
+        (mv(0, "kaul", "faer-alorn", vec![a]), "not adjacent"),
+        (mv(1, "kaul", "heran", vec![]), "whose turn"),
+        (mv(0, "kaul", "heran", vec![far]), "may not be"),
+        (mv(0, "heran", "kaul", vec![far]), "at least two"),
+    ] {
+        let mut h = g.clone();
+        h.stack.push(p);
+        let e = h.validate().unwrap_err();
+        assert!(e.contains(msg), "{e}");
+    }
+    let mut h = g.clone();
+    h.stack.push(Pending::Intercept {
+        mover: 1,
+        area: area("kaul"),
+        queue: vec![0],
+    });
+    h.stack.push(mv(0, "kaul", "heran", vec![a]));
+    assert!(h.validate().unwrap_err().contains("only pending decision"));
 }

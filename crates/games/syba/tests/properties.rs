@@ -208,7 +208,10 @@ fn random_game(players: u8, seed: u64, max_rounds: u16, auto_rest: bool) -> Syba
                 let a = legal[rng.random_range(0..legal.len())].clone();
                 let opens = matches!(
                     a,
-                    Action::Attack { .. } | Action::Intercept | Action::HelpAttack
+                    Action::Attack { .. }
+                        | Action::Intercept
+                        | Action::HelpAttack
+                        | Action::MoveArmy { .. }
                 );
                 let snapshot = opens.then(|| g.clone());
                 g.apply(Actor::Seat(seat), &a).unwrap();
