@@ -4,7 +4,7 @@
 
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -328,13 +328,123 @@ async function catalog() {
   return c.games;
 }
 
-async function playAgainstAi(game) {
-  const page = await newPage(game.id);
+/** Creates a game against the AI through the lobby's options form ("Options & friends"), with these
+ * options (a select per choice, a checkbox per bool), and checks that the server created it with them.
+ * Returns the game's id. */
+async function createWithOptions(page, game, options) {
+  await page.goto(`${base()}/`);
+  const card = page.locator(`[data-game="${game.id}"]`);
+  await card.locator('button', { hasText: 'Options & friends' }).click();
+  for (const [name, value] of Object.entries(options)) {
+    const input = card.locator(`[name="${name}"]`);
+    if (typeof value === 'boolean') await input.setChecked(value);
+    else await input.selectOption(String(value));
+  }
+  await card.locator('select[data-seat="1"]').selectOption(`ai${process.env.E2E_AI_LEVEL ?? 1}`);
+  await card.locator('button', { hasText: 'Create game' }).click();
+  await page.waitForURL(/\/game\//, { timeout: 20000 });
+  const id = page.url().split('/game/')[1];
+  const created = await (await fetch(`${base()}/api/games/${id}`)).json();
+  for (const [name, value] of Object.entries(options)) {
+    assert(created.options?.[name] === value, `the game was created with ${name}=${JSON.stringify(created.options?.[name])}, not ${JSON.stringify(value)}`);
+  }
+  return id;
+}
+
+/** The setup board as the page draws it: per cell, its terrain (from the cell's title), the piece on it,
+ * and whether it is a cell of the own half the setup editor offers (highlighted). */
+async function setupCells(page) {
+  return page.evaluate(() => {
+    const cells = {};
+    for (const el of document.querySelectorAll('[data-testid=board] [data-cell]')) {
+      const name = el.getAttribute('data-cell');
+      const c = (cells[name] ??= { terrain: 'grassland', piece: null, home: false });
+      if (el.classList.contains('piece')) {
+        c.piece = el.getAttribute('data-piece');
+        continue;
+      }
+      if (el.classList.contains('target')) c.home = true;
+      const m = /\(([a-z]+)\)/.exec(el.querySelector(':scope > title')?.textContent ?? '');
+      if (m) c.terrain = m[1];
+      const p = el.querySelector('.piece');
+      if (p) c.piece = p.getAttribute('data-piece');
+    }
+    return cells;
+  });
+}
+
+async function clickCell(page, cell) {
+  await page.locator(`[data-testid=board] [data-cell="${cell}"]`).first().click({ force: true });
+}
+
+/** Caird's Expert setup editor: the listed setups are labelled, an edited setup the server refuses
+ * (the King moved off the Fortress by a terrain swap) shows the server's reason on the setup screen,
+ * and after undoing it a valid terrain swap is made (seen on the board) before Ready. */
+async function cairdTerrainSwap(page, label) {
+  const listed = await page.locator('[data-testid=setup-listed]').allTextContents();
+  assert(listed.includes('Preset: phalanx') && listed.some((t) => /^Random \d+$/.test(t)), `the listed setups are labelled ${listed.join(', ')}`);
+  await page.locator('[data-testid=setup-editor] button', { hasText: /^terrain$/ }).click();
+  let cells = await setupCells(page);
+  const home = Object.entries(cells).filter(([, c]) => c.home);
+  assert(home.length >= 32, `the setup editor offers ${home.length} cells of the own half`);
+  const king = home.find(([, c]) => c.piece === 'King');
+  assert(king && king[1].terrain === 'fortress', 'the King does not start in the Fortress');
+  const other = home.find(([, c]) => c.terrain !== 'fortress' && c.terrain !== 'grassland') ?? home.find(([, c]) => c.terrain !== 'fortress');
+  // An invalid setup: the Fortress tile swapped away from under the King.
+  await clickCell(page, king[0]);
+  await clickCell(page, other[0]);
+  cells = await setupCells(page);
+  assert(cells[king[0]].terrain === other[1].terrain && cells[other[0]].terrain === 'fortress', 'the terrain swap did not show on the board');
+  await page.locator('[data-testid=setup-ready]').click();
+  const refusal = page.locator('[data-testid=setup-editor] [data-testid=setup-error]');
+  await refusal.waitFor({ timeout: 15000 });
+  const text = await refusal.innerText();
+  assert(/refused this setup/.test(text) && /King stands on .* must start in the Fortress/.test(text), `the refusal reads: ${text}`);
+  assert((await page.locator('[data-testid=error]').count()) === 0, 'the refusal also shows as the generic banner');
+  await page.screenshot({ path: join(ARTIFACTS, `${label}-setup-refused.png`), fullPage: true });
+  // Undo it, then a valid swap: two other tiles, never Water under a Mountain.
+  await clickCell(page, king[0]);
+  await clickCell(page, other[0]);
+  cells = await setupCells(page);
+  assert(cells[king[0]].terrain === 'fortress', 'swapping back did not restore the Fortress under the King');
+  assert((await refusal.getAttribute('data-stale')) === '1', 'the refusal is not marked as about the setup sent before the changes');
+  const free = Object.entries(cells).filter(([, c]) => c.home && c.terrain !== 'fortress');
+  let pair = null;
+  for (const [a, ca] of free) {
+    for (const [b, cb] of free) {
+      if (ca.terrain === cb.terrain) continue;
+      if ((ca.piece === 'Mountain' && cb.terrain === 'water') || (cb.piece === 'Mountain' && ca.terrain === 'water')) continue;
+      pair = [a, b, ca.terrain, cb.terrain];
+      break;
+    }
+    if (pair) break;
+  }
+  assert(pair, 'no two terrain tiles can be swapped');
+  await clickCell(page, pair[0]);
+  await clickCell(page, pair[1]);
+  cells = await setupCells(page);
+  assert(cells[pair[0]].terrain === pair[3] && cells[pair[1]].terrain === pair[2], `swapping the terrain of ${pair[0]} and ${pair[1]} did not show`);
+  assert((await page.locator('[data-testid=setup-editor]').innerText()).includes('Starting point: edited'), 'the draft is not marked as edited');
+  await page.screenshot({ path: join(ARTIFACTS, `${label}-setup.png`), fullPage: true });
+}
+
+/** Plays a game against the AI by clicking, until it ends or MOVES moves pass. Without a variant: the
+ * lobby's one-click "Play vs AI" (default options); with one ({label, options, check}): the game is
+ * created through the options form with those options, `check(page)` checks the board drawn, and
+ * (Caird's Expert) the setup editor swaps terrain before Ready. */
+async function playAgainstAi(game, variant = null) {
+  const label = variant?.label ?? game.id;
+  const page = await newPage(label);
   try {
-    await page.goto(`${base()}/?ai=${process.env.E2E_AI_LEVEL ?? 1}`);
-    await page.locator(`[data-testid=play-ai-${game.id}]`).click();
-    await page.waitForURL(/\/game\//, { timeout: 20000 });
+    if (variant) {
+      await createWithOptions(page, game, variant.options);
+    } else {
+      await page.goto(`${base()}/?ai=${process.env.E2E_AI_LEVEL ?? 1}`);
+      await page.locator(`[data-testid=play-ai-${game.id}]`).click();
+      await page.waitForURL(/\/game\//, { timeout: 20000 });
+    }
     await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
+    if (variant?.check) await variant.check(page);
     let moves = 0;
     let decisions = 0;
     let shot = false;
@@ -362,6 +472,10 @@ async function playAgainstAi(game) {
         assert(before !== after, `dragging ${cells.from} to ${cells.to} in the setup editor changed nothing`);
         await page.screenshot({ path: join(ARTIFACTS, `${game.id}-setup.png`), fullPage: true });
       }
+      if (!edited && variant?.options.version === 'expert' && (await page.locator('[data-testid=setup-editor]').count())) {
+        edited = true;
+        await cairdTerrainSwap(page, label);
+      }
       const how = !dragged && !setup && (game.id === 'kyo' || game.id === 'cyvasse-caird') ? await dragOneMove(page) : null;
       if (how === 'drag') dragged = true;
       else if (how === null) await playOneDecision(page);
@@ -369,29 +483,30 @@ async function playAgainstAi(game) {
       if (!setup) moves++;
       if (!shot && !setup && moves >= 1) {
         shot = true;
-        await page.screenshot({ path: join(ARTIFACTS, `${game.id}-early.png`), fullPage: true });
+        await page.screenshot({ path: join(ARTIFACTS, `${label}-early.png`), fullPage: true });
       }
     }
+    if (variant?.options.version === 'expert') assert(edited, 'the setup editor never showed');
     await sleep(300);
     await closeDialogs(page);
-    await page.screenshot({ path: join(ARTIFACTS, `${game.id}.png`), fullPage: true });
+    await page.screenshot({ path: join(ARTIFACTS, `${label}.png`), fullPage: true });
     // The same board on a phone-sized screen (the layout stacks; the SVG scales).
     await page.setViewportSize({ width: 390, height: 844 });
     await sleep(200);
     const phoneWidth = await page.locator('[data-testid=board] svg').evaluate((e) => e.getBoundingClientRect().width);
     assert(phoneWidth > 300 && phoneWidth <= 390, `the board is ${phoneWidth}px wide on a 390px screen`);
-    await page.screenshot({ path: join(ARTIFACTS, `${game.id}-phone.png`) });
-    await page.screenshot({ path: join(ARTIFACTS, `${game.id}-phone-full.png`), fullPage: true });
+    await page.screenshot({ path: join(ARTIFACTS, `${label}-phone.png`) });
+    await page.screenshot({ path: join(ARTIFACTS, `${label}-phone-full.png`), fullPage: true });
     await assertNoOverflow(page, 390);
     // Zoomed in, the board is twice as wide and scrolls inside its box; the page still fits the screen.
     await page.locator('[data-testid=board] [data-testid=zoom]').click();
     const zoomed = await page.locator('[data-testid=board] svg').first().evaluate((e) => e.getBoundingClientRect().width);
     assert(zoomed > 600, `the zoomed board is only ${zoomed}px wide`);
     await assertNoOverflow(page, 390);
-    await page.screenshot({ path: join(ARTIFACTS, `${game.id}-phone-zoomed.png`) });
+    await page.screenshot({ path: join(ARTIFACTS, `${label}-phone-zoomed.png`) });
     await page.locator('[data-testid=board] [data-testid=zoom]').click();
     const board = await page.locator('[data-testid=board] svg').count();
-    console.log(`     ${game.id}: ${decisions} decisions, ${moves} moves after setup${dragged ? ' (one by dragging)' : ''}, status: ${await status(page)}`);
+    console.log(`     ${label}: ${decisions} decisions, ${moves} moves after setup${dragged ? ' (one by dragging)' : ''}, status: ${await status(page)}`);
     if (game.id === 'kyo' || game.id === 'cyvasse-caird') assert(dragged || decisions === 0, 'no move could be made by dragging');
     assert(decisions > 0, 'no decision was made');
     assert(board > 0, 'no SVG board was drawn');
@@ -616,10 +731,23 @@ async function lobbyJoinAndWatch(game) {
 async function rulesPages(games) {
   const page = await newPage('rules');
   try {
+    // The two Cyvasse rule families share docs/rules/cyvasse.md: each page shows only its own family.
+    const family = {
+      'cyvasse-trump': { own: 'Board and armies', other: 'Hex Cyvasse' },
+      'cyvasse-caird': { own: 'Hex Cyvasse', other: 'Board and armies' },
+    };
     for (const g of games) {
       await page.goto(`${base()}/rules/${g.id}`);
+      await page.locator(`[data-testid=rules][data-game="${g.id}"]`).waitFor({ timeout: 10000 });
       const text = await page.locator('[data-testid=rules]').textContent({ timeout: 10000 });
       assert(text && text.length > 500, `the rules page of ${g.id} is empty`);
+      const f = family[g.id];
+      if (f) {
+        const headings = await page.locator('[data-testid=rules] h3').allTextContents();
+        assert(headings.some((h) => h.startsWith(f.own)), `the rules page of ${g.id} lacks "${f.own}"`);
+        assert(!headings.some((h) => h.startsWith(f.other)), `the rules page of ${g.id} shows the other family's "${f.other}"`);
+        assert((await page.locator('[data-testid=rules-family] a').count()) === 1, `the rules page of ${g.id} does not link the other family`);
+      }
     }
     await noConsoleErrors(page);
   } finally {
@@ -760,9 +888,39 @@ async function main() {
     await startServer();
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
     const games = (await catalog()).filter((g) => !ONLY || ONLY.split(',').includes(g.id));
+    // scripts/e2e.sh empties the artifacts folder first: it holds this run's screenshots only.
+    if (process.env.ARTIFACTS) {
+      await test('the artifacts folder starts empty', async () => {
+        const left = readdirSync(ARTIFACTS);
+        assert(left.length === 0, `${ARTIFACTS} holds ${left.length} files of an earlier run (${left.slice(0, 3).join(', ')}…)`);
+      });
+    }
     await test('rules pages render for every game', () => rulesPages(games));
     if (games.length) await test('the lobby fits a phone screen', () => lobbyOnPhone(games));
     for (const g of games) await test(`${g.id}: play against the AI by clicking`, () => playAgainstAi(g));
+    // Caird's Cyvasse with non-default options, created through the options form: Hex Cyvasse in the
+    // Expert version, and the 10x10 board in the Expert version.
+    const caird = games.find((g) => g.id === 'cyvasse-caird');
+    if (caird) {
+      await test('cyvasse-caird: Hex Cyvasse, Expert, from the options form (refused setup, terrain swap, play by clicking)', () => playAgainstAi(caird, {
+        label: 'cyvasse-caird-hex-expert',
+        options: { board: 'hex', version: 'expert' },
+        check: async (page) => {
+          await page.locator('[data-testid=board] svg').first().waitFor({ timeout: 20000 });
+          const n = await page.locator('[data-testid=board] polygon[data-cell]').count();
+          assert(n === 91, `the hex board has ${n} cells`);
+        },
+      }));
+      await test('cyvasse-caird: 10x10 board, Expert, from the options form (refused setup, terrain swap, play by clicking)', () => playAgainstAi(caird, {
+        label: 'cyvasse-caird-10x10-expert',
+        options: { large_board: true, version: 'expert' },
+        check: async (page) => {
+          await page.locator('[data-testid=board] svg').first().waitFor({ timeout: 20000 });
+          const n = await page.locator('[data-testid=board] g[data-cell]').count();
+          assert(n === 100 && (await page.locator('[data-testid=board] [data-cell="j10"]').count()) === 1, `the square board has ${n} cells`);
+        },
+      }));
+    }
     const duo = games.find((g) => g.id === 'kyo') ?? games[0];
     if (duo) await test(`${duo.id}: an open seat claimed from the lobby, the game watched from the lobby`, () => lobbyJoinAndWatch(duo));
     if (duo) await test(`${duo.id}: two browsers online with a spectator, restart, resign, export, import, replay`, () => onlineGame(duo));

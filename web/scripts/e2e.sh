@@ -3,8 +3,8 @@
 #   TABULA_BIN=target/debug/tabula bash web/scripts/e2e.sh
 # Installs chromium if missing, starts the server on a free loopback port with a throwaway data dir
 # (the test runner restarts it once to test reconnection), saves screenshots to test-artifacts/ at the
-# repository root, fails on any browser console error, always stops the server, and ends with
-# "N passed, N failed".
+# repository root (emptied at the start of every run, so it holds this run's screenshots only), fails
+# on any browser console error, always stops the server, and ends with "N passed, N failed".
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -32,10 +32,13 @@ if [ ! -d "$here/node_modules/playwright-core" ]; then
 fi
 
 data_dir="$(mktemp -d)"
-mkdir -p "$root/test-artifacts"
+# This run's screenshots only: empty the artifacts folder (that folder and nothing else).
+artifacts="$root/test-artifacts"
+rm -rf -- "$artifacts"
+mkdir -p -- "$artifacts"
 cleanup() { rm -rf "$data_dir"; }
 trap cleanup EXIT
 
 # The runner owns the server process (it must restart it mid-test) and always stops it.
-TABULA_BIN="$TABULA_BIN" DATA_DIR="$data_dir" ARTIFACTS="$root/test-artifacts" \
+TABULA_BIN="$TABULA_BIN" DATA_DIR="$data_dir" ARTIFACTS="$artifacts" \
   node "$here/e2e/run.mjs"

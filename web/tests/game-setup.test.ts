@@ -102,6 +102,18 @@ describe('the hidden-setup editor', () => {
     // Shown once, on the setup screen, not as the page's generic banner; the editor stays usable.
     expect(root.querySelector('[data-testid=error]')).toBeNull();
     expect((root.querySelector('[data-testid=setup-ready]') as HTMLButtonElement).disabled).toBe(false);
+    // Once the draft is edited, the reasons stay, marked as being about the setup sent before.
+    const cells = [...root.querySelectorAll('[data-testid=board] [data-cell].target')].map((e) => e.getAttribute('data-cell'));
+    expect(cells).toContain('a1');
+    expect(cells).toContain('b1');
+    const click = (cell: string) => root.querySelector(`[data-testid=board] [data-cell="${cell}"]`)?.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+    click('a1');
+    click('b1');
+    expect(root.querySelector('[data-testid=setup-editor]')?.textContent).toContain('Starting point: edited');
+    const stale = root.querySelector('[data-testid=setup-error]');
+    expect(stale?.getAttribute('data-stale')).toBe('1');
+    expect(stale?.textContent).toContain('before these changes');
+    expect(stale?.textContent).toContain('The King stands on d4 but must start in the Fortress');
     // Starting again from a listed setup clears it.
     (root.querySelectorAll('[data-testid=setup-listed]')[1] as HTMLButtonElement).click();
     expect(root.querySelector('[data-testid=setup-error]')).toBeNull();

@@ -74,6 +74,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   // A setup sent from the editor, and the server's reasons for refusing it (shown in the editor).
   let setupSent = false;
   let setupError: string[] | null = null;
+  let setupErrorStale = false; // the draft was edited since the refusal
   let clockTimer: number | undefined;
 
   const header = h('div.card');
@@ -261,8 +262,12 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
 
   /** Shows the server's refusal: in the setup editor when it refused the setup sent from there. */
   function refused(message: string): void {
-    if (setupSent && codec && draft) setupError = setupRefusal(message);
-    else errorText = message;
+    if (setupSent && codec && draft) {
+      setupError = setupRefusal(message);
+      setupErrorStale = false;
+    } else {
+      errorText = message;
+    }
   }
 
   function sendAction(a: LegalAction, fromSetupEditor = false): void {
@@ -302,6 +307,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         draft = swap(draft, draftSel, cell, swapMode);
         draftSel = null;
         draftSource = 'edited';
+        setupErrorStale = setupError !== null;
       }
       draw();
       return;
@@ -467,10 +473,10 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
             onclick: () => sendAction({ action: c.toAction(d), notation: 'ready' }, true),
             disabled: sent.pending,
           }, 'Ready — commit this setup')),
-          setupError ? h('div.banner.warn', { 'data-testid': 'setup-error', role: 'alert' },
-            h('b', 'The server refused this setup:'),
+          setupError ? h('div.banner.warn', { 'data-testid': 'setup-error', 'data-stale': setupErrorStale ? '1' : '0', role: 'alert' },
+            h('b', setupErrorStale ? 'The server refused the setup you sent before these changes:' : 'The server refused this setup:'),
             h('ul', setupError.map((r) => h('li', r))),
-            h('div', 'Swap pieces or terrain to fix it, then press Ready again.')) : null,
+            h('div', setupErrorStale ? 'Press Ready to send the changed setup.' : 'Swap pieces or terrain to fix it, then press Ready again.')) : null,
           h('p', h('b', 'Start from a listed setup (presets, random):'))));
         // Each listed setup's notation names where it comes from (a preset, a random setup): the
         // buttons say so (the full notation is the tooltip).
