@@ -205,7 +205,7 @@ async fn preview(
 
 async fn create_game(State(st): State<AppState>, body: Result<Bytes, BytesRejection>) -> ApiResult {
     let req: CreateGame = parse_body(body)?;
-    let (room, tokens) = st.shared.create(req, None).await?;
+    let (room, tokens) = st.shared.create(req).await?;
     let inner = room.inner.lock().await;
     let seats: Vec<Value> = inner
         .core
@@ -334,10 +334,7 @@ async fn join(
 ) -> ApiResult {
     let req: JoinReq = parse_body(body)?;
     let room = st.shared.room(&id).await?;
-    let token = st
-        .shared
-        .join(&room, req.seat, req.token.as_deref())
-        .await?;
+    let token = st.shared.join(&room, req.seat, req.token).await?;
     let inner = room.inner.lock().await;
     let name = inner.core.state.seat_name(Seat(req.seat));
     Ok(Json(json!({"seat": req.seat, "name": name, "token": token})).into_response())
@@ -456,7 +453,7 @@ struct ImportReq {
 
 async fn import(State(st): State<AppState>, body: Result<Bytes, BytesRejection>) -> ApiResult {
     let req: ImportReq = parse_body(body)?;
-    let room = st.shared.import(&req.record, req.public).await?;
+    let room = st.shared.import(req.record, req.public).await?;
     Ok((StatusCode::CREATED, Json(json!({"id": room.id}))).into_response())
 }
 

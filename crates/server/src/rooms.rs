@@ -6,6 +6,12 @@
 //! (start, chance, end of game, AI draw declines), the batch is committed to the database, and only then
 //! is it applied to the room and broadcast. A room's lock is held across the commit, so each game's
 //! events are strictly ordered.
+//!
+//! Every change runs on a task of its own that nobody cancels (the public entry points hand it to
+//! [`detached`]; AI moves and clock timers are spawned tasks already). The commit and the update of the
+//! room must not be separated: axum drops an HTTP handler's future when its client disconnects, and a
+//! change abandoned between the database and the room would leave the log one event ahead of the game
+//! in memory (the next change would reuse the seq and fail forever).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -188,11 +194,13 @@ impl Shared {
             return Err(Refusal::NotFound(format!("no game `{id}`")));
         }
         let room = Arc::new(self.rebuild(id, events)?);
-        self.rooms().insert(id.to_string(), room.clone());
         {
+            // Nobody else can see the room yet: its lock is free, and its timer and AI seats are
+            // scheduled before it is shared (a caller that goes away cannot leave it unscheduled).
             let mut inner = room.inner.lock().await;
             self.after_change(&room, &mut inner);
         }
+        self.rooms().insert(id.to_string(), room.clone());
         Ok(room)
     }
 
@@ -238,6 +246,16 @@ impl Shared {
 
     /// Creates a game; returns its room and the tokens of its human seats.
     pub async fn create(
+        self: &Arc<Self>,
+        req: CreateGame,
+    ) -> Result<(Arc<Room>, Vec<Option<String>>), Refusal> {
+        let shared = self.clone();
+        detached(async move { shared.create_now(req, None).await }).await
+    }
+
+    /// [`Shared::create`] on the caller's task (which must not be cancelled); `rematch_of` is the old
+    /// game and its seats' token hashes, already rotated.
+    async fn create_now(
         self: &Arc<Self>,
         req: CreateGame,
         rematch_of: Option<(String, Vec<Option<String>>)>,
@@ -323,6 +341,15 @@ impl Shared {
     /// Imports a finished (or unfinished) record as a read-only game.
     pub async fn import(
         self: &Arc<Self>,
+        record: tabula_core::record::JsonRecord,
+        public: bool,
+    ) -> Result<Arc<Room>, Refusal> {
+        let shared = self.clone();
+        detached(async move { shared.import_now(&record, public).await }).await
+    }
+
+    async fn import_now(
+        self: &Arc<Self>,
         record: &tabula_core::record::JsonRecord,
         public: bool,
     ) -> Result<Arc<Room>, Refusal> {
@@ -387,7 +414,8 @@ impl Shared {
     }
 
     /// Applies `first` (then the automatic follow-ups) to a scratch copy, commits, then installs and
-    /// broadcasts. Returns the seq of the first new event.
+    /// broadcasts. Returns the seq of the first new event. Runs only on tasks nobody cancels (see the
+    /// module documentation): between the commit and the room's update there must be no way out.
     async fn commit_inner(
         self: &Arc<Self>,
         room: &Arc<Room>,
@@ -589,6 +617,16 @@ impl Shared {
         seat: u8,
         action: ActionInput,
     ) -> Result<u64, Refusal> {
+        let (shared, room) = (self.clone(), room.clone());
+        detached(async move { shared.act_now(&room, seat, action).await }).await
+    }
+
+    async fn act_now(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        seat: u8,
+        action: ActionInput,
+    ) -> Result<u64, Refusal> {
         let mut inner = room.inner.lock().await;
         inner.core.check_seat(seat)?;
         if matches!(inner.core.config.seats[seat as usize], SeatKind::Ai { .. }) {
@@ -621,6 +659,16 @@ impl Shared {
         seat: u8,
         op: SeatOp,
     ) -> Result<u64, Refusal> {
+        let (shared, room) = (self.clone(), room.clone());
+        detached(async move { shared.seat_op_now(&room, seat, op).await }).await
+    }
+
+    async fn seat_op_now(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        seat: u8,
+        op: SeatOp,
+    ) -> Result<u64, Refusal> {
         let mut inner = room.inner.lock().await;
         inner.core.check_seat(seat)?;
         if self.flag_if_due(room, &mut inner).await? {
@@ -640,6 +688,16 @@ impl Shared {
 
     /// Joins a seat: with its token, or (public games) claiming an open seat. Returns the token.
     pub async fn join(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        seat: u8,
+        token: Option<String>,
+    ) -> Result<Option<String>, Refusal> {
+        let (shared, room) = (self.clone(), room.clone());
+        detached(async move { shared.join_now(&room, seat, token.as_deref()).await }).await
+    }
+
+    async fn join_now(
         self: &Arc<Self>,
         room: &Arc<Room>,
         seat: u8,
@@ -697,6 +755,15 @@ impl Shared {
         room: &Arc<Room>,
         seat: u8,
     ) -> Result<(String, u8), Refusal> {
+        let (shared, room) = (self.clone(), room.clone());
+        detached(async move { shared.rematch_now(&room, seat).await }).await
+    }
+
+    async fn rematch_now(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        seat: u8,
+    ) -> Result<(String, u8), Refusal> {
         let mut inner = room.inner.lock().await;
         inner.core.check_seat(seat)?;
         let n = inner.core.seats();
@@ -740,7 +807,9 @@ impl Shared {
             public: Some(cfg.public),
             seed: None,
         };
-        let (new_room, _) = self.create(req, Some((room.id.clone(), hashes))).await?;
+        let (new_room, _) = self
+            .create_now(req, Some((room.id.clone(), hashes)))
+            .await?;
         self.commit_inner(
             room,
             &mut inner,
@@ -787,6 +856,19 @@ impl Shared {
         });
         before - rooms.len()
     }
+}
+
+/// Runs a change on a task of its own and waits for its answer: once started, the change is carried
+/// to its end (validated, committed, applied to the room, broadcast) even if the caller's future is
+/// dropped (see the module documentation).
+async fn detached<T, F>(change: F) -> Result<T, Refusal>
+where
+    F: std::future::Future<Output = Result<T, Refusal>> + Send + 'static,
+    T: Send + 'static,
+{
+    tokio::spawn(change)
+        .await
+        .map_err(|e| Refusal::Internal(format!("the change failed: {e}")))?
 }
 
 /// An action as JSON or as notation.

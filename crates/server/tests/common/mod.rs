@@ -345,3 +345,24 @@ pub async fn random_step(
     }
     false
 }
+
+/// The SQLite pool of a server's data directory, opened a second time (as another process would), to
+/// hold the database's write lock or to edit the stored log while the server is down.
+pub async fn sqlite_pool(dir: &Path) -> sqlx::SqlitePool {
+    match tabula_server::db::Db::open_sqlite_dir(dir).await.unwrap() {
+        tabula_server::db::Db::Sqlite(pool) => pool,
+        tabula_server::db::Db::Postgres(_) => unreachable!("a SQLite directory"),
+    }
+}
+
+/// Whether game `id`'s room is busy (its lock held, e.g. by a commit waiting for the database): its
+/// snapshot does not answer within a short while.
+pub async fn room_is_busy(addr: SocketAddr, id: &str) -> bool {
+    let path = format!("/api/games/{id}");
+    tokio::time::timeout(
+        Duration::from_millis(300),
+        request(addr, "GET", &path, None),
+    )
+    .await
+    .is_err()
+}

@@ -1,0 +1,103 @@
+//! A change whose requester goes away mid-commit: axum drops an HTTP handler's future when its client
+//! disconnects, and a WebSocket client may close right after sending. The change must still be
+//! committed, applied to the game in memory and broadcast, exactly once, so the game goes on with
+//! consecutive seqs (before the fix the log and the room disagreed and the next action hit a primary
+//! key conflict forever).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use serde_json::{Value, json};
+use tokio::io::AsyncWriteExt;
+
+/// The seqs of the `action` events in a message, with their actors.
+fn actions(m: &Value) -> Vec<(u64, Value)> {
+    m["events"]
+        .as_array()
+        .map(|evs| {
+            evs.iter()
+                .filter(|e| e["kind"] == "action")
+                .map(|e| (e["seq"].as_u64().unwrap(), e["actor"].clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_whose_client_disconnects_mid_commit_is_applied_and_broadcast() {
+    let dir = temp_dir("cancel");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create_duel(addr, 30).await;
+    // A spectator watches every broadcast.
+    let mut spec = ws(addr, &id, None).await;
+    let first = recv_until(&mut spec, |m| m["type"] == "snapshot").await;
+    let seq0 = first["seq"].as_u64().unwrap();
+    let mut s1 = ws(addr, &id, Some((1, &tokens[1]))).await;
+    recv_until(&mut s1, |m| m["type"] == "snapshot").await;
+
+    // Another connection holds SQLite's write lock, so the server's commit waits (busy timeout 10 s).
+    let pool = sqlite_pool(&dir).await;
+    let mut lock = pool.acquire().await.unwrap();
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut *lock)
+        .await
+        .unwrap();
+
+    // Seat 0 acts over HTTP; its client hangs up while the commit waits for the database.
+    let body = json!({"seat": 0, "token": tokens[0], "notation": "secret:amberword"}).to_string();
+    let mut http = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST /api/games/{id}/action HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    http.write_all(head.as_bytes()).await.unwrap();
+    let mut busy = false;
+    for _ in 0..50 {
+        if room_is_busy(addr, &id).await {
+            busy = true;
+            break;
+        }
+    }
+    assert!(busy, "the action reached the commit");
+    drop(http);
+    // Seat 1 acts over WebSocket and closes at once.
+    s1.send(&json!({"type": "action", "id": 1, "notation": "secret:beechword"}))
+        .await
+        .unwrap();
+    s1.close().await;
+    // Give the server time to notice both hang-ups (and drop what it drops), then free the database.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    sqlx::query("ROLLBACK").execute(&mut *lock).await.unwrap();
+    drop(lock);
+
+    // Both actions were committed, applied and broadcast, with consecutive seqs (the chance draw that
+    // follows the second one comes next).
+    let mut seen = Vec::new();
+    while seen.len() < 3 {
+        let u = recv_until(&mut spec, |m| m["type"] == "update").await;
+        seen.extend(actions(&u));
+    }
+    let seqs: Vec<u64> = seen.iter().map(|(s, _)| *s).collect();
+    assert_eq!(seqs, vec![seq0 + 1, seq0 + 2, seq0 + 3], "{seen:?}");
+    assert_eq!(seen[2].1, json!("chance"));
+    let mut seats: Vec<Value> = seen[..2].iter().map(|(_, a)| a.clone()).collect();
+    seats.sort_by_key(|a| a["seat"].as_u64());
+    assert_eq!(seats, vec![json!({"seat": 0}), json!({"seat": 1})]);
+    // The game goes on: the next action gets the next seq.
+    let (seq, _) = http_step(addr, &id, &tokens).await.unwrap();
+    assert_eq!(seq, seq0 + 4);
+    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
+    assert_eq!(snap["seq"].as_u64().unwrap(), seq0 + 4);
+    // The stored log is the game in memory: a restart rebuilds the same position.
+    server.shutdown().await.unwrap();
+    let server = start(&dir).await;
+    let again = snapshot(server.local_addr(), &id, 0, &tokens[0]).await;
+    for k in ["seq", "events", "view", "legal", "to_act"] {
+        assert_eq!(snap[k], again[k], "{k} differs after a restart");
+    }
+    server.shutdown().await.unwrap();
+}
