@@ -6,6 +6,11 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+/// The World Spell's cost (**\[decision\]** of the rules file: 40); an edition must use it.
+pub const WORLD_SPELL_COST: u8 = 40;
+/// A hero's cost in Production (rules: Units); an edition must use it.
+pub const HERO_COST: u8 = 10;
+
 /// The resource kinds, in the order used everywhere (`[production, food, research]`).
 pub const RESOURCE_NAMES: [&str; 3] = ["production", "food", "research"];
 
@@ -347,6 +352,19 @@ pub struct Hero {
     pub text: String,
 }
 
+impl Hero {
+    /// Whether the hero has anything beyond its Power (every hero card has an ability).
+    pub fn has_ability(&self) -> bool {
+        self.reach > 0
+            || self.moves > 0
+            || self.attack_bonus > 0
+            || self.defence_bonus > 0
+            || self.income.total() > 0
+            || self.exhaust.is_some()
+            || self.shared_victory.is_some()
+    }
+}
+
 /// A research card's kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -405,21 +423,23 @@ pub struct Race {
     pub monster: String,
 }
 
+// The files' outer shapes. Their entries are read one by one (see [`entries`]) so that an error
+// inside one names it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MapFile {
     edition: String,
     #[allow(dead_code)]
     layout: String,
-    areas: Vec<Area>,
-    links: Vec<[String; 2]>,
+    areas: Vec<serde_json::Value>,
+    links: Vec<serde_json::Value>,
 }
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CitiesFile {
     #[allow(dead_code)]
     edition: String,
-    cities: Vec<City>,
+    cities: Vec<serde_json::Value>,
 }
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -427,21 +447,27 @@ struct HeroesFile {
     #[allow(dead_code)]
     edition: String,
     cost: u8,
-    heroes: Vec<Hero>,
+    heroes: Vec<serde_json::Value>,
 }
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ResearchFile {
     #[allow(dead_code)]
     edition: String,
-    cards: Vec<Card>,
+    cards: Vec<serde_json::Value>,
 }
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RacesFile {
     #[allow(dead_code)]
     edition: String,
-    races: Vec<Race>,
+    races: Vec<serde_json::Value>,
+}
+
+/// The map's entries, read.
+struct Map {
+    areas: Vec<Area>,
+    links: Vec<[String; 2]>,
 }
 
 /// The whole edition, validated, with derived tables (adjacency, distances, name indexes).
@@ -516,19 +542,67 @@ pub fn content() -> &'static Content {
     }
 }
 
+/// Reads a file's outer shape (a syntax error or a wrong top-level field names the file, the line
+/// and the column).
 fn parse<'a, T: Deserialize<'a>>(file: &str, text: &'a str) -> Result<T, String> {
     serde_json::from_str(text).map_err(|e| format!("data/{file}: {e}"))
 }
 
+/// Reads a file's entries one by one: an error inside an entry (an unknown effect type, an unknown
+/// field, a wrong type) names the file, the kind of entry, its name (the `key` field, when it is a
+/// string) and its position.
+fn entries<T: serde::de::DeserializeOwned>(
+    file: &str,
+    kind: &str,
+    key: &str,
+    values: Vec<serde_json::Value>,
+) -> Result<Vec<T>, String> {
+    values
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let name = v
+                .get(key)
+                .and_then(|n| n.as_str())
+                .map(|n| format!("{kind} `{n}`"));
+            serde_json::from_value(v).map_err(|e| match name {
+                Some(name) => format!("data/{file}: {name} (entry {}): {e}", i + 1),
+                None => format!("data/{file}: {kind} entry {} (no {key}): {e}", i + 1),
+            })
+        })
+        .collect()
+}
+
 /// Loads and validates an edition.
 pub fn load(src: Sources<'_>) -> Result<Content, String> {
-    let map: MapFile = parse("map.json", src.map)?;
+    let map_file: MapFile = parse("map.json", src.map)?;
+    let map = Map {
+        areas: entries("map.json", "area", "id", map_file.areas)?,
+        links: map_file
+            .links
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let text = v.to_string();
+                serde_json::from_value::<[String; 2]>(v).map_err(|e| {
+                    format!(
+                        "data/map.json: link {} ({text}): {e}; a link is a pair of area ids",
+                        i + 1
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+    };
     let cities_file: CitiesFile = parse("cities.json", src.cities)?;
+    let cities_list: Vec<City> = entries("cities.json", "city", "name", cities_file.cities)?;
     let heroes_file: HeroesFile = parse("heroes.json", src.heroes)?;
+    let heroes_list: Vec<Hero> = entries("heroes.json", "hero", "name", heroes_file.heroes)?;
     let research: ResearchFile = parse("research.json", src.research)?;
-    let races: RacesFile = parse("races.json", src.races)?;
+    let cards_list: Vec<Card> = entries("research.json", "card", "name", research.cards)?;
+    let races_file: RacesFile = parse("races.json", src.races)?;
+    let races_list: Vec<Race> = entries("races.json", "race", "name", races_file.races)?;
     let mut c = Content {
-        edition: map.edition,
+        edition: map_file.edition,
         hero_cost: heroes_file.cost,
         ..Content::default()
     };
@@ -608,7 +682,7 @@ pub fn load(src: Sources<'_>) -> Result<Content, String> {
 
     // Cities.
     let mut city_index: HashMap<String, usize> = HashMap::new();
-    for (i, city) in cities_file.cities.iter().enumerate() {
+    for (i, city) in cities_list.iter().enumerate() {
         if city_index.insert(city.name.clone(), i).is_some() {
             return Err(format!(
                 "data/cities.json: city `{}` appears twice",
@@ -624,11 +698,11 @@ pub fn load(src: Sources<'_>) -> Result<Content, String> {
             ));
         }
     }
-    if cities_file.cities.len() > 250 {
+    if cities_list.len() > 250 {
         return Err("data/cities.json: at most 250 cities".into());
     }
     c.area_city = vec![None; n];
-    let mut cities = cities_file.cities;
+    let mut cities = cities_list;
     for (ai, a) in map.areas.iter().enumerate() {
         if let Some(name) = &a.city {
             let Some(&ci) = city_index.get(name) else {
@@ -656,16 +730,23 @@ pub fn load(src: Sources<'_>) -> Result<Content, String> {
     }
 
     // Heroes.
-    if heroes_file.heroes.len() > 250 {
+    if heroes_list.len() > 250 {
         return Err("data/heroes.json: at most 250 heroes".into());
     }
     let mut hero_names = HashMap::new();
-    for (i, h) in heroes_file.heroes.iter().enumerate() {
+    for (i, h) in heroes_list.iter().enumerate() {
         if hero_names.insert(h.name.clone(), i).is_some() {
             return Err(format!("data/heroes.json: hero `{}` appears twice", h.name));
         }
         if h.power == 0 {
             return Err(format!("data/heroes.json: hero `{}` has no Power", h.name));
+        }
+        if !h.has_ability() {
+            return Err(format!(
+                "data/heroes.json: hero `{}` has no ability (a hero needs at least one of reach, \
+                 moves, attack_bonus, defence_bonus, income, exhaust, shared_victory)",
+                h.name
+            ));
         }
         if let Some(e) = &h.exhaust {
             check_effect(e, "data/heroes.json", &h.name, &city_index)?;
@@ -688,7 +769,7 @@ pub fn load(src: Sources<'_>) -> Result<Content, String> {
 
     // Research.
     let mut card_names = HashMap::new();
-    let mut cards = research.cards;
+    let mut cards = cards_list;
     if cards.len() > 250 {
         return Err("data/research.json: at most 250 cards".into());
     }
@@ -709,6 +790,13 @@ pub fn load(src: Sources<'_>) -> Result<Content, String> {
                     return Err(format!(
                         "{file}: card `{}`: the World Spell takes no effect",
                         card.name
+                    ));
+                }
+                if card.cost != WORLD_SPELL_COST {
+                    return Err(format!(
+                        "{file}: card `{}`: the World Spell costs {WORLD_SPELL_COST} (rules: \
+                         Spending), not {}",
+                        card.name, card.cost
                     ));
                 }
             }
@@ -752,13 +840,34 @@ pub fn load(src: Sources<'_>) -> Result<Content, String> {
             }
         }
     }
-    if !cards.iter().any(|c| c.kind == CardKind::World) {
-        return Err("data/research.json: there is no World Spell (kind \"world\")".into());
+    let worlds: Vec<&str> = cards
+        .iter()
+        .filter(|c| c.kind == CardKind::World)
+        .map(|c| c.name.as_str())
+        .collect();
+    match worlds.len() {
+        0 => return Err("data/research.json: there is no World Spell (kind \"world\")".into()),
+        1 => {}
+        _ => {
+            return Err(format!(
+                "data/research.json: cards `{}` are all World Spells (kind \"world\"); an edition \
+                 has exactly one",
+                worlds.join("`, `")
+            ));
+        }
     }
 
     // Start With references.
     for city in &cities {
         let e = |msg: String| format!("data/cities.json: city `{}`: Start With {msg}", city.name);
+        if !city.start_with.cities.is_empty() && !city.start_with.buildings.is_empty() {
+            return Err(e(
+                "gives both cities and buildings: the rules let its owner put the buildings on \
+                 any city they own, a choice this engine does not offer (it places Start With \
+                 buildings on the starting city); give one or the other"
+                    .into(),
+            ));
+        }
         for name in &city.start_with.cities {
             if !city_index.contains_key(name) {
                 return Err(e(format!("names unknown city `{name}`")));
@@ -790,13 +899,28 @@ pub fn load(src: Sources<'_>) -> Result<Content, String> {
         }
     }
 
-    if races.races.is_empty() || races.races.len() > 6 {
-        return Err("data/races.json: there must be 1 to 6 races".into());
+    if races_list.len() < 2 || races_list.len() > 6 {
+        return Err(format!(
+            "data/races.json: {} race(s); there must be 2 to 6 (one per player, 2 to 6 players)",
+            races_list.len()
+        ));
+    }
+    if cities.len() < 2 {
+        return Err(format!(
+            "data/cities.json: {} city(ies); there must be at least 2 (one starting city per player)",
+            cities.len()
+        ));
+    }
+    if c.hero_cost != HERO_COST {
+        return Err(format!(
+            "data/heroes.json: cost {}: a hero costs {HERO_COST} Production (rules: Units)",
+            c.hero_cost
+        ));
     }
     c.city_slugs = cities.iter().map(|x| slug(&x.name)).collect();
-    c.hero_slugs = heroes_file.heroes.iter().map(|x| slug(&x.name)).collect();
+    c.hero_slugs = heroes_list.iter().map(|x| slug(&x.name)).collect();
     c.card_slugs = cards.iter().map(|x| slug(&x.name)).collect();
-    c.race_slugs = races.races.iter().map(|x| slug(&x.name)).collect();
+    c.race_slugs = races_list.iter().map(|x| slug(&x.name)).collect();
     for (file, slugs) in [
         ("cities.json", &c.city_slugs),
         ("heroes.json", &c.hero_slugs),
@@ -817,9 +941,9 @@ pub fn load(src: Sources<'_>) -> Result<Content, String> {
         .collect();
     c.areas = map.areas;
     c.cities = cities;
-    c.heroes = heroes_file.heroes;
+    c.heroes = heroes_list;
     c.cards = cards;
-    c.races = races.races;
+    c.races = races_list;
     Ok(c)
 }
 
@@ -850,6 +974,11 @@ fn check_effect(
 }
 
 impl Content {
+    /// The most players this edition can seat: one race and one starting city each (and the
+    /// rules' 6).
+    pub fn max_players(&self) -> usize {
+        self.races.len().min(self.cities.len()).min(6)
+    }
     pub fn city_by_slug(&self, s: &str) -> Option<u8> {
         self.city_slugs.iter().position(|x| x == s).map(|i| i as u8)
     }

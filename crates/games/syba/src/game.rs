@@ -1,9 +1,7 @@
 //! The [`Game`] implementation: construction, whose turn, views, validation.
 
 use serde::Serialize;
-use tabula_core::{
-    ActionError, Actor, Game, GameOptions, Observer, OptionsError, Seat, ToAct, check_actor,
-};
+use tabula_core::{ActionError, Actor, Game, Observer, OptionsError, Seat, ToAct, check_actor};
 
 use crate::content::{self, CardKind, content};
 use crate::rules::RESOURCE_CAP;
@@ -91,7 +89,7 @@ impl Syba {
                 self.options.players
             ));
         }
-        self.options.validate().map_err(|e| e.to_string())?;
+        self.options.validate_for(c).map_err(|e| e.to_string())?;
         if self.city_owner.len() != c.cities.len() || self.city_destroyed.len() != c.cities.len() {
             return Err(format!(
                 "city_owner and city_destroyed need {} entries (one per city)",
@@ -436,8 +434,8 @@ impl Game for Syba {
         15 cities, as the last city owner, or by the World Spell.";
 
     fn new(options: &SybaOptions) -> Result<Self, OptionsError> {
-        options.validate()?;
         let c = content::shipped().map_err(OptionsError::Conflict)?;
+        options.validate_for(c)?;
         Ok(Syba {
             options: options.clone(),
             phase: Phase::StartingPlayer,

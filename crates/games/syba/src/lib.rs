@@ -8,7 +8,7 @@
 //! ## Options
 //! | option | values | default | meaning |
 //! |---|---|---|---|
-//! | `players` | 2..=6 | 4 | number of players |
+//! | `players` | 2..=6 | 4 | number of players (at most the edition's races and cities: each player needs a race and a starting city of their own; more is refused as a bad value of `players`) |
 //! | `auto_rest` | bool | false | **\[decision\]** false = rules as written (only Food Rests a unit); true = all of a player's units are readied at the start of their turn |
 //! | `max_rounds` | 0..=1000 | 60 | **\[decision\]** when the last player of that round ends their turn, the players owning the most cities win together; 0 = no limit |
 //! | `trades_per_turn` | 0..=20 | 3 | **\[decision\]** trade proposals a player may open per turn (the guide sets no limit; a limit keeps every turn finite) |
@@ -107,9 +107,10 @@
 //! ends while you own 8+ cities).
 //!
 //! ## Points the rules file left open, and how they are decided
-//! * Start With **buildings** go on the starting city. In this edition no Start With gives both a
-//!   city and a building, so the starting city is the only city its owner has at that point and this is
-//!   exactly the rule; an edition that gives both would need the choice.
+//! * Start With **buildings** go on the starting city. No Start With may give both cities and
+//!   buildings (the loader refuses such an edition), so the starting city is the only city its owner
+//!   has at that point and this is exactly the rule ("buildings on any city you own"); an edition
+//!   that gave both would need a choice the engine does not offer.
 //! * Units placed by effects (Conscription, Once per Game) count as bought this turn.
 //! * Deosiderium's move to Threeway is not "movement": it triggers no interception.
 //! * **Choosing units is a sequence of atomic actions** (the engine needs exact, listable actions:
@@ -225,22 +226,30 @@
 //!   (`production`/`food`/`research`, summing to the level), `start_with` (`resources`, `units`
 //!   [{kind, count}], `hero`, `cities`, `upgrades`, `buildings`, all names of other entries) and
 //!   `once_per_game` (an effect).
-//! * `heroes.json`: `cost` (10) and `heroes` with `name`, `power`, optional `reach`, `moves`,
-//!   `attack_bonus`, `defence_bonus`, `income`, `exhaust` (an effect), `shared_victory`
-//!   (`{"condition": "next_player_wins" | "world_spell" | "cities_at_least", "cities": n}`), `text`.
+//! * `heroes.json`: `cost` (must be 10, the rules' hero cost) and `heroes` with `name`, `power`,
+//!   optional `reach`, `moves`, `attack_bonus`, `defence_bonus`, `income`, `exhaust` (an effect),
+//!   `shared_victory` (`{"condition": "next_player_wins" | "world_spell" | "cities_at_least",
+//!   "cities": n}`), `text`; every hero needs at least one of the optional abilities.
 //! * `research.json`: `cards` with `name`, `cost` (5/10/20/40), `kind` (building/upgrade/spell/world),
 //!   `effect`, `text`. Buildings and upgrades take a lasting effect: `income` {resources},
 //!   `strength` {amount} (building), `toll` {resource, amount} (building), `reach`, `moves`
-//!   {amount} (upgrade), `unit_power` {unit, amount} (upgrade). Exactly one kind `world` card wins.
+//!   {amount} (upgrade), `unit_power` {unit, amount} (upgrade). Exactly one card is of kind
+//!   `world`, at cost 40, without an effect: buying it wins.
 //! * Effects (spells, Once per Game, hero Exhaust actions): `gain` {resources}, `units` {kind, count}
 //!   (on a city you own), `rest_all`, `extra_moves` {amount}, `power` {amount}, `destroy_unit`
 //!   {max_power}, `exhaust_army`, `tribute` {resource, amount, in_reach}, `all_give` {resource,
 //!   amount}, `destroy_city`, `teleport` {city} (heroes only).
-//! * `races.json`: six races with the names of their Soldier, Knight and Monster.
+//! * `races.json`: 2 to 6 races with the names of their Soldier, Knight and Monster (a game seats at
+//!   most as many players as there are races and cities).
 //!
-//! The loader ([`content::load`]) refuses unknown fields, effects that do nothing, unknown names,
-//! wrong sums and disconnected maps, naming the file and the entry; `tests/content.rs` runs it on the
-//! shipped files.
+//! The loader ([`content::load`]) reads every entry on its own, so that any error (an unknown field
+//! or effect type, a wrong type, an effect that does nothing, an unknown name, a wrong sum) names the
+//! file and the entry (for example "data/heroes.json: hero \`Shiara\` (entry 1): unknown field
+//! \`speed\`, …"; for a file that is not JSON: its line and column). It also refuses editions the
+//! engine cannot play as the rules stand: a hero without an ability, not exactly one World Spell or
+//! a World Spell not at 40, a hero cost other than 10, a Start With giving both cities and
+//! buildings, fewer than 2 races or cities, disconnected maps. `tests/content.rs` runs it on the
+//! shipped files and on broken ones.
 pub mod content;
 mod game;
 pub mod notation;

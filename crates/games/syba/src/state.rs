@@ -81,6 +81,30 @@ impl GameOptions for SybaOptions {
     }
 }
 
+impl SybaOptions {
+    /// Checks the options against an edition: every player needs a race of their own and a
+    /// starting city of their own, so an edition with fewer races or cities than `players` cannot
+    /// seat them (the setup would stall). The error is a bad value of `players` naming the limit.
+    pub fn validate_for(&self, c: &crate::content::Content) -> Result<(), OptionsError> {
+        self.validate()?;
+        let max = c.max_players();
+        if usize::from(self.players) > max {
+            return Err(OptionsError::BadValue {
+                option: "players".into(),
+                value: self.players.to_string(),
+                valid: format!(
+                    "2..={max} (the edition `{}` has {} races and {} cities; each player needs a \
+                     race and a starting city of their own)",
+                    c.edition,
+                    c.races.len(),
+                    c.cities.len()
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
 /// What a unit is: a chip, or a hero card (index into the heroes file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
