@@ -741,10 +741,114 @@ fn defending_army_adds_city_strength_when_its_owner_owns_the_city() {
 
 #[test]
 fn attack_on_unowned_city_is_city_strength_plus_helpers() {
-    let mut g = duel();
-    put(&mut g, 0, UnitKind::Knight, "heran");
+    // Rule, Attacking 3: "Defence = ... against a city, City Strength + helpers"; attack = the
+    // attacking units + the helpers of the attack. Heran (Village) is unowned: City Strength 2.
+    let setup = || {
+        let mut g = scenario(3);
+        own(&mut g, 0, "Kaul");
+        own(&mut g, 1, "Iras");
+        own(&mut g, 2, "Sae");
+        let k = put(&mut g, 0, UnitKind::Knight, "heran");
+        let helper = put(&mut g, 1, UnitKind::Soldier, "heran");
+        let guard = put(&mut g, 2, UnitKind::Knight, "heran");
+        (g, k, helper, guard)
+    };
+    // Nobody defends an unowned city: every other player may help either side.
+    let (mut g, k, helper, guard) = setup();
     ok(&mut g, 0, "attack city:heran");
+    assert!(unit(&g, k).exhausted);
+    assert_eq!(
+        g.pending_battle_numbers(),
+        Some((2, 2)),
+        "Knight 2 against 2"
+    );
+    assert_eq!(to_act(&g), 1);
+    ok(&mut g, 1, "help-attack");
+    assert_eq!(
+        g.pending_battle_numbers(),
+        Some((3, 2)),
+        "P2's Soldier adds 1"
+    );
+    assert_eq!(to_act(&g), 2);
+    ok(&mut g, 2, "help-defend heran");
+    // P3's Knight adds 2 to the City Strength: 3 against 4, the attack fails; nothing is destroyed.
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (r.attack, r.defence, r.success, r.destroyed, r.captured),
+        (3, 4, false, 0, None)
+    );
+    assert!(g.unit(guard).is_some() && g.unit(helper).is_some());
+    assert_eq!(g.city_owner[city("Heran") as usize], None);
+    // Without the defence helper: 3 against 2, the attacker captures Heran; the helper of the
+    // attack gains nothing, and the bystander's units, which did not defend, survive.
+    let (mut g, _, helper, guard) = setup();
+    ok(&mut g, 0, "attack city:heran");
+    ok(&mut g, 1, "help-attack");
+    ok(&mut g, 2, "pass");
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (r.attack, r.defence, r.success, r.destroyed, r.captured),
+        (3, 2, true, 0, Some(city("Heran")))
+    );
     assert_eq!(g.city_owner[city("Heran") as usize], Some(0));
+    assert!(g.unit(guard).is_some() && unit(&g, helper).exhausted);
+}
+
+#[test]
+fn help_defend_of_a_city_target_adds_the_armies_and_destroys_them_on_capture() {
+    // Rule, Attacking 2-4: against a city, defence = City Strength + the armies committed to its
+    // defence (whole armies in Reach, the city's owner's included); attack >= defence destroys
+    // every unit of every army that helped the defence and captures the city.
+    let setup = || {
+        let mut g = scenario(3);
+        own(&mut g, 0, "Kaul");
+        own(&mut g, 1, "Iras"); // Town: City Strength 3
+        own(&mut g, 2, "Sae");
+        put(&mut g, 0, UnitKind::Monster, "iras");
+        put(&mut g, 0, UnitKind::Knight, "iras");
+        let owner_soldier = put(&mut g, 1, UnitKind::Soldier, "iras");
+        let ally = put(&mut g, 2, UnitKind::Knight, "iras");
+        (g, owner_soldier, ally)
+    };
+    let (mut g, owner_soldier, ally) = setup();
+    all_in(&mut g, 0, "attack city:iras");
+    assert_eq!(
+        g.pending_battle_numbers(),
+        Some((5, 3)),
+        "the owner's army in the city does not defend by itself"
+    );
+    assert_eq!(to_act(&g), 1);
+    assert_eq!(
+        g.legal_actions_vec(1),
+        vec![Action::HelpDefend(area("iras")), Action::Pass],
+        "the defender may not help the attack"
+    );
+    ok(&mut g, 1, "help-defend iras");
+    assert_eq!(g.pending_battle_numbers(), Some((5, 4)));
+    assert_eq!(to_act(&g), 2);
+    ok(&mut g, 2, "help-defend iras");
+    // 5 against 3 + 1 + 2 = 6: the city holds; nothing is destroyed.
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (r.attack, r.defence, r.success, r.destroyed, r.captured),
+        (5, 6, false, 0, None)
+    );
+    assert_eq!(g.city_owner[city("Iras") as usize], Some(1));
+    assert!(g.unit(owner_soldier).is_some() && g.unit(ally).is_some());
+    // With only the owner's army: 5 against 4, the helping army is Destroyed, the city captured, and
+    // the other player's army in the area, which did not help, survives.
+    let (mut g, owner_soldier2, ally2) = setup();
+    all_in(&mut g, 0, "attack city:iras");
+    ok(&mut g, 1, "help-defend iras");
+    ok(&mut g, 2, "pass");
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (r.attack, r.defence, r.success, r.destroyed, r.captured),
+        (5, 4, true, 1, Some(city("Iras")))
+    );
+    assert!(g.unit(owner_soldier2).is_none());
+    assert!(g.unit(ally2).is_some());
+    assert_eq!(g.city_owner[city("Iras") as usize], Some(0));
 }
 
 #[test]
@@ -981,6 +1085,74 @@ fn shared_victory_heroes_win_together() {
     assert_eq!(
         g.to_act().outcome().unwrap().winning_seats(),
         vec![Seat(0), Seat(1), Seat(2)]
+    );
+}
+
+#[test]
+fn shared_victory_cities_at_least_wins_when_the_game_ends_with_enough_cities() {
+    // Vexis the Hoarder: "you win too when the game ends while you own at least 8 cities".
+    let end_with = |cities: usize| {
+        let mut g = duel();
+        let names: Vec<String> = content()
+            .cities
+            .iter()
+            .map(|c| c.name.clone())
+            .filter(|n| n != "Iras" && n != "Kaul")
+            .collect();
+        for name in names.iter().take(cities - 1) {
+            own(&mut g, 0, name);
+        }
+        assert_eq!(g.cities_of(0), cities);
+        put(&mut g, 0, hero("Vexis the Hoarder"), "kaul");
+        g.current = 1;
+        g.players[1].resources = [0, 0, 40];
+        ok(&mut g, 1, "research world-spell");
+        g.to_act().outcome().unwrap().winning_seats()
+    };
+    assert_eq!(
+        end_with(8),
+        vec![Seat(0), Seat(1)],
+        "8 cities: Vexis's owner wins too"
+    );
+    assert_eq!(end_with(7), vec![Seat(1)], "7 cities: not enough");
+    // It holds at the round limit too (the players with the most cities win; Vexis adds its owner).
+    let mut g = scenario(3);
+    g.options.max_rounds = 1;
+    own(&mut g, 0, "Kaul");
+    for name in [
+        "Iras",
+        "Sae",
+        "Heran",
+        "Bell",
+        "Altera",
+        "Varan",
+        "Kotzenburg",
+        "Avangrad",
+    ] {
+        own(&mut g, 1, name);
+    }
+    for name in [
+        "Twin Axe",
+        "Threeway",
+        "Riverdale",
+        "Fiskes",
+        "Skogsneder",
+        "Ilieth",
+        "Litilien",
+        "Krysse",
+        "Beregen",
+    ] {
+        own(&mut g, 2, name);
+    }
+    put(&mut g, 1, hero("Vexis the Hoarder"), "sae");
+    assert_eq!((g.cities_of(0), g.cities_of(1), g.cities_of(2)), (1, 8, 9));
+    ok(&mut g, 0, "end");
+    ok(&mut g, 1, "end");
+    ok(&mut g, 2, "end");
+    assert_eq!(
+        g.to_act().outcome().unwrap().winning_seats(),
+        vec![Seat(1), Seat(2)],
+        "P3 has the most cities; P2 holds 8 with Vexis"
     );
 }
 
@@ -1899,4 +2071,166 @@ fn inconsistent_army_move_selections_are_rejected_by_validate() {
     });
     h.stack.push(mv(0, "kaul", "heran", vec![a]));
     assert!(h.validate().unwrap_err().contains("only pending decision"));
+}
+
+// ------------------------------------------------------------------ Start With, Once per Game, chips
+
+/// A two-player game set up through the real setup: the starting player is seat 0, who chooses
+/// `first`; seat 1 chooses `second`.
+fn set_up(first: &str, second: &str) -> Syba {
+    set_up_after(first, second, |_| {})
+}
+
+/// [`set_up`], with `prepare` applied to the state before the cities are chosen.
+fn set_up_after(first: &str, second: &str, prepare: impl Fn(&mut Syba)) -> Syba {
+    let mut g = Syba::new(&SybaOptions {
+        players: 2,
+        ..SybaOptions::default()
+    })
+    .unwrap();
+    g.apply(Actor::Chance, &Action::StartingPlayer(0)).unwrap();
+    ok(&mut g, 0, "race human-realm");
+    ok(&mut g, 1, "race shadow-empire");
+    prepare(&mut g);
+    ok(&mut g, 0, &format!("choose {first}"));
+    ok(&mut g, 1, &format!("choose {second}"));
+    assert_eq!(g.phase, Phase::Play);
+    g
+}
+
+#[test]
+fn start_with_a_hero_places_the_hero_rested_in_the_starting_city() {
+    // Setup 3: Start With units (here a hero: "cities, units, upgrades, buildings ... or a hero") are
+    // placed Rested on the board and may act on the first turn. Heran: two Knights, the hero Mara
+    // the Quartermaster (income 2 Production), 2/2/2.
+    let c = content();
+    let g = set_up("heran", "kaul");
+    let mara = c.hero_by_name("Mara the Quartermaster").unwrap();
+    assert_eq!(g.heroes[mara as usize], HeroState::InPlay);
+    let u = g
+        .units
+        .iter()
+        .find(|u| u.kind == UnitKind::Hero(mara))
+        .unwrap()
+        .clone();
+    assert_eq!((u.owner, u.area), (0, area("heran")));
+    assert!(
+        !u.exhausted && !u.fresh,
+        "Rested, and may act on the first turn"
+    );
+    assert_eq!(g.chips_used(0, ChipKind::Knight), 2);
+    // First turn's income: Start With 2/2/2 + Heran 2/0/0 + Mara 2/0/0.
+    assert_eq!(g.players[0].resources, [6, 2, 2]);
+    let mut g = g;
+    ok(&mut g, 0, &format!("move u{} kaul", u.id));
+    assert_eq!(unit(&g, u.id).area, area("kaul"));
+    // A hero no longer in the hero pile is not received ("anything no longer available is simply
+    // not received"): Beregen gives Brakka Stonehide and three Soldiers.
+    let brakka = c.hero_by_name("Brakka Stonehide").unwrap() as usize;
+    let h = set_up_after("beregen", "kaul", |g| {
+        g.heroes[brakka] = HeroState::Destroyed
+    });
+    assert!(
+        !h.units.iter().any(|u| matches!(u.kind, UnitKind::Hero(_))),
+        "a Destroyed hero is not received"
+    );
+    assert_eq!(h.chips_used(0, ChipKind::Soldier), 3);
+    let h = set_up("beregen", "kaul");
+    assert_eq!(h.heroes[brakka], HeroState::InPlay);
+}
+
+#[test]
+fn start_with_buildings_attach_to_the_starting_city_in_turn_order() {
+    // Setup 3: "then upgrades and buildings (buildings on any city you own)"; in turn order, so when
+    // two Start With texts name the same building (Sae and Ilieth both give the Library), the first
+    // player in turn order receives it and the second does not.
+    let c = content();
+    let library = c.card_by_name("Library").unwrap() as usize;
+    let g = set_up("sae", "ilieth");
+    assert_eq!(g.cards[library], CardState::Building(city("Sae")));
+    assert_eq!(g.chips_used(0, ChipKind::Soldier), 3);
+    // Seat 0's first income: Start With 2/0/5 + Sae 0/0/1 + the Library +2 Research.
+    assert_eq!(g.players[0].resources, [2, 0, 8]);
+    let mut g = g;
+    ok(&mut g, 0, "end");
+    // Seat 1: Start With 1/1/3 + Ilieth 0/1/2, no Library.
+    assert_eq!(g.players[1].resources, [1, 2, 5]);
+    // The other way round, Ilieth's owner (first in turn order) has it.
+    let g = set_up("ilieth", "sae");
+    assert_eq!(g.cards[library], CardState::Building(city("Ilieth")));
+}
+
+#[test]
+fn only_your_starting_city_gives_a_once_per_game_a_captured_city_gives_none() {
+    // Cities: "Only your starting city has usable Start With / Once per Game texts; Once per Game is
+    // lost if that city is captured before you use it."
+    let mut g = duel();
+    g.players[0].start_city = Some(city("Kaul")); // Once per Game: 2 Soldiers on a city you own
+    g.players[0].once_available = true;
+    g.players[1].start_city = Some(city("Iras")); // Once per Game: gain 5/2/0
+    g.players[1].once_available = true;
+    own(&mut g, 1, "Sae");
+    // Seat 0 also owns Vastport, nobody's starting city (every other player Gives 3 Food), and
+    // captures Iras, seat 1's starting city.
+    own(&mut g, 0, "Vastport");
+    put(&mut g, 0, UnitKind::Monster, "iras");
+    put(&mut g, 0, UnitKind::Monster, "iras");
+    all_in(&mut g, 0, "attack city:iras");
+    assert_eq!(g.city_owner[city("Iras") as usize], Some(0));
+    assert!(!g.players[1].once_available, "seat 1 lost theirs with Iras");
+    // Seat 0's only Once per Game is Kaul's: one action per city they own, none without a target
+    // (Vastport's and Iras's texts take none).
+    let once = |g: &Syba, seat: u8| -> Vec<Action> {
+        g.legal_actions_vec(seat)
+            .into_iter()
+            .filter(|a| matches!(a, Action::OncePerGame(_)))
+            .collect()
+    };
+    let mut want: Vec<Action> = ["Kaul", "Vastport", "Iras"]
+        .iter()
+        .map(|n| Action::OncePerGame(EffectTarget::City(city(n))))
+        .collect();
+    want.sort_by_key(|a| format!("{a:?}"));
+    let mut got = once(&g, 0);
+    got.sort_by_key(|a| format!("{a:?}"));
+    assert_eq!(got, want);
+    refused(&mut g, 0, "once");
+    ok(&mut g, 0, "once city:vastport");
+    assert_eq!(g.chips_used(0, ChipKind::Soldier), 2);
+    // Used: the other cities seat 0 owns give no further Once per Game.
+    assert!(once(&g, 0).is_empty());
+    // Seat 1 lost its starting city: it has none, though it still owns Sae.
+    ok(&mut g, 0, "end");
+    assert_eq!(to_act(&g), 1);
+    assert!(once(&g, 1).is_empty());
+    refused(&mut g, 1, "once");
+}
+
+#[test]
+fn a_destroyed_chip_frees_a_chip_to_buy_again() {
+    // Discard, Destroy: Soldiers, Knights and Monsters are chips, not cards: a Destroyed one returns
+    // to its owner's supply (Units: "No free chip, no purchase").
+    let mut g = duel();
+    for _ in 0..11 {
+        put(&mut g, 0, UnitKind::Soldier, "kaul");
+    }
+    let doomed = put(&mut g, 0, UnitKind::Soldier, "heran");
+    put(&mut g, 1, UnitKind::Monster, "heran");
+    g.players[0].resources = [10, 0, 0];
+    assert_eq!(g.chips_used(0, ChipKind::Soldier), 12);
+    refused(&mut g, 0, "buy soldier kaul");
+    ok(&mut g, 0, "end");
+    // Seat 1's Monster destroys the Soldier in Heran.
+    ok(&mut g, 1, "attack P1@heran");
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (r.attack, r.defence, r.success, r.destroyed),
+        (3, 1, true, 1)
+    );
+    assert!(g.unit(doomed).is_none());
+    assert_eq!(g.chips_used(0, ChipKind::Soldier), 11);
+    ok(&mut g, 1, "end");
+    ok(&mut g, 0, "buy soldier kaul");
+    assert_eq!(g.chips_used(0, ChipKind::Soldier), 12);
+    refused(&mut g, 0, "buy soldier kaul");
 }

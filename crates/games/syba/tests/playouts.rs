@@ -4,6 +4,16 @@ use tabula_core::{Game, tools};
 
 #[test]
 fn random_games_of_every_size_end_and_stay_valid() {
+    // Every game ends: by a victory of the rules (15 cities, last player owning a city, the World
+    // Spell), or at the documented round limit (`max_rounds`: the players owning the most cities win
+    // together), never by running out of the action budget.
+    const REASONS: [&str; 4] = [
+        "15 cities",
+        "last player owning a city",
+        "World Spell",
+        "round limit: most cities",
+    ];
+    let mut by_limit = 0;
     for seed in 0..20u64 {
         let opts = SybaOptions {
             players: 2 + (seed % 5) as u8,
@@ -14,12 +24,46 @@ fn random_games_of_every_size_end_and_stay_valid() {
         let mut rng = tabula_core::rng_from_seed(seed);
         let r = tools::random_playout(&mut g, &mut rng, 200_000);
         g.validate().unwrap();
+        let outcome = r.outcome.unwrap_or_else(|| {
+            panic!(
+                "seed {seed}: no outcome after {} actions (round {})",
+                r.actions,
+                g.round()
+            )
+        });
+        assert!(
+            REASONS.contains(&outcome.reason.as_str()),
+            "seed {seed}: unexpected reason {:?}",
+            outcome.reason
+        );
+        assert!(
+            !outcome.winning_seats().is_empty(),
+            "seed {seed}: somebody wins"
+        );
+        assert!(g.round() <= 10, "seed {seed}: past the round limit");
+        if outcome.reason == "round limit: most cities" {
+            by_limit += 1;
+            assert_eq!(g.round(), 10, "seed {seed}: the limit ends round 10");
+            let most = (0..g.seats() as u8).map(|s| g.city_count(s)).max().unwrap();
+            for s in 0..g.seats() as u8 {
+                if g.city_count(s) == most {
+                    assert!(
+                        outcome.winning_seats().contains(&tabula_core::Seat(s)),
+                        "seed {seed}: P{} owns the most cities and wins",
+                        s + 1
+                    );
+                }
+            }
+        }
+        assert_eq!(g.to_act(), tabula_core::ToAct::Over(outcome.clone()));
         println!(
-            "seed {seed}: {:?} after {} actions",
-            r.outcome.map(|o| o.reason),
-            r.actions
+            "seed {seed}: {} after {} actions, round {}",
+            outcome.reason,
+            r.actions,
+            g.round()
         );
     }
+    println!("{by_limit} of 20 ended at the round limit");
 }
 
 #[test]

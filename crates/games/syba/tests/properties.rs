@@ -37,13 +37,45 @@ fn check_invariants(g: &Syba) {
             assert!(used <= k.chips(), "chips never exceed their limits");
         }
     }
-    // Cities are conserved: every city is owned by one player, in the pile, or Destroyed.
+    // Cities are conserved: each of the edition's 36 cities is in exactly one place: owned by one
+    // seat of the game (and not Destroyed), in the pile (unowned, not Destroyed), or Destroyed (and
+    // then owned by nobody).
+    assert_eq!(c.cities.len(), 36, "the rules' 36 cities");
+    assert_eq!(g.city_owners().len(), 36);
+    assert_eq!(g.cities_destroyed().len(), 36);
+    let mut places = [0u8; 36];
+    for s in 0..g.seats() as u8 {
+        for (i, o) in g.city_owners().iter().enumerate() {
+            if *o == Some(s) && !g.cities_destroyed()[i] {
+                places[i] += 1;
+            }
+        }
+    }
+    for (i, o) in g.city_owners().iter().enumerate() {
+        if o.is_none() && !g.cities_destroyed()[i] {
+            places[i] += 1; // the pile
+        }
+        if g.cities_destroyed()[i] {
+            places[i] += 1;
+            assert!(o.is_none(), "a Destroyed city has no owner");
+        }
+    }
+    for (i, n) in places.iter().enumerate() {
+        assert_eq!(
+            *n, 1,
+            "city {} is in {n} places (owned / pile / Destroyed)",
+            c.cities[i].name
+        );
+    }
     let owned: usize = (0..g.seats() as u8).map(|s| g.city_count(s)).sum();
-    let pile = (0..c.cities.len())
-        .filter(|&i| g.city_owners()[i].is_none() && !g.cities_destroyed()[i])
-        .count();
-    let destroyed = g.cities_destroyed().iter().filter(|d| **d).count();
-    assert_eq!(owned + pile + destroyed, c.cities.len());
+    let pile = places.len() - owned - g.cities_destroyed().iter().filter(|d| **d).count();
+    assert_eq!(
+        pile,
+        (0..36)
+            .filter(|&i| g.city_owners()[i].is_none() && !g.cities_destroyed()[i])
+            .count(),
+        "the seats' city counts agree with the owners"
+    );
     // Heroes: each card at most once on the board.
     let mut heroes: Vec<u8> = g
         .units()
@@ -54,8 +86,9 @@ fn check_invariants(g: &Syba) {
         })
         .collect();
     let n = heroes.len();
+    heroes.sort_unstable();
     heroes.dedup();
-    assert_eq!(heroes.len(), n);
+    assert_eq!(heroes.len(), n, "a hero card is on the board at most once");
 }
 
 /// Views: a seat sees its own starting city's texts, nobody else's.
