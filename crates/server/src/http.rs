@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
@@ -243,29 +243,34 @@ struct ObsQuery {
     since: Option<u64>,
 }
 
-/// The observer a request speaks for: a seat with its checked token, or the spectator.
+/// The observer a request speaks for: a seat with its checked token, or the spectator; with the seat's
+/// token count at the check ([`Room::token_rev`], 0 for the spectator), for sockets.
 async fn observer_of(
     room: &Room,
     seat: Option<u8>,
     token: Option<String>,
     headers: &HeaderMap,
-) -> Result<Observer, Refusal> {
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|s| s.trim().to_string());
-    let token = token.or(bearer);
+) -> Result<(Observer, u64), Refusal> {
+    let token = token.or_else(|| bearer(headers));
     match (seat, token) {
-        (None, None) => Ok(Observer::Spectator),
+        (None, None) => Ok((Observer::Spectator, 0)),
         (Some(_), None) => Err(Refusal::BadToken("a seat needs its token".into())),
         (None, Some(_)) => Err(Refusal::BadRequest("a token needs its seat number".into())),
         (Some(s), Some(t)) => {
             let inner = room.inner.lock().await;
             inner.core.check_token(s, &t)?;
-            Ok(Observer::Seat(Seat(s)))
+            Ok((Observer::Seat(Seat(s)), room.token_rev(Seat(s))))
         }
     }
+}
+
+/// The token of an `Authorization: Bearer` header.
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|s| s.trim().to_string())
 }
 
 async fn snapshot(
@@ -275,7 +280,7 @@ async fn snapshot(
     headers: HeaderMap,
 ) -> ApiResult {
     let room = st.shared.room(&id).await?;
-    let obs = observer_of(&room, q.seat, q.token, &headers).await?;
+    let (obs, _) = observer_of(&room, q.seat, q.token, &headers).await?;
     let inner = room.inner.lock().await;
     let m = room.message_text(
         &inner,
@@ -308,7 +313,7 @@ async fn view_at(
         ))
     })?;
     let room = st.shared.room(&id).await?;
-    let obs = observer_of(&room, q.seat, q.token, &headers).await?;
+    let (obs, _) = observer_of(&room, q.seat, q.token, &headers).await?;
     Ok(Json(room.view_at(obs, n).await?).into_response())
 }
 
@@ -465,14 +470,7 @@ async fn ws(
     upgrade: WebSocketUpgrade,
 ) -> ApiResult {
     let room = st.shared.room(&id).await?;
-    let token = q.token.clone().or_else(|| {
-        headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .map(|s| s.trim().to_string())
-    });
-    let obs = observer_of(&room, q.seat, q.token, &headers).await?;
+    let (obs, rev) = observer_of(&room, q.seat, q.token, &headers).await?;
     let since = q.since.unwrap_or(0);
     let limits = st.shared.limits.clone();
     let shared = st.shared.clone();
@@ -483,7 +481,7 @@ async fn ws(
         .read_buffer_size(WS_READ_BUFFER)
         .max_message_size(limits.ws_max_message * 4)
         .max_frame_size(limits.ws_max_message * 4)
-        .on_upgrade(move |socket| session(socket, shared, room, obs, token, since))
+        .on_upgrade(move |socket| session(socket, shared, room, obs, rev, since))
         .into_response())
 }
 
@@ -529,12 +527,45 @@ fn error_msg(id: Option<i64>, r: &Refusal) -> String {
     json!({"type": "error", "id": id, "code": r.code(), "message": r.to_string()}).to_string()
 }
 
+/// The message and close frame a socket gets when its seat's token was replaced (the seat was
+/// claimed from the lobby): nothing more for that seat reaches it.
+async fn revoke(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>, obs: Observer) {
+    let seat = match obs {
+        Observer::Seat(s) => s.0,
+        Observer::Spectator => return,
+    };
+    let r = Refusal::BadToken(format!(
+        "seat {seat} was claimed and has a new token: this connection's token no longer plays it \
+         (reconnect as a spectator, or with the new token)"
+    ));
+    let _ = sink.send(Message::Text(error_msg(None, &r).into())).await;
+    let close = CloseFrame {
+        code: close_code::POLICY,
+        reason: "token replaced".into(),
+    };
+    let _ = sink.send(Message::Close(Some(close))).await;
+}
+
+/// Tells a client its message was too large, then closes the connection (code 1009).
+async fn refuse_too_large(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    what: String,
+) {
+    let r = Refusal::TooLarge(what);
+    let _ = sink.send(Message::Text(error_msg(None, &r).into())).await;
+    let close = CloseFrame {
+        code: close_code::SIZE,
+        reason: "message too large".into(),
+    };
+    let _ = sink.send(Message::Close(Some(close))).await;
+}
+
 async fn session(
     socket: WebSocket,
     shared: Arc<Shared>,
     room: Arc<Room>,
     obs: Observer,
-    token: Option<String>,
+    rev: u64,
     since: u64,
 ) {
     let (mut sink, mut stream) = socket.split();
@@ -542,6 +573,12 @@ async fn session(
     let mut rx = room.tx.subscribe();
     let (first, mut last_seq, seats) = {
         let inner = room.inner.lock().await;
+        // The token was checked at the upgrade; a claim may have replaced it since.
+        if room.token_revoked(obs, rev) {
+            drop(inner);
+            revoke(&mut sink, obs).await;
+            return;
+        }
         let m = room.message_text(&inner, obs, since, "snapshot", now_ms(), None);
         (m, inner.core.seq, inner.core.seats())
     };
@@ -555,7 +592,17 @@ async fn session(
     loop {
         tokio::select! {
             incoming = stream.next() => {
-                let Some(Ok(msg)) = incoming else { break };
+                let msg = match incoming {
+                    Some(Ok(msg)) => msg,
+                    Some(Err(e)) => {
+                        // Over the hard size limit the reader stops before the message's payload: say why.
+                        if let Some(what) = too_large(e) {
+                            refuse_too_large(&mut sink, what).await;
+                        }
+                        break;
+                    }
+                    None => break,
+                };
                 let text = match msg {
                     Message::Text(t) => t.to_string(),
                     Message::Binary(b) => match String::from_utf8(b.to_vec()) {
@@ -570,8 +617,11 @@ async fn session(
                     _ => continue,
                 };
                 if text.len() > limits.ws_max_message {
-                    let r = Refusal::TooLarge(format!("message of {} bytes exceeds the limit of {} bytes", text.len(), limits.ws_max_message));
-                    let _ = sink.send(Message::Text(error_msg(None, &r).into())).await;
+                    refuse_too_large(&mut sink, format!("message of {} bytes exceeds the limit of {} bytes", text.len(), limits.ws_max_message)).await;
+                    break;
+                }
+                if room.token_revoked(obs, rev) {
+                    revoke(&mut sink, obs).await;
                     break;
                 }
                 if !bucket.take(limits.ws_rate_per_sec, limits.ws_burst) {
@@ -584,16 +634,22 @@ async fn session(
                     }
                     continue;
                 }
-                let reply = handle_client(&shared, &room, obs, token.as_deref(), &text).await;
+                let reply = handle_client(&shared, &room, obs, &text).await;
                 match reply {
                     Reply::Text(t) => {
                         if sink.send(Message::Text(t.into())).await.is_err() { break }
                     }
                     Reply::Snapshot(id) => {
-                        let (m, seq) = {
+                        let rendered = {
                             let inner = room.inner.lock().await;
-                            let m = room.message_text(&inner, obs, 0, "snapshot", now_ms(), Some(id));
-                            (m, inner.core.seq)
+                            (!room.token_revoked(obs, rev)).then(|| {
+                                let m = room.message_text(&inner, obs, 0, "snapshot", now_ms(), Some(id));
+                                (m, inner.core.seq)
+                            })
+                        };
+                        let Some((m, seq)) = rendered else {
+                            revoke(&mut sink, obs).await;
+                            break;
                         };
                         last_seq = seq;
                         if sink.send(Message::Text(m.into())).await.is_err() { break }
@@ -601,6 +657,11 @@ async fn session(
                 }
             }
             update = rx.recv() => {
+                // A replaced token is seen before the update that the seat's new holder gets.
+                if room.token_revoked(obs, rev) {
+                    revoke(&mut sink, obs).await;
+                    break;
+                }
                 match update {
                     Ok(u) => {
                         if u.seq <= last_seq { continue }
@@ -612,6 +673,11 @@ async fn session(
                             }
                             _ => {
                                 let inner = room.inner.lock().await;
+                                if room.token_revoked(obs, rev) {
+                                    drop(inner);
+                                    revoke(&mut sink, obs).await;
+                                    break;
+                                }
                                 let m = room.message_text(&inner, obs, last_seq, "update", now_ms(), None);
                                 last_seq = inner.core.seq;
                                 m.into()
@@ -620,9 +686,15 @@ async fn session(
                         if sink.send(Message::Text(text)).await.is_err() { break }
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        let (m, seq) = {
+                        let rendered = {
                             let inner = room.inner.lock().await;
-                            (room.message_text(&inner, obs, last_seq, "update", now_ms(), None), inner.core.seq)
+                            (!room.token_revoked(obs, rev)).then(|| {
+                                (room.message_text(&inner, obs, last_seq, "update", now_ms(), None), inner.core.seq)
+                            })
+                        };
+                        let Some((m, seq)) = rendered else {
+                            revoke(&mut sink, obs).await;
+                            break;
                         };
                         last_seq = seq;
                         if sink.send(Message::Text(m.into())).await.is_err() { break }
@@ -634,18 +706,26 @@ async fn session(
     }
 }
 
+/// The description of a WebSocket read error that is a message over the hard size limit.
+fn too_large(e: axum::Error) -> Option<String> {
+    use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError};
+    match e.into_inner().downcast::<WsError>() {
+        Ok(e) => match *e {
+            WsError::Capacity(CapacityError::MessageTooLong { size, max_size }) => Some(format!(
+                "message of {size} bytes or more exceeds the limit of {max_size} bytes"
+            )),
+            _ => None,
+        },
+        Err(_) => None,
+    }
+}
+
 enum Reply {
     Text(String),
     Snapshot(Option<i64>),
 }
 
-async fn handle_client(
-    shared: &Arc<Shared>,
-    room: &Arc<Room>,
-    obs: Observer,
-    token: Option<&str>,
-    text: &str,
-) -> Reply {
+async fn handle_client(shared: &Arc<Shared>, room: &Arc<Room>, obs: Observer, text: &str) -> Reply {
     let msg: ClientMsg = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => {
@@ -662,15 +742,7 @@ async fn handle_client(
         Observer::Seat(s) => Some(s.0),
         Observer::Spectator => None,
     };
-    if let (Some(s), Some(t)) = (seat, token) {
-        // The seat's token may have changed since the connection opened (a claimed seat).
-        let checked = room.inner.lock().await.core.check_token(s, t);
-        if let Err(e) = checked
-            && !matches!(msg, ClientMsg::Ping { .. } | ClientMsg::Sync { .. })
-        {
-            return Reply::Text(error_msg(None, &e));
-        }
-    }
+    // (A seat whose token was replaced is revoked by the session before its messages get here.)
     let need_seat = |id: Option<i64>| {
         Reply::Text(error_msg(
             id,

@@ -20,7 +20,12 @@
 //! * A game **starts** when every human seat has joined; before that actions are refused and clocks
 //!   do not run. `host_seats` join at creation (both seats: hot-seat play).
 //! * Lobby **claims** of an open seat hand out a fresh token that replaces the seat's original one
-//!   (stored in the `join` event, so replay knows it).
+//!   (stored in the `join` event, so replay knows it). The old token is revoked everywhere: requests
+//!   with it are refused, and a socket that authenticated with it is told (`bad_token`) and closed
+//!   before it can receive anything rendered for the seat's new holder (a per-seat token count,
+//!   [`rooms::Room::token_rev`]).
+//! * WebSocket messages over the size limit get a `too_large` error before the connection is closed
+//!   (also those so large that the reader stops at their frame header).
 //! * **Resignation and timeout** end the game at once: that seat loses, every other seat wins (also
 //!   with more than two seats: the server cannot remove a seat from a game whose rules it does not
 //!   know). **Draws by agreement** are open to every game (the rules files forbid none): every seat must

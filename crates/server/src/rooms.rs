@@ -14,7 +14,7 @@
 //! in memory (the next change would reuse the seq and fail forever).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -77,6 +77,11 @@ pub struct Room {
     /// Open sockets per observer (seats in order, then the spectator): updates are rendered only for
     /// observers someone watches as.
     watchers: Vec<AtomicUsize>,
+    /// Per seat, how many times its token was replaced (a lobby claim) since the room was loaded. A
+    /// socket remembers the count it authenticated at and is revoked when it changes, before it can
+    /// receive anything rendered for the seat's new holder. Changed only under the room's lock, before
+    /// the change is broadcast.
+    token_revs: Vec<AtomicU64>,
 }
 
 /// Counts one socket watching a room as an observer, while it lives.
@@ -472,6 +477,13 @@ impl Shared {
             })
             .await
             .map_err(Refusal::Internal)?;
+        // A replaced token (a claimed seat) revokes the sockets that authenticated with the old one:
+        // they see the new count before the update for the seat's new holder reaches them.
+        for (i, rev) in room.token_revs.iter().enumerate() {
+            if inner.core.token_hashes.get(i) != scratch.token_hashes.get(i) {
+                rev.fetch_add(1, Ordering::SeqCst);
+            }
+        }
         inner.core = scratch;
         inner.events.extend(new_events);
         inner.described.extend(new_desc);
@@ -934,6 +946,7 @@ impl Room {
             status: StdMutex::new(status),
             checkpoints: StdMutex::new(Vec::new()),
             watchers: (0..=seats).map(|_| AtomicUsize::new(0)).collect(),
+            token_revs: (0..seats).map(|_| AtomicU64::new(0)).collect(),
         };
         if let Ok(inner) = room.inner.try_lock() {
             room.refresh_summary(&inner);
@@ -1243,6 +1256,23 @@ impl Room {
 
     fn lock_checkpoints(&self) -> std::sync::MutexGuard<'_, Vec<Box<dyn DynState>>> {
         self.checkpoints.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How many times `seat`'s token has been replaced since the room was loaded: read it under the
+    /// room's lock together with the token check, and compare later (see [`Room::token_revoked`]).
+    pub fn token_rev(&self, seat: Seat) -> u64 {
+        self.token_revs
+            .get(seat.index())
+            .map_or(0, |r| r.load(Ordering::SeqCst))
+    }
+
+    /// Whether a socket that authenticated as `obs` when the seat's token count was `rev` holds a
+    /// token that has been replaced since (spectators are never revoked).
+    pub fn token_revoked(&self, obs: Observer, rev: u64) -> bool {
+        match obs {
+            Observer::Seat(s) => self.token_rev(s) != rev,
+            Observer::Spectator => false,
+        }
     }
 
     /// The observer index of `obs` in [`Update::messages`].

@@ -225,3 +225,99 @@ async fn cyvasse_hidden_setups_never_leak() {
     });
     assert!(setup_hidden, "the spectator saw setups as hidden moves");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claimed_seat_is_closed_to_the_token_it_replaced() {
+    // Territories hides each seat's hand. The creator of a public game receives every seat's token;
+    // once a stranger claims the open seat, the creator's copy of its token must show nothing more of
+    // that seat: its socket is told and closed, and every request with it is refused.
+    let server = start_with(
+        games_registry(),
+        Storage::SqliteDir(temp_dir("claim")),
+        Limits::default(),
+    )
+    .await;
+    let addr = server.local_addr();
+    let (id, tokens) = create(
+        addr,
+        json!({"game": "territories", "seats": [{"kind": "human"}, {"kind": "human"}],
+               "host_seats": [0], "seed": 9}),
+    )
+    .await;
+    let old = tokens[1].clone().unwrap();
+    // The creator watches the open seat with its original token (valid until it is claimed).
+    let mut creator = ws(addr, &id, Some((1, &old))).await;
+    let first = recv_until(&mut creator, |m| m["type"] == "snapshot").await;
+    assert_eq!(
+        (first["status"].clone(), first["you"].clone()),
+        (json!("waiting"), json!({"seat": 1}))
+    );
+    let mut spec = ws(addr, &id, None).await;
+    recv_until(&mut spec, |m| m["type"] == "snapshot").await;
+
+    let (s, claim) = post(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
+    assert_eq!(s, 200, "{claim}");
+    let fresh = claim["token"].as_str().unwrap().to_string();
+    assert_ne!(fresh, old);
+    // The old token's socket also asks for a snapshot at once (ignored if it is already closed).
+    let _ = creator.send(&json!({"type": "sync", "id": 1})).await;
+    let got = until_closed(&mut creator).await;
+    assert_eq!(
+        got.len(),
+        1,
+        "only the notice, nothing of the started game: {got:?}"
+    );
+    assert_eq!(
+        (got[0]["type"].clone(), got[0]["code"].clone()),
+        (json!("error"), json!("bad_token"))
+    );
+    assert!(
+        got[0]["message"].as_str().unwrap().contains("claimed"),
+        "{}",
+        got[0]
+    );
+    // The game started for everyone else.
+    recv_until(&mut spec, |m| m["status"] == "running").await;
+    // The old token opens nothing any more.
+    assert!(
+        tabula_server::client::WsClient::connect(
+            addr,
+            &format!("/api/games/{id}/ws?seat=1&token={old}")
+        )
+        .await
+        .is_err()
+    );
+    for path in [
+        format!("/api/games/{id}?seat=1&token={old}"),
+        format!("/api/games/{id}/view/0?seat=1&token={old}"),
+    ] {
+        let (s, v) = get(addr, &path).await;
+        assert_eq!(
+            (s, v["error"]["code"].clone()),
+            (403, json!("bad_token")),
+            "{path}"
+        );
+    }
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/resign"),
+        json!({"seat": 1, "token": old}),
+    )
+    .await;
+    assert_eq!((s, v["error"]["code"].clone()), (403, json!("bad_token")));
+    // The new holder sees its own hand, which no one else does.
+    let mine = snapshot(addr, &id, 1, &fresh).await;
+    assert_eq!(mine["status"], "running");
+    assert!(
+        mine["view"]["hands"][1]["resources"].is_array()
+            || mine["view"]["hands"][1]["resources"].is_object(),
+        "{}",
+        mine["view"]
+    );
+    let (_, public) = get(addr, &format!("/api/games/{id}")).await;
+    assert!(public["view"]["hands"][1]["resources"].is_null());
+    let mut holder = ws(addr, &id, Some((1, &fresh))).await;
+    let snap = recv_until(&mut holder, |m| m["type"] == "snapshot").await;
+    assert_eq!(snap["you"], json!({"seat": 1}));
+    server.shutdown().await.unwrap();
+}

@@ -684,6 +684,21 @@ async fn floods_and_oversized_messages_are_refused() {
     s1.send_text(&big).await.unwrap();
     let e = s1.recv(T).await.unwrap().unwrap();
     assert_eq!(e["code"], "too_large");
+    assert_eq!(until_closed(&mut s1).await, Vec::<Value>::new());
+    // Past the reader's own hard limit (4 × the message limit, where it stops reading before the
+    // payload) the client is told too, before the close.
+    for size in [70_000, 1_000_000] {
+        let mut s = ws(addr, &id, Some((1, &tokens[1]))).await;
+        s.recv(T).await.unwrap();
+        let huge = format!("{{\"type\":\"ping\",\"pad\":\"{}\"}}", "x".repeat(size));
+        s.send_text(&huge).await.unwrap();
+        let got = until_closed(&mut s).await;
+        assert_eq!(got.len(), 1, "{size}: {got:?}");
+        assert_eq!(got[0]["type"], "error", "{size}");
+        assert_eq!(got[0]["code"], "too_large", "{size}");
+        let message = got[0]["message"].as_str().unwrap();
+        assert!(message.contains("exceeds the limit"), "{message}");
+    }
     // The game is unchanged by all this.
     let snap = snapshot(addr, &id, 0, &tokens[0]).await;
     assert_eq!(snap["seq"].as_u64().unwrap(), 4, "created, 2 joins, start");

@@ -366,3 +366,24 @@ pub async fn room_is_busy(addr: SocketAddr, id: &str) -> bool {
     .await
     .is_err()
 }
+
+/// Reads what a socket still gets until the server closes it; panics if it stays open (silent) for
+/// `T`. Returns the messages received before the close.
+pub async fn until_closed(ws: &mut WsClient) -> Vec<Value> {
+    let mut got = Vec::new();
+    loop {
+        match ws.recv(T).await {
+            Ok(Some(m)) => got.push(m),
+            Ok(None) => return got,
+            Err(e) if e.contains("timed out") => {
+                let kinds: Vec<String> = got
+                    .iter()
+                    .map(|m| format!("{} {} {}", m["type"], m["status"], m["you"]))
+                    .collect();
+                panic!("the connection stayed open; it got {kinds:?}")
+            }
+            // A reset after the close frame is a close too.
+            Err(_) => return got,
+        }
+    }
+}
