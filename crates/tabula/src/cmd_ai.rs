@@ -294,7 +294,7 @@ fn print_report(title: &str, report: &TournamentReport, json: bool) -> Result<()
                 "a": p.a, "b": p.b, "wins_a": p.wins_a, "draws": p.draws, "wins_b": p.wins_b,
             })).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?);
         return Ok(());
     }
     let mut table = Table::new();
@@ -319,8 +319,8 @@ fn print_report(title: &str, report: &TournamentReport, json: bool) -> Result<()
             elo(&s),
         ]);
     }
-    println!("{title}");
-    println!("{table}");
+    outln!("{title}");
+    outln!("{table}");
     let mut pairs = Table::new();
     pairs.load_preset(UTF8_FULL).set_header(vec![
         "a",
@@ -345,7 +345,7 @@ fn print_report(title: &str, report: &TournamentReport, json: bool) -> Result<()
             elo(&s),
         ]);
     }
-    println!("{pairs}");
+    outln!("{pairs}");
     Ok(())
 }
 
@@ -380,7 +380,7 @@ pub fn bench(args: &BenchArgs, registry: &Registry) -> Result<()> {
         reports.push(tabula_ai::tournament::bench(game, options, args.seconds)?);
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&reports)?);
+        outln!("{}", serde_json::to_string_pretty(&reports)?);
         return Ok(());
     }
     let mut table = Table::new();
@@ -407,7 +407,7 @@ pub fn bench(args: &BenchArgs, registry: &Registry) -> Result<()> {
             },
         ]);
     }
-    println!("{table}");
+    outln!("{table}");
     Ok(())
 }
 

@@ -159,7 +159,7 @@ fn resolve_chance(state: &mut dyn DynState, seed: u64) -> Result<()> {
 }
 
 fn print_json(v: &Value) -> Result<()> {
-    println!("{}", serde_json::to_string_pretty(v)?);
+    outln!("{}", serde_json::to_string_pretty(v)?);
     Ok(())
 }
 
@@ -176,10 +176,10 @@ pub fn games(args: &GamesArgs, registry: &Registry) -> Result<()> {
         return print_json(&Value::Array(list));
     }
     for g in registry.games() {
-        println!("{}", g.id());
-        println!("    {} — {}", g.name(), g.description());
+        outln!("{}", g.id());
+        outln!("    {} — {}", g.name(), g.description());
         for o in g.options_schema() {
-            println!(
+            outln!(
                 "    --option {}={}  (default {}): {}",
                 o.name,
                 o.valid_values(),
@@ -302,10 +302,10 @@ pub fn perft(args: &PerftArgs, registry: &Registry) -> Result<()> {
     spinner.finish_and_clear();
     if args.divide {
         for (notation, count) in state.perft_divide(args.depth) {
-            println!("{notation}: {count}");
+            outln!("{notation}: {count}");
         }
     }
-    println!("{table}");
+    outln!("{table}");
     Ok(())
 }
 
@@ -356,20 +356,20 @@ pub fn playout(args: &PlayoutArgs, registry: &Registry) -> Result<()> {
             losses[s].to_string(),
         ]);
     }
-    println!("{table}");
+    outln!("{table}");
     if unfinished > 0 {
-        println!(
+        outln!(
             "{unfinished} games unfinished after {} actions",
             args.max_actions
         );
     }
-    println!(
+    outln!(
         "{} actions, {:.0} games/s, {:.0} actions/s",
         actions,
         args.count as f64 / secs.max(1e-9),
         actions as f64 / secs.max(1e-9)
     );
-    println!("{} games in {:.3} s", args.count, secs);
+    outln!("{} games in {:.3} s", args.count, secs);
     Ok(())
 }
 
@@ -382,7 +382,7 @@ pub fn replay(args: &ReplayArgs, registry: &Registry) -> Result<()> {
     if args.json {
         return print_json(&state.state());
     }
-    println!("{}", state.render_text(Observer::Spectator));
+    outln!("{}", state.render_text(Observer::Spectator));
     // A game ended by resignation, time or agreement is over by its record, not by the rules.
     let ended = match state.to_act() {
         ToAct::Over(outcome) => Some(outcome),
@@ -396,10 +396,10 @@ pub fn replay(args: &ReplayArgs, registry: &Registry) -> Result<()> {
                 .enumerate()
                 .map(|(i, r)| format!("{}: {r:?}", state.seat_name(Seat::new(i))))
                 .collect();
-            println!("Game over ({}): {}", outcome.reason, results.join(", "));
+            outln!("Game over ({}): {}", outcome.reason, results.join(", "));
         }
-        None => println!("Game in progress; to act: {:?}", state.to_act()),
+        None => outln!("Game in progress; to act: {:?}", state.to_act()),
     }
-    println!("Record verified: {} actions.", record.actions.len());
+    outln!("Record verified: {} actions.", record.actions.len());
     Ok(())
 }

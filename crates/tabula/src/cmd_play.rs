@@ -1,6 +1,6 @@
 //! `tabula play`: a game in the terminal, hot-seat, drawn as text, optionally with AI seats.
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
@@ -71,8 +71,8 @@ impl Session {
             Actor::Seat(s) => self.state.seat_name(s),
             Actor::Chance => "Chance".to_string(),
         };
-        println!("{who}: {}", seen.unwrap_or_else(|| "(hidden)".to_string()));
         self.record.actions.push(RecordedAction { actor, action });
+        outln!("{who}: {}", seen.unwrap_or_else(|| "(hidden)".to_string()));
         Ok(())
     }
 }
@@ -98,7 +98,7 @@ pub fn play(args: &PlayArgs, registry: &Registry) -> Result<()> {
             result: None,
         },
     };
-    println!(
+    outln!(
         "{} — seed {seed}. Type a number or an action's notation; `moves`, `board`, `quit`.",
         game.name()
     );
@@ -109,16 +109,16 @@ pub fn play(args: &PlayArgs, registry: &Registry) -> Result<()> {
     loop {
         match session.state.to_act() {
             ToAct::Over(outcome) => {
-                println!("{}", session.state.render_text(Observer::Spectator));
+                outln!("{}", session.state.render_text(Observer::Spectator));
                 let winners: Vec<String> = outcome
                     .winning_seats()
                     .iter()
                     .map(|s| session.state.seat_name(*s))
                     .collect();
                 if winners.is_empty() {
-                    println!("Game over: draw ({}).", outcome.reason);
+                    outln!("Game over: draw ({}).", outcome.reason);
                 } else {
-                    println!(
+                    outln!(
                         "Game over: {} won ({}).",
                         winners.join(" and "),
                         outcome.reason
@@ -151,20 +151,19 @@ pub fn play(args: &PlayArgs, registry: &Registry) -> Result<()> {
                 }
                 if last_shown != Some(seat) {
                     if seats.len() > 1 || ai.iter().all(Option::is_none) {
-                        println!(
+                        outln!(
                             "\n=== {} to decide (others, look away) ===",
                             session.state.seat_name(seat)
                         );
                     }
-                    println!("{}", session.state.render_text(Observer::Seat(seat)));
+                    outln!("{}", session.state.render_text(Observer::Seat(seat)));
                     last_shown = Some(seat);
                 }
                 let legal = session.state.legal_actions_with_notation(seat);
-                list_actions(&legal, args.list);
-                print!("{}> ", session.state.seat_name(seat));
-                std::io::stdout().flush().ok();
+                list_actions(&legal, args.list)?;
+                out!("{}> ", session.state.seat_name(seat));
                 let Some(line) = lines.next() else {
-                    println!("\ninput closed; leaving the game.");
+                    outln!("\ninput closed; leaving the game.");
                     break;
                 };
                 let line = line.context("cannot read from the terminal")?;
@@ -173,11 +172,11 @@ pub fn play(args: &PlayArgs, registry: &Registry) -> Result<()> {
                     "" => continue,
                     "quit" | "exit" => break,
                     "moves" => {
-                        list_actions(&legal, usize::MAX);
+                        list_actions(&legal, usize::MAX)?;
                         continue;
                     }
                     "board" => {
-                        println!("{}", session.state.render_text(Observer::Seat(seat)));
+                        outln!("{}", session.state.render_text(Observer::Seat(seat)));
                         continue;
                     }
                     _ => {}
@@ -187,13 +186,13 @@ pub fn play(args: &PlayArgs, registry: &Registry) -> Result<()> {
                     _ => match session.state.parse_action(line) {
                         Ok(a) => a,
                         Err(e) => {
-                            println!("{e}");
+                            outln!("{e}");
                             continue;
                         }
                     },
                 };
                 if let Err(e) = session.act(Actor::Seat(seat), action) {
-                    println!("{e}");
+                    outln!("{e}");
                 } else {
                     last_shown = None;
                 }
@@ -203,19 +202,20 @@ pub fn play(args: &PlayArgs, registry: &Registry) -> Result<()> {
     if let Some(path) = &args.record {
         std::fs::write(path, serde_json::to_string_pretty(&session.record)?)
             .with_context(|| format!("cannot write the record to `{path}`"))?;
-        println!("Record written to {path}.");
+        outln!("Record written to {path}.");
     }
     Ok(())
 }
 
-fn list_actions(legal: &[(Value, String)], limit: usize) {
+fn list_actions(legal: &[(Value, String)], limit: usize) -> Result<()> {
     for (i, (_, notation)) in legal.iter().enumerate().take(limit) {
-        println!("  {:>3}. {notation}", i + 1);
+        outln!("  {:>3}. {notation}", i + 1);
     }
     if legal.len() > limit {
-        println!(
+        outln!(
             "  … {} more (type `moves` to list all)",
             legal.len() - limit
         );
     }
+    Ok(())
 }

@@ -4,6 +4,26 @@
 //! ([`catalog::registry`]); none of them knows a game's rules. Errors go to stderr as one line and the
 //! exit status is 2 for bad input (clap's own usage errors exit with 2 as well).
 
+/// `println!` that returns the write error instead of panicking (the `?` needs a function returning
+/// `anyhow::Result`): output piped into a reader that stops early (`tabula moves … | head`) is a
+/// broken pipe, which `main` ends quietly, not a panic.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
+/// `print!` with the same error handling as [`outln!`]; flushes, for prompts.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        write!(stdout, $($arg)*)?;
+        stdout.flush()?
+    }};
+}
+
 mod catalog;
 mod cmd_ai;
 mod cmd_core;
@@ -75,10 +95,20 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of our output went away (`| head`): nothing more to say, and nobody to say it to.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             let message = format!("{e:#}").replace('\n', " ");
             eprintln!("tabula: error: {message}");
             ExitCode::from(2)
         }
     }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -329,3 +329,28 @@ fn tournament_results_file_resumes_and_summarises() {
     ]);
     assert_eq!(both.status.code(), Some(2), "stderr: {}", stderr(&both));
 }
+
+/// A reader that stops early (`tabula moves … | head`) is a broken pipe: the command ends quietly
+/// (status 0, nothing on stderr), never with a panic. Deterministic: the state comes on stdin, so the
+/// command cannot print before the test has closed the reading end of its stdout.
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    let state = tabula(&["new", "kyo"]);
+    assert!(state.status.success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["moves", "kyo", "--state", "-", "--notation"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tabula binary runs");
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&state.stdout).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "panic: {err}");
+    assert_eq!(out.status.code(), Some(0), "stderr: {err}");
+    assert!(err.trim().is_empty(), "stderr: {err}");
+}
