@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { CellTokenizer, Selection, type LegalAction } from '../src/logic/select';
 import type { RenderContext, Renderer } from '../src/games/types';
-import { sybaRenderer, selectionOf } from '../src/games/syba';
+import { sybaRenderer, selectionOf, tradeNote } from '../src/games/syba';
 function ctxFor(r: Renderer, view: unknown, legal: LegalAction[]): RenderContext {
   const tok = new CellTokenizer(r.cellNames(view, {}), r.wordCells);
   return { gameId: 'syba', view, options: {}, seat: 0, seatNames: ['One', 'Two'], selection: new Selection(legal, tok), lastMove: [], onCell: () => undefined };
@@ -40,5 +40,14 @@ describe('syba selection', () => {
     expect(text).toContain('chooses the units to move together from');
     expect(text).not.toContain('to Exhaust to move');
     expect(selectionOf({ stack: [{ select: { seat: 0, purpose: 'help_attack', chosen: [] } }] })?.moving).toBe(false);
+  });
+  it('shows a trade proposal with its non-binding note', () => {
+    expect(tradeNote({ note: '' })).toBe('');
+    expect(tradeNote({})).toBe('');
+    const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [3, 0, 0] }, { race: 5, resources: [0, 0, 0] }], units: [], city_owner: [], city_destroyed: [], stack: [{ trade: { partner: 1, give: { resources: [1, 0, 0], units: [], cities: [] }, get: { resources: [0, 0, 0], units: [], cities: [] }, proposed: true, note: 'no attack on Kaul' } }] };
+    const { panels } = sybaRenderer.render(ctxFor(sybaRenderer, { observer: { seat: 1 }, state }, [la('accept'), la('decline')]));
+    const text = panels.map((p) => p.textContent).join(' ');
+    expect(text).toContain('gives 1 production');
+    expect(text).toContain('Promises (not binding): “no attack on Kaul”');
   });
 });

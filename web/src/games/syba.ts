@@ -84,6 +84,12 @@ export function bundle(b: unknown): string {
   return parts.length ? parts.join(', ') : 'nothing';
 }
 
+/** A trade proposal's note of non-binding promises, as shown after the trade (empty when none). */
+export function tradeNote(trade: unknown): string {
+  const note = get(trade, 'note');
+  return typeof note === 'string' && note !== '' ? `. Promises (not binding): “${note}”` : '';
+}
+
 export const sybaRenderer: Renderer = {
   wordCells: true,
   seatColour: (view, seat) => (typeof get(view, 'state', 'players', seat, 'race') === 'number' ? playerColour(view, seat).fill : null),
@@ -182,7 +188,7 @@ export const sybaRenderer: Renderer = {
       if (battle) panels.push(h('div.card.banner.warn', `Battle by ${ctx.seatNames[asNumber(get(battle, 'attacker'))] ?? '?'}: ${asArray(get(battle, 'attackers')).length} attacking unit(s), ${asArray(get(battle, 'defenders')).length} helping army(ies) on defence; still to decide: ${asArray(get(battle, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
       const select = get(p, 'select');
       if (select && selection) panels.push(h('div.card.banner.warn', `${ctx.seatNames[selection.seat] ?? `P${selection.seat + 1}`} chooses the units ${selection.moving ? '' : 'to Exhaust '}${selection.purpose}: ${selection.chosen.length ? selection.chosen.map((x) => `u${x}`).join(', ') : 'none yet'} (ringed). Click a unit to pick it or hold it back, then confirm or withdraw.`));
-      if (trade) panels.push(h('div.card.banner', `Trade with ${ctx.seatNames[asNumber(get(trade, 'partner'))] ?? '?'}: gives ${bundle(get(trade, 'give'))}; asks ${bundle(get(trade, 'get'))}${get(trade, 'proposed') === true ? ' — proposed, waiting for the answer' : ' — being composed'}`));
+      if (trade) panels.push(h('div.card.banner', `Trade with ${ctx.seatNames[asNumber(get(trade, 'partner'))] ?? '?'}: gives ${bundle(get(trade, 'give'))}; asks ${bundle(get(trade, 'get'))}${get(trade, 'proposed') === true ? ' — proposed, waiting for the answer' : ' — being composed'}${tradeNote(trade)}`));
     }
     const lb = get(state, 'last_battle');
     if (lb && typeof lb === 'object') panels.push(h('div.card', `Last battle: attack ${asNumber(get(lb, 'attack'))} vs defence ${asNumber(get(lb, 'defence'))} — ${get(lb, 'success') === true ? 'won' : 'held'}${asNumber(get(lb, 'destroyed')) ? `, ${asNumber(get(lb, 'destroyed'))} unit(s) destroyed` : ''}`));

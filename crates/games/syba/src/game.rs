@@ -263,7 +263,12 @@ impl Syba {
                             .iter()
                             .all(|&(o, a)| usize::from(o) < n && usize::from(a) < c.areas.len())
                 }
-                Pending::Trade { partner, .. } => *partner != self.current,
+                Pending::Trade { partner, note, .. } => {
+                    if let Err(e) = check_trade_note(note) {
+                        return Err(format!("the pending trade's note: {e}"));
+                    }
+                    *partner != self.current
+                }
                 Pending::Select(sel) => match sel.purpose {
                     Purpose::Attack(Target::Army { owner, area }) => {
                         usize::from(owner) < n && usize::from(area) < c.areas.len()
@@ -519,6 +524,13 @@ impl Game for Syba {
         }
     }
 
+    /// True while `seat` composes a trade proposal: its note of non-binding promises is free text,
+    /// so the list then holds every other action and only the clearing of a set note; `apply`
+    /// accepts any valid note.
+    fn actions_sampled(&self, seat: Seat) -> bool {
+        seat.index() < self.players.len() && self.composing_trade(seat.0)
+    }
+
     fn chance_outcomes(&self, out: &mut Vec<(Action, f64)>) {
         if self.phase == Phase::StartingPlayer && self.outcome.is_none() {
             let n = self.players.len();
@@ -541,6 +553,19 @@ impl Game for Syba {
                 }
             },
             Actor::Seat(seat) => {
+                if let Action::TradeNote(text) = action {
+                    // Free text: not listed, checked here.
+                    if !self.composing_trade(seat.0) {
+                        return Err(ActionError::Illegal(format!(
+                            "a trade note is written while composing a trade proposal (after \
+                             `trade P<n>`, before `propose`), by the proposer; not for {} now",
+                            self.seat_name(seat)
+                        )));
+                    }
+                    check_trade_note(text).map_err(ActionError::Illegal)?;
+                    self.apply_trusted(actor, action);
+                    return Ok(());
+                }
                 let mut legal = Vec::new();
                 self.legal(seat.0, &mut legal);
                 if !legal.contains(action) {

@@ -91,8 +91,11 @@
 //!   (`once [target]`, only while you own your starting city; lost if it is captured or given first).
 //! * **Trade** (on your turn, with consent): `trade P2` opens a proposal; `offer`/`ask` add one item
 //!   at a time (one resource, a unit, a city); `propose` passes the decision to the partner, who
-//!   `accept`s (both sides Give) or `decline`s; `cancel` drops it before proposing. Non-binding
-//!   promises are table talk, outside the engine.
+//!   `accept`s (both sides Give) or `decline`s; `cancel` drops it before proposing. **Non-binding
+//!   promises**: while composing, `note <free text>` sets the proposal's note (replacing any earlier
+//!   one; `note` alone clears it): at most 200 characters, no line breaks or other control
+//!   characters, no leading or trailing spaces. Every player sees it with the proposal (views, the
+//!   terminal drawing); it has no effect in the engine, and nothing makes anyone keep it.
 //! * **Give**: resources move as far as the giver has them, capped at 40 for the receiver; a given
 //!   unit is discarded and the receiver places their own chip of that type Exhausted in the same area
 //!   (taking the hero card), or it is lost without a free chip; a given city is captured by the
@@ -134,6 +137,11 @@
 //!   none of their units attacks. Units held back in the selection from an area that attacks stay
 //!   out of the battle (Rested); the same holds for an interceptor.
 //! * Food, research, buying and trading only on your own turn; interception and helping off turn.
+//! * **A trade note is free text**, so it cannot be listed: while a player composes a proposal,
+//!   `actions_sampled` is true for them and the legal list holds every other action (and `note`,
+//!   clearing, when a note is set); `apply` accepts any valid note and refuses others with the
+//!   reason. The note belongs to the proposal and goes with it (accepted, declined or cancelled);
+//!   the record keeps the `note` action.
 //! * `Tribute` effects (Lagaron, Extortion, Once per Game) take as much as the target has.
 //! * **Map conflict**: the rules ask both that City of the Trueborn be adjacent to Faer Alorn and that
 //!   no two Capital Cities be adjacent. Both are Capitals, so the worked example's adjacency wins; no
@@ -184,7 +192,8 @@
 //!     {"battle": {"attacker": seat, "target": {"army": {"owner", "area"}} | {"city": i},
 //!                 "attackers": [unit ids], "defenders": [[seat, area], ...], "queue": [seats],
 //!                 "side": null | "defence"}},
-//!     {"trade": {"partner": seat, "give": bundle, "get": bundle, "proposed": bool}},
+//!     {"trade": {"partner": seat, "give": bundle, "get": bundle, "proposed": bool,
+//!                "note": "free text, at most 200 characters (may be left out: empty)"}},
 //!       // bundle = {"resources": [p, f, r], "units": [ids], "cities": [i]}
 //!     {"select": {"seat": seat, "chosen": [unit ids, increasing],
 //!                 "purpose": {"attack": target} | {"intercept": {"mover", "area"}} | "help_attack"
@@ -213,6 +222,7 @@
 //! intercept | help-attack | help-defend <area> | pass
 //! pick u7 | hold u7 | confirm | withdraw                  (choosing the units to Exhaust / to move)
 //! trade P2 | offer|ask production|food|research|u7|city:<city> | propose | cancel | accept | decline
+//! note <free text, the rest of the line> | note            (the proposal's note; `note` clears it)
 //! end
 //! ```
 //! The JSON form of an action is also accepted by `parse_action`.

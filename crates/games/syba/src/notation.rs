@@ -96,6 +96,8 @@ pub fn notation(a: &Action) -> String {
         Action::Confirm => "confirm".into(),
         Action::Withdraw => "withdraw".into(),
         Action::TradeOpen(p) => format!("trade {}", seat(*p)),
+        Action::TradeNote(text) if text.is_empty() => "note".into(),
+        Action::TradeNote(text) => format!("note {text}"),
         Action::TradeOffer(i) => format!("offer {}", item(i)),
         Action::TradeAsk(i) => format!("ask {}", item(i)),
         Action::TradePropose => "propose".into(),
@@ -176,6 +178,12 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
     let text = text.trim();
     if text.starts_with('{') || text.starts_with('"') {
         return serde_json::from_str(text).map_err(|e| bad(e.to_string()));
+    }
+    // `note <free text>`: the rest of the line, as written (inner spaces kept).
+    if let Some(rest) = text.strip_prefix("note")
+        && (rest.is_empty() || rest.starts_with(char::is_whitespace))
+    {
+        return Ok(Action::TradeNote(rest.trim_start().to_string()));
     }
     let c = content();
     let w: Vec<&str> = text.split_whitespace().collect();
@@ -340,7 +348,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
             return Err(bad(format!(
                 "unknown action `{first}`; actions: start race choose buy hire rest again march fury \
                  research move army attack ability once intercept help-attack help-defend pass pick \
-                 hold confirm withdraw trade offer ask propose cancel accept decline end"
+                 hold confirm withdraw trade offer ask note propose cancel accept decline end"
             )));
         }
     };

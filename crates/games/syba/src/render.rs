@@ -183,13 +183,19 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
                 give,
                 get,
                 proposed,
+                note,
             } => writeln!(
                 s,
-                "Pending: trade with P{} (give {:?}, get {:?}){}",
+                "Pending: trade with P{} (give {:?}, get {:?}){}{}",
                 u32::from(*partner) + 1,
                 give,
                 get,
-                if *proposed { " proposed" } else { "" }
+                if *proposed { " proposed" } else { "" },
+                if note.is_empty() {
+                    String::new()
+                } else {
+                    format!(" - promises (not binding): \"{note}\"")
+                }
             ),
             Pending::Select(sel) => {
                 let what = match sel.purpose {

@@ -319,6 +319,7 @@ impl Syba {
                     give,
                     get,
                     proposed,
+                    note,
                 }) => {
                     if *proposed {
                         if seat == *partner {
@@ -332,6 +333,11 @@ impl Syba {
                             out.push(Action::TradePropose);
                         }
                         out.push(Action::TradeCancel);
+                        // A note is free text: only clearing a set note is listed (the list is a
+                        // sample here, see `actions_sampled`).
+                        if !note.is_empty() {
+                            out.push(Action::TradeNote(String::new()));
+                        }
                     }
                 }
                 None => {
@@ -341,6 +347,20 @@ impl Syba {
                 }
             },
         }
+    }
+
+    /// Whether `seat` is composing a trade proposal now (its note is free text).
+    pub(crate) fn composing_trade(&self, seat: u8) -> bool {
+        self.phase == Phase::Play
+            && self.outcome.is_none()
+            && seat == self.current
+            && matches!(
+                self.stack.last(),
+                Some(Pending::Trade {
+                    proposed: false,
+                    ..
+                })
+            )
     }
 
     pub(crate) fn setup_seat(&self) -> Option<u8> {
@@ -907,6 +927,7 @@ impl Syba {
                     give: Bundle::default(),
                     get: Bundle::default(),
                     proposed: false,
+                    note: String::new(),
                 });
             }
             Action::TradeOffer(item) | Action::TradeAsk(item) => {
@@ -918,6 +939,11 @@ impl Syba {
                         TradeItem::Unit(u) => b.units.push(u),
                         TradeItem::City(ci) => b.cities.push(ci),
                     }
+                }
+            }
+            Action::TradeNote(ref text) => {
+                if let Some(Pending::Trade { note, .. }) = self.stack.last_mut() {
+                    note.clone_from(text);
                 }
             }
             Action::TradePropose => {

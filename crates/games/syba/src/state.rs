@@ -105,6 +105,28 @@ impl SybaOptions {
     }
 }
 
+/// The longest note (in characters) a trade proposal may carry.
+pub const TRADE_NOTE_MAX: usize = 200;
+
+/// Checks a trade note: at most [`TRADE_NOTE_MAX`] characters, no control characters (line
+/// breaks, tabs), no leading or trailing whitespace (so that its notation, `note <text>`, reads back
+/// the same text).
+pub fn check_trade_note(note: &str) -> Result<(), String> {
+    let n = note.chars().count();
+    if n > TRADE_NOTE_MAX {
+        return Err(format!(
+            "a trade note is at most {TRADE_NOTE_MAX} characters (this one has {n})"
+        ));
+    }
+    if note.chars().any(char::is_control) {
+        return Err("a trade note may not contain control characters (line breaks, tabs)".into());
+    }
+    if note.trim() != note {
+        return Err("a trade note may not begin or end with whitespace".into());
+    }
+    Ok(())
+}
+
 /// What a unit is: a chip, or a hero card (index into the heroes file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -336,6 +358,10 @@ pub enum Pending {
         give: Bundle,
         get: Bundle,
         proposed: bool,
+        /// The proposer's non-binding promises, free text shown to every player with the proposal
+        /// (no engine effect); at most [`TRADE_NOTE_MAX`] characters, see [`check_trade_note`].
+        #[serde(default)]
+        note: String,
     },
     /// A player chooses which units to Exhaust (always the innermost pending decision).
     Select(Selection),
@@ -451,6 +477,9 @@ pub enum Action {
     /// started, and the player decides again.
     Withdraw,
     TradeOpen(u8),
+    /// While composing a trade: set its note of non-binding promises (free text, at most
+    /// [`TRADE_NOTE_MAX`] characters; empty clears it). Not enumerable: see `actions_sampled`.
+    TradeNote(String),
     TradeOffer(TradeItem),
     TradeAsk(TradeItem),
     TradePropose,

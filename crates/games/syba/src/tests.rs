@@ -1774,6 +1774,7 @@ fn inconsistent_selections_are_rejected_by_validate() {
         give: Bundle::default(),
         get: Bundle::default(),
         proposed: false,
+        note: String::new(),
     });
     assert!(h.validate().unwrap_err().contains("innermost"));
     let mut h = g.clone();
@@ -2233,4 +2234,109 @@ fn a_destroyed_chip_frees_a_chip_to_buy_again() {
     ok(&mut g, 0, "buy soldier kaul");
     assert_eq!(g.chips_used(0, ChipKind::Soldier), 12);
     refused(&mut g, 0, "buy soldier kaul");
+}
+
+// ------------------------------------------------------------------ trade notes
+
+#[test]
+fn trade_proposal_carries_a_bounded_non_binding_note() {
+    // Trade: "any resources, units and cities (and non-binding promises as free text) both ways".
+    use crate::state::TRADE_NOTE_MAX;
+    let mut g = duel();
+    g.players[0].resources = [3, 0, 0];
+    refused(&mut g, 0, "note hello"); // no trade being composed
+    ok(&mut g, 0, "trade P2");
+    assert!(g.actions_sampled(Seat(0)), "a note is free text");
+    assert!(!g.actions_sampled(Seat(1)));
+    assert!(
+        !g.legal_actions_vec(0)
+            .iter()
+            .any(|a| matches!(a, Action::TradeNote(_))),
+        "no note to clear yet"
+    );
+    refused(&mut g, 1, "note I am not the proposer");
+    let promise = "I will not attack  Kaul next round";
+    ok(&mut g, 0, &format!("note {promise}"));
+    let note_of = |g: &Syba| match g.stack.last() {
+        Some(Pending::Trade { note, .. }) => note.clone(),
+        other => panic!("expected a trade, got {other:?}"),
+    };
+    assert_eq!(
+        note_of(&g),
+        promise,
+        "the text as written, inner spaces kept"
+    );
+    assert!(
+        g.legal_actions_vec(0)
+            .contains(&Action::TradeNote(String::new())),
+        "a set note may be cleared"
+    );
+    // The bound: 200 characters (counted as characters, not bytes) are accepted, 201 refused, and
+    // so are line breaks and surrounding spaces; a refused note changes nothing.
+    let longest: String = "é".repeat(TRADE_NOTE_MAX);
+    let mut h = g.clone();
+    h.apply(Actor::Seat(Seat(0)), &Action::TradeNote(longest.clone()))
+        .unwrap();
+    assert_eq!(note_of(&h), longest);
+    for bad in [
+        "é".repeat(TRADE_NOTE_MAX + 1),
+        "two\nlines".to_string(),
+        " padded".to_string(),
+    ] {
+        let before = g.clone();
+        let e = g
+            .apply(Actor::Seat(Seat(0)), &Action::TradeNote(bad.clone()))
+            .unwrap_err();
+        assert!(matches!(e, tabula_core::ActionError::Illegal(_)), "{e:?}");
+        assert_eq!(g, before, "a refused note changes nothing");
+    }
+    // Notation and JSON forms round-trip.
+    for a in [
+        Action::TradeNote(promise.to_string()),
+        Action::TradeNote(String::new()),
+    ] {
+        let text = g.action_notation(&a);
+        assert_eq!(g.parse_action(&text).unwrap(), a, "{text}");
+        let json = serde_json::to_string(&a).unwrap();
+        assert_eq!(g.parse_action(&json).unwrap(), a, "{json}");
+    }
+    assert_eq!(
+        serde_json::to_string(&Action::TradeNote("x".into())).unwrap(),
+        r#"{"trade_note":"x"}"#
+    );
+    ok(&mut g, 0, "offer production");
+    ok(&mut g, 0, "ask city:iras");
+    ok(&mut g, 0, "propose");
+    refused(&mut g, 0, "note too late");
+    refused(&mut g, 1, "note not mine");
+    assert!(!g.actions_sampled(Seat(0)) && !g.actions_sampled(Seat(1)));
+    // Shown to the players: in every view, the terminal drawing and the state's JSON.
+    for obs in [Observer::Seat(Seat(1)), Observer::Spectator] {
+        let v = serde_json::to_string(&g.view(obs)).unwrap();
+        assert!(v.contains(promise), "{v}");
+    }
+    let text = g.render_text(Observer::Seat(Seat(1)));
+    assert!(
+        text.contains(&format!("promises (not binding): \"{promise}\"")),
+        "{text}"
+    );
+    let json = serde_json::to_string(&g).unwrap();
+    assert!(json.contains(&format!("\"note\":\"{promise}\"")), "{json}");
+    let back: Syba = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, g);
+    back.validate().unwrap();
+    // A state written without a note reads as an empty note.
+    let plain = json.replace(&format!(",\"note\":\"{promise}\""), "");
+    let back: Syba = serde_json::from_str(&plain).unwrap();
+    assert_eq!(note_of(&back), "");
+    // validate() enforces the bound on written states too.
+    let long = json.replace(promise, &"x".repeat(TRADE_NOTE_MAX + 1));
+    let bad: Syba = serde_json::from_str(&long).unwrap();
+    assert!(bad.validate().unwrap_err().contains("at most 200"));
+    // No engine effect: accepting Gives exactly the bundles.
+    ok(&mut g, 1, "accept");
+    assert_eq!(g.players[0].resources[0], 2);
+    assert_eq!(g.players[1].resources[0], 1);
+    assert_eq!(g.city_owner[city("Iras") as usize], Some(0));
+    assert!(g.pending().is_empty());
 }

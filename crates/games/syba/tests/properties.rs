@@ -150,6 +150,7 @@ fn check_refusals(g: &Syba, seat: Seat, legal: &[Action]) {
         Action::Withdraw,
         Action::Intercept,
         Action::HelpAttack,
+        Action::TradeNote("x".repeat(syba::state::TRADE_NOTE_MAX + 1)),
     ];
     for a in legal.iter().take(20) {
         // Perturb: a far area, another seat.
