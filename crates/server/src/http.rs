@@ -7,8 +7,10 @@ use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -70,6 +72,44 @@ impl IntoResponse for Refusal {
 
 type ApiResult = Result<Response, Refusal>;
 
+/// axum's `Path`, refused in the API's JSON error format (`400 bad_request`) instead of plain text.
+struct ApiPath<T>(T);
+
+impl<T, S> FromRequestParts<S> for ApiPath<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = Refusal;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Refusal> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(v)) => Ok(ApiPath(v)),
+            Err(e) if e.status().is_server_error() => Err(Refusal::Internal(e.body_text())),
+            Err(e) => Err(Refusal::BadRequest(format!("bad path: {}", e.body_text()))),
+        }
+    }
+}
+
+/// axum's `Query`, refused in the API's JSON error format (`400 bad_request`, e.g. for `?seat=abc`)
+/// instead of plain text.
+struct ApiQuery<T>(T);
+
+impl<T, S> FromRequestParts<S> for ApiQuery<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = Refusal;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Refusal> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Query(v)| ApiQuery(v))
+            .map_err(|e| Refusal::BadRequest(format!("bad query: {}", e.body_text())))
+    }
+}
+
 /// The application's router.
 pub fn router(shared: Arc<Shared>) -> Router {
     let limits = shared.limits.clone();
@@ -109,12 +149,21 @@ pub fn router(shared: Arc<Shared>) -> Router {
         )
         .merge(api)
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
+        .method_not_allowed_fallback(method_not_allowed)
         .fallback(crate::assets::serve_asset)
         .with_state(state)
 }
 
 async fn api_not_found() -> Refusal {
     Refusal::NotFound("no such API endpoint; see /api/openapi.json".into())
+}
+
+async fn method_not_allowed(req: Request) -> Refusal {
+    Refusal::MethodNotAllowed(format!(
+        "{} is not a method of {}; see /api/openapi.json",
+        req.method(),
+        req.uri().path()
+    ))
 }
 
 async fn rate_limit(
@@ -182,7 +231,7 @@ struct PreviewReq {
 
 async fn preview(
     State(st): State<AppState>,
-    Path(game): Path<String>,
+    ApiPath(game): ApiPath<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let req: PreviewReq = parse_body(body)?;
@@ -275,8 +324,8 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 
 async fn snapshot(
     State(st): State<AppState>,
-    Path(id): Path<String>,
-    Query(q): Query<ObsQuery>,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<ObsQuery>,
     headers: HeaderMap,
 ) -> ApiResult {
     let room = st.shared.room(&id).await?;
@@ -303,8 +352,8 @@ struct SeatQuery {
 /// The replay: what the observer saw after the first `n` actions.
 async fn view_at(
     State(st): State<AppState>,
-    Path((id, n)): Path<(String, String)>,
-    Query(q): Query<SeatQuery>,
+    ApiPath((id, n)): ApiPath<(String, String)>,
+    ApiQuery(q): ApiQuery<SeatQuery>,
     headers: HeaderMap,
 ) -> ApiResult {
     let n: u64 = n.parse().map_err(|_| {
@@ -334,7 +383,7 @@ struct JoinReq {
 
 async fn join(
     State(st): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let req: JoinReq = parse_body(body)?;
@@ -374,7 +423,7 @@ fn action_input(action: Option<Value>, notation: Option<String>) -> Result<Actio
 
 async fn action(
     State(st): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let req: ActionReq = parse_body(body)?;
@@ -386,7 +435,7 @@ async fn action(
 
 async fn resign(
     State(st): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let req: SeatAuth = parse_body(body)?;
@@ -416,7 +465,7 @@ fn draw_op(op: &str) -> Result<SeatOp, Refusal> {
 
 async fn draw(
     State(st): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let req: DrawReq = parse_body(body)?;
@@ -428,7 +477,7 @@ async fn draw(
 
 async fn rematch(
     State(st): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let req: SeatAuth = parse_body(body)?;
@@ -437,7 +486,7 @@ async fn rematch(
     Ok(Json(json!({"id": new_id, "seat": seat, "token": req.token})).into_response())
 }
 
-async fn record(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
+async fn record(State(st): State<AppState>, ApiPath(id): ApiPath<String>) -> ApiResult {
     let room = st.shared.room(&id).await?;
     let inner = room.inner.lock().await;
     if !matches!(inner.core.status, Status::Over | Status::Imported) {
@@ -464,11 +513,17 @@ async fn import(State(st): State<AppState>, body: Result<Bytes, BytesRejection>)
 
 async fn ws(
     State(st): State<AppState>,
-    Path(id): Path<String>,
-    Query(q): Query<ObsQuery>,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<ObsQuery>,
     headers: HeaderMap,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult {
+    let upgrade = upgrade.map_err(|e| {
+        Refusal::BadRequest(format!(
+            "this endpoint is a WebSocket: connect with a WebSocket client ({})",
+            e.body_text()
+        ))
+    })?;
     let room = st.shared.room(&id).await?;
     let (obs, rev) = observer_of(&room, q.seat, q.token, &headers).await?;
     let since = q.since.unwrap_or(0);

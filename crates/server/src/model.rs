@@ -328,6 +328,8 @@ pub enum Refusal {
     #[error("{0}")]
     Action(ActionError),
     #[error("{0}")]
+    MethodNotAllowed(String),
+    #[error("{0}")]
     TooLarge(String),
     #[error("{0}")]
     RateLimited(String),
@@ -348,6 +350,7 @@ impl Refusal {
             Refusal::Action(ActionError::NotYourTurn(_)) => "not_your_turn",
             Refusal::Action(ActionError::Illegal(_)) => "illegal",
             Refusal::Action(ActionError::Malformed(_)) => "malformed_action",
+            Refusal::MethodNotAllowed(_) => "method_not_allowed",
             Refusal::TooLarge(_) => "too_large",
             Refusal::RateLimited(_) => "rate_limited",
             Refusal::Internal(_) => "internal",
@@ -362,6 +365,7 @@ impl Refusal {
             Refusal::NotStarted(_) | Refusal::Conflict(_) => 409,
             Refusal::Action(ActionError::GameOver | ActionError::NotYourTurn(_)) => 409,
             Refusal::Action(_) => 422,
+            Refusal::MethodNotAllowed(_) => 405,
             Refusal::TooLarge(_) => 413,
             Refusal::RateLimited(_) => 429,
             Refusal::Internal(_) => 500,

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use common::*;
 use serde_json::{Value, json};
-use tabula_server::client::request_raw;
+use tabula_server::client::{WsClient, request, request_raw, request_with_headers};
 use tabula_server::{Limits, Storage};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -857,5 +857,116 @@ async fn observers_who_connect_later_get_their_own_updates() {
             assert_ne!(u["seq"], first_spec["seq"]);
         }
     }
+    server.shutdown().await.unwrap();
+}
+
+/// Asserts the API's JSON error format with this status and code; returns the message.
+fn api_error(got: &(u16, Value), status: u16, code: &str) -> String {
+    assert_eq!(got.0, status, "{got:?}");
+    assert_eq!(got.1["error"]["code"], code, "{got:?}");
+    let message = got.1["error"]["message"].as_str().unwrap_or_default();
+    assert!(!message.is_empty(), "{got:?}");
+    message.to_string()
+}
+
+/// The headers of a WebSocket upgrade request.
+const UPGRADE: [(&str, &str); 4] = [
+    ("Connection", "Upgrade"),
+    ("Upgrade", "websocket"),
+    ("Sec-WebSocket-Version", "13"),
+    ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_queries_paths_and_methods_get_the_json_error_format() {
+    let dir = temp_dir("extract");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create_duel(addr, 10).await;
+    for path in [
+        format!("/api/games/{id}?seat=abc"),
+        format!("/api/games/{id}?seat=0&since=-1"),
+        format!("/api/games/{id}/view/0?seat=999"),
+        format!("/api/games/{id}/ws?seat=x&token={}", tokens[0]),
+    ] {
+        let m = api_error(&get(addr, &path).await, 400, "bad_request");
+        assert!(m.contains("query"), "{path}: {m}");
+    }
+    // A path segment that is not UTF-8.
+    api_error(&get(addr, "/api/games/%FF%FE").await, 400, "bad_request");
+    // The WebSocket endpoint asked without an upgrade.
+    let m = api_error(
+        &get(addr, &format!("/api/games/{id}/ws")).await,
+        400,
+        "bad_request",
+    );
+    assert!(m.contains("WebSocket"), "{m}");
+    // A method an endpoint does not have.
+    for (method, path) in [
+        ("GET", "/api/games".to_string()),
+        ("DELETE", format!("/api/games/{id}")),
+        ("PUT", "/api/nope".to_string()),
+    ] {
+        let got = request(addr, method, &path, None).await.unwrap();
+        api_error(&got, 405, "method_not_allowed");
+    }
+    // Nothing changed.
+    assert_eq!(snapshot(addr, &id, 0, &tokens[0]).await["seq"], 4);
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_games_are_clear_errors_over_http_and_websocket() {
+    let dir = temp_dir("unknown");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (_, tokens) = create_duel(addr, 10).await;
+    let token = &tokens[0];
+    for id in ["00000000-0000-4000-8000-000000000000", "no-such-game"] {
+        for path in [
+            format!("/api/games/{id}"),
+            format!("/api/games/{id}?seat=0&token={token}"),
+            format!("/api/games/{id}/view/0"),
+            format!("/api/games/{id}/record"),
+        ] {
+            let m = api_error(&get(addr, &path).await, 404, "not_found");
+            assert!(m.contains(id), "{path}: {m}");
+        }
+        for (path, body) in [
+            (
+                "action",
+                json!({"seat": 0, "token": token, "notation": "+1"}),
+            ),
+            ("join", json!({"seat": 0})),
+            ("resign", json!({"seat": 0, "token": token})),
+            ("draw", json!({"seat": 0, "token": token, "op": "offer"})),
+            ("rematch", json!({"seat": 0, "token": token})),
+        ] {
+            let got = post(addr, &format!("/api/games/{id}/{path}"), body).await;
+            api_error(&got, 404, "not_found");
+        }
+        // A WebSocket to an unknown game is refused at the upgrade, with the same JSON error.
+        for query in ["", "?seat=0&token=abc"] {
+            let path = format!("/api/games/{id}/ws{query}");
+            let got = request_with_headers(addr, "GET", &path, &UPGRADE, b"")
+                .await
+                .unwrap();
+            let m = api_error(&got, 404, "not_found");
+            assert!(m.contains(id), "{m}");
+            let err = WsClient::connect(addr, &path).await.err().unwrap();
+            assert!(err.contains("404"), "{err}");
+        }
+    }
+    // An unknown game kind.
+    let got = post(
+        addr,
+        "/api/games",
+        json!({"game": "chess", "seats": [{"kind": "human"}, {"kind": "human"}]}),
+    )
+    .await;
+    let m = api_error(&got, 404, "not_found");
+    assert!(m.contains("chess"), "{m}");
+    let got = post(addr, "/api/catalog/chess/preview", json!({})).await;
+    api_error(&got, 404, "not_found");
     server.shutdown().await.unwrap();
 }
