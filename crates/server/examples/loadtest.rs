@@ -86,6 +86,7 @@ async fn main() -> Result<(), String> {
         duration: Duration::from_secs(secs),
         seed: 1,
         server_pid: None,
+        timeout: tabula_server::loadtest::DEFAULT_TIMEOUT,
     })
     .await?;
     println!("{report} (server and load generator in this one process)");

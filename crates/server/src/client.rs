@@ -1,5 +1,6 @@
 //! A small client for the server's protocol (HTTP/1.1 JSON requests and WebSocket sessions), used by
-//! the load generator and the integration tests.
+//! the load generator and the integration tests. Every wait is bounded: a request or a WebSocket
+//! handshake that takes longer than its timeout ([`TIMEOUT`] unless given) fails.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -10,6 +11,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
+/// How long a request or a WebSocket handshake may take unless told otherwise.
+pub const TIMEOUT: Duration = Duration::from_secs(30);
+
 /// One HTTP request with a JSON (or no) body; returns the status and the body (JSON, or a JSON string
 /// holding the text when the body is not JSON).
 pub async fn request(
@@ -18,11 +22,27 @@ pub async fn request(
     path: &str,
     body: Option<&Value>,
 ) -> Result<(u16, Value), String> {
+    request_within(addr, method, path, body, TIMEOUT).await
+}
+
+/// [`request`] that fails after `timeout` (connecting, sending and receiving the whole answer).
+pub async fn request_within(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    timeout: Duration,
+) -> Result<(u16, Value), String> {
     let payload = match body {
         Some(b) => b.to_string(),
         None => String::new(),
     };
-    request_raw(addr, method, path, payload.as_bytes()).await
+    tokio::time::timeout(
+        timeout,
+        exchange(addr, method, path, &[], payload.as_bytes()),
+    )
+    .await
+    .map_err(|_| format!("{method} {path}: no answer within {timeout:?}"))?
 }
 
 /// One HTTP request with raw body bytes (for tests of malformed input).
@@ -37,6 +57,18 @@ pub async fn request_raw(
 
 /// One HTTP request with extra header lines (`("Authorization", "Bearer …")`) and raw body bytes.
 pub async fn request_with_headers(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Result<(u16, Value), String> {
+    tokio::time::timeout(TIMEOUT, exchange(addr, method, path, headers, body))
+        .await
+        .map_err(|_| format!("{method} {path}: no answer within {TIMEOUT:?}"))?
+}
+
+async fn exchange(
     addr: SocketAddr,
     method: &str,
     path: &str,
@@ -114,12 +146,23 @@ pub struct WsClient {
 impl WsClient {
     /// Connects to `path` (e.g. `/api/games/ID/ws?seat=0&token=T`).
     pub async fn connect(addr: SocketAddr, path: &str) -> Result<WsClient, String> {
+        WsClient::connect_within(addr, path, TIMEOUT).await
+    }
+
+    /// [`WsClient::connect`] that fails when the handshake is not done within `timeout`.
+    pub async fn connect_within(
+        addr: SocketAddr,
+        path: &str,
+        timeout: Duration,
+    ) -> Result<WsClient, String> {
         let url = format!("ws://{addr}{path}");
         // A smaller read buffer than the default 128 KiB, which is zero-filled before every read.
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
             .read_buffer_size(16 * 1024);
-        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false)
+        let connect = tokio_tungstenite::connect_async_with_config(url, Some(config), false);
+        let (ws, _) = tokio::time::timeout(timeout, connect)
             .await
+            .map_err(|_| format!("WebSocket connect: no handshake within {timeout:?}"))?
             .map_err(|e| format!("WebSocket connect: {e}"))?;
         Ok(WsClient { ws })
     }

@@ -62,11 +62,12 @@ impl Bucket {
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
-        (
-            status,
-            Json(json!({"error": {"code": self.code(), "message": self.to_string()}})),
-        )
-            .into_response()
+        let body = Json(json!({"error": {"code": self.code(), "message": self.to_string()}}));
+        if let Refusal::RateLimited(_) = self {
+            // The budget refills continuously: a second is always enough for one more request.
+            return (status, [(header::RETRY_AFTER, "1")], body).into_response();
+        }
+        (status, body).into_response()
     }
 }
 
@@ -130,7 +131,6 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/record", get(record))
-        .route("/api/games/{id}/ws", get(ws))
         .layer(DefaultBodyLimit::max(limits.http_max_body))
         .merge(
             Router::new()
@@ -148,6 +148,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
             get(|| async { Json(crate::openapi::document()) }),
         )
         .merge(api)
+        // Rate-limited in the handler: a seat's own upgrade is not counted (see `ws`).
+        .route("/api/games/{id}/ws", get(ws))
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(crate::assets::serve_asset)
@@ -172,21 +174,30 @@ async fn rate_limit(
     req: Request,
     next: Next,
 ) -> Response {
-    let limits = &st.shared.limits;
-    let allowed = {
-        let mut buckets = st.buckets.lock().unwrap_or_else(|e| e.into_inner());
+    if !st.allow(addr.ip()) {
+        return too_many_requests().into_response();
+    }
+    next.run(req).await
+}
+
+fn too_many_requests() -> Refusal {
+    Refusal::RateLimited("too many requests; slow down".into())
+}
+
+impl AppState {
+    /// Takes one request from `ip`'s budget (`http_rate_per_sec`, bursts of `http_burst`); false
+    /// when it is spent.
+    fn allow(&self, ip: IpAddr) -> bool {
+        let limits = &self.shared.limits;
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
         if buckets.len() > 100_000 {
             buckets.clear();
         }
         buckets
-            .entry(addr.ip())
+            .entry(ip)
             .or_insert_with(|| Bucket::new(limits.http_burst))
             .take(limits.http_rate_per_sec, limits.http_burst)
-    };
-    if !allowed {
-        return Refusal::RateLimited("too many requests; slow down".into()).into_response();
     }
-    next.run(req).await
 }
 
 fn parse_body<T: for<'de> Deserialize<'de>>(
@@ -511,8 +522,13 @@ async fn import(State(st): State<AppState>, body: Result<Bytes, BytesRejection>)
     Ok((StatusCode::CREATED, Json(json!({"id": room.id}))).into_response())
 }
 
+/// The WebSocket upgrade. It is under the per-address request budget like the rest of the API, except
+/// the upgrade of a seat with its valid token to a game in memory (every unfinished game is): a
+/// player's reconnects, and a load generator's many seats, are not refused because the address
+/// created games or browsed the lobby; the connection then has its own message budget.
 async fn ws(
     State(st): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     ApiPath(id): ApiPath<String>,
     ApiQuery(q): ApiQuery<ObsQuery>,
     headers: HeaderMap,
@@ -524,8 +540,27 @@ async fn ws(
             e.body_text()
         ))
     })?;
-    let room = st.shared.room(&id).await?;
-    let (obs, rev) = observer_of(&room, q.seat, q.token, &headers).await?;
+    // A seat's token is checked against a game already in memory without touching the budget;
+    // anything else (a spectator, a wrong token, a game to load from the database) is counted first.
+    let checked = match st.shared.loaded_room(&id) {
+        Some(room) if q.seat.is_some() => {
+            let c = observer_of(&room, q.seat, q.token.clone(), &headers).await;
+            Some((room, c))
+        }
+        _ => None,
+    };
+    let own_seat = matches!(&checked, Some((_, Ok((Observer::Seat(_), _)))));
+    if !own_seat && !st.allow(peer.ip()) {
+        return Err(too_many_requests());
+    }
+    let (room, (obs, rev)) = match checked {
+        Some((room, c)) => (room, c?),
+        None => {
+            let room = st.shared.room(&id).await?;
+            let c = observer_of(&room, q.seat, q.token, &headers).await?;
+            (room, c)
+        }
+    };
     let since = q.since.unwrap_or(0);
     let limits = st.shared.limits.clone();
     let shared = st.shared.clone();

@@ -182,6 +182,11 @@ impl Shared {
         self.rooms().len()
     }
 
+    /// The room of game `id` if it is in memory (every unfinished game is).
+    pub fn loaded_room(&self, id: &str) -> Option<Arc<Room>> {
+        self.rooms().get(id).cloned()
+    }
+
     /// The room of game `id`, loading it from the log if needed.
     pub async fn room(self: &Arc<Self>, id: &str) -> Result<Arc<Room>, Refusal> {
         if let Some(r) = self.rooms().get(id) {

@@ -776,6 +776,7 @@ async fn load_generator_plays_games_and_reports_latencies() {
         duration: Duration::from_secs(2),
         seed: 5,
         server_pid: Some(std::process::id()),
+        timeout: tabula_server::loadtest::DEFAULT_TIMEOUT,
     })
     .await
     .unwrap();
@@ -797,6 +798,7 @@ async fn load_generator_plays_games_and_reports_latencies() {
         duration: Duration::from_secs(1),
         seed: 1,
         server_pid: None,
+        timeout: tabula_server::loadtest::DEFAULT_TIMEOUT,
     })
     .await
     .unwrap_err();

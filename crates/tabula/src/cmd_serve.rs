@@ -29,13 +29,18 @@ pub struct ServeArgs {
     /// Messages per second a WebSocket connection may send on average.
     #[arg(long, default_value_t = 20.0)]
     pub ws_rate: f64,
-    /// HTTP API requests per second per client address on average.
+    /// HTTP API requests per second per client address on average (bursts of 200; a seat's own
+    /// WebSocket upgrade is not counted).
     #[arg(long, default_value_t = 50.0)]
     pub http_rate: f64,
 }
 
 /// Options of `tabula loadtest`.
 #[derive(Args, Debug)]
+#[command(after_help = "Every wait is bounded: each answer of the server during setup has --timeout; \
+setup (creating the games, paced when the server answers 429, and connecting every seat) takes at most \
+30 s + 40 ms per game; play lasts --duration plus at most 5 s for actions in flight. Games that could \
+not be created and clients that failed are reported, and the command then exits with status 2.")]
 pub struct LoadtestArgs {
     /// The server to load (loopback addresses only).
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -61,6 +66,10 @@ pub struct LoadtestArgs {
     /// The server's process id: also report the server's CPU time per action (Linux).
     #[arg(long)]
     pub server_pid: Option<u32>,
+    /// Seconds to wait for any one answer of the server during setup (a game's creation, a
+    /// WebSocket handshake, a first snapshot).
+    #[arg(long, default_value_t = 10)]
+    pub timeout: u64,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -109,12 +118,22 @@ pub fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         duration: Duration::from_secs(args.duration),
         seed: args.seed,
         server_pid: args.server_pid,
+        timeout: Duration::from_secs(args.timeout),
     };
     let report = tabula_server::loadtest::run_blocking(config).map_err(anyhow::Error::msg)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!("{report}");
+    }
+    if report.failed_games + report.failed_clients > 0 {
+        bail!(
+            "{} of {} games could not be created and {} clients failed; first failure: {}",
+            report.failed_games,
+            report.games,
+            report.failed_clients,
+            report.first_failure.as_deref().unwrap_or("unknown")
+        );
     }
     Ok(())
 }

@@ -354,3 +354,105 @@ fn output_into_a_closed_pipe_ends_quietly() {
     assert_eq!(out.status.code(), Some(0), "stderr: {err}");
     assert!(err.trim().is_empty(), "stderr: {err}");
 }
+
+#[test]
+fn loadtest_refuses_other_hosts_and_out_of_bound_sizes_before_connecting() {
+    // Nothing listens on these addresses: each refusal comes before any connection.
+    assert_clean_error(&tabula(&["loadtest", "--addr", "192.0.2.1:80"]), "loopback");
+    assert_clean_error(
+        &tabula(&["loadtest", "--addr", "[2001:db8::1]:80"]),
+        "loopback",
+    );
+    for games in ["0", "5001"] {
+        assert_clean_error(
+            &tabula(&["loadtest", "--addr", "127.0.0.1:9", "--games", games]),
+            "games must be between 1 and 5000",
+        );
+    }
+    for duration in ["0", "601"] {
+        assert_clean_error(
+            &tabula(&["loadtest", "--addr", "127.0.0.1:9", "--duration", duration]),
+            "duration must be between 1 s and 600 s",
+        );
+    }
+    assert_clean_error(
+        &tabula(&["loadtest", "--addr", "127.0.0.1:9", "--timeout", "0"]),
+        "timeout must be between",
+    );
+    // A loopback address where no server listens: a clean error, not a hang.
+    assert_clean_error(
+        &tabula(&["loadtest", "--addr", "127.0.0.1:9", "--duration", "1"]),
+        "127.0.0.1:9",
+    );
+}
+
+/// Waits for a child process, killing it (and failing) if it runs longer than `limit`.
+fn wait_bounded(mut child: std::process::Child, limit: std::time::Duration) -> Output {
+    let start = std::time::Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "still running after {limit:?}; stdout: {} stderr: {}",
+                stdout(&out),
+                stderr(&out)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn the_default_loadtest_completes_against_a_default_server() {
+    // `tabula serve` and `tabula loadtest` with their defaults (100 Kyo games, 200 WebSocket clients,
+    // the server's per-address request budget), only shorter.
+    use std::io::{BufRead, BufReader};
+    let dir = std::env::temp_dir().join(format!("tabula-cli-{}-serve", std::process::id()));
+    let mut server = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the tabula binary runs");
+    let out = server.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let addr = loop {
+        match rx.recv_timeout(std::time::Duration::from_secs(120)) {
+            Ok(line) => {
+                if let Some(url) = line.split("http://").nth(1) {
+                    break url.trim().to_string();
+                }
+            }
+            Err(e) => {
+                let _ = server.kill();
+                panic!("the server did not start: {e}");
+            }
+        }
+    };
+    let child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["loadtest", "--addr", &addr, "--duration", "1", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tabula binary runs");
+    let o = wait_bounded(child, std::time::Duration::from_secs(300));
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let report: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(report["games"], 100, "{report}");
+    assert_eq!(report["sockets"], 200, "{report}");
+    assert_eq!(report["errors"], 0, "{report}");
+    assert!(report["actions"].as_u64().unwrap() > 0, "{report}");
+}
