@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use common::*;
 use serde_json::{Value, json};
-use tabula_server::client::{WsClient, request, request_raw, request_with_headers};
+use tabula_server::client::{WsClient, request, request_raw, request_with_headers, request_within};
 use tabula_server::{Limits, Storage};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -971,4 +971,316 @@ async fn unknown_games_are_clear_errors_over_http_and_websocket() {
     let got = post(addr, "/api/catalog/chess/preview", json!({})).await;
     api_error(&got, 404, "not_found");
     server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_out_of_turn_action_is_refused_and_changes_nothing() {
+    let dir = temp_dir("turn");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create_duel(addr, 30).await;
+    // Seat 0 chooses its secret; seat 1 has not yet: seat 0 owes nothing now.
+    let (s, _) = post(
+        addr,
+        &format!("/api/games/{id}/action"),
+        json!({"seat": 0, "token": tokens[0], "notation": "secret:amberword"}),
+    )
+    .await;
+    assert_eq!(s, 200);
+    let observe = || async {
+        [
+            snapshot(addr, &id, 0, &tokens[0]).await,
+            snapshot(addr, &id, 1, &tokens[1]).await,
+            get(addr, &format!("/api/games/{id}")).await.1,
+        ]
+    };
+    let mut s0 = ws(addr, &id, Some((0, &tokens[0]))).await;
+    recv_until(&mut s0, |m| m["type"] == "snapshot").await;
+    let check_refused = |before: [Value; 3], after: [Value; 3]| {
+        for (i, (b, a)) in before.iter().zip(&after).enumerate() {
+            for k in ["seq", "events", "view", "legal", "to_act", "status"] {
+                assert_eq!(b[k], a[k], "observer {i}: {k} changed");
+            }
+        }
+    };
+    let before = observe().await;
+    assert_eq!(before[0]["to_act"], json!({"seats": [1]}));
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/action"),
+        json!({"seat": 0, "token": tokens[0], "notation": "secret:azureword"}),
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].clone()),
+        (409, json!("not_your_turn")),
+        "{v}"
+    );
+    s0.send(&json!({"type": "action", "id": 7, "notation": "+1"}))
+        .await
+        .unwrap();
+    let e = recv_until(&mut s0, |m| m["type"] == "error").await;
+    assert_eq!(
+        (e["id"].clone(), e["code"].clone()),
+        (json!(7), json!("not_your_turn"))
+    );
+    check_refused(before, observe().await);
+
+    // In the race, the seat whose turn it is not is refused the same way.
+    http_step(addr, &id, &tokens).await.unwrap();
+    let before = observe().await;
+    let turn = before[0]["to_act"]["seat"].as_u64().unwrap() as usize;
+    let other = 1 - turn;
+    for notation in ["+1", "+2"] {
+        let (s, v) = post(
+            addr,
+            &format!("/api/games/{id}/action"),
+            json!({"seat": other, "token": tokens[other], "notation": notation}),
+        )
+        .await;
+        assert_eq!(
+            (s, v["error"]["code"].clone()),
+            (409, json!("not_your_turn")),
+            "{v}"
+        );
+    }
+    let mut sother = ws(addr, &id, Some((other, &tokens[other]))).await;
+    recv_until(&mut sother, |m| m["type"] == "snapshot").await;
+    sother
+        .send(&json!({"type": "action", "id": 8, "action": {"add": 1}}))
+        .await
+        .unwrap();
+    let e = recv_until(&mut sother, |m| m["type"] == "error").await;
+    assert_eq!(
+        (e["id"].clone(), e["code"].clone()),
+        (json!(8), json!("not_your_turn"))
+    );
+    let seq = before[0]["seq"].as_u64().unwrap();
+    check_refused(before, observe().await);
+    // The seat whose turn it is plays on, with the next seq: nothing was logged in between.
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/action"),
+        json!({"seat": turn, "token": tokens[turn], "notation": "+1"}),
+    )
+    .await;
+    assert_eq!((s, v["seq"].as_u64()), (200, Some(seq + 1)), "{v}");
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thinking_ai_does_not_hold_up_the_network() {
+    // The level-5 "AI" blocks until the test lets it go, on every AI worker at once; meanwhile the
+    // server answers health checks, plays other games and the thinking game's own human seat.
+    use std::sync::{Arc, Condvar, Mutex};
+    let workers = 2;
+    let gate = Arc::new((Mutex::new(false), Condvar::new()));
+    let (started_tx, mut started) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let random = random_bot();
+    let bot_gate = gate.clone();
+    let bot: tabula_server::BotFn = Arc::new(move |state, seat, level, seed| {
+        if level == 5 {
+            let _ = started_tx.send(());
+            let (open, cv) = &*bot_gate;
+            let mut open = open.lock().unwrap();
+            let until = std::time::Instant::now() + Duration::from_secs(120);
+            while !*open && std::time::Instant::now() < until {
+                open = cv.wait_timeout(open, Duration::from_millis(200)).unwrap().0;
+            }
+        }
+        random(state, seat, level, seed)
+    });
+    let limits = Limits {
+        ai_workers: workers,
+        ..Limits::default()
+    };
+    let mut cfg = config(registry(), Storage::SqliteDir(temp_dir("ai-busy")), limits);
+    cfg.bot = bot;
+    let server = tabula_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    // Human vs a slow AI: both owe their secret at once, so the AI starts thinking at creation.
+    let mut thinking = Vec::new();
+    for _ in 0..workers {
+        let (id, tokens) = create(
+            addr,
+            json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "ai", "level": 5}], "host_seats": [0]}),
+        )
+        .await;
+        thinking.push((id, tokens[0].clone().unwrap()));
+    }
+    for _ in 0..workers {
+        tokio::time::timeout(T, started.recv())
+            .await
+            .expect("the AI started thinking")
+            .unwrap();
+    }
+    // Every AI worker is busy now.
+    let quick = Duration::from_secs(10);
+    let (s, body) = request_within(addr, "GET", "/healthz", None, quick)
+        .await
+        .unwrap();
+    assert_eq!((s, body), (200, json!("ok")));
+    let (other, tokens) = create_duel(addr, 10).await;
+    for _ in 0..4 {
+        http_step(addr, &other, &tokens).await.unwrap();
+    }
+    let mut sock = ws(addr, &other, None).await;
+    recv_until(&mut sock, |m| m["type"] == "snapshot").await;
+    sock.send(&json!({"type": "ping", "id": 1})).await.unwrap();
+    recv_until(&mut sock, |m| m["type"] == "pong").await;
+    // The thinking games themselves answer, and their human seat plays.
+    let mut watchers = Vec::new();
+    for (id, token) in &thinking {
+        let snap = snapshot(addr, id, 0, token).await;
+        assert_eq!(snap["to_act"], json!({"seats": [0, 1]}));
+        let (s, v) = post(
+            addr,
+            &format!("/api/games/{id}/action"),
+            json!({"seat": 0, "token": token, "notation": "secret:amberword"}),
+        )
+        .await;
+        assert_eq!(s, 200, "{v}");
+        let mut w = ws(addr, id, None).await;
+        recv_until(&mut w, |m| m["type"] == "snapshot").await;
+        watchers.push(w);
+    }
+    // Let the AI go: its secrets arrive.
+    {
+        let (open, cv) = &*gate;
+        *open.lock().unwrap() = true;
+        cv.notify_all();
+    }
+    for w in &mut watchers {
+        recv_until(w, |m| {
+            m["events"].as_array().is_some_and(|evs| {
+                evs.iter()
+                    .any(|e| e["kind"] == "action" && e["actor"] == json!({"seat": 1}))
+            })
+        })
+        .await;
+    }
+    server.shutdown().await.unwrap();
+}
+
+/// Moves every stored event of game `id` `ms` milliseconds into the past (the server must be down).
+async fn age_log(dir: &std::path::Path, id: &str, ms: i64) {
+    let pool = sqlite_pool(dir).await;
+    let done = sqlx::query("UPDATE events SET at_ms = at_ms - $1 WHERE game_id = $2")
+        .bind(ms)
+        .bind(id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert!(done.rows_affected() >= 4);
+    pool.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clocks_that_ran_out_while_the_server_was_down_lose_on_restart() {
+    let dir = temp_dir("downtime");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let day = 86_400_000i64;
+    // Seat 0 chooses its secret at once; seat 1 (South) owes its own when the server goes down.
+    let mut games = Vec::new();
+    for (clock, aged) in [
+        // Ran out while the server was down: correspondence, a day and a minute ago…
+        (
+            json!({"kind": "correspondence", "days_per_move": 1}),
+            day + 60_000,
+        ),
+        // … and Fischer, a minute's bank that ran out a second ago.
+        (
+            json!({"kind": "fischer", "initial_ms": 60_000, "increment_ms": 0}),
+            61_000,
+        ),
+        // Runs out a few seconds after the restart, with the server up (a correspondence timeout).
+        (
+            json!({"kind": "correspondence", "days_per_move": 1}),
+            day - 4_000,
+        ),
+    ] {
+        let (id, tokens) = create(
+            addr,
+            json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}],
+                   "host_seats": [0, 1], "clock": clock}),
+        )
+        .await;
+        let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
+        let (s, _) = post(
+            addr,
+            &format!("/api/games/{id}/action"),
+            json!({"seat": 0, "token": tokens[0], "notation": "secret:amberword"}),
+        )
+        .await;
+        assert_eq!(s, 200);
+        games.push((id, tokens, aged));
+    }
+    server.shutdown().await.unwrap();
+    for (id, _, aged) in &games {
+        age_log(&dir, id, *aged).await;
+    }
+    let restarted = now_ms();
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    for (i, (id, tokens, _)) in games.iter().enumerate() {
+        let mut spec = ws(addr, id, None).await;
+        let first = recv_until(&mut spec, |m| m["type"] == "snapshot").await;
+        if i == 2 && first["status"] == "running" {
+            // Still running right after the restart, with the few seconds it has left.
+            let left = first["clock"]["seats"][1]["remaining_ms"].as_i64().unwrap();
+            assert!(left <= 4_000, "{left}");
+            assert_eq!(first["clock"]["seats"][1]["running"], true);
+        }
+        let over = if first["status"] == "over" {
+            first
+        } else {
+            recv_until(&mut spec, |m| m["status"] == "over").await
+        };
+        assert_eq!(
+            over["result"]["results"],
+            json!(["win", "loss"]),
+            "game {i}"
+        );
+        assert_eq!(over["result"]["reason"], "South lost on time", "game {i}");
+        let snap = snapshot(addr, id, 1, &tokens[1]).await;
+        let timeout = snap["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["kind"] == "timeout")
+            .cloned()
+            .unwrap_or_else(|| panic!("game {i}: a timeout event: {snap}"));
+        assert_eq!(timeout["seat"], 1, "game {i}");
+        // Flagged by the restarted server, not before the downtime.
+        assert!(timeout["at"].as_i64().unwrap() >= restarted, "game {i}");
+        // South cannot act any more.
+        let (s, v) = post(
+            addr,
+            &format!("/api/games/{id}/action"),
+            json!({"seat": 1, "token": tokens[1], "notation": "secret:birchword"}),
+        )
+        .await;
+        assert_eq!(
+            (s, v["error"]["code"].clone()),
+            (409, json!("game_over")),
+            "game {i}"
+        );
+    }
+    // The result is stored: another restart keeps it.
+    server.shutdown().await.unwrap();
+    let server = start(&dir).await;
+    for (id, tokens, _) in &games {
+        let snap = snapshot(server.local_addr(), id, 0, &tokens[0]).await;
+        assert_eq!(snap["result"]["reason"], "South lost on time");
+    }
+    server.shutdown().await.unwrap();
+}
+
+/// Milliseconds since the Unix epoch.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
 }
