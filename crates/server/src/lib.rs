@@ -12,6 +12,8 @@
 //!   [`BotFn`] on a pool of blocking worker threads, never on the network threads.
 //! * Clocks (Fischer, correspondence) are enforced by a timer per game and checked at every request.
 //! * Limits ([`Limits`]): message and body sizes, per-connection and per-IP rate limits.
+//! * Cancellation: a change, once started, runs to its end on a task of its own (committed, applied to
+//!   the game in memory, broadcast), even if the HTTP client or WebSocket that asked goes away.
 //! * Load: [`loadtest`] drives a server over loopback with many WebSocket clients.
 //!
 //! Start it with [`serve`] (runs until Ctrl-C) or [`start`] (returns a handle; tests use port 0).
@@ -88,7 +90,8 @@ pub struct Limits {
     pub ws_burst: f64,
     /// Refused (rate-limited) messages after which a connection is closed.
     pub ws_max_refused: u32,
-    /// HTTP API requests per second per client IP on average.
+    /// HTTP API requests per second per client IP on average (`/api/…`; a seat's own WebSocket
+    /// upgrade with its valid token is not counted).
     pub http_rate_per_sec: f64,
     /// Burst allowance per client IP.
     pub http_burst: f64,

@@ -8,7 +8,7 @@
 //! events are strictly ordered.
 //!
 //! Every change runs on a task of its own that nobody cancels (the public entry points hand it to
-//! [`detached`]; AI moves and clock timers are spawned tasks already). The commit and the update of the
+//! `detached`; AI moves and clock timers are spawned tasks already). The commit and the update of the
 //! room must not be separated: axum drops an HTTP handler's future when its client disconnects, and a
 //! change abandoned between the database and the room would leave the log one event ahead of the game
 //! in memory (the next change would reuse the seq and fail forever).
