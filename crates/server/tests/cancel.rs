@@ -55,12 +55,14 @@ async fn a_change_whose_client_disconnects_mid_commit_is_applied_and_broadcast()
         body.len()
     );
     http.write_all(head.as_bytes()).await.unwrap();
+    // Wait (for up to about 10 s) until the action holds the room: it is then waiting in the commit.
     let mut busy = false;
-    for _ in 0..50 {
+    for _ in 0..200 {
         if room_is_busy(addr, &id).await {
             busy = true;
             break;
         }
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert!(busy, "the action reached the commit");
     drop(http);

@@ -356,15 +356,12 @@ pub async fn sqlite_pool(dir: &Path) -> sqlx::SqlitePool {
 }
 
 /// Whether game `id`'s room is busy (its lock held, e.g. by a commit waiting for the database): its
-/// snapshot does not answer within a short while.
+/// snapshot, which takes milliseconds, does not answer within a second.
 pub async fn room_is_busy(addr: SocketAddr, id: &str) -> bool {
     let path = format!("/api/games/{id}");
-    tokio::time::timeout(
-        Duration::from_millis(300),
-        request(addr, "GET", &path, None),
-    )
-    .await
-    .is_err()
+    tokio::time::timeout(Duration::from_secs(1), request(addr, "GET", &path, None))
+        .await
+        .is_err()
 }
 
 /// Reads what a socket still gets until the server closes it; panics if it stays open (silent) for
