@@ -37,10 +37,12 @@ pub struct ServeArgs {
 
 /// Options of `tabula loadtest`.
 #[derive(Args, Debug)]
-#[command(after_help = "Every wait is bounded: each answer of the server during setup has --timeout; \
+#[command(
+    after_help = "Every wait is bounded: each answer of the server during setup has --timeout; \
 setup (creating the games, paced when the server answers 429, and connecting every seat) takes at most \
 30 s + 40 ms per game; play lasts --duration plus at most 5 s for actions in flight. Games that could \
-not be created and clients that failed are reported, and the command then exits with status 2.")]
+not be created and clients that failed are reported, and the command then exits with status 2."
+)]
 pub struct LoadtestArgs {
     /// The server to load (loopback addresses only).
     #[arg(long, default_value = "127.0.0.1:8080")]
