@@ -14,7 +14,15 @@ export type ServerMsg =
 export interface ConnHandlers {
   onMessage: (msg: ServerMsg) => void;
   onStatus: (connected: boolean, detail: string) => void;
+  /** The server closed the seat's socket because its token was replaced (a lobby claim): the seat is
+   * no longer this device's, and the connection does not redial with the old token. */
+  onRevoked?: () => void;
 }
+
+/** The close code the server uses for a seat token that was replaced (`bad_token`, docs/protocol.md). */
+export const CLOSE_TOKEN_REPLACED = 1008;
+
+export const REVOKED_TEXT = 'this seat was claimed by someone else with a new link — it is no longer played from this device';
 
 /** A ping every PING_MS; a connection that heard nothing for SILENT_MS is taken for dead. */
 const PING_MS = 10000;
@@ -78,10 +86,18 @@ export class GameConn {
       }
       this.handlers.onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev: CloseEvent) => {
       if (this.ws !== ws) return; // already given up on (heartbeat) or replaced
       window.clearInterval(this.pingTimer);
       this.ws = null;
+      if (!this.closed && this.cred && ev.code === CLOSE_TOKEN_REPLACED) {
+        // Redialling with the replaced token would only be refused again, forever.
+        this.closed = true;
+        window.clearTimeout(this.timer);
+        this.handlers.onStatus(false, REVOKED_TEXT);
+        this.handlers.onRevoked?.();
+        return;
+      }
       if (!this.closed) {
         this.handlers.onStatus(false, 'connection lost — reconnecting…');
         this.schedule();

@@ -60,3 +60,14 @@ export function saveSeat(id: string, cred: SeatCredential): void {
     /* storage full or disabled: the seats live only as long as this page */
   }
 }
+
+/** Forgets one seat of game `id` (its token was replaced: someone claimed the seat with a new link). */
+export function forgetSeat(id: string, seat: number): void {
+  const list = loadSeats(id).filter((c) => c.seat !== seat);
+  memory.set(id, list);
+  try {
+    localStorage.setItem(KEY(id), JSON.stringify(list));
+  } catch {
+    /* storage disabled: the seat is forgotten for as long as this page lives */
+  }
+}

@@ -11,7 +11,7 @@ import {
 } from '../logic/snapshot';
 import { fileName } from '../logic/record';
 import { choiceHint } from '../logic/hints';
-import { loadSeats, saveSeat, type SeatCredential } from '../store';
+import { forgetSeat, loadSeats, saveSeat, type SeatCredential } from '../store';
 import { inStep, needsCover, seatToShow } from '../logic/hotseat';
 import { clear, h } from '../ui/dom';
 import { showDialog } from '../ui/dialog';
@@ -205,6 +205,10 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     conns.set(k, new GameConn(id, c, {
       onStatus: (isUp, detail) => onStatus(k, isUp, detail),
       onMessage: (msg) => onMessage(k, msg),
+      // Forget the seat, so a reload opens the game as a spectator instead of redialling a dead token.
+      onRevoked: () => {
+        if (c) forgetSeat(id, c.seat);
+      },
     }));
   }
   const online = () => conns.forEach((c) => c.kick());
