@@ -262,7 +262,7 @@ fn greedy_value<G: Knowledge>(state: &G, seat: Seat, rng: &mut GameRng, chance_d
 }
 
 fn greedy<G: Knowledge>(state: &G, seat: Seat, rng: &mut GameRng) -> Option<G::Action> {
-    let mut actions = tabula_core::legal_actions_vec(state, seat);
+    let mut actions = crate::knowledge::agent_actions_vec(state, seat);
     actions.shuffle(rng);
     let mut best: Option<(f64, i32, usize)> = None;
     for (i, a) in actions.iter().enumerate() {

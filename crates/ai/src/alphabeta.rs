@@ -201,7 +201,7 @@ impl<G: Knowledge> Searcher<'_, G> {
             beta = beta.min(stand);
         }
         let mut actions = Vec::new();
-        state.legal_actions(mover, &mut actions);
+        crate::knowledge::agent_actions(state, mover, &mut actions);
         actions.retain(|a| state.is_tactical(a));
         if actions.is_empty() {
             return Ok(stand);
@@ -289,7 +289,7 @@ impl<G: Knowledge> Searcher<'_, G> {
             tt_best = e.best.clone();
         }
         let mut actions = Vec::new();
-        state.legal_actions(mover, &mut actions);
+        crate::knowledge::agent_actions(state, mover, &mut actions);
         if actions.is_empty() {
             return Ok(self.leaf_value(state, ply));
         }
@@ -357,7 +357,7 @@ pub fn search<G: Knowledge>(
     cfg: &AlphaBetaConfig,
     rng: &mut GameRng,
 ) -> Option<(G::Action, AlphaBetaStats)> {
-    let mut actions = tabula_core::legal_actions_vec(state, root);
+    let mut actions = crate::knowledge::agent_actions_vec(state, root);
     if actions.is_empty() {
         return None;
     }

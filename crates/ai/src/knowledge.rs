@@ -32,6 +32,14 @@ pub trait Knowledge: Game {
         None
     }
 
+    /// Drops legal actions that agents should never consider because they only undo an earlier step
+    /// of the same decision, so that a search cannot go round in circles without progress (Syba: in a
+    /// unit selection, which starts with every unit chosen, re-adding a unit held back). Must keep at
+    /// least one action of a non-empty list. Default: keeps every action. `random` ignores it.
+    fn prune_actions(&self, actions: &mut Vec<Self::Action>) {
+        let _ = actions;
+    }
+
     /// Move ordering for alpha-beta and greedy tie-breaks: a higher priority is searched first
     /// (captures before quiet moves). Default 0 for every action.
     fn action_priority(&self, action: &Self::Action) -> i32 {
@@ -109,4 +117,17 @@ pub fn stable_hash<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     value.hash(&mut h);
     h.finish()
+}
+
+/// The actions an agent considers for `seat`: the legal list less what [`Knowledge::prune_actions`] drops.
+pub fn agent_actions<G: Knowledge>(state: &G, seat: Seat, out: &mut Vec<G::Action>) {
+    state.legal_actions(seat, out);
+    state.prune_actions(out);
+}
+
+/// [`agent_actions`] into a new vector.
+pub fn agent_actions_vec<G: Knowledge>(state: &G, seat: Seat) -> Vec<G::Action> {
+    let mut out = Vec::new();
+    agent_actions(state, seat, &mut out);
+    out
 }

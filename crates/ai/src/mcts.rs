@@ -164,7 +164,7 @@ fn playout<G: Knowledge>(
                 let seats = to_act.seats();
                 let seat = seats[rng.random_range(0..seats.len())];
                 buffer.clear();
-                state.legal_actions(seat, buffer);
+                crate::knowledge::agent_actions(state, seat, buffer);
                 if buffer.is_empty() {
                     return terminal_or_eval(state, cfg.cutoff.is_some());
                 }
@@ -192,7 +192,7 @@ pub fn search<G: Knowledge>(
 ) -> Option<(G::Action, MctsStats)> {
     let root_seat = info.seat();
     let first = info.sample(rng);
-    let root_actions = tabula_core::legal_actions_vec(&first, root_seat);
+    let root_actions = crate::knowledge::agent_actions_vec(&first, root_seat);
     if root_actions.is_empty() {
         return None;
     }
@@ -256,7 +256,7 @@ pub fn search<G: Knowledge>(
                         // The root seat's own actions are the same in every determinization.
                         buffer.extend(root_actions.iter().cloned());
                     } else {
-                        state.legal_actions(seat, &mut buffer);
+                        crate::knowledge::agent_actions(&state, seat, &mut buffer);
                     }
                     if buffer.is_empty() {
                         break terminal_or_eval(&state, cfg.cutoff.is_some());

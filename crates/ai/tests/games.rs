@@ -241,3 +241,57 @@ proptest::proptest! {
         legal_from_random_position::<TrumpCyvasse>(Default::default(), seed, plies / 4);
     }
 }
+
+/// Syba unit selections: agents consider neither re-adding a unit held back nor withdrawing while
+/// something else can end the selection (both only undo an earlier step and score the same; level5
+/// went round hold/choose for thousands of actions), and keep `withdraw` when it is the only way out.
+#[test]
+fn syba_agents_never_undo_a_unit_selection() {
+    use syba::Action as A;
+    let s = Syba::new(&SybaOptions::default()).expect("default options");
+    let prune = |mut v: Vec<A>| {
+        s.prune_actions(&mut v);
+        v
+    };
+    assert_eq!(
+        prune(vec![A::Choose(1), A::HoldBack(2), A::Confirm, A::Withdraw]),
+        vec![A::HoldBack(2), A::Confirm]
+    );
+    assert_eq!(prune(vec![A::Choose(1), A::Withdraw]), vec![A::Withdraw]);
+    assert_eq!(prune(vec![A::Choose(1)]), vec![A::Choose(1)]);
+    // Real selections reached by random play: no agent picks Choose or Withdraw while it may confirm.
+    let mut found = 0;
+    for seed in 0..40u64 {
+        let mut m = Match::<Syba>::new(SybaOptions::default(), seed).expect("new game");
+        let mut rng = tabula_core::rng_from_seed(seed);
+        for _ in 0..600 {
+            let ToAct::Seat(seat) = m.state().to_act() else {
+                if matches!(m.state().to_act(), ToAct::Over(_)) {
+                    break;
+                }
+                m.resolve_chance().expect("chance");
+                continue;
+            };
+            let legal = legal_actions_vec(m.state(), seat);
+            if legal.contains(&A::Confirm) && legal.iter().any(|a| matches!(a, A::Choose(_))) {
+                found += 1;
+                let info = InfoSet::new(m.state(), seat).expect("info set");
+                for name in ["greedy", "level3:200"] {
+                    let (a, _) = decide(&spec(name), &info, seed).expect("a decision");
+                    assert!(
+                        !matches!(a, A::Choose(_) | A::Withdraw),
+                        "{name} chose {a:?}"
+                    );
+                }
+                break;
+            }
+            let i = tabula_core::rand::RngExt::random_range(&mut rng, 0..legal.len());
+            m.apply(Actor::Seat(seat), legal[i].clone())
+                .expect("legal action");
+        }
+    }
+    assert!(
+        found > 0,
+        "random play reached no unit selection with a unit held back"
+    );
+}

@@ -97,6 +97,21 @@ impl Knowledge for Syba {
         priority(action)
     }
 
+    /// A unit selection starts with every unit chosen, so holding units back reaches every subset;
+    /// re-adding a unit held back (`Choose`) only undoes an earlier step, and `withdraw` undoes the
+    /// opening of the selection (which the search already scored as if confirmed). Searches that could
+    /// take them went round hold/choose and open/withdraw for thousands of actions (both sides of
+    /// each pair score the same). Withdraw stays when nothing else can end the selection.
+    fn prune_actions(&self, actions: &mut Vec<syba::Action>) {
+        let progress =
+            |a: &syba::Action| !matches!(a, syba::Action::Choose(_) | syba::Action::Withdraw);
+        if actions.iter().any(progress) {
+            actions.retain(progress);
+        } else if actions.contains(&syba::Action::Withdraw) {
+            actions.retain(|a| *a == syba::Action::Withdraw);
+        }
+    }
+
     fn playout_choice(&self, _seat: Seat, legal: &[syba::Action], rng: &mut GameRng) -> usize {
         if let Some(confirm) = legal.iter().position(|a| *a == syba::Action::Confirm) {
             return confirm;
