@@ -273,6 +273,21 @@ fn syba_agents_never_undo_a_unit_selection() {
                 continue;
             };
             let legal = legal_actions_vec(m.state(), seat);
+            if let Some(syba::state::Pending::Select(sel)) = m.state().pending().last() {
+                // Every selection keeps a way to confirm and no way back.
+                let mut pruned = legal.clone();
+                m.state().prune_actions(&mut pruned);
+                assert!(pruned.contains(&A::Confirm), "{legal:?}");
+                assert!(
+                    !pruned
+                        .iter()
+                        .any(|a| matches!(a, A::Choose(_) | A::Withdraw)),
+                    "{pruned:?}"
+                );
+                if let [only] = sel.chosen[..] {
+                    assert!(!pruned.contains(&A::HoldBack(only)), "{pruned:?}");
+                }
+            }
             if legal.contains(&A::Confirm) && legal.iter().any(|a| matches!(a, A::Choose(_))) {
                 found += 1;
                 let info = InfoSet::new(m.state(), seat).expect("info set");

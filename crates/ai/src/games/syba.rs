@@ -101,8 +101,17 @@ impl Knowledge for Syba {
     /// re-adding a unit held back (`Choose`) only undoes an earlier step, and `withdraw` undoes the
     /// opening of the selection (which the search already scored as if confirmed). Searches that could
     /// take them went round hold/choose and open/withdraw for thousands of actions (both sides of
-    /// each pair score the same). Withdraw stays when nothing else can end the selection.
+    /// each pair score the same). The last chosen unit is never held back (so the selection can
+    /// always be confirmed); withdraw stays when nothing else can end the selection.
     fn prune_actions(&self, actions: &mut Vec<syba::Action>) {
+        // Nor hold back the last chosen unit: an empty selection can only be withdrawn, and
+        // open / hold back every unit / withdraw went round as well. A non-empty one can be confirmed.
+        if let Some(Pending::Select(sel)) = self.pending().last()
+            && let [only] = sel.chosen[..]
+            && actions.len() > 1
+        {
+            actions.retain(|a| *a != syba::Action::HoldBack(only));
+        }
         let progress =
             |a: &syba::Action| !matches!(a, syba::Action::Choose(_) | syba::Action::Withdraw);
         if actions.iter().any(progress) {
