@@ -309,6 +309,22 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
         false
     }
 
+    /// Draws one of `seat`'s legal actions uniformly at random: exactly the action that listing them
+    /// with [`Game::legal_actions`] and taking the one at `rng.random_range(0..len)` gives, with
+    /// exactly that draw from `rng`, so a seeded random game is the same whichever way it is drawn.
+    /// `None` when the seat has no legal action. The default lists into `scratch` (working space the
+    /// caller keeps between calls); a game whose random playouts matter may override it to draw
+    /// without listing every action, and tests the override with
+    /// [`tools::check_random_legal_action`](crate::tools::check_random_legal_action).
+    fn random_legal_action(
+        &self,
+        seat: Seat,
+        rng: &mut GameRng,
+        scratch: &mut Vec<Self::Action>,
+    ) -> Option<Self::Action> {
+        listed_random_legal_action(self, seat, rng, scratch)
+    }
+
     /// When `to_act()` is `Chance`: appends every outcome with its probability, when the outcomes are
     /// few enough to list (dice). Leaves `out` empty when they are not (a shuffle); then only
     /// [`Game::sample_chance`] is available.
@@ -399,6 +415,24 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     fn turn_number(&self) -> u32 {
         0
     }
+}
+
+/// The definition of [`Game::random_legal_action`] (and its default): lists `seat`'s legal actions
+/// into `scratch` and takes the one at `rng.random_range(0..len)`.
+pub fn listed_random_legal_action<G: Game>(
+    game: &G,
+    seat: Seat,
+    rng: &mut GameRng,
+    scratch: &mut Vec<G::Action>,
+) -> Option<G::Action> {
+    use rand::RngExt;
+    scratch.clear();
+    game.legal_actions(seat, scratch);
+    if scratch.is_empty() {
+        return None;
+    }
+    let i = rng.random_range(0..scratch.len());
+    Some(scratch.swap_remove(i))
 }
 
 /// Convenience: the legal actions of `seat` in a fresh vector.

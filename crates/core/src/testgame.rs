@@ -236,3 +236,100 @@ fn resolve_chance_reports_a_broken_die_and_an_endless_chance_run() {
     assert!(matches!(err, Some(ActionError::Illegal(m)) if m.contains("in a row")));
     assert_eq!(count, dynamic::MAX_CHANCE_RUN);
 }
+
+/// The race with a `random_legal_action` that draws differently from its list: the check must
+/// notice (a wrong action, or the right action with the generator consumed differently).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct SkewedRace {
+    race: Race,
+    /// Draw twice (the same action, the generator consumed differently) instead of drawing once and
+    /// always staying.
+    extra_draw: bool,
+}
+
+impl Game for SkewedRace {
+    type Options = RaceOptions;
+    type Action = RaceAction;
+    type View = Race;
+    const ID: &'static str = "skewed-race";
+    const NAME: &'static str = "Skewed race";
+    const DESCRIPTION: &'static str = "a race whose random draw is wrong";
+
+    fn new(options: &RaceOptions) -> Result<Self, OptionsError> {
+        Ok(SkewedRace {
+            race: Race::new(options)?,
+            extra_draw: false,
+        })
+    }
+    fn options(&self) -> &RaceOptions {
+        self.race.options()
+    }
+    fn seats(&self) -> usize {
+        2
+    }
+    fn to_act(&self) -> ToAct {
+        self.race.to_act()
+    }
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<RaceAction>) {
+        self.race.legal_actions(seat, out);
+    }
+    fn random_legal_action(
+        &self,
+        seat: Seat,
+        rng: &mut crate::GameRng,
+        scratch: &mut Vec<RaceAction>,
+    ) -> Option<RaceAction> {
+        if self.extra_draw {
+            let a = crate::listed_random_legal_action(self, seat, rng, scratch);
+            let _ = crate::listed_random_legal_action(self, seat, rng, scratch);
+            return a;
+        }
+        // The same draw as the list's, but always the second action.
+        use rand::RngExt;
+        let listed = crate::legal_actions_vec(self, seat);
+        let _ = rng.random_range(0..listed.len().max(1));
+        (!listed.is_empty()).then_some(RaceAction::Stay)
+    }
+    fn chance_outcomes(&self, out: &mut Vec<(RaceAction, f64)>) {
+        self.race.chance_outcomes(out);
+    }
+    fn apply(&mut self, actor: Actor, action: &RaceAction) -> Result<(), ActionError> {
+        self.race.apply(actor, action)
+    }
+    fn view(&self, observer: Observer) -> Race {
+        self.race.view(observer)
+    }
+}
+
+#[test]
+fn check_random_legal_action_accepts_the_listed_draw_and_catches_any_other() {
+    let mut state = race(4, 2, false);
+    state
+        .apply(Actor::Chance, &RaceAction::Roll(1))
+        .unwrap_or_else(|e| panic!("{e}"));
+    // The default draws from the list, at a decision and where no seat decides.
+    assert_eq!(tools::check_random_legal_action(&state, 16), Ok(()));
+    assert_eq!(
+        tools::check_random_legal_action(&race(4, 2, false), 4),
+        Ok(())
+    );
+    // An override that always stays: the list draws Advance for some seed.
+    let mut skewed = SkewedRace {
+        race: state,
+        extra_draw: false,
+    };
+    let err = tools::check_random_legal_action(&skewed, 16).err();
+    assert!(
+        err.as_deref()
+            .is_some_and(|e| e.contains("drew Some(Stay), the list gives Some(Advance)")),
+        "{err:?}"
+    );
+    // The same action as the list but a second draw from the generator.
+    skewed.extra_draw = true;
+    let err = tools::check_random_legal_action(&skewed, 16).err();
+    assert!(
+        err.as_deref()
+            .is_some_and(|e| e.contains("consumed the generator differently")),
+        "{err:?}"
+    );
+}

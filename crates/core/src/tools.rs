@@ -108,19 +108,46 @@ pub fn random_playout<G: Game>(game: &mut G, rng: &mut GameRng, max_actions: u64
             ToAct::Seats(seats) if !seats.is_empty() => seats[rng.random_range(0..seats.len())],
             ToAct::Seats(_) => break,
         };
-        buffer.clear();
-        game.legal_actions(seat, &mut buffer);
-        if buffer.is_empty() {
-            break;
+        match game.random_legal_action(seat, rng, &mut buffer) {
+            Some(a) => game.apply_trusted(Actor::Seat(seat), &a),
+            None => break,
         }
-        let a = &buffer[rng.random_range(0..buffer.len())];
-        game.apply_trusted(Actor::Seat(seat), a);
         taken += 1;
     }
     PlayoutResult {
         outcome: game.to_act().outcome().cloned(),
         actions: taken,
     }
+}
+
+/// Checks `game`'s [`Game::random_legal_action`] in this state against its definition,
+/// [`listed_random_legal_action`](crate::listed_random_legal_action): for every seat and each of
+/// `draws` generators (seeded `0..draws`), both must give the same action and leave the generator in
+/// the same state. Returns the first difference. Games that override the default test the override
+/// with it on every state of their random games.
+pub fn check_random_legal_action<G: Game>(game: &G, draws: u64) -> Result<(), String> {
+    let (mut listed, mut drawn) = (Vec::new(), Vec::new());
+    for s in 0..game.seats() {
+        let seat = Seat(s as u8);
+        for seed in 0..draws {
+            let mut by_list = crate::rng_from_seed(seed);
+            let mut by_game = by_list.clone();
+            let want = crate::listed_random_legal_action(game, seat, &mut by_list, &mut listed);
+            let got = game.random_legal_action(seat, &mut by_game, &mut drawn);
+            if want != got {
+                return Err(format!(
+                    "seat {s}, seed {seed}: random_legal_action drew {got:?}, the list gives {want:?}"
+                ));
+            }
+            if by_list != by_game {
+                return Err(format!(
+                    "seat {s}, seed {seed}: random_legal_action drew {got:?} as the list does but \
+                     consumed the generator differently"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Why a record failed to replay.
