@@ -403,6 +403,16 @@ impl Game for Territories {
         self.legal(seat, out);
     }
 
+    fn random_legal_action(
+        &self,
+        seat: Seat,
+        rng: &mut GameRng,
+        scratch: &mut Vec<Action>,
+    ) -> Option<Action> {
+        // Draws without listing every action (random games are made of these draws).
+        self.random_legal(seat, rng, scratch)
+    }
+
     fn chance_outcomes(&self, out: &mut Vec<(Action, f64)>) {
         match self.phase {
             Phase::ChooseFirst => {

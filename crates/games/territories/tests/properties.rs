@@ -93,6 +93,19 @@ fn check_state(g: &Territories, rng: &mut GameRng, deep: bool) {
     for seat in [Seat(0), Seat(1)] {
         let legal = tabula_core::legal_actions_vec(g, seat);
         assert_eq!(legal.is_empty(), !to_act.includes(seat));
+        // Drawing without listing finds exactly the listed actions, by index, and draws as a draw
+        // from the list would.
+        assert_eq!(g.legal_count(seat), legal.len(), "legal_count");
+        let mut scratch = Vec::new();
+        for (k, a) in legal.iter().enumerate() {
+            assert_eq!(
+                g.legal_at(seat, k, &mut scratch).as_ref(),
+                Some(a),
+                "legal_at({k})"
+            );
+        }
+        assert_eq!(g.legal_at(seat, legal.len(), &mut scratch), None);
+        tools::check_random_legal_action(g, 3).unwrap();
         if deep {
             for a in &legal {
                 let mut c = g.clone();
@@ -203,6 +216,37 @@ proptest! {
         };
         let g = play_checked(seed, options);
         prop_assert!(g.turn <= turns);
+    }
+
+    /// `tools::random_playout`, which draws with `random_legal_action` (without listing), plays the
+    /// very game a playout drawing from the listed actions plays.
+    #[test]
+    fn drawing_without_listing_plays_the_same_random_game(seed in any::<u64>()) {
+        let start = Territories::new(&TerritoriesOptions::default()).unwrap();
+        let mut drawn = start.clone();
+        let result = tools::random_playout(&mut drawn, &mut rng_from_seed(seed), MAX_ACTIONS);
+        let mut listed = start;
+        let mut rng = rng_from_seed(seed);
+        let mut scratch = Vec::new();
+        let mut taken = 0;
+        loop {
+            match listed.to_act() {
+                ToAct::Over(_) => break,
+                ToAct::Chance => {
+                    let a = listed.sample_chance(&mut rng).unwrap();
+                    listed.apply(Actor::Chance, &a).unwrap();
+                }
+                to_act => {
+                    let seat = to_act.seats()[0];
+                    let a = tabula_core::listed_random_legal_action(&listed, seat, &mut rng, &mut scratch)
+                        .unwrap();
+                    listed.apply(Actor::Seat(seat), &a).unwrap();
+                }
+            }
+            taken += 1;
+        }
+        prop_assert_eq!(result.actions, taken);
+        prop_assert_eq!(drawn, listed);
     }
 
     /// `tools::random_record` + `tools::replay` (with the seed audit) reproduce the same final state,

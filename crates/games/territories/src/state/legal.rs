@@ -1,0 +1,791 @@
+//! Legal actions, listed or drawn at random, from one description per phase.
+//!
+//! Each phase's actions are described once, as a sequence of *sections*: a count that is cheap to
+//! compute and a function that lists the section's actions in order. Listing them all
+//! ([`Territories::legal`]) runs every section's list. Drawing one uniformly at random
+//! ([`Territories::random_legal`]) sums the counts, draws the index exactly as a draw from the full
+//! list would (`rng.random_range(0..len)`), and lists only the section the index falls in: a random
+//! game is the same game either way. Random playouts spend most of their time choosing actions, and
+//! most listed actions are never drawn (a hand that can pay for a Town lists up to 30 `Build`s), so
+//! this is where the speed of a random game comes from.
+//!
+//! Every count is checked against its list: in debug builds on every listing (so every test that
+//! lists actions checks it), and by the tests of this module on every state of random games.
+
+use std::ops::ControlFlow;
+
+use tabula_core::rand::RngExt;
+use tabula_core::{GameRng, Seat};
+
+use super::{CellMap, GRID_CARDS, GRID_H, GRID_W, Offer, Phase, Territories};
+use crate::model::{Ability, Action, BankTake, Item, Piece, Res};
+
+/// The most sections a phase is described with (the main phase has six).
+const MAX_SECTIONS: usize = 8;
+
+/// Receives a phase's legal actions section by section.
+trait Emit {
+    /// A section of `count()` actions, which `list` appends to a vector in order. `Break` when no
+    /// further section is needed.
+    fn section(
+        &mut self,
+        count: impl FnOnce() -> usize,
+        list: impl FnOnce(&mut Vec<Action>),
+    ) -> ControlFlow<()>;
+
+    /// A section as in [`Emit::section`] whose action at index `k` `at(k)` finds without listing.
+    #[inline(always)]
+    fn section_at(
+        &mut self,
+        count: impl FnOnce() -> usize,
+        list: impl FnOnce(&mut Vec<Action>),
+        at: impl FnOnce(usize) -> Option<Action>,
+    ) -> ControlFlow<()> {
+        let _ = at;
+        self.section(count, list)
+    }
+}
+
+/// Lists every section.
+struct ListAll<'a>(&'a mut Vec<Action>);
+
+impl Emit for ListAll<'_> {
+    #[inline(always)]
+    fn section(
+        &mut self,
+        count: impl FnOnce() -> usize,
+        list: impl FnOnce(&mut Vec<Action>),
+    ) -> ControlFlow<()> {
+        let before = self.0.len();
+        list(self.0);
+        debug_assert_eq!(
+            self.0.len() - before,
+            count(),
+            "a section of Territories' legal actions differs from its count"
+        );
+        ControlFlow::Continue(())
+    }
+}
+
+/// Counts the actions, section by section.
+#[derive(Default)]
+struct Counter {
+    counts: [usize; MAX_SECTIONS],
+    sections: usize,
+    total: usize,
+}
+
+impl Emit for Counter {
+    #[inline(always)]
+    fn section(
+        &mut self,
+        count: impl FnOnce() -> usize,
+        _list: impl FnOnce(&mut Vec<Action>),
+    ) -> ControlFlow<()> {
+        let c = count();
+        debug_assert!(self.sections < MAX_SECTIONS, "raise MAX_SECTIONS");
+        if let Some(slot) = self.counts.get_mut(self.sections) {
+            *slot = c;
+        }
+        self.sections += 1;
+        self.total += c;
+        ControlFlow::Continue(())
+    }
+}
+
+/// Finds the action at index `k` of the whole list, listing only its section (the counts come from
+/// a [`Counter`] run on the same state).
+struct Picker<'a> {
+    k: usize,
+    counts: &'a [usize; MAX_SECTIONS],
+    section: usize,
+    scratch: &'a mut Vec<Action>,
+    found: Option<Action>,
+}
+
+impl Picker<'_> {
+    /// The count of the next section; `Some(k)` when the action sought is its `k`-th.
+    #[inline(always)]
+    fn next_section(&mut self, count: impl FnOnce() -> usize) -> Option<usize> {
+        let c = match self.counts.get(self.section) {
+            Some(&c) => c,
+            None => count(),
+        };
+        self.section += 1;
+        if self.k >= c {
+            self.k -= c;
+            return None;
+        }
+        Some(self.k)
+    }
+}
+
+impl Emit for Picker<'_> {
+    #[inline(always)]
+    fn section_at(
+        &mut self,
+        count: impl FnOnce() -> usize,
+        _list: impl FnOnce(&mut Vec<Action>),
+        at: impl FnOnce(usize) -> Option<Action>,
+    ) -> ControlFlow<()> {
+        match self.next_section(count) {
+            None => ControlFlow::Continue(()),
+            Some(k) => {
+                self.found = at(k);
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn section(
+        &mut self,
+        count: impl FnOnce() -> usize,
+        list: impl FnOnce(&mut Vec<Action>),
+    ) -> ControlFlow<()> {
+        let Some(k) = self.next_section(count) else {
+            return ControlFlow::Continue(());
+        };
+        self.scratch.clear();
+        list(self.scratch);
+        if k < self.scratch.len() {
+            self.found = Some(self.scratch.swap_remove(k));
+        }
+        ControlFlow::Break(())
+    }
+}
+
+/// What the main phase's sections depend on (see [`Territories::main_ctx`]).
+#[derive(Clone, Copy)]
+struct MainCtx {
+    /// A Town can be built (one in the supply, the hand pays).
+    town: bool,
+    /// Pieces other than the Town in the supply that the hand pays for (bit `Piece::index`).
+    affordable: u8,
+    /// Piece kinds the seat has on the grid (bit `Piece::index`).
+    owned: u8,
+    /// The opponent has a Town on the grid.
+    opp_town: bool,
+    /// Another offer may be opened this turn.
+    offers: bool,
+    /// Suits the hand holds.
+    have: u8,
+    /// Suits the opponent holds.
+    opp_has: u8,
+    /// Suits the hand holds four of.
+    pays: u8,
+    /// Suits the bank has.
+    in_bank: u8,
+}
+
+/// The suits (bit `Res::index`) for which `has` holds.
+#[inline(always)]
+fn suits(has: impl Fn(usize) -> bool) -> u8 {
+    let mut mask = 0;
+    for i in 0..4 {
+        mask |= u8::from(has(i)) << i;
+    }
+    mask
+}
+
+/// Appends `make(r)` for every suit of `mask`, in the canonical suit order.
+#[inline(always)]
+fn push_suits(mask: u8, out: &mut Vec<Action>, make: impl Fn(Res) -> Action) {
+    for r in Res::ALL {
+        if mask & (1 << r.index()) != 0 {
+            out.push(make(r));
+        }
+    }
+}
+
+fn ones(mask: u8) -> usize {
+    mask.count_ones() as usize
+}
+
+/// The suit of the `k`-th set bit of `mask` (`k` < its number of bits), in the canonical order.
+fn nth_suit(mask: u8, k: usize) -> Res {
+    let mut m = mask;
+    for _ in 0..k {
+        m &= m.wrapping_sub(1);
+    }
+    Res::ALL[(m.trailing_zeros() as usize).min(3)]
+}
+
+impl Territories {
+    /// Appends `seat`'s legal actions to `out`.
+    pub fn legal(&self, seat: Seat, out: &mut Vec<Action>) {
+        if self.seat_to_act() != Some(seat) {
+            return;
+        }
+        let _ = self.emit_legal(seat, &mut ListAll(out));
+    }
+
+    /// How many legal actions `seat` has: the length of [`Territories::legal`]'s list, without
+    /// listing it.
+    pub fn legal_count(&self, seat: Seat) -> usize {
+        let mut count = 0;
+        self.pick_with(
+            seat,
+            |n| {
+                count = n;
+                n
+            },
+            &mut Vec::new(),
+        );
+        count
+    }
+
+    /// The action at index `k` of [`Territories::legal`]'s list, listing at most the part of the
+    /// list it falls in; `None` past the end.
+    pub fn legal_at(&self, seat: Seat, k: usize, scratch: &mut Vec<Action>) -> Option<Action> {
+        self.pick_with(seat, |_| k, scratch)
+    }
+
+    /// Draws one of `seat`'s legal actions uniformly: the action `legal`'s list holds at
+    /// `rng.random_range(0..len)`, with that very draw from `rng` (see the module docs).
+    pub fn random_legal(
+        &self,
+        seat: Seat,
+        rng: &mut GameRng,
+        scratch: &mut Vec<Action>,
+    ) -> Option<Action> {
+        self.pick_with(seat, |n| rng.random_range(0..n), scratch)
+    }
+
+    /// The action at index `choose(n)` of `legal`'s list of `n` actions (`choose` is called only
+    /// when there is at least one; `None` if it returns `n` or more).
+    #[inline(always)]
+    fn pick_with(
+        &self,
+        seat: Seat,
+        choose: impl FnOnce(usize) -> usize,
+        scratch: &mut Vec<Action>,
+    ) -> Option<Action> {
+        if self.seat_to_act() != Some(seat) {
+            return None;
+        }
+        if let Phase::Main = self.phase {
+            return match &self.offer {
+                Some(offer) => self.pick_offer(seat, offer, choose),
+                None => {
+                    let ctx = self.main_ctx(seat);
+                    let mut counter = Counter::default();
+                    let _ = self.emit_main(seat, &ctx, &mut counter);
+                    self.pick_counted(&counter, choose, scratch, |e| {
+                        let _ = self.emit_main(seat, &ctx, e);
+                    })
+                }
+            };
+        }
+        let mut counter = Counter::default();
+        let _ = self.emit_other(seat, &mut counter);
+        self.pick_counted(&counter, choose, scratch, |e| {
+            let _ = self.emit_other(seat, e);
+        })
+    }
+
+    /// With the counts of the sections: the action at index `choose(total)`, listing only its
+    /// section by running `emit` again.
+    #[inline(always)]
+    fn pick_counted(
+        &self,
+        counter: &Counter,
+        choose: impl FnOnce(usize) -> usize,
+        scratch: &mut Vec<Action>,
+        emit: impl FnOnce(&mut Picker<'_>),
+    ) -> Option<Action> {
+        if counter.total == 0 {
+            return None;
+        }
+        let k = choose(counter.total);
+        if k >= counter.total {
+            return None;
+        }
+        let mut picker = Picker {
+            k,
+            counts: &counter.counts,
+            section: 0,
+            scratch,
+            found: None,
+        };
+        emit(&mut picker);
+        debug_assert!(
+            picker.found.is_some(),
+            "a section listed fewer actions than counted"
+        );
+        picker.found
+    }
+
+    /// While an offer is open: the action at index `choose(n)` of the `n` listed by
+    /// [`Territories::emit_offer`], found without listing (half of a random game's decisions).
+    #[inline(always)]
+    fn pick_offer(
+        &self,
+        seat: Seat,
+        offer: &Offer,
+        choose: impl FnOnce(usize) -> usize,
+    ) -> Option<Action> {
+        let me = seat.index();
+        let hand = &self.hands[me];
+        let opp = &self.hands[1 - me];
+        let give = suits(|i| hand.resources[i] > offer.give_res[i]);
+        let cards = if offer.give_cards.is_empty() {
+            hand.territories.len()
+        } else {
+            hand.territories
+                .iter()
+                .filter(|c| !offer.give_cards.contains(c))
+                .count()
+        };
+        let ask = suits(|i| opp.resources[i] > offer.ask_res[i]);
+        let ask_territory = opp.territories.len() > offer.ask_territories as usize;
+        let n = ones(give) + cards + ones(ask) + usize::from(ask_territory) + 2;
+        let mut k = choose(n);
+        if k < ones(give) {
+            return Some(Action::Give(Item::Res(nth_suit(give, k))));
+        }
+        k -= ones(give);
+        if k < cards {
+            return hand
+                .territories
+                .iter()
+                .filter(|c| !offer.give_cards.contains(c))
+                .nth(k)
+                .map(|&c| Action::Give(Item::Territory(c)));
+        }
+        k -= cards;
+        if k < ones(ask) {
+            return Some(Action::AskRes(nth_suit(ask, k)));
+        }
+        k -= ones(ask);
+        if ask_territory {
+            if k == 0 {
+                return Some(Action::AskTerritory);
+            }
+            k -= 1;
+        }
+        match k {
+            0 => Some(Action::Propose),
+            1 => Some(Action::Withdraw),
+            _ => None,
+        }
+    }
+
+    /// Describes `seat`'s legal actions (the seat owes the decision) section by section.
+    #[inline(always)]
+    fn emit_legal(&self, seat: Seat, e: &mut impl Emit) -> ControlFlow<()> {
+        match (&self.phase, &self.offer) {
+            (Phase::Main, Some(offer)) => self.emit_offer(seat, offer, e),
+            (Phase::Main, None) => self.emit_main(seat, &self.main_ctx(seat), e),
+            _ => self.emit_other(seat, e),
+        }
+    }
+
+    /// While an offer is open: add a card to it, propose or withdraw it.
+    fn emit_offer(&self, seat: Seat, offer: &Offer, e: &mut impl Emit) -> ControlFlow<()> {
+        let me = seat.index();
+        let hand = &self.hands[me];
+        let opp = &self.hands[1 - me];
+        let give = suits(|i| hand.resources[i] > offer.give_res[i]);
+        e.section(
+            || ones(give),
+            |out| push_suits(give, out, |r| Action::Give(Item::Res(r))),
+        )?;
+        e.section(
+            || {
+                if offer.give_cards.is_empty() {
+                    hand.territories.len()
+                } else {
+                    hand.territories
+                        .iter()
+                        .filter(|c| !offer.give_cards.contains(c))
+                        .count()
+                }
+            },
+            |out| {
+                for &c in &hand.territories {
+                    if !offer.give_cards.contains(&c) {
+                        out.push(Action::Give(Item::Territory(c)));
+                    }
+                }
+            },
+        )?;
+        let ask = suits(|i| opp.resources[i] > offer.ask_res[i]);
+        let ask_territory = opp.territories.len() > offer.ask_territories as usize;
+        e.section(
+            || ones(ask) + usize::from(ask_territory) + 2,
+            |out| {
+                push_suits(ask, out, Action::AskRes);
+                if ask_territory {
+                    out.push(Action::AskTerritory);
+                }
+                out.push(Action::Propose);
+                out.push(Action::Withdraw);
+            },
+        )
+    }
+
+    /// What the main phase's sections depend on, worked out once per decision.
+    fn main_ctx(&self, seat: Seat) -> MainCtx {
+        let me = seat.index();
+        let hand = &self.hands[me];
+        let opp = &self.hands[1 - me];
+        // One pass over the buildings: own supply, own piece kinds, opponent Towns.
+        let mut supply = [8u8, 2, 2, 2, 1, 1];
+        let mut owned = 0u8;
+        let mut opp_town = false;
+        for b in &self.buildings {
+            // Branch-free: owners and pieces come in no predictable order.
+            let mine = b.owner == seat;
+            let i = b.piece.index();
+            supply[i] = supply[i].saturating_sub(u8::from(mine));
+            owned |= u8::from(mine) << i;
+            opp_town |= !mine & (b.piece == Piece::Town);
+        }
+        let mut affordable = 0u8;
+        for piece in Piece::ALL {
+            let ok = piece != Piece::Town && supply[piece.index()] > 0 && hand.covers(piece.cost());
+            affordable |= u8::from(ok) << piece.index();
+        }
+        MainCtx {
+            town: supply[Piece::Town.index()] > 0 && hand.covers(Piece::Town.cost()),
+            affordable,
+            owned,
+            opp_town,
+            offers: self.offers_made < self.options.max_offers,
+            have: suits(|i| hand.resources[i] > 0),
+            opp_has: suits(|i| opp.resources[i] > 0),
+            pays: suits(|i| hand.resources[i] >= 4),
+            in_bank: suits(|i| self.bank[i] > 0),
+        }
+    }
+
+    /// The main phase with no offer open.
+    #[inline(always)]
+    fn emit_main(&self, seat: Seat, ctx: &MainCtx, e: &mut impl Emit) -> ControlFlow<()> {
+        let me = seat.index();
+        let hand = &self.hands[me];
+        let opp = &self.hands[1 - me];
+        let MainCtx {
+            town,
+            affordable,
+            owned,
+            opp_town,
+            offers,
+            have,
+            opp_has,
+            pays,
+            in_bank,
+        } = *ctx;
+        // Build a Town on any free intersection.
+        e.section_at(
+            || {
+                if town {
+                    self.free_intersection_count()
+                } else {
+                    0
+                }
+            },
+            |out| {
+                if town {
+                    self.list_free_intersections(|p| out.push(Action::Build(p)));
+                }
+            },
+            |k| self.free_intersection_at(k).map(Action::Build),
+        )?;
+        // Upgrades: only pieces in the supply that the hand can pay for.
+        e.section(
+            || {
+                let mut n = 0;
+                self.for_each_upgrade(seat, affordable, |_| n += 1);
+                n
+            },
+            |out| self.for_each_upgrade(seat, affordable, |a| out.push(a)),
+        )?;
+        // Open a trade offer.
+        e.section(
+            || {
+                if offers {
+                    ones(have)
+                        + hand.territories.len()
+                        + ones(opp_has)
+                        + usize::from(!opp.territories.is_empty())
+                } else {
+                    0
+                }
+            },
+            |out| {
+                if offers {
+                    push_suits(have, out, |r| Action::Give(Item::Res(r)));
+                    for &c in &hand.territories {
+                        out.push(Action::Give(Item::Territory(c)));
+                    }
+                    push_suits(opp_has, out, Action::AskRes);
+                    if !opp.territories.is_empty() {
+                        out.push(Action::AskTerritory);
+                    }
+                }
+            },
+        )?;
+        // Bank trades: four of a suit for any suit the bank has (or the same suit), or the top
+        // territory card.
+        let pile = !self.pile.is_empty();
+        e.section(
+            || {
+                let mut n = 0;
+                for pay in 0..4 {
+                    if pays & (1 << pay) != 0 {
+                        n += ones(in_bank | (1 << pay)) + usize::from(pile);
+                    }
+                }
+                n
+            },
+            |out| {
+                for pay in Res::ALL {
+                    if pays & (1 << pay.index()) != 0 {
+                        push_suits(in_bank | (1 << pay.index()), out, |take| {
+                            Action::Bank(pay, BankTake::Res(take))
+                        });
+                        if pile {
+                            out.push(Action::Bank(pay, BankTake::Territory));
+                        }
+                    }
+                }
+            },
+        )?;
+        // Abilities, each once a turn, with the building that grants it (or a Capital).
+        let capital = owned & (1 << Piece::Capital.index()) != 0;
+        let all_four = hand.covers([1, 1, 1, 1]);
+        let usable = |ability: Ability| {
+            if self.abilities_used & ability.bit() != 0
+                || !(capital || owned & (1 << ability.building().index()) != 0)
+            {
+                return false;
+            }
+            let usable = match ability {
+                Ability::Survey | Ability::Expand => !hand.territories.is_empty(),
+                Ability::Raid => all_four && opp_town,
+                Ability::Convert => all_four && self.can_convert(seat),
+            };
+            debug_assert_eq!(usable, self.ability_usable(seat, ability));
+            usable
+        };
+        e.section(
+            || Ability::ALL.into_iter().filter(|&a| usable(a)).count(),
+            |out| {
+                for ability in Ability::ALL {
+                    if usable(ability) {
+                        out.push(Action::Use(ability));
+                    }
+                }
+            },
+        )?;
+        e.section(|| 1, |out| out.push(Action::EndTurn))
+    }
+
+    /// The phases other than the main phase.
+    #[inline(never)]
+    fn emit_other(&self, seat: Seat, e: &mut impl Emit) -> ControlFlow<()> {
+        let me = seat.index();
+        let hand = &self.hands[me];
+        match &self.phase {
+            Phase::Setup { .. } => e.section_at(
+                || self.free_intersection_count(),
+                |out| self.list_free_intersections(|p| out.push(Action::Place(p))),
+                |k| self.free_intersection_at(k).map(Action::Place),
+            ),
+            Phase::Temple { .. } => {
+                let in_bank = suits(|i| self.bank[i] > 0);
+                e.section(
+                    || ones(in_bank),
+                    |out| push_suits(in_bank, out, Action::TempleTake),
+                )
+            }
+            Phase::Discard { .. } => {
+                let have = suits(|i| hand.resources[i] > 0);
+                let cards = self.options.hand_limit_counts_territories;
+                e.section(
+                    || ones(have) + if cards { hand.territories.len() } else { 0 },
+                    |out| {
+                        push_suits(have, out, |r| Action::Discard(Item::Res(r)));
+                        if cards {
+                            for &c in &hand.territories {
+                                out.push(Action::Discard(Item::Territory(c)));
+                            }
+                        }
+                    },
+                )
+            }
+            Phase::Main => self.emit_main(seat, &self.main_ctx(seat), e),
+            Phase::Respond => {
+                let Some(offer) = &self.offer else {
+                    return ControlFlow::Continue(());
+                };
+                let accept = hand.covers(offer.ask_res)
+                    && hand.territories.len() >= offer.ask_territories as usize;
+                e.section(
+                    || usize::from(accept) + 1,
+                    |out| {
+                        if accept {
+                            out.push(Action::Accept);
+                        }
+                        out.push(Action::Decline);
+                    },
+                )
+            }
+            Phase::HandOver { .. } => e.section(
+                || hand.territories.len(),
+                |out| {
+                    for &c in &hand.territories {
+                        out.push(Action::HandOver(c));
+                    }
+                },
+            ),
+            Phase::Pay { .. } => {
+                let have = suits(|i| hand.resources[i] > 0);
+                e.section(|| ones(have), |out| push_suits(have, out, Action::Pay))
+            }
+            Phase::Place {
+                ability: Ability::Survey,
+            } => e.section(
+                || self.grid.len() * hand.territories.len(),
+                |out| {
+                    for cell in &self.grid {
+                        for &card in &hand.territories {
+                            out.push(Action::Survey(cell.at, card));
+                        }
+                    }
+                },
+            ),
+            Phase::Place { .. } => {
+                let cells = CellMap::new(&self.grid);
+                e.section(
+                    || {
+                        let mut n = 0;
+                        cells.for_each_expansion_cell(|_| n += 1);
+                        n * hand.territories.len()
+                    },
+                    |out| {
+                        cells.for_each_expansion_cell(|cell| {
+                            for &card in &hand.territories {
+                                out.push(Action::Expand(cell, card));
+                            }
+                        })
+                    },
+                )
+            }
+            Phase::Target {
+                ability: Ability::Raid,
+            } => {
+                let towns = || {
+                    self.buildings
+                        .iter()
+                        .filter(move |b| b.owner != seat && b.piece == Piece::Town)
+                };
+                e.section(
+                    || towns().count(),
+                    |out| out.extend(towns().map(|b| Action::Raze(b.at))),
+                )
+            }
+            Phase::Target { .. } => e.section(
+                || {
+                    let mut n = 0;
+                    self.for_each_convert(seat, |_, _| {
+                        n += 1;
+                        true
+                    });
+                    n
+                },
+                |out| {
+                    self.for_each_convert(seat, |p, piece| {
+                        out.push(Action::Convert(p, piece));
+                        true
+                    })
+                },
+            ),
+            _ => ControlFlow::Continue(()),
+        }
+    }
+
+    /// Calls `f` on every upgrade of `seat`'s buildings to one of the `affordable` pieces (bit
+    /// `Piece::index`), building by building.
+    #[inline(always)]
+    fn for_each_upgrade(&self, seat: Seat, affordable: u8, mut f: impl FnMut(Action)) {
+        if affordable == 0 {
+            return;
+        }
+        for b in self.buildings.iter().filter(|b| b.owner == seat) {
+            for piece in Piece::ALL {
+                if affordable & (1 << piece.index()) != 0 && piece.upgrades_from(b.piece) {
+                    f(Action::Upgrade(b.at, piece));
+                }
+            }
+        }
+    }
+
+    /// How many intersections have no building: every building stands on an intersection of the
+    /// grid, one per intersection (checked by `validate`), and the dealt 5x4 grid has 30.
+    fn free_intersection_count(&self) -> usize {
+        let all = if self.grid.len() == GRID_CARDS {
+            (GRID_W as usize + 1) * (GRID_H as usize + 1)
+        } else {
+            let mut n = 0;
+            CellMap::new(&self.grid).for_each_intersection(|_| n += 1);
+            n
+        };
+        all.saturating_sub(self.buildings.len())
+    }
+
+    /// The `k`-th intersection with no building in `(y, x)` order, without listing them.
+    fn free_intersection_at(&self, k: usize) -> Option<super::Point> {
+        if self.grid.len() == GRID_CARDS {
+            // The dealt grid's 6x5 corners are bits 0..30 of `y * 6 + x`, in `(y, x)` order.
+            let mut free = (1u64 << 30) - 1;
+            for b in &self.buildings {
+                let (x, y) = b.at;
+                if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
+                    free &= !(1 << (y as u32 * 6 + x as u32));
+                }
+            }
+            if k >= free.count_ones() as usize {
+                return None;
+            }
+            for _ in 0..k {
+                free &= free - 1;
+            }
+            let bit = free.trailing_zeros() as i8;
+            return Some((bit % 6, bit / 6));
+        }
+        let (mut i, mut found) = (0, None);
+        self.list_free_intersections(|p| {
+            if i == k {
+                found = Some(p);
+            }
+            i += 1;
+        });
+        found
+    }
+
+    /// Calls `f` on every intersection with no building, in `(y, x)` order.
+    fn list_free_intersections(&self, mut f: impl FnMut(super::Point)) {
+        // Occupied corners of the dealt rectangle (bit `y * 6 + x`).
+        let mut occupied = 0u64;
+        for b in &self.buildings {
+            let (x, y) = b.at;
+            if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
+                occupied |= 1 << (y as u32 * 6 + x as u32);
+            }
+        }
+        self.for_each_intersection(|p| {
+            let (x, y) = p;
+            let free = if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
+                occupied & (1 << (y as u32 * 6 + x as u32)) == 0
+            } else {
+                !self.buildings.iter().any(|b| b.at == p)
+            };
+            if free {
+                f(p);
+            }
+        });
+    }
+}
