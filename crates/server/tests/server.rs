@@ -213,13 +213,7 @@ async fn full_game_over_websockets_with_spectator_errors_record_and_import() {
     assert_eq!(last["result"]["reason"], "reached the target");
     assert_eq!(last["to_act"]["over"]["reason"], "reached the target");
     // An action after the end is refused.
-    let (s, v) = post(
-        addr,
-        &format!("/api/games/{id}/action"),
-        json!({"seat": 0, "token": tokens[0], "notation": "+1"}),
-    )
-    .await;
-    assert_eq!((s, v["error"]["code"].clone()), (409, json!("game_over")));
+    assert_action_refused(addr, &id, 0, &tokens[0], "+1", (409, "game_over")).await;
     // The spectator got every update: the last one says the game is over.
     let end = recv_until(&mut spec, |m| m["status"] == "over").await;
     assert_eq!(end["type"], "update");
@@ -368,13 +362,7 @@ async fn ai_seats_play_on_their_own() {
     }
     assert_eq!(state["status"], "over");
     // The AI seat has no token and cannot be played by a human.
-    let (s, v) = post(
-        addr,
-        &format!("/api/games/{id}/action"),
-        json!({"seat": 1, "token": token, "notation": "+1"}),
-    )
-    .await;
-    assert_eq!((s, v["error"]["code"].clone()), (403, json!("bad_token")));
+    assert_action_refused(addr, &id, 1, &token, "+1", (403, "bad_token")).await;
     server.shutdown().await.unwrap();
 }
 
@@ -436,13 +424,15 @@ async fn draws_resignation_and_rematch() {
     );
     let waiting = snapshot(addr, &new_id, 1, &tokens[0]).await;
     assert_eq!(waiting["status"], "waiting");
-    let (s, v) = post(
+    assert_action_refused(
         addr,
-        &format!("/api/games/{new_id}/action"),
-        json!({"seat": 1, "token": tokens[0], "notation": "secret:birchword"}),
+        &new_id,
+        1,
+        &tokens[0],
+        "secret:birchword",
+        (409, "not_started"),
     )
     .await;
-    assert_eq!((s, v["error"]["code"].clone()), (409, json!("not_started")));
     // The other player asks too: the same game, and their new seat joins, so it starts.
     let (_, again) = post(
         addr,
@@ -493,12 +483,7 @@ async fn fischer_clock_runs_out_and_the_seat_loses_on_time() {
     assert_eq!(snap["clock"]["kind"], "fischer");
     assert_eq!(snap["clock"]["seats"][0]["running"], true);
     // Seat 0 decides at once (gaining the increment); seat 1 lets its time run out.
-    let (s, _) = post(
-        addr,
-        &format!("/api/games/{id}/action"),
-        json!({"seat": 0, "token": tokens[0], "notation": "secret:amberword"}),
-    )
-    .await;
+    let (s, _) = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
     assert_eq!(s, 200);
     let snap = snapshot(addr, &id, 0, &tokens[0]).await;
     assert_eq!(snap["clock"]["seats"][0]["running"], false);
@@ -741,12 +726,7 @@ async fn correspondence_clock_gives_days_per_decision() {
         let left = c["remaining_ms"].as_i64().unwrap();
         assert!(left <= 2 * day && left > 2 * day - 60_000, "{left}");
     }
-    let (s, _) = post(
-        addr,
-        &format!("/api/games/{id}/action"),
-        json!({"seat": 0, "token": t0, "notation": "secret:azureword"}),
-    )
-    .await;
+    let (s, _) = post_action(addr, &id, 0, &t0, "secret:azureword").await;
     assert_eq!(s, 200);
     let snap = snapshot(addr, &id, 0, &t0).await;
     assert_eq!(snap["clock"]["seats"][0]["running"], false);
@@ -980,12 +960,7 @@ async fn an_out_of_turn_action_is_refused_and_changes_nothing() {
     let addr = server.local_addr();
     let (id, tokens) = create_duel(addr, 30).await;
     // Seat 0 chooses its secret; seat 1 has not yet: seat 0 owes nothing now.
-    let (s, _) = post(
-        addr,
-        &format!("/api/games/{id}/action"),
-        json!({"seat": 0, "token": tokens[0], "notation": "secret:amberword"}),
-    )
-    .await;
+    let (s, _) = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
     assert_eq!(s, 200);
     let observe = || async {
         [
@@ -1005,17 +980,15 @@ async fn an_out_of_turn_action_is_refused_and_changes_nothing() {
     };
     let before = observe().await;
     assert_eq!(before[0]["to_act"], json!({"seats": [1]}));
-    let (s, v) = post(
+    assert_action_refused(
         addr,
-        &format!("/api/games/{id}/action"),
-        json!({"seat": 0, "token": tokens[0], "notation": "secret:azureword"}),
+        &id,
+        0,
+        &tokens[0],
+        "secret:azureword",
+        (409, "not_your_turn"),
     )
     .await;
-    assert_eq!(
-        (s, v["error"]["code"].clone()),
-        (409, json!("not_your_turn")),
-        "{v}"
-    );
     s0.send(&json!({"type": "action", "id": 7, "notation": "+1"}))
         .await
         .unwrap();
@@ -1032,17 +1005,15 @@ async fn an_out_of_turn_action_is_refused_and_changes_nothing() {
     let turn = before[0]["to_act"]["seat"].as_u64().unwrap() as usize;
     let other = 1 - turn;
     for notation in ["+1", "+2"] {
-        let (s, v) = post(
+        assert_action_refused(
             addr,
-            &format!("/api/games/{id}/action"),
-            json!({"seat": other, "token": tokens[other], "notation": notation}),
+            &id,
+            other,
+            &tokens[other],
+            notation,
+            (409, "not_your_turn"),
         )
         .await;
-        assert_eq!(
-            (s, v["error"]["code"].clone()),
-            (409, json!("not_your_turn")),
-            "{v}"
-        );
     }
     let mut sother = ws(addr, &id, Some((other, &tokens[other]))).await;
     recv_until(&mut sother, |m| m["type"] == "snapshot").await;
@@ -1058,12 +1029,7 @@ async fn an_out_of_turn_action_is_refused_and_changes_nothing() {
     let seq = before[0]["seq"].as_u64().unwrap();
     check_refused(before, observe().await);
     // The seat whose turn it is plays on, with the next seq: nothing was logged in between.
-    let (s, v) = post(
-        addr,
-        &format!("/api/games/{id}/action"),
-        json!({"seat": turn, "token": tokens[turn], "notation": "+1"}),
-    )
-    .await;
+    let (s, v) = post_action(addr, &id, turn, &tokens[turn], "+1").await;
     assert_eq!((s, v["seq"].as_u64()), (200, Some(seq + 1)), "{v}");
     server.shutdown().await.unwrap();
 }
@@ -1133,12 +1099,7 @@ async fn a_thinking_ai_does_not_hold_up_the_network() {
     for (id, token) in &thinking {
         let snap = snapshot(addr, id, 0, token).await;
         assert_eq!(snap["to_act"], json!({"seats": [0, 1]}));
-        let (s, v) = post(
-            addr,
-            &format!("/api/games/{id}/action"),
-            json!({"seat": 0, "token": token, "notation": "secret:amberword"}),
-        )
-        .await;
+        let (s, v) = post_action(addr, id, 0, token, "secret:amberword").await;
         assert_eq!(s, 200, "{v}");
         let mut w = ws(addr, id, None).await;
         recv_until(&mut w, |m| m["type"] == "snapshot").await;
@@ -1207,12 +1168,7 @@ async fn clocks_that_ran_out_while_the_server_was_down_lose_on_restart() {
         )
         .await;
         let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
-        let (s, _) = post(
-            addr,
-            &format!("/api/games/{id}/action"),
-            json!({"seat": 0, "token": tokens[0], "notation": "secret:amberword"}),
-        )
-        .await;
+        let (s, _) = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
         assert_eq!(s, 200);
         games.push((id, tokens, aged));
     }
@@ -1255,17 +1211,15 @@ async fn clocks_that_ran_out_while_the_server_was_down_lose_on_restart() {
         // Flagged by the restarted server, not before the downtime.
         assert!(timeout["at"].as_i64().unwrap() >= restarted, "game {i}");
         // South cannot act any more.
-        let (s, v) = post(
+        assert_action_refused(
             addr,
-            &format!("/api/games/{id}/action"),
-            json!({"seat": 1, "token": tokens[1], "notation": "secret:birchword"}),
+            id,
+            1,
+            &tokens[1],
+            "secret:birchword",
+            (409, "game_over"),
         )
         .await;
-        assert_eq!(
-            (s, v["error"]["code"].clone()),
-            (409, json!("game_over")),
-            "game {i}"
-        );
     }
     // The result is stored: another restart keeps it.
     server.shutdown().await.unwrap();

@@ -248,6 +248,39 @@ pub async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
     request(addr, "POST", path, Some(&body)).await.unwrap()
 }
 
+/// Posts `notation` as `seat`'s action in game `id`; returns the status and the JSON body.
+pub async fn post_action(
+    addr: SocketAddr,
+    id: &str,
+    seat: usize,
+    token: &str,
+    notation: &str,
+) -> (u16, Value) {
+    post(
+        addr,
+        &format!("/api/games/{id}/action"),
+        json!({"seat": seat, "token": token, "notation": notation}),
+    )
+    .await
+}
+
+/// Posts `seat`'s action and checks it is refused with this status and error code.
+pub async fn assert_action_refused(
+    addr: SocketAddr,
+    id: &str,
+    seat: usize,
+    token: &str,
+    notation: &str,
+    (status, code): (u16, &str),
+) {
+    let (s, v) = post_action(addr, id, seat, token, notation).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (status, Some(code)),
+        "{notation} by seat {seat} in game {id}: {v}"
+    );
+}
+
 /// Creates a game; returns its id and each seat's token (None for AI seats).
 pub async fn create(addr: SocketAddr, body: Value) -> (String, Vec<Option<String>>) {
     let (status, v) = post(addr, "/api/games", body).await;
