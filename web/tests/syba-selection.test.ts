@@ -49,5 +49,23 @@ describe('syba selection', () => {
     const text = panels.map((p) => p.textContent).join(' ');
     expect(text).toContain('gives 1 production');
     expect(text).toContain('Promises (not binding): “no attack on Kaul”');
+    // Only the composer of an unproposed trade can write a note; nobody edits a proposed one.
+    const sent: string[] = [];
+    const withSend = (seat: number, proposed: boolean): Element[] => {
+      const st = { ...state, stack: [{ trade: { ...state.stack[0].trade, proposed } }] };
+      return sybaRenderer.render({ ...ctxFor(sybaRenderer, { observer: { seat }, state: st }, [la('propose'), la('cancel')]), seat, sendNotation: (n) => sent.push(n) }).panels;
+    };
+    const editor = (panels: Element[]) => panels.map((p) => p.querySelector('[data-testid=trade-note]')).find((e) => e) as HTMLInputElement | undefined;
+    expect(editor(withSend(1, false))).toBeUndefined();
+    expect(editor(withSend(0, true))).toBeUndefined();
+    const composing = withSend(0, false);
+    const input = editor(composing);
+    expect(input?.value).toBe('no attack on Kaul');
+    const button = composing.map((p) => p.querySelector('[data-testid=trade-note-set]')).find((e) => e) as HTMLButtonElement;
+    if (input) input.value = '  no attack\ton Kaul  ';
+    button.click();
+    if (input) input.value = '';
+    button.click();
+    expect(sent).toEqual(['note no attack on Kaul', 'note']);
   });
 });

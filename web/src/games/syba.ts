@@ -84,6 +84,21 @@ export function bundle(b: unknown): string {
   return parts.length ? parts.join(', ') : 'nothing';
 }
 
+/** The most characters a trade note may have (the rules engine's `TRADE_NOTE_MAX`). */
+export const TRADE_NOTE_MAX = 200;
+
+/** The composer's editor of a trade's note of non-binding promises: sends `note <text>` (an empty
+ * text clears the note). Line breaks become spaces (a note is one line). */
+export function noteEditor(current: string, send: (notation: string) => void): Element {
+  const input = h('input', { type: 'text', value: current, maxlength: TRADE_NOTE_MAX, size: 40, placeholder: 'Promises (not binding), e.g. no attack on Kaul for two rounds', 'data-testid': 'trade-note' }) as HTMLInputElement;
+  const submit = (): void => {
+    const text = input.value.replace(/[\r\n\t]+/g, ' ').trim();
+    send(text === '' ? 'note' : `note ${text}`);
+  };
+  input.addEventListener('keydown', (e) => { if (e.key === 'Enter') submit(); });
+  return h('div.note-editor', h('label', 'Note with the proposal: ', input), ' ', h('button', { onclick: submit, 'data-testid': 'trade-note-set' }, current ? 'Change note' : 'Set note'));
+}
+
 /** A trade proposal's note of non-binding promises, as shown after the trade (empty when none). */
 export function tradeNote(trade: unknown): string {
   const note = get(trade, 'note');
@@ -188,7 +203,12 @@ export const sybaRenderer: Renderer = {
       if (battle) panels.push(h('div.card.banner.warn', `Battle by ${ctx.seatNames[asNumber(get(battle, 'attacker'))] ?? '?'}: ${asArray(get(battle, 'attackers')).length} attacking unit(s), ${asArray(get(battle, 'defenders')).length} helping army(ies) on defence; still to decide: ${asArray(get(battle, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
       const select = get(p, 'select');
       if (select && selection) panels.push(h('div.card.banner.warn', `${ctx.seatNames[selection.seat] ?? `P${selection.seat + 1}`} chooses the units ${selection.moving ? '' : 'to Exhaust '}${selection.purpose}: ${selection.chosen.length ? selection.chosen.map((x) => `u${x}`).join(', ') : 'none yet'} (ringed). Click a unit to pick it or hold it back, then confirm or withdraw.`));
-      if (trade) panels.push(h('div.card.banner', `Trade with ${ctx.seatNames[asNumber(get(trade, 'partner'))] ?? '?'}: gives ${bundle(get(trade, 'give'))}; asks ${bundle(get(trade, 'get'))}${get(trade, 'proposed') === true ? ' — proposed, waiting for the answer' : ' — being composed'}${tradeNote(trade)}`));
+      if (trade) {
+        const banner = h('div.card.banner', `Trade with ${ctx.seatNames[asNumber(get(trade, 'partner'))] ?? '?'}: gives ${bundle(get(trade, 'give'))}; asks ${bundle(get(trade, 'get'))}${get(trade, 'proposed') === true ? ' — proposed, waiting for the answer' : ' — being composed'}${tradeNote(trade)}`);
+        const send = ctx.sendNotation;
+        if (send && get(trade, 'proposed') !== true && ctx.seat === current) banner.append(noteEditor(asString(get(trade, 'note')), send));
+        panels.push(banner);
+      }
     }
     const lb = get(state, 'last_battle');
     if (lb && typeof lb === 'object') panels.push(h('div.card', `Last battle: attack ${asNumber(get(lb, 'attack'))} vs defence ${asNumber(get(lb, 'defence'))} — ${get(lb, 'success') === true ? 'won' : 'held'}${asNumber(get(lb, 'destroyed')) ? `, ${asNumber(get(lb, 'destroyed'))} unit(s) destroyed` : ''}`));

@@ -26,6 +26,9 @@ export interface RenderContext {
   lastMove: string[];
   /** Called with a cell name when the player clicks (or drops on) a cell. */
   onCell: (cell: string) => void;
+  /** Sends an action written in the game's notation (for free-text parts no list can hold, such as a
+   * Syba trade's note); absent where nothing may be sent (replays, spectators). */
+  sendNotation?: (notation: string) => void;
   /** The setup being edited (drawn on the own half instead of the view's). */
   draft?: SetupDraft | null;
   /** Cells clickable besides the selection's targets (the setup editor's half). */

@@ -274,18 +274,20 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     }
   }
 
+  /** Sends a listed action, or (`action` undefined) an action written in notation only. */
   function sendAction(a: LegalAction, fromSetupEditor = false): void {
     if (!model || sent.pending) return;
     errorText = '';
     setupError = null;
     setupSent = fromSetupEditor;
-    const sentId = send({ type: 'action', action: a.action });
+    const body = a.action === undefined ? { notation: a.notation } : { action: a.action };
+    const sentId = send({ type: 'action', ...body });
     sentBy = keyOf(shown);
     if (sentId === null) {
       // Not connected: fall back to HTTP so the move is not lost.
       if (!cred) return;
       sent.sent(null);
-      api.post(`/api/games/${id}/action`, { seat: cred.seat, token: cred.token, action: a.action })
+      api.post(`/api/games/${id}/action`, { seat: cred.seat, token: cred.token, ...body })
         .then(() => send({ type: 'sync' }))
         .catch((e: unknown) => {
           refused(e instanceof Error ? e.message : String(e));
@@ -437,6 +439,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       selection,
       lastMove: lastMoveCells(moves, moves.length, (t) => tok.cells(t)),
       onCell,
+      sendNotation: reviewing() || mySeat(model) === null ? undefined : (notation: string) => sendAction({ action: undefined, notation }),
       draft,
       extraTargets: codec && draft ? new Set(codec.home) : undefined,
       extraSelected: draftSel,
