@@ -18,6 +18,11 @@
 //!   captures), and so on for up to `quiescence_depth` actions. Without it a search a few actions
 //!   deep sees a capture it can make next turn as worth nothing, and never starts a fight it would
 //!   win (in Kyo it let quiet games against `random` run into the 100-turn draw).
+//! * **Turns of several actions**: a leaf in the middle of a turn ([`Knowledge::closing_action`]:
+//!   a Kyo Mana chain that may stop) is scored after the turn is closed there, with the opponent's
+//!   quiescence search to follow; scored as it stood, a line where the same side keeps acting up to
+//!   the depth never met the opponent's answer, and Kyo's level5 preferred aimless Mana chains at
+//!   home to moves that end its turn (games drawn by the 100-turn rule).
 //! * **Scores**: from the root seat's side; a win is `WIN - ply` (prefer quick wins, slow losses); a
 //!   non-final leaf is `(eval[root] - eval[other]) * 10_000` from [`Knowledge::evaluate`] (0 without one).
 
@@ -181,13 +186,26 @@ impl<G: Knowledge> Searcher<'_, G> {
         mut beta: i32,
         qdepth: u32,
     ) -> Result<i32, Aborted> {
-        let stand = self.leaf_value(state, ply);
+        let ToAct::Seat(mover) = state.to_act() else {
+            return Ok(self.leaf_value(state, ply));
+        };
+        // In the middle of a turn, standing pat means ending the turn there.
+        let stand = match state.closing_action() {
+            Some(close) => {
+                self.tick()?;
+                let mut child = state.clone();
+                child.apply_trusted(Actor::Seat(mover), &close);
+                if matches!(child.to_act(), ToAct::Over(_)) {
+                    self.leaf_value(&child, ply + 1)
+                } else {
+                    self.quiesce(&child, ply + 1, alpha, beta, qdepth)?
+                }
+            }
+            None => self.leaf_value(state, ply),
+        };
         if qdepth == 0 || !G::HAS_TACTICAL_ACTIONS {
             return Ok(stand);
         }
-        let ToAct::Seat(mover) = state.to_act() else {
-            return Ok(stand);
-        };
         let maximizing = mover == self.root;
         if maximizing {
             if stand >= beta {

@@ -59,6 +59,16 @@ pub trait Knowledge: Game {
         false
     }
 
+    /// The action that ends the current turn here, when the side to move is in the middle of a turn
+    /// of several actions and may stop now (Kyo: `EndTurn` after a Mana move). Alpha-beta scores such
+    /// a leaf as if the mover stopped there (the opponent then answers with its tactical actions), not
+    /// as it stands: otherwise a line in which one side keeps acting up to the depth (a Kyo Mana
+    /// chain) never meets the opponent's answer and looks better than a line that ends the turn.
+    /// Default `None` (every leaf is scored as it stands).
+    fn closing_action(&self) -> Option<Self::Action> {
+        None
+    }
+
     /// The key of this position in the transposition table. The default hashes the state's JSON
     /// (correct for every game, slow); games override it with a cheaper key when they can.
     fn position_key(&self) -> u64 {

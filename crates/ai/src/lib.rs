@@ -39,7 +39,9 @@
 //!
 //! ## Decisions and simplifications
 //! * Multi-action turns are searched action by action (a Kyo Mana chain is several plies; alpha-beta
-//!   minimises or maximises by who acts at each node, so a seat acting twice in a row is fine).
+//!   minimises or maximises by who acts at each node, so a seat acting twice in a row is fine); a
+//!   leaf in the middle of a turn is scored as if the turn ended there
+//!   ([`Knowledge::closing_action`]), so that the opponent's answer is never skipped.
 //! * Simultaneous decisions (the Cyvasse setup) are answered by the setup policy; inside a search
 //!   (only `uct`, which has no knowledge) the first seat owing a decision is expanded first.
 //! * Chance nodes with at most 64 listed outcomes branch in the MCTS tree; others (shuffles) are

@@ -438,3 +438,57 @@ fn level5_exchanges_rather_than_let_the_quiet_rule_draw_a_won_game() {
         assert_eq!(step_to(&a), Some(h5), "level5 let the game be drawn: {a:?}");
     }
 }
+
+/// Gold's Heavy on C4 stands on a Dark Mana chip: a step north leaving the chip (`C4/1>C5`) is a Mana
+/// move, after which Gold's turn goes on; the step ends next to Red's Heavy on D6, which takes it
+/// once Gold's turn is over. Stepping to B5 is as close to Red's King (C9) and safe.
+fn mana_move_into_a_capture() -> Kyo {
+    Kyo::from_stacks(
+        &KyoOptions::default(),
+        &[
+            ("A0", "SSSK"),
+            ("B0", "DDDLL"),
+            ("C4", "DH"),
+            ("D6", "h"),
+            ("B9", "dddll"),
+            ("C9", "sssk"),
+        ],
+        0,
+    )
+    .unwrap()
+}
+
+#[test]
+fn alphabeta_scores_a_leaf_in_the_middle_of_a_mana_chain_after_the_opponents_answer() {
+    use tabula_ai::alphabeta::{self, AlphaBetaConfig};
+    let k = mana_move_into_a_capture();
+    let c5 = "C5".parse::<kyo::Sq>().unwrap();
+    let mana_move = legal_actions_vec(&k, Seat(0))
+        .into_iter()
+        .find(|a| step_to(a) == Some(c5) && k.action_notation(a).contains('>'))
+        .unwrap();
+    // The Mana move leaves Gold to act again: the position after it is in the middle of a turn.
+    let mut after = k.clone();
+    after.apply(Actor::Seat(Seat(0)), &mana_move).unwrap();
+    assert_eq!(after.to_act(), ToAct::Seat(Seat(0)));
+    assert_eq!(after.closing_action(), Some(kyo::Action::EndTurn));
+    assert_eq!(k.closing_action(), None);
+    // One action deep, the Mana move's child is a leaf. Scored as it stands (Gold to act, no capture
+    // of its own) it looks as good as the safe step to B5; closed, Red's Heavy takes the Heavy.
+    for seed in 1..7 {
+        let cfg = AlphaBetaConfig {
+            max_depth: 1,
+            max_nodes: 1_000_000,
+            ..AlphaBetaConfig::default()
+        };
+        let mut rng = tabula_core::rng_from_seed(seed);
+        let (a, stats) = alphabeta::search(&k, Seat(0), &cfg, &mut rng).unwrap();
+        assert_ne!(
+            step_to(&a),
+            Some(c5),
+            "seed {seed}: {}",
+            k.action_notation(&a)
+        );
+        assert!(stats.value > 0, "seed {seed}: {stats:?}");
+    }
+}

@@ -13,6 +13,8 @@
 //!   quiet-turn count runs, so captures and destroyed Mana (which reset it) gain value.
 //!
 //! **Tactical actions** (followed by alpha-beta's quiescence search past its depth): captures.
+//! **Closing action** (a search leaf in the middle of a turn is scored after it): `EndTurn`, once
+//! the turn has an action.
 //!
 //! **Move ordering**: captures first (by the value of the captured pawn, the King above all), then
 //! steps onto enemy Mana, then other steps, deploys, turn ends and shuffles last.
@@ -147,6 +149,12 @@ impl Knowledge for Kyo {
         // Captures (the King's included); steps onto enemy Mana are not: their Mana is destroyed
         // only when the turn ends there.
         capture_priority(self, action) >= 100
+    }
+
+    fn closing_action(&self) -> Option<Action> {
+        // `EndTurn` is legal once the turn has an action (after Mana moves, Tower deploys, Queen
+        // shuffles).
+        (self.turn.steps > 0 && self.outcome.is_none()).then_some(Action::EndTurn)
     }
 
     fn position_key(&self) -> u64 {
