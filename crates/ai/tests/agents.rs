@@ -492,3 +492,38 @@ fn alphabeta_scores_a_leaf_in_the_middle_of_a_mana_chain_after_the_opponents_ans
         assert!(stats.value > 0, "seed {seed}: {stats:?}");
     }
 }
+
+/// Gold and Red with a Heavy each (Gold's on C4) and, in the second position, a Gold Queen more.
+fn heavy_on_c4(gold_queen: bool) -> Kyo {
+    let mut stacks = vec![
+        ("A0", "SSSK"),
+        ("B0", "DDDLL"),
+        ("C4", "H"),
+        ("J6", "h"),
+        ("B9", "dddll"),
+        ("C9", "sssk"),
+    ];
+    if gold_queen {
+        stacks.push(("J0", "Q"));
+    }
+    Kyo::from_stacks(&KyoOptions::default(), &stacks, 0).unwrap()
+}
+
+#[test]
+fn kyo_progress_towards_the_enemy_king_counts_more_for_the_side_ahead() {
+    use tabula_ai::games::kyo::balance;
+    let gain = |gold_queen: bool| {
+        let k = heavy_on_c4(gold_queen);
+        let mut nearer = k.clone();
+        let (c4, c5) = ("C4".parse().unwrap(), "C5".parse().unwrap());
+        nearer.board.cell_mut(c5).pawn = nearer.board.cell_mut(c4).pawn.take();
+        balance(&nearer) - balance(&k)
+    };
+    let (even, ahead) = (gain(false), gain(true));
+    assert!(even > 0.0, "{even}");
+    // A Queen (6) ahead is a full lead: the extra weight of 0.25 per square.
+    assert!(
+        (ahead - even - 0.25).abs() < 1e-9,
+        "even {even}, ahead {ahead}"
+    );
+}

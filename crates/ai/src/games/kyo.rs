@@ -8,7 +8,9 @@
 //! * Shields: 0.2 each;
 //! * King safety: −1.5 per enemy pawn next to the King (8 neighbours), +0.3 per own pawn next to it;
 //! * progress: 0.15 × (9 − Chebyshev distance to the enemy King) per pawn other than the King, so
-//!   that quiet positions do not drift into the 100-turn draw;
+//!   that quiet positions do not drift into the 100-turn draw; the side ahead on material (pawns,
+//!   Mana, Shields) gets up to 0.25 more per square, in proportion to its lead (full at 4 points),
+//!   so that it brings its pawns to the enemy rather than wait;
 //! * the balance is scaled by `1 − ½ · quiet_turns / 100`: an unconverted advantage fades as the
 //!   quiet-turn count runs, so captures and destroyed Mana (which reset it) gain value.
 //!
@@ -43,6 +45,11 @@ fn pawn_value(kind: PawnKind) -> f64 {
 /// 44: see `docs/benchmarks/ai.md`, round 5.)
 const PROGRESS: f64 = 0.15;
 
+/// The extra progress weight of the side ahead on material, reached at a lead of [`FULL_LEAD`].
+const LEAD_PROGRESS: f64 = 0.25;
+/// The material lead (in pawn-value points) at which the extra progress weight is full.
+const FULL_LEAD: f64 = 4.0;
+
 /// Gold's material-and-position balance (positive favours Gold, seat 0).
 pub fn balance(k: &Kyo) -> f64 {
     let mut side = [0.0f64; 2];
@@ -70,8 +77,14 @@ pub fn balance(k: &Kyo) -> f64 {
         if mana[o] < 5 {
             side[o] -= 2.0 * (5 - mana[o]) as f64;
         }
+    }
+    // The material lead (pawns, Mana, Shields) before the positional terms.
+    let lead = [side[0] - side[1], side[1] - side[0]];
+    for o in 0..2 {
         // Progress: pawns closer to the enemy King (Chebyshev distance) are worth a little more, so
-        // that quiet positions are not shuffled back and forth into the 100-turn draw.
+        // that quiet positions are not shuffled back and forth into the 100-turn draw; more so for
+        // the side ahead on material, which has a game to convert.
+        let progress = PROGRESS + LEAD_PROGRESS * (lead[o] / FULL_LEAD).clamp(0.0, 1.0);
         if let Some(ek) = kings[1 - o] {
             for (i, c) in k.board.cells.iter().enumerate() {
                 if let Some(p) = c.pawn
@@ -80,7 +93,7 @@ pub fn balance(k: &Kyo) -> f64 {
                 {
                     let sq = Sq(i as u8);
                     let d = (sq.col() - ek.col()).abs().max((sq.row() - ek.row()).abs());
-                    side[o] += PROGRESS * f64::from(9 - d);
+                    side[o] += progress * f64::from(9 - d);
                 }
             }
         }
