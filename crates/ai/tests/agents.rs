@@ -527,3 +527,17 @@ fn kyo_progress_towards_the_enemy_king_counts_more_for_the_side_ahead() {
         "even {even}, ahead {ahead}"
     );
 }
+
+#[test]
+fn kyo_progress_is_measured_to_the_enemy_kings_starting_square_so_a_king_step_changes_nothing() {
+    use tabula_ai::games::kyo::balance;
+    // Measured to the King itself, a step of Red's King between C9 and C8 would move a square of
+    // progress to or from Gold's Heavy (and in a game every Gold pawn's): lines that gave Red a move
+    // looked worse than Mana chains that did not.
+    let k = heavy_on_c4(false);
+    let (c8, c9) = ("C8".parse().unwrap(), "C9".parse().unwrap());
+    let mut forward = k.clone();
+    forward.board.cell_mut(c8).pawn = forward.board.cell_mut(c9).pawn.take();
+    forward.board.cell_mut(c8).chips = std::mem::take(&mut forward.board.cell_mut(c9).chips);
+    assert!((balance(&forward) - balance(&k)).abs() < 1e-9);
+}

@@ -7,10 +7,12 @@
 //!   of 2 per chip below 5 (running out of Mana loses the game);
 //! * Shields: 0.2 each;
 //! * King safety: −1.5 per enemy pawn next to the King (8 neighbours), +0.3 per own pawn next to it;
-//! * progress: 0.15 × (9 − Chebyshev distance to the enemy King) per pawn other than the King, so
-//!   that quiet positions do not drift into the 100-turn draw; the side ahead on material (pawns,
-//!   Mana, Shields) gets up to 0.25 more per square, in proportion to its lead (full at 4 points),
-//!   so that it brings its pawns to the enemy rather than wait;
+//! * progress: 0.15 × (9 − Chebyshev distance to the enemy King's starting square, E9 or E0) per
+//!   pawn other than the King, so that quiet positions do not drift into the 100-turn draw (a fixed
+//!   square: measured to the King itself, a King step moved every enemy pawn's progress at once);
+//!   the side ahead on material (pawns, Mana, Shields) gets up to 0.25 more per square, in
+//!   proportion to its lead (full at 4 points), so that it brings its pawns to the enemy rather than
+//!   wait;
 //! * the balance is scaled by `1 − ½ · quiet_turns / 100`: an unconverted advantage fades as the
 //!   quiet-turn count runs, so captures and destroyed Mana (which reset it) gain value.
 //!
@@ -50,6 +52,10 @@ const LEAD_PROGRESS: f64 = 0.25;
 /// The material lead (in pawn-value points) at which the extra progress weight is full.
 const FULL_LEAD: f64 = 4.0;
 
+fn chebyshev(a: Sq, b: Sq) -> i8 {
+    (a.col() - b.col()).abs().max((a.row() - b.row()).abs())
+}
+
 /// Gold's material-and-position balance (positive favours Gold, seat 0).
 pub fn balance(k: &Kyo) -> f64 {
     let mut side = [0.0f64; 2];
@@ -80,19 +86,24 @@ pub fn balance(k: &Kyo) -> f64 {
     }
     // The material lead (pawns, Mana, Shields) before the positional terms.
     let lead = [side[0] - side[1], side[1] - side[0]];
+    // The Kings' starting squares (E0, E9).
+    let home = [Sq(4), Sq(94)];
     for o in 0..2 {
-        // Progress: pawns closer to the enemy King (Chebyshev distance) are worth a little more, so
-        // that quiet positions are not shuffled back and forth into the 100-turn draw; more so for
-        // the side ahead on material, which has a game to convert.
+        // Progress: pawns closer to the enemy King's starting square (Chebyshev distance) are worth
+        // a little more, so that quiet positions are not shuffled back and forth into the 100-turn
+        // draw; more so for the side ahead on material, which has a game to convert. The square is
+        // fixed: measured to the King itself, one step of the King away from the enemy's pawns cost
+        // them all their progress (over 2 points), so every line that gave the opponent a move
+        // looked that much worse than a Mana chain that did not.
         let progress = PROGRESS + LEAD_PROGRESS * (lead[o] / FULL_LEAD).clamp(0.0, 1.0);
-        if let Some(ek) = kings[1 - o] {
+        if kings[1 - o].is_some() {
             for (i, c) in k.board.cells.iter().enumerate() {
                 if let Some(p) = c.pawn
                     && usize::from(p.owner) == o
                     && p.kind != PawnKind::King
                 {
                     let sq = Sq(i as u8);
-                    let d = (sq.col() - ek.col()).abs().max((sq.row() - ek.row()).abs());
+                    let d = chebyshev(sq, home[1 - o]);
                     side[o] += progress * f64::from(9 - d);
                 }
             }
