@@ -541,3 +541,23 @@ fn kyo_progress_is_measured_to_the_enemy_kings_starting_square_so_a_king_step_ch
     forward.board.cell_mut(c8).chips = std::mem::take(&mut forward.board.cell_mut(c9).chips);
     assert!((balance(&forward) - balance(&k)).abs() < 1e-9);
 }
+
+#[test]
+fn kyo_material_fades_with_the_quiet_count_but_progress_does_not() {
+    use tabula_ai::games::kyo::balance;
+    let at = |quiet_turns: u32, gold_queen: bool, nearer: bool| {
+        let mut k = heavy_on_c4(gold_queen);
+        k.quiet_turns = quiet_turns;
+        if nearer {
+            let (c4, c5) = ("C4".parse().unwrap(), "C5".parse().unwrap());
+            k.board.cell_mut(c5).pawn = k.board.cell_mut(c4).pawn.take();
+        }
+        balance(&k)
+    };
+    // A step nearer the enemy is worth as much one turn before the 100-turn draw as at its start...
+    let gain = |q| at(q, false, true) - at(q, false, false);
+    assert!(gain(0) > 0.0);
+    assert!((gain(kyo::QUIET_TURN_LIMIT - 1) - gain(0)).abs() < 1e-9);
+    // ...while a Queen more counts for less and less as the count runs (a capture resets it).
+    assert!(at(90, true, false) < at(0, true, false) - 2.0);
+}

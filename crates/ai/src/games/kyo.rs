@@ -13,8 +13,10 @@
 //!   the side ahead on material (pawns, Mana, Shields) gets up to 0.25 more per square, in
 //!   proportion to its lead (full at 4 points), so that it brings its pawns to the enemy rather than
 //!   wait;
-//! * the balance is scaled by `1 − ½ · quiet_turns / 100`: an unconverted advantage fades as the
-//!   quiet-turn count runs, so captures and destroyed Mana (which reset it) gain value.
+//! * the material part of the balance (pawns, Mana, Shields) is scaled by
+//!   `1 − ½ · quiet_turns / 100`: an unconverted advantage fades as the quiet-turn count runs, so
+//!   captures and destroyed Mana (which reset it) gain value. The positional terms (King safety,
+//!   progress) do not fade, so progress keeps its weight near the 100-turn draw.
 //!
 //! **Tactical actions** (followed by alpha-beta's quiescence search past its depth): captures.
 //! **Closing action** (a search leaf in the middle of a turn is scored after it): `EndTurn`, once
@@ -122,12 +124,14 @@ pub fn balance(k: &Kyo) -> f64 {
             }
         }
     }
-    // The 100-turn quiet rule: an advantage that is not converted fades as the count runs, so a
-    // capture or destroyed Mana (which resets it) is worth more to the side ahead.
+    // The 100-turn quiet rule: a material advantage that is not converted fades as the count runs,
+    // so a capture or destroyed Mana (which resets it) is worth more to the side ahead. The
+    // positional terms do not fade: faded, progress was worth half as much near the draw, where
+    // it is most needed.
     let fade = 1.0
         - 0.5 * f64::from(k.quiet_turns.min(kyo::QUIET_TURN_LIMIT))
             / f64::from(kyo::QUIET_TURN_LIMIT.max(1));
-    (side[0] - side[1]) * fade
+    lead[0] * fade + (side[0] - side[1] - lead[0])
 }
 
 fn capture_priority(k: &Kyo, a: &Action) -> i32 {
