@@ -318,6 +318,9 @@ impl Territories {
 
     /// While an offer is open: the action at index `choose(n)` of the `n` listed by
     /// [`Territories::emit_offer`], found without listing (half of a random game's decisions).
+    /// Written out rather than run through `emit_offer` with a counter and a picker: those two
+    /// passes cost 14 % more instructions per random game and the whole time gain (measured), and
+    /// the property tests check this against the list on every state they reach.
     #[inline(always)]
     fn pick_offer(
         &self,
@@ -740,13 +743,7 @@ impl Territories {
     fn free_intersection_at(&self, k: usize) -> Option<super::Point> {
         if self.grid.len() == GRID_CARDS {
             // The dealt grid's 6x5 corners are bits 0..30 of `y * 6 + x`, in `(y, x)` order.
-            let mut free = (1u64 << 30) - 1;
-            for b in &self.buildings {
-                let (x, y) = b.at;
-                if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
-                    free &= !(1 << (y as u32 * 6 + x as u32));
-                }
-            }
+            let mut free = ((1u64 << 30) - 1) & !self.occupied_corners();
             if k >= free.count_ones() as usize {
                 return None;
             }
@@ -766,9 +763,8 @@ impl Territories {
         found
     }
 
-    /// Calls `f` on every intersection with no building, in `(y, x)` order.
-    fn list_free_intersections(&self, mut f: impl FnMut(super::Point)) {
-        // Occupied corners of the dealt rectangle (bit `y * 6 + x`).
+    /// The corners of the dealt 5x4 rectangle that hold a building, as bits `y * 6 + x`.
+    fn occupied_corners(&self) -> u64 {
         let mut occupied = 0u64;
         for b in &self.buildings {
             let (x, y) = b.at;
@@ -776,6 +772,12 @@ impl Territories {
                 occupied |= 1 << (y as u32 * 6 + x as u32);
             }
         }
+        occupied
+    }
+
+    /// Calls `f` on every intersection with no building, in `(y, x)` order.
+    fn list_free_intersections(&self, mut f: impl FnMut(super::Point)) {
+        let occupied = self.occupied_corners();
         self.for_each_intersection(|p| {
             let (x, y) = p;
             let free = if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
