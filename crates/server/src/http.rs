@@ -628,12 +628,7 @@ async fn revoke(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>, 
         "seat {seat} was claimed and has a new token: this connection's token no longer plays it \
          (reconnect as a spectator, or with the new token)"
     ));
-    let _ = sink.send(Message::Text(error_msg(None, &r).into())).await;
-    let close = CloseFrame {
-        code: close_code::POLICY,
-        reason: "token replaced".into(),
-    };
-    let _ = sink.send(Message::Close(Some(close))).await;
+    refuse_and_close(sink, &r, close_code::POLICY, "token replaced").await;
 }
 
 /// Tells a client its message was too large, then closes the connection (code 1009).
@@ -642,10 +637,22 @@ async fn refuse_too_large(
     what: String,
 ) {
     let r = Refusal::TooLarge(what);
-    let _ = sink.send(Message::Text(error_msg(None, &r).into())).await;
+    refuse_and_close(sink, &r, close_code::SIZE, "message too large").await;
+}
+
+/// Sends the refusal as an error message, then a close frame with this code and reason.
+async fn refuse_and_close(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    refusal: &Refusal,
+    code: u16,
+    reason: &'static str,
+) {
+    let _ = sink
+        .send(Message::Text(error_msg(None, refusal).into()))
+        .await;
     let close = CloseFrame {
-        code: close_code::SIZE,
-        reason: "message too large".into(),
+        code,
+        reason: reason.into(),
     };
     let _ = sink.send(Message::Close(Some(close))).await;
 }
