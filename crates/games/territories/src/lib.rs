@@ -112,9 +112,9 @@
 //! "QH"}`: the first 20 entries are the dealt cells `(0,0) (1,0) … (4,3)` in row order, cards added by
 //! Expand follow in the order they were added), `buildings` (a list of `{"at": [x, y], "owner": 0, "piece": "town"}`; `at` is an
 //! intersection: intersection `(x, y)` touches cells `(x-1,y-1) (x,y-1) (x-1,y) (x,y)`), `bank`
-//! (`[H, S, C, D]`), `hands` (two `{"resources": [H, S, C, D], "territories": ["2H", …]}`, the cards
-//! sorted), `pile` (top card first), `offer` (`null` or `{give_res, give_cards, ask_res,
-//! ask_territories}`), `offers_made`, `abilities_used` (bits: Survey 1, Raid 2, Convert 4, Expand 8),
+//! (`[H, S, C, D]`), `hands` (two `{"resources": [H, S, C, D], "territories": ["2H", …]}`: a
+//! [`CardSet`], written in card order, read in any order, no card twice), `pile` (top card first),
+//! `offer` (`null` or `{give_res, give_cards, ask_res, ask_territories}`, `give_cards` a set too), `offers_made`, `abilities_used` (bits: Survey 1, Raid 2, Convert 4, Expand 8),
 //! `bare_turns` (`[n0, n1]`). [`Territories::validate`](tabula_core::Game::validate) checks that the
 //! bank and hands hold 13 of each suit, that the 40 territory cards are each exactly once in grid, pile
 //! and hands, that the grid is connected, buildings stand on distinct intersections within the piece
@@ -169,7 +169,7 @@ use tabula_core::{
     ActionError, Actor, Game, GameRng, Observer, OptionsError, Seat, ToAct, check_actor,
 };
 
-pub use model::{Ability, Action, BankTake, Card, Item, Piece, Point, Res};
+pub use model::{Ability, Action, BankTake, Card, CardSet, Item, Piece, Point, Res};
 pub use options::TerritoriesOptions;
 pub use state::{Building, Cell, Hand, Offer, Phase, Territories};
 pub use view::{HandView, TerritoriesView};

@@ -124,6 +124,180 @@ impl<'de> Deserialize<'de> for Card {
     }
 }
 
+/// A set of territory cards (a hand's, the cards of an offer), one bit per card of the 40-card
+/// deck, iterated in card order (number, then suit H S C D). It is `Copy`: hands and offers are
+/// changed on most actions of a game, and a bit set needs no allocation.
+///
+/// JSON: a list of cards in card order (`["2H", "QD"]`); reading one accepts any order but not a
+/// card listed twice.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct CardSet(u64);
+
+impl CardSet {
+    /// The empty set.
+    pub const EMPTY: CardSet = CardSet(0);
+
+    /// The bit of `card`, in card order; `None` for a number no territory card has.
+    fn bit(card: Card) -> Option<u32> {
+        let rank = match card.number {
+            2..=6 => card.number - 2,
+            8..=12 => card.number - 3,
+            _ => return None,
+        };
+        Some(u32::from(rank) * 4 + card.suit.index() as u32)
+    }
+
+    /// The card of bit `b` (< 40).
+    fn card(b: u32) -> Card {
+        let b = b as usize;
+        Card {
+            number: NUMBERS[(b / 4).min(NUMBERS.len() - 1)],
+            suit: Res::ALL[b % 4],
+        }
+    }
+
+    /// How many cards.
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// Whether there is no card.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether `card` is in the set.
+    pub fn contains(&self, card: &Card) -> bool {
+        CardSet::bit(*card).is_some_and(|b| self.0 & (1 << b) != 0)
+    }
+
+    /// Adds `card`; `false` if it was there already or is no territory card.
+    pub fn insert(&mut self, card: Card) -> bool {
+        match CardSet::bit(card) {
+            Some(b) if self.0 & (1 << b) == 0 => {
+                self.0 |= 1 << b;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Removes `card`; `false` if it was not there.
+    pub fn remove(&mut self, card: Card) -> bool {
+        match CardSet::bit(card) {
+            Some(b) if self.0 & (1 << b) != 0 => {
+                self.0 &= !(1 << b);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The cards of `self` that are not in `other`.
+    pub fn without(self, other: CardSet) -> CardSet {
+        CardSet(self.0 & !other.0)
+    }
+
+    /// The cards in card order.
+    pub fn iter(&self) -> CardSetIter {
+        CardSetIter(self.0)
+    }
+
+    /// The cards in card order, as a vector.
+    pub fn to_vec(self) -> Vec<Card> {
+        self.iter().collect()
+    }
+}
+
+/// The cards of a [`CardSet`] in card order.
+#[derive(Debug, Clone)]
+pub struct CardSetIter(u64);
+
+impl Iterator for CardSetIter {
+    type Item = Card;
+
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(CardSet::card(b))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+
+    /// Skips `n` cards by clearing bits, without making them.
+    fn nth(&mut self, n: usize) -> Option<Card> {
+        for _ in 0..n {
+            if self.0 == 0 {
+                return None;
+            }
+            self.0 &= self.0 - 1;
+        }
+        self.next()
+    }
+}
+
+impl ExactSizeIterator for CardSetIter {}
+
+impl IntoIterator for CardSet {
+    type Item = Card;
+    type IntoIter = CardSetIter;
+    fn into_iter(self) -> CardSetIter {
+        self.iter()
+    }
+}
+
+impl IntoIterator for &CardSet {
+    type Item = Card;
+    type IntoIter = CardSetIter;
+    fn into_iter(self) -> CardSetIter {
+        self.iter()
+    }
+}
+
+impl FromIterator<Card> for CardSet {
+    /// The set of the cards (a card given twice, or a number no territory card has, is not added
+    /// twice or at all).
+    fn from_iter<I: IntoIterator<Item = Card>>(cards: I) -> CardSet {
+        let mut set = CardSet::EMPTY;
+        for c in cards {
+            set.insert(c);
+        }
+        set
+    }
+}
+
+impl PartialEq<Vec<Card>> for CardSet {
+    fn eq(&self, other: &Vec<Card>) -> bool {
+        self.iter().eq(other.iter().copied())
+    }
+}
+
+impl Serialize for CardSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for CardSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CardSet, D::Error> {
+        let mut set = CardSet::EMPTY;
+        for c in Vec::<Card>::deserialize(d)? {
+            if !set.insert(c) {
+                return Err(serde::de::Error::custom(format!(
+                    "territory card {c} is listed twice"
+                )));
+            }
+        }
+        Ok(set)
+    }
+}
+
 /// A building (a chess piece).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -381,4 +555,75 @@ pub enum Action {
     Convert(Point, Piece),
     /// End the turn.
     EndTurn,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(s: &str) -> Card {
+        s.parse().expect("a card")
+    }
+
+    #[test]
+    fn a_card_set_holds_every_territory_card_once_and_iterates_in_card_order() {
+        let deck = Card::deck();
+        let set: CardSet = deck.iter().rev().copied().collect();
+        assert_eq!(set.len(), 40);
+        let mut sorted = deck.clone();
+        sorted.sort();
+        assert_eq!(set.to_vec(), sorted, "iteration follows Card's order");
+        for (k, c) in sorted.iter().enumerate() {
+            assert!(set.contains(c));
+            assert_eq!(
+                set.iter().nth(k),
+                Some(*c),
+                "nth skips without making cards"
+            );
+        }
+        assert_eq!(set.iter().nth(40), None);
+        assert_eq!(set.iter().len(), 40);
+    }
+
+    #[test]
+    fn a_card_set_inserts_and_removes_each_card_once_and_refuses_non_cards() {
+        let mut set = CardSet::EMPTY;
+        assert!(set.is_empty());
+        assert!(set.insert(card("QD")));
+        assert!(!set.insert(card("QD")), "already there");
+        assert!(set.insert(card("2H")));
+        assert!(
+            !set.insert(Card {
+                number: 7,
+                suit: Res::S
+            }),
+            "no 7s"
+        );
+        assert!(!set.contains(&Card {
+            number: 7,
+            suit: Res::S
+        }));
+        assert_eq!(set, vec![card("2H"), card("QD")]);
+        assert!(set.remove(card("2H")));
+        assert!(!set.remove(card("2H")), "not there any more");
+        assert_eq!(set, vec![card("QD")]);
+        let both: CardSet = [card("3S"), card("QD")].into_iter().collect();
+        assert_eq!(both.without(set), vec![card("3S")]);
+    }
+
+    #[test]
+    fn a_card_set_reads_and_writes_json_as_a_list_of_cards() {
+        let set: CardSet = [card("10S"), card("2H"), card("JC")].into_iter().collect();
+        let json = serde_json::to_string(&set).expect("json");
+        assert_eq!(json, r#"["2H","10S","JC"]"#);
+        let back: CardSet = serde_json::from_str(r#"["JC","2H","10S"]"#).expect("any order");
+        assert_eq!(back, set);
+        let twice = serde_json::from_str::<CardSet>(r#"["2H","2H"]"#);
+        let err = twice.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(err.contains("2H is listed twice"), "{err}");
+        assert!(
+            serde_json::from_str::<CardSet>(r#"["7H"]"#).is_err(),
+            "no 7s"
+        );
+    }
 }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use tabula_core::{Outcome, Seat};
 
-use crate::model::{Ability, Action, BankTake, Card, Item, Piece, Point, Res};
+use crate::model::{Ability, Action, BankTake, Card, CardSet, Item, Piece, Point, Res};
 use crate::options::TerritoriesOptions;
 
 mod legal;
@@ -81,12 +81,12 @@ pub struct Building {
 }
 
 /// A player's hand.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Hand {
     /// Resource cards by suit (H, S, C, D).
     pub resources: [u8; 4],
-    /// Territory cards, kept sorted.
-    pub territories: Vec<Card>,
+    /// Territory cards.
+    pub territories: CardSet,
 }
 
 impl Hand {
@@ -99,30 +99,20 @@ impl Hand {
         self.resources.iter().zip(cost).all(|(&h, c)| h >= c)
     }
     pub(crate) fn add_card(&mut self, card: Card) {
-        let pos = self
-            .territories
-            .binary_search(&card)
-            .unwrap_or_else(|pos| pos);
-        self.territories.insert(pos, card);
+        self.territories.insert(card);
     }
     pub(crate) fn remove_card(&mut self, card: Card) -> bool {
-        match self.territories.iter().position(|&c| c == card) {
-            Some(i) => {
-                self.territories.remove(i);
-                true
-            }
-            None => false,
-        }
+        self.territories.remove(card)
     }
 }
 
 /// A trade offer by the player whose turn it is (public: it is put to the opponent at the table).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Offer {
     /// Resources offered, by suit.
     pub give_res: [u8; 4],
     /// Territory cards offered (shown face up).
-    pub give_cards: Vec<Card>,
+    pub give_cards: CardSet,
     /// Resources asked for, by suit.
     pub ask_res: [u8; 4],
     /// Territory cards asked for: the opponent chooses which.
@@ -723,7 +713,9 @@ impl Territories {
                 let offer = self.open_offer();
                 match item {
                     Item::Res(r) => offer.give_res[r.index()] += 1,
-                    Item::Territory(c) => offer.give_cards.push(*c),
+                    Item::Territory(c) => {
+                        offer.give_cards.insert(*c);
+                    }
                 }
             }
             Action::AskRes(r) => self.open_offer().ask_res[r.index()] += 1,

@@ -4,7 +4,7 @@ use serde::Serialize;
 use tabula_core::rand::seq::SliceRandom;
 use tabula_core::{GameRng, Observer, Seat};
 
-use crate::model::{Ability, Card, Res};
+use crate::model::{Ability, Card, CardSet, Res};
 use crate::state::{Building, Cell, Offer, PER_SUIT, Phase, Territories, other};
 
 /// One hand as an observer sees it: counts always, contents only for its owner.
@@ -17,7 +17,7 @@ pub struct HandView {
     /// The resources by suit (H, S, C, D): only in the owner's view.
     pub resources: Option<[u8; 4]>,
     /// The territory cards: only in the owner's view.
-    pub territories: Option<Vec<Card>>,
+    pub territories: Option<CardSet>,
 }
 
 /// What one observer may see: everything public, its own hand, counts of the other hand.
@@ -56,7 +56,7 @@ impl Territories {
                     resource_count: h.resource_count(),
                     territory_count: h.territories.len() as u32,
                     resources: own.then_some(h.resources),
-                    territories: own.then(|| h.territories.clone()),
+                    territories: own.then_some(h.territories),
                 }
             })
             .collect();
@@ -75,7 +75,7 @@ impl Territories {
             pile_count: self.pile.len() as u32,
             hands,
             points: vec![self.points(Seat(0)), self.points(Seat(1))],
-            offer: self.offer.clone(),
+            offer: self.offer,
             offers_made: self.offers_made,
             max_offers: self.options.max_offers,
             abilities_used: Ability::ALL
@@ -103,9 +103,9 @@ impl Territories {
                 .saturating_sub(self.hands[me].resources[i]);
         }
         // Territory cards the opponent shows in an offer stay in their hand.
-        let known: Vec<Card> = match &self.offer {
-            Some(offer) if self.current == opp => offer.give_cards.clone(),
-            _ => Vec::new(),
+        let known = match &self.offer {
+            Some(offer) if self.current == opp => offer.give_cards,
+            _ => CardSet::EMPTY,
         };
         if self.grid.is_empty()
             && self.pile.is_empty()
@@ -124,9 +124,10 @@ impl Territories {
         unknown.shuffle(rng);
         let opp_count = self.hands[opp.index()].territories.len();
         let hidden_in_hand = opp_count.saturating_sub(known.len()).min(unknown.len());
-        let mut hand: Vec<Card> = known;
-        hand.extend(unknown.drain(..hidden_in_hand));
-        hand.sort_unstable();
+        let mut hand = known;
+        for c in unknown.drain(..hidden_in_hand) {
+            hand.insert(c);
+        }
         g.hands[opp.index()].territories = hand;
         g.pile = unknown;
         g

@@ -425,12 +425,12 @@ fn trade_declined_moves_nothing() {
     let mut g = main_phase(8);
     give(&mut g, W, "HH");
     give(&mut g, B, "S");
-    let before = (g.hands.clone(), g.bank);
+    let before = (g.hands, g.bank);
     act(&mut g, W, Action::Give(Item::Res(Res::H)));
     act(&mut g, W, Action::AskRes(Res::S));
     act(&mut g, W, Action::Propose);
     act(&mut g, B, Action::Decline);
-    assert_eq!((g.hands.clone(), g.bank), before);
+    assert_eq!((g.hands, g.bank), before);
     assert_eq!(g.to_act(), ToAct::Seat(W));
 }
 

@@ -332,14 +332,8 @@ impl Territories {
         let hand = &self.hands[me];
         let opp = &self.hands[1 - me];
         let give = suits(|i| hand.resources[i] > offer.give_res[i]);
-        let cards = if offer.give_cards.is_empty() {
-            hand.territories.len()
-        } else {
-            hand.territories
-                .iter()
-                .filter(|c| !offer.give_cards.contains(c))
-                .count()
-        };
+        let givable = hand.territories.without(offer.give_cards);
+        let cards = givable.len();
         let ask = suits(|i| opp.resources[i] > offer.ask_res[i]);
         let ask_territory = opp.territories.len() > offer.ask_territories as usize;
         let n = ones(give) + cards + ones(ask) + usize::from(ask_territory) + 2;
@@ -349,12 +343,10 @@ impl Territories {
         }
         k -= ones(give);
         if k < cards {
-            return hand
-                .territories
+            return givable
                 .iter()
-                .filter(|c| !offer.give_cards.contains(c))
                 .nth(k)
-                .map(|&c| Action::Give(Item::Territory(c)));
+                .map(|c| Action::Give(Item::Territory(c)));
         }
         k -= cards;
         if k < ones(ask) {
@@ -394,24 +386,10 @@ impl Territories {
             || ones(give),
             |out| push_suits(give, out, |r| Action::Give(Item::Res(r))),
         )?;
+        let givable = hand.territories.without(offer.give_cards);
         e.section(
-            || {
-                if offer.give_cards.is_empty() {
-                    hand.territories.len()
-                } else {
-                    hand.territories
-                        .iter()
-                        .filter(|c| !offer.give_cards.contains(c))
-                        .count()
-                }
-            },
-            |out| {
-                for &c in &hand.territories {
-                    if !offer.give_cards.contains(&c) {
-                        out.push(Action::Give(Item::Territory(c)));
-                    }
-                }
-            },
+            || givable.len(),
+            |out| out.extend(givable.iter().map(|c| Action::Give(Item::Territory(c)))),
         )?;
         let ask = suits(|i| opp.resources[i] > offer.ask_res[i]);
         let ask_territory = opp.territories.len() > offer.ask_territories as usize;
@@ -520,7 +498,7 @@ impl Territories {
             |out| {
                 if offers {
                     push_suits(have, out, |r| Action::Give(Item::Res(r)));
-                    for &c in &hand.territories {
+                    for c in hand.territories {
                         out.push(Action::Give(Item::Territory(c)));
                     }
                     push_suits(opp_has, out, Action::AskRes);
@@ -612,7 +590,7 @@ impl Territories {
                     |out| {
                         push_suits(have, out, |r| Action::Discard(Item::Res(r)));
                         if cards {
-                            for &c in &hand.territories {
+                            for c in hand.territories {
                                 out.push(Action::Discard(Item::Territory(c)));
                             }
                         }
@@ -639,7 +617,7 @@ impl Territories {
             Phase::HandOver { .. } => e.section(
                 || hand.territories.len(),
                 |out| {
-                    for &c in &hand.territories {
+                    for c in hand.territories {
                         out.push(Action::HandOver(c));
                     }
                 },
@@ -654,7 +632,7 @@ impl Territories {
                 || self.grid.len() * hand.territories.len(),
                 |out| {
                     for cell in &self.grid {
-                        for &card in &hand.territories {
+                        for card in hand.territories {
                             out.push(Action::Survey(cell.at, card));
                         }
                     }
@@ -670,7 +648,7 @@ impl Territories {
                     },
                     |out| {
                         cells.for_each_expansion_cell(|cell| {
-                            for &card in &hand.territories {
+                            for card in hand.territories {
                                 out.push(Action::Expand(cell, card));
                             }
                         })

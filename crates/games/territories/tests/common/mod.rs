@@ -69,8 +69,7 @@ pub fn drain_bank(g: &mut Territories, seat: Seat, r: Res, left: u8) {
 pub fn hand_card(g: &mut Territories, seat: Seat, c: &str) {
     let c = card(c);
     take_card(g, c);
-    g.hands[seat.index()].territories.push(c);
-    g.hands[seat.index()].territories.sort_unstable();
+    g.hands[seat.index()].territories.insert(c);
 }
 
 /// Removes `c` from the pile or a hand (panics if it is on the grid).
@@ -80,8 +79,7 @@ fn take_card(g: &mut Territories, c: Card) {
         return;
     }
     for h in g.hands.iter_mut() {
-        if let Some(i) = h.territories.iter().position(|&x| x == c) {
-            h.territories.remove(i);
+        if h.territories.remove(c) {
             return;
         }
     }
@@ -101,9 +99,8 @@ pub fn set_cell(g: &mut Territories, cell: Point, c: &str) {
         *p = old;
     } else {
         for h in g.hands.iter_mut() {
-            if let Some(i) = h.territories.iter().position(|&x| x == c) {
-                h.territories[i] = old;
-                h.territories.sort_unstable();
+            if h.territories.remove(c) {
+                h.territories.insert(old);
             }
         }
     }
