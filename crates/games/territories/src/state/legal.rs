@@ -475,16 +475,26 @@ impl Territories {
             |k| self.free_intersection_at(k).map(Action::Build),
         )?;
         // Upgrades: only pieces in the supply that the hand can pay for.
-        e.section(
+        e.section_at(
             || {
                 let mut n = 0;
                 self.for_each_upgrade(seat, affordable, |_| n += 1);
                 n
             },
             |out| self.for_each_upgrade(seat, affordable, |a| out.push(a)),
+            |k| {
+                let (mut i, mut found) = (0, None);
+                self.for_each_upgrade(seat, affordable, |a| {
+                    if i == k {
+                        found = Some(a);
+                    }
+                    i += 1;
+                });
+                found
+            },
         )?;
         // Open a trade offer.
-        e.section(
+        e.section_at(
             || {
                 if offers {
                     ones(have)
@@ -507,11 +517,30 @@ impl Territories {
                     }
                 }
             },
+            |mut k| {
+                if k < ones(have) {
+                    return Some(Action::Give(Item::Res(nth_suit(have, k))));
+                }
+                k -= ones(have);
+                if k < hand.territories.len() {
+                    return hand
+                        .territories
+                        .iter()
+                        .nth(k)
+                        .map(|c| Action::Give(Item::Territory(c)));
+                }
+                k -= hand.territories.len();
+                if k < ones(opp_has) {
+                    return Some(Action::AskRes(nth_suit(opp_has, k)));
+                }
+                k -= ones(opp_has);
+                (k == 0 && !opp.territories.is_empty()).then_some(Action::AskTerritory)
+            },
         )?;
         // Bank trades: four of a suit for any suit the bank has (or the same suit), or the top
         // territory card.
         let pile = !self.pile.is_empty();
-        e.section(
+        e.section_at(
             || {
                 let mut n = 0;
                 for pay in 0..4 {
@@ -533,6 +562,25 @@ impl Territories {
                     }
                 }
             },
+            |mut k| {
+                for pay in Res::ALL {
+                    if pays & (1 << pay.index()) == 0 {
+                        continue;
+                    }
+                    let takes = in_bank | (1 << pay.index());
+                    if k < ones(takes) {
+                        return Some(Action::Bank(pay, BankTake::Res(nth_suit(takes, k))));
+                    }
+                    k -= ones(takes);
+                    if pile {
+                        if k == 0 {
+                            return Some(Action::Bank(pay, BankTake::Territory));
+                        }
+                        k -= 1;
+                    }
+                }
+                None
+            },
         )?;
         // Abilities, each once a turn, with the building that grants it (or a Capital).
         let capital = owned & (1 << Piece::Capital.index()) != 0;
@@ -551,7 +599,7 @@ impl Territories {
             debug_assert_eq!(usable, self.ability_usable(seat, ability));
             usable
         };
-        e.section(
+        e.section_at(
             || Ability::ALL.into_iter().filter(|&a| usable(a)).count(),
             |out| {
                 for ability in Ability::ALL {
@@ -560,8 +608,19 @@ impl Territories {
                     }
                 }
             },
+            |k| {
+                Ability::ALL
+                    .into_iter()
+                    .filter(|&a| usable(a))
+                    .nth(k)
+                    .map(Action::Use)
+            },
         )?;
-        e.section(|| 1, |out| out.push(Action::EndTurn))
+        e.section_at(
+            || 1,
+            |out| out.push(Action::EndTurn),
+            |k| (k == 0).then_some(Action::EndTurn),
+        )
     }
 
     /// The phases other than the main phase.
@@ -577,15 +636,16 @@ impl Territories {
             ),
             Phase::Temple { .. } => {
                 let in_bank = suits(|i| self.bank[i] > 0);
-                e.section(
+                e.section_at(
                     || ones(in_bank),
                     |out| push_suits(in_bank, out, Action::TempleTake),
+                    |k| (k < ones(in_bank)).then(|| Action::TempleTake(nth_suit(in_bank, k))),
                 )
             }
             Phase::Discard { .. } => {
                 let have = suits(|i| hand.resources[i] > 0);
                 let cards = self.options.hand_limit_counts_territories;
-                e.section(
+                e.section_at(
                     || ones(have) + if cards { hand.territories.len() } else { 0 },
                     |out| {
                         push_suits(have, out, |r| Action::Discard(Item::Res(r)));
@@ -594,6 +654,19 @@ impl Territories {
                                 out.push(Action::Discard(Item::Territory(c)));
                             }
                         }
+                    },
+                    |k| {
+                        if k < ones(have) {
+                            return Some(Action::Discard(Item::Res(nth_suit(have, k))));
+                        }
+                        let k = k - ones(have);
+                        if !cards {
+                            return None;
+                        }
+                        hand.territories
+                            .iter()
+                            .nth(k)
+                            .map(|c| Action::Discard(Item::Territory(c)))
                     },
                 )
             }
@@ -604,7 +677,7 @@ impl Territories {
                 };
                 let accept = hand.covers(offer.ask_res)
                     && hand.territories.len() >= offer.ask_territories as usize;
-                e.section(
+                e.section_at(
                     || usize::from(accept) + 1,
                     |out| {
                         if accept {
@@ -612,19 +685,29 @@ impl Territories {
                         }
                         out.push(Action::Decline);
                     },
+                    |k| match (accept, k) {
+                        (true, 0) => Some(Action::Accept),
+                        (true, 1) | (false, 0) => Some(Action::Decline),
+                        _ => None,
+                    },
                 )
             }
-            Phase::HandOver { .. } => e.section(
+            Phase::HandOver { .. } => e.section_at(
                 || hand.territories.len(),
                 |out| {
                     for c in hand.territories {
                         out.push(Action::HandOver(c));
                     }
                 },
+                |k| hand.territories.iter().nth(k).map(Action::HandOver),
             ),
             Phase::Pay { .. } => {
                 let have = suits(|i| hand.resources[i] > 0);
-                e.section(|| ones(have), |out| push_suits(have, out, Action::Pay))
+                e.section_at(
+                    || ones(have),
+                    |out| push_suits(have, out, Action::Pay),
+                    |k| (k < ones(have)).then(|| Action::Pay(nth_suit(have, k))),
+                )
             }
             Phase::Place {
                 ability: Ability::Survey,
