@@ -4,13 +4,17 @@
 //! compute and a function that lists the section's actions in order. Listing them all
 //! ([`Territories::legal`]) runs every section's list. Drawing one uniformly at random
 //! ([`Territories::random_legal`]) sums the counts, draws the index exactly as a draw from the full
-//! list would (`rng.random_range(0..len)`), and lists only the section the index falls in: a random
-//! game is the same game either way. Random playouts spend most of their time choosing actions, and
-//! most listed actions are never drawn (a hand that can pay for a Town lists up to 30 `Build`s), so
-//! this is where the speed of a random game comes from.
+//! list would (`rng.random_range(0..len)`), and finds the action in the section the index falls in:
+//! a random game is the same game either way. A section may also say how to find its `k`-th action
+//! without listing ([`Emit::section_at`]); every section a random game meets often does (an open
+//! offer's actions are found directly, in [`Territories::pick_offer`]), and the rare ones (Survey,
+//! Expand, Raid and Convert targets) list their actions and take the `k`-th. Random playouts spend
+//! most of their time choosing actions, and most listed actions are never drawn (a hand that can
+//! pay for a Town lists up to 30 `Build`s), so this is where the speed of a random game comes from.
 //!
 //! Every count is checked against its list: in debug builds on every listing (so every test that
-//! lists actions checks it), and by the tests of this module on every state of random games.
+//! lists actions checks it), and the property tests check `legal_count` and `legal_at(k)` against
+//! the list on every state of their random games.
 
 use std::ops::ControlFlow;
 
