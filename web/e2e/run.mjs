@@ -130,22 +130,35 @@ async function waitMyTurnOrOver(page, timeout = 60000) {
 
 const pickOne = (xs) => xs[Math.floor(Math.random() * xs.length)];
 
+/** Clicks an action button and returns its notation, or `null` when the page redrew it first (it
+ * went away or became disabled before it could be clicked). */
+async function clickButton(b) {
+  try {
+    const n = await b.getAttribute('data-notation', { timeout: 5000 });
+    await b.click({ timeout: 5000 });
+    return n;
+  } catch {
+    return null;
+  }
+}
+
 /** Makes one decision by clicking: a highlighted cell path on the board, or a button. Returns a label. */
 async function playOneDecision(page) {
   const before = await moveCount(page);
   const beforeStatus = await status(page);
   let clocksIdle = 0;
   for (let clicks = 0; clicks < 24; clicks++) {
-    const chooser = await page.locator('[data-testid=actions] button.primary[data-notation]').all();
+    // Only enabled buttons: the actions are disabled while a sent action is pending, and the box is
+    // redrawn on every update, so a click may also miss (then look again).
+    const chooser = await page.locator('[data-testid=actions] button.primary[data-notation]:not([disabled])').all();
     if (chooser.length) {
-      const b = pickOne(chooser);
-      const n = await b.getAttribute('data-notation');
-      await b.click();
+      const n = await clickButton(pickOne(chooser));
+      if (n === null) continue;
       await waitChange(page, before, beforeStatus);
       return n;
     }
     const targets = await page.locator('[data-testid=board] [data-cell].target').all();
-    const buttons = await page.locator('[data-testid=actions] .actions button[data-notation]:not(.primary)').all();
+    const buttons = await page.locator('[data-testid=actions] .actions button[data-notation]:not(.primary):not([disabled])').all();
     const useBoard = targets.length > 0 && (buttons.length === 0 || Math.random() < 0.85);
     if (useBoard) {
       const t = pickOne(targets);
@@ -163,9 +176,8 @@ async function playOneDecision(page) {
       continue;
     }
     if (buttons.length) {
-      const b = pickOne(buttons);
-      const n = await b.getAttribute('data-notation');
-      await b.click();
+      const n = await clickButton(pickOne(buttons));
+      if (n === null) continue;
       await waitChange(page, before, beforeStatus);
       return n;
     }
