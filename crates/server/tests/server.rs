@@ -676,13 +676,27 @@ async fn floods_and_oversized_messages_are_refused() {
         let mut s = ws(addr, &id, Some((1, &tokens[1]))).await;
         s.recv(T).await.unwrap();
         let huge = format!("{{\"type\":\"ping\",\"pad\":\"{}\"}}", "x".repeat(size));
-        s.send_text(&huge).await.unwrap();
-        let got = until_closed(&mut s).await;
-        assert_eq!(got.len(), 1, "{size}: {got:?}");
-        assert_eq!(got[0]["type"], "error", "{size}");
-        assert_eq!(got[0]["code"], "too_large", "{size}");
-        let message = got[0]["message"].as_str().unwrap();
-        assert!(message.contains("exceeds the limit"), "{message}");
+        let sent = s.send_text(&huge).await;
+        let got = if sent.is_ok() {
+            until_closed(&mut s).await
+        } else {
+            Vec::new()
+        };
+        if size > 100_000 {
+            // A client still writing a message this large when the server closes may find the
+            // connection reset (TCP drops what the server never read, and with it, possibly, the
+            // refusal already on its way): refused either way, never read.
+            assert!(got.len() <= 1, "{size}: {got:?}");
+        } else {
+            sent.unwrap();
+            assert_eq!(got.len(), 1, "{size}: {got:?}");
+        }
+        for e in &got {
+            assert_eq!(e["type"], "error", "{size}");
+            assert_eq!(e["code"], "too_large", "{size}");
+            let message = e["message"].as_str().unwrap();
+            assert!(message.contains("exceeds the limit"), "{message}");
+        }
     }
     // The game is unchanged by all this.
     let snap = snapshot(addr, &id, 0, &tokens[0]).await;
