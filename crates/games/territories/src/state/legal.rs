@@ -22,7 +22,7 @@ use tabula_core::rand::RngExt;
 use tabula_core::{GameRng, Seat};
 
 use super::{CellMap, GRID_CARDS, GRID_H, GRID_W, Offer, Phase, Territories};
-use crate::model::{Ability, Action, BankTake, Item, Piece, Res};
+use crate::model::{Ability, Action, BankTake, CardSet, Item, Piece, Res};
 
 /// The most sections a phase is described with (the main phase has six).
 const MAX_SECTIONS: usize = 8;
@@ -220,6 +220,60 @@ fn nth_suit(mask: u8, k: usize) -> Res {
     Res::ALL[(m.trailing_zeros() as usize).min(3)]
 }
 
+/// The items a trade offer can still gain, in the order they are listed: a resource of each
+/// `give` suit, each card of `cards`, a resource of each `ask` suit, and one more territory card
+/// asked for when `ask_territory`. Opening an offer (the main phase) and adding to an open one
+/// list the same sequence.
+#[derive(Clone, Copy)]
+struct OfferItems {
+    give: u8,
+    cards: CardSet,
+    ask: u8,
+    ask_territory: bool,
+}
+
+impl OfferItems {
+    #[inline(always)]
+    fn count(self) -> usize {
+        ones(self.give) + self.cards.len() + ones(self.ask) + usize::from(self.ask_territory)
+    }
+
+    fn list(self, out: &mut Vec<Action>) {
+        push_suits(self.give, out, |r| Action::Give(Item::Res(r)));
+        out.extend(self.cards.iter().map(|c| Action::Give(Item::Territory(c))));
+        push_suits(self.ask, out, Action::AskRes);
+        if self.ask_territory {
+            out.push(Action::AskTerritory);
+        }
+    }
+
+    /// The item at index `k`; past the items, `after(k - count)`.
+    #[inline(always)]
+    fn at(self, mut k: usize, after: impl FnOnce(usize) -> Option<Action>) -> Option<Action> {
+        if k < ones(self.give) {
+            return Some(Action::Give(Item::Res(nth_suit(self.give, k))));
+        }
+        k -= ones(self.give);
+        if k < self.cards.len() {
+            return self
+                .cards
+                .iter()
+                .nth(k)
+                .map(|c| Action::Give(Item::Territory(c)));
+        }
+        k -= self.cards.len();
+        if k < ones(self.ask) {
+            return Some(Action::AskRes(nth_suit(self.ask, k)));
+        }
+        k -= ones(self.ask);
+        match (self.ask_territory, k) {
+            (true, 0) => Some(Action::AskTerritory),
+            (true, k) => after(k - 1),
+            (false, k) => after(k),
+        }
+    }
+}
+
 impl Territories {
     /// Appends `seat`'s legal actions to `out`.
     pub fn legal(&self, seat: Seat, out: &mut Vec<Action>) {
@@ -327,9 +381,10 @@ impl Territories {
 
     /// While an offer is open: the action at index `choose(n)` of the `n` listed by
     /// [`Territories::emit_offer`], found without listing (half of a random game's decisions).
-    /// Written out rather than run through `emit_offer` with a counter and a picker: those two
-    /// passes cost 14 % more instructions per random game and the whole time gain (measured), and
-    /// the property tests check this against the list on every state they reach.
+    /// Found from [`OfferItems::at`] rather than run through `emit_offer` with a counter and a
+    /// picker: those two passes cost 14 % more instructions per random game and the whole time
+    /// gain (measured), and the property tests check this against the list on every state they
+    /// reach.
     #[inline(always)]
     fn pick_offer(
         &self,
@@ -337,41 +392,24 @@ impl Territories {
         offer: &Offer,
         choose: impl FnOnce(usize) -> usize,
     ) -> Option<Action> {
-        let me = seat.index();
-        let hand = &self.hands[me];
-        let opp = &self.hands[1 - me];
-        let give = suits(|i| hand.resources[i] > offer.give_res[i]);
-        let givable = hand.territories.without(offer.give_cards);
-        let cards = givable.len();
-        let ask = suits(|i| opp.resources[i] > offer.ask_res[i]);
-        let ask_territory = opp.territories.len() > offer.ask_territories as usize;
-        let n = ones(give) + cards + ones(ask) + usize::from(ask_territory) + 2;
-        let mut k = choose(n);
-        if k < ones(give) {
-            return Some(Action::Give(Item::Res(nth_suit(give, k))));
-        }
-        k -= ones(give);
-        if k < cards {
-            return givable
-                .iter()
-                .nth(k)
-                .map(|c| Action::Give(Item::Territory(c)));
-        }
-        k -= cards;
-        if k < ones(ask) {
-            return Some(Action::AskRes(nth_suit(ask, k)));
-        }
-        k -= ones(ask);
-        if ask_territory {
-            if k == 0 {
-                return Some(Action::AskTerritory);
-            }
-            k -= 1;
-        }
-        match k {
+        let items = self.offer_items(seat, offer);
+        items.at(choose(items.count() + 2), |k| match k {
             0 => Some(Action::Propose),
             1 => Some(Action::Withdraw),
             _ => None,
+        })
+    }
+
+    /// What the open offer of `seat` (who made it) can still gain.
+    #[inline(always)]
+    fn offer_items(&self, seat: Seat, offer: &Offer) -> OfferItems {
+        let hand = &self.hands[seat.index()];
+        let opp = &self.hands[1 - seat.index()];
+        OfferItems {
+            give: suits(|i| hand.resources[i] > offer.give_res[i]),
+            cards: hand.territories.without(offer.give_cards),
+            ask: suits(|i| opp.resources[i] > offer.ask_res[i]),
+            ask_territory: opp.territories.len() > offer.ask_territories as usize,
         }
     }
 
@@ -387,28 +425,11 @@ impl Territories {
 
     /// While an offer is open: add a card to it, propose or withdraw it.
     fn emit_offer(&self, seat: Seat, offer: &Offer, e: &mut impl Emit) -> ControlFlow<()> {
-        let me = seat.index();
-        let hand = &self.hands[me];
-        let opp = &self.hands[1 - me];
-        let give = suits(|i| hand.resources[i] > offer.give_res[i]);
+        let items = self.offer_items(seat, offer);
+        e.section(|| items.count(), |out| items.list(out))?;
         e.section(
-            || ones(give),
-            |out| push_suits(give, out, |r| Action::Give(Item::Res(r))),
-        )?;
-        let givable = hand.territories.without(offer.give_cards);
-        e.section(
-            || givable.len(),
-            |out| out.extend(givable.iter().map(|c| Action::Give(Item::Territory(c)))),
-        )?;
-        let ask = suits(|i| opp.resources[i] > offer.ask_res[i]);
-        let ask_territory = opp.territories.len() > offer.ask_territories as usize;
-        e.section(
-            || ones(ask) + usize::from(ask_territory) + 2,
+            || 2,
             |out| {
-                push_suits(ask, out, Action::AskRes);
-                if ask_territory {
-                    out.push(Action::AskTerritory);
-                }
                 out.push(Action::Propose);
                 out.push(Action::Withdraw);
             },
@@ -503,48 +524,20 @@ impl Territories {
             },
         )?;
         // Open a trade offer.
+        let items = OfferItems {
+            give: have,
+            cards: hand.territories,
+            ask: opp_has,
+            ask_territory: !opp.territories.is_empty(),
+        };
         e.section_at(
-            || {
-                if offers {
-                    ones(have)
-                        + hand.territories.len()
-                        + ones(opp_has)
-                        + usize::from(!opp.territories.is_empty())
-                } else {
-                    0
-                }
-            },
+            || if offers { items.count() } else { 0 },
             |out| {
                 if offers {
-                    push_suits(have, out, |r| Action::Give(Item::Res(r)));
-                    for c in hand.territories {
-                        out.push(Action::Give(Item::Territory(c)));
-                    }
-                    push_suits(opp_has, out, Action::AskRes);
-                    if !opp.territories.is_empty() {
-                        out.push(Action::AskTerritory);
-                    }
+                    items.list(out);
                 }
             },
-            |mut k| {
-                if k < ones(have) {
-                    return Some(Action::Give(Item::Res(nth_suit(have, k))));
-                }
-                k -= ones(have);
-                if k < hand.territories.len() {
-                    return hand
-                        .territories
-                        .iter()
-                        .nth(k)
-                        .map(|c| Action::Give(Item::Territory(c)));
-                }
-                k -= hand.territories.len();
-                if k < ones(opp_has) {
-                    return Some(Action::AskRes(nth_suit(opp_has, k)));
-                }
-                k -= ones(opp_has);
-                (k == 0 && !opp.territories.is_empty()).then_some(Action::AskTerritory)
-            },
+            |k| items.at(k, |_| None),
         )?;
         // Bank trades: four of a suit for any suit the bank has (or the same suit), or the top
         // territory card.
