@@ -22,7 +22,7 @@ use tabula_core::rand::RngExt;
 use tabula_core::{GameRng, Seat};
 
 use super::{CellMap, GRID_CARDS, GRID_H, GRID_W, Offer, Phase, Territories};
-use crate::model::{Ability, Action, BankTake, CardSet, Item, Piece, Res};
+use crate::model::{Ability, Action, BankTake, Card, CardSet, Item, Piece, Res};
 
 /// The most sections a phase is described with (the main phase has six).
 const MAX_SECTIONS: usize = 8;
@@ -274,6 +274,43 @@ impl OfferItems {
     }
 }
 
+/// The actions of a phase whose choices are "a suit", "a card" or a fixed answer (Temple, discard,
+/// respond, hand over, pay), in the order they are listed: `suit(r)` for each suit of `suits`,
+/// `card(c)` for each card of `cards`, then each action of `tail`.
+#[derive(Clone, Copy)]
+struct Seq {
+    suits: u8,
+    suit: fn(Res) -> Action,
+    cards: CardSet,
+    card: fn(Card) -> Action,
+    tail: &'static [Action],
+}
+
+impl Seq {
+    #[inline(always)]
+    fn count(self) -> usize {
+        ones(self.suits) + self.cards.len() + self.tail.len()
+    }
+
+    fn list(self, out: &mut Vec<Action>) {
+        push_suits(self.suits, out, self.suit);
+        out.extend(self.cards.iter().map(self.card));
+        out.extend_from_slice(self.tail);
+    }
+
+    #[inline(always)]
+    fn at(self, mut k: usize) -> Option<Action> {
+        if k < ones(self.suits) {
+            return Some((self.suit)(nth_suit(self.suits, k)));
+        }
+        k -= ones(self.suits);
+        if k < self.cards.len() {
+            return self.cards.iter().nth(k).map(self.card);
+        }
+        self.tail.get(k - self.cards.len()).cloned()
+    }
+}
+
 impl Territories {
     /// Appends `seat`'s legal actions to `out`.
     pub fn legal(&self, seat: Seat, out: &mut Vec<Action>) {
@@ -330,20 +367,35 @@ impl Territories {
         if let Phase::Main = self.phase {
             return match &self.offer {
                 Some(offer) => self.pick_offer(seat, offer, choose),
-                None => {
-                    let ctx = self.main_ctx(seat);
-                    let mut counter = Counter::default();
-                    let _ = self.emit_main(seat, &ctx, &mut counter);
-                    self.pick_counted(&counter, choose, scratch, |e| {
-                        let _ = self.emit_main(seat, &ctx, e);
-                    })
-                }
+                None => self.pick_main(seat, choose, scratch),
             };
+        }
+        if self.is_seq_phase() {
+            let seq = self.seq_phase(seat);
+            let n = seq.count();
+            return if n == 0 { None } else { seq.at(choose(n)) };
         }
         let mut counter = Counter::default();
         let _ = self.emit_other(seat, &mut counter);
         self.pick_counted(&counter, choose, scratch, |e| {
             let _ = self.emit_other(seat, e);
+        })
+    }
+
+    /// The main phase with no offer open: counts its sections, then lists only the one the drawn
+    /// index falls in (or finds the action there directly).
+    #[inline(never)]
+    fn pick_main(
+        &self,
+        seat: Seat,
+        choose: impl FnOnce(usize) -> usize,
+        scratch: &mut Vec<Action>,
+    ) -> Option<Action> {
+        let ctx = self.main_ctx(seat);
+        let mut counter = Counter::default();
+        let _ = self.emit_main(seat, &ctx, &mut counter);
+        self.pick_counted(&counter, choose, scratch, |e| {
+            let _ = self.emit_main(seat, &ctx, e);
         })
     }
 
@@ -625,6 +677,68 @@ impl Territories {
         )
     }
 
+    /// Whether the phase's actions are described by a [`Seq`] ([`Territories::seq_phase`]).
+    #[inline(always)]
+    fn is_seq_phase(&self) -> bool {
+        matches!(
+            self.phase,
+            Phase::Temple { .. }
+                | Phase::Discard { .. }
+                | Phase::Respond
+                | Phase::HandOver { .. }
+                | Phase::Pay { .. }
+        )
+    }
+
+    /// The actions of `seat` in a Temple, discard, respond, hand-over or pay phase (empty in any
+    /// other phase).
+    #[inline(never)]
+    fn seq_phase(&self, seat: Seat) -> Seq {
+        let hand = &self.hands[seat.index()];
+        let mut seq = Seq {
+            suits: 0,
+            suit: Action::Pay,
+            cards: CardSet::EMPTY,
+            // Never called while `cards` is empty.
+            card: Action::HandOver,
+            tail: &[],
+        };
+        match &self.phase {
+            Phase::Temple { .. } => {
+                seq.suits = suits(|i| self.bank[i] > 0);
+                seq.suit = Action::TempleTake;
+            }
+            Phase::Discard { .. } => {
+                seq.suits = suits(|i| hand.resources[i] > 0);
+                seq.suit = |r| Action::Discard(Item::Res(r));
+                if self.options.hand_limit_counts_territories {
+                    seq.cards = hand.territories;
+                    seq.card = |c| Action::Discard(Item::Territory(c));
+                }
+            }
+            Phase::Respond => {
+                let accept = self.offer.is_some_and(|offer| {
+                    hand.covers(offer.ask_res)
+                        && hand.territories.len() >= offer.ask_territories as usize
+                });
+                seq.tail = if accept {
+                    &[Action::Accept, Action::Decline]
+                } else if self.offer.is_some() {
+                    &[Action::Decline]
+                } else {
+                    &[]
+                };
+            }
+            Phase::HandOver { .. } => {
+                seq.cards = hand.territories;
+                seq.card = Action::HandOver;
+            }
+            Phase::Pay { .. } => seq.suits = suits(|i| hand.resources[i] > 0),
+            _ => {}
+        }
+        seq
+    }
+
     /// The phases other than the main phase.
     #[inline(never)]
     fn emit_other(&self, seat: Seat, e: &mut impl Emit) -> ControlFlow<()> {
@@ -636,81 +750,15 @@ impl Territories {
                 |out| self.list_free_intersections(|p| out.push(Action::Place(p))),
                 |k| self.free_intersection_at(k).map(Action::Place),
             ),
-            Phase::Temple { .. } => {
-                let in_bank = suits(|i| self.bank[i] > 0);
-                e.section_at(
-                    || ones(in_bank),
-                    |out| push_suits(in_bank, out, Action::TempleTake),
-                    |k| (k < ones(in_bank)).then(|| Action::TempleTake(nth_suit(in_bank, k))),
-                )
-            }
-            Phase::Discard { .. } => {
-                let have = suits(|i| hand.resources[i] > 0);
-                let cards = self.options.hand_limit_counts_territories;
-                e.section_at(
-                    || ones(have) + if cards { hand.territories.len() } else { 0 },
-                    |out| {
-                        push_suits(have, out, |r| Action::Discard(Item::Res(r)));
-                        if cards {
-                            for c in hand.territories {
-                                out.push(Action::Discard(Item::Territory(c)));
-                            }
-                        }
-                    },
-                    |k| {
-                        if k < ones(have) {
-                            return Some(Action::Discard(Item::Res(nth_suit(have, k))));
-                        }
-                        let k = k - ones(have);
-                        if !cards {
-                            return None;
-                        }
-                        hand.territories
-                            .iter()
-                            .nth(k)
-                            .map(|c| Action::Discard(Item::Territory(c)))
-                    },
-                )
+            Phase::Temple { .. }
+            | Phase::Discard { .. }
+            | Phase::Respond
+            | Phase::HandOver { .. }
+            | Phase::Pay { .. } => {
+                let seq = self.seq_phase(seat);
+                e.section_at(|| seq.count(), |out| seq.list(out), |k| seq.at(k))
             }
             Phase::Main => self.emit_main(seat, &self.main_ctx(seat), e),
-            Phase::Respond => {
-                let Some(offer) = &self.offer else {
-                    return ControlFlow::Continue(());
-                };
-                let accept = hand.covers(offer.ask_res)
-                    && hand.territories.len() >= offer.ask_territories as usize;
-                e.section_at(
-                    || usize::from(accept) + 1,
-                    |out| {
-                        if accept {
-                            out.push(Action::Accept);
-                        }
-                        out.push(Action::Decline);
-                    },
-                    |k| match (accept, k) {
-                        (true, 0) => Some(Action::Accept),
-                        (true, 1) | (false, 0) => Some(Action::Decline),
-                        _ => None,
-                    },
-                )
-            }
-            Phase::HandOver { .. } => e.section_at(
-                || hand.territories.len(),
-                |out| {
-                    for c in hand.territories {
-                        out.push(Action::HandOver(c));
-                    }
-                },
-                |k| hand.territories.iter().nth(k).map(Action::HandOver),
-            ),
-            Phase::Pay { .. } => {
-                let have = suits(|i| hand.resources[i] > 0);
-                e.section_at(
-                    || ones(have),
-                    |out| push_suits(have, out, Action::Pay),
-                    |k| (k < ones(have)).then(|| Action::Pay(nth_suit(have, k))),
-                )
-            }
             Phase::Place {
                 ability: Ability::Survey,
             } => e.section(
