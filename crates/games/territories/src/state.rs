@@ -530,12 +530,23 @@ impl Territories {
     /// `roll` (usually two or three), then one pass over the buildings against those cards only.
     fn production(&self, roll: u8) -> Production {
         let mut p = Production::default();
-        let mut hits = [((0i8, 0i8), Res::H); DECK_CARDS];
+        // A number shows on four territory cards, one per suit: at most four cells are hit.
+        let mut hits = [((0i8, 0i8), Res::H); 4];
         let mut n = 0;
+        // The intersections the hit cells touch, as bits `y * 8 + x` for intersections with
+        // 0 <= x, y < 8 (the dealt grid's are 0..=5 by 0..=4); every bit set when a hit cell lies
+        // outside that window (a grid grown by Expand), so that no building is skipped.
+        let mut touched = 0u64;
         for c in &self.grid {
             if c.card.number == roll && n < hits.len() {
                 hits[n] = (c.at, c.card.suit);
                 n += 1;
+                let (x, y) = c.at;
+                touched |= if (0..7).contains(&x) && (0..7).contains(&y) {
+                    0x303 << (y as u32 * 8 + x as u32)
+                } else {
+                    u64::MAX
+                };
             }
         }
         let hits = &hits[..n];
@@ -544,11 +555,12 @@ impl Territories {
         }
         for b in &self.buildings {
             let s = b.owner.index();
-            if s > 1 {
-                continue;
-            }
             // Intersection (bx, by) touches cells (bx-1 or bx, by-1 or by).
             let (bx, by) = b.at;
+            let inside = (0..8).contains(&bx) && (0..8).contains(&by);
+            if s > 1 || (inside && touched & (1 << (by as u32 * 8 + bx as u32)) == 0) {
+                continue;
+            }
             let touching = hits.iter().filter(|((cx, cy), _)| {
                 (bx.wrapping_sub(*cx) as u8) <= 1 && (by.wrapping_sub(*cy) as u8) <= 1
             });
