@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use tabula_core::{Actor, Game, Observer, SeatResult, ToAct};
 use territories::{
-    Ability, Action, BankTake, Card, Item, Phase, Piece, Res, Territories, TerritoriesOptions,
+    Ability, Action, BankTake, Card, Cell, Item, Phase, Piece, Res, Territories, TerritoriesOptions,
 };
 
 // ---------- Components ----------
@@ -243,6 +243,27 @@ fn turn_building_touching_two_matching_cards_collects_for_each() {
     put(&mut g, W, Piece::Town, (1, 1)); // 2H 9D 8H 9H
     chance(&mut g, Action::Roll(9));
     assert_eq!(res(&g, W), [1, 0, 0, 1]);
+}
+
+/// Rules, A turn 1 with Rules, Expand: a card added by Expand produces like a dealt one, for the
+/// buildings on its corners, off the dealt rectangle on either side.
+#[test]
+fn turn_production_from_cards_added_by_expand() {
+    let mut g = before_roll(W);
+    // Two 9s from the pile, added left of row 1 and right of row 3 as Expand would.
+    for (at, c) in [((-1, 1), "9C"), ((5, 3), "9D")] {
+        let c = card(c);
+        g.pile.retain(|&x| x != c);
+        g.grid.push(Cell { at, card: c });
+    }
+    put(&mut g, W, Piece::Town, (-1, 2)); // touches (-1, 1) 9C
+    put(&mut g, W, Piece::Town, (0, 2)); // touches (-1, 1) 9C, 8H, 2S
+    put(&mut g, B, Piece::Town, (6, 4)); // touches (5, 3) 9D
+    put(&mut g, B, Piece::Fort, (1, 1)); // touches 9H
+    put(&mut g, W, Piece::Town, (4, 0)); // touches 4H 5H only
+    chance(&mut g, Action::Roll(9));
+    assert_eq!(res(&g, W), [0, 0, 2, 0]);
+    assert_eq!(res(&g, B), [1, 0, 0, 1]);
 }
 
 /// Rules, A turn 1: "Palace: 2 resources of that card's suit."
