@@ -761,7 +761,7 @@ impl Territories {
             Phase::Main => self.emit_main(seat, &self.main_ctx(seat), e),
             Phase::Place {
                 ability: Ability::Survey,
-            } => e.section(
+            } => e.section_at(
                 || self.grid.len() * hand.territories.len(),
                 |out| {
                     for cell in &self.grid {
@@ -769,6 +769,13 @@ impl Territories {
                             out.push(Action::Survey(cell.at, card));
                         }
                     }
+                },
+                |k| {
+                    // Cell by cell, each with every card of the hand.
+                    let cards = hand.territories.len();
+                    let cell = self.grid.get(k.checked_div(cards)?)?;
+                    let card = hand.territories.iter().nth(k % cards)?;
+                    Some(Action::Survey(cell.at, card))
                 },
             ),
             Phase::Place { .. } => {
