@@ -695,6 +695,7 @@ async fn session(
                         // Over the hard size limit the reader stops before the message's payload: say why.
                         if let Some(what) = too_large(e) {
                             refuse_too_large(&mut sink, what).await;
+                            linger(&mut stream).await;
                         }
                         break;
                     }
@@ -801,6 +802,22 @@ async fn session(
             }
         }
     }
+}
+
+/// How long a connection refused for a message past the reader's hard limit stays open.
+const LINGER: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// After refusing a message past the reader's hard limit: keeps the connection open for
+/// [`LINGER`] before it is dropped. The client may still be writing that message; closing at once,
+/// with its bytes unread in our receive buffer, makes the kernel reset the connection, and the
+/// reset can reach the client before it has read the refusal and the close frame (or fail the
+/// write it is still in). Meanwhile what still arrives is read and dropped as far as the reader
+/// goes on (it stops at the oversized frame, whose payload it never reads), so a client whose
+/// message fits the socket buffers finishes writing and reads why it was refused.
+async fn linger(stream: &mut futures_util::stream::SplitStream<WebSocket>) {
+    let deadline = tokio::time::Instant::now() + LINGER;
+    while let Ok(Some(Ok(_))) = tokio::time::timeout_at(deadline, stream.next()).await {}
+    tokio::time::sleep_until(deadline).await;
 }
 
 /// The description of a WebSocket read error that is a message over the hard size limit.

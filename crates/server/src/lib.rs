@@ -27,7 +27,8 @@
 //!   before it can receive anything rendered for the seat's new holder (a per-seat token count,
 //!   [`rooms::Room::token_rev`]).
 //! * WebSocket messages over the size limit get a `too_large` error before the connection is closed
-//!   (also those so large that the reader stops at their frame header).
+//!   (also those so large that the reader stops at their frame header: the connection then stays
+//!   open a moment, so a client still writing reads the refusal instead of a reset).
 //! * **Resignation and timeout** end the game at once: that seat loses, every other seat wins (also
 //!   with more than two seats: the server cannot remove a seat from a game whose rules it does not
 //!   know). **Draws by agreement** are open to every game (the rules files forbid none): every seat must
