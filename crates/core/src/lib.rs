@@ -315,7 +315,7 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// `None` when the seat has no legal action. The default lists into `scratch` (working space the
     /// caller keeps between calls); a game whose random playouts matter may override it to draw
     /// without listing every action, and tests the override with
-    /// [`tools::check_random_legal_action`](crate::tools::check_random_legal_action).
+    /// [`tools::check_random_legal_action`].
     fn random_legal_action(
         &self,
         seat: Seat,
