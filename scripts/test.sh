@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tabula's one test command. On a fresh Debian machine with Rust and Node it installs what the tests need
 # (Debian's chromium and postgresql, the web client's npm packages), then runs, in order:
-#   1. cargo fmt --check            2. cargo clippy --all-targets -D warnings
+#   1. cargo fmt --check            2. cargo clippy --all-targets -D warnings, cargo doc -D warnings
 #   3. every Rust test of the workspace (unit, property, integration, server over real sockets), with a
 #      throwaway PostgreSQL cluster on loopback so the PostgreSQL tests run too
 #   4. the web client's unit tests (vitest)
@@ -20,6 +20,9 @@ cargo fmt --all -- --check
 
 step "cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cargo doc (workspace, broken links and other doc warnings are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
 step "cargo test (workspace, with PostgreSQL)"
 bash crates/server/scripts/with-postgres.sh cargo test --workspace --locked
