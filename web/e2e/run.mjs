@@ -142,7 +142,8 @@ async function clickButton(b) {
   }
 }
 
-/** Makes one decision by clicking: a highlighted cell path on the board, or a button. Returns a label. */
+/** Makes one decision by clicking: a highlighted cell path on the board, or a button. Returns a label,
+ * or `null` when a hot-seat page covered the board before anything could be clicked. */
 async function playOneDecision(page) {
   const before = await moveCount(page);
   const beforeStatus = await status(page);
@@ -185,6 +186,9 @@ async function playOneDecision(page) {
     // have completed the action after all: its update can land after the page had stopped showing it as
     // pending — another update, such as a join, arrived first.)
     if ((await moveCount(page)) !== before || (await status(page)) !== beforeStatus) return 'board';
+    // Hot-seat: the page may have passed the device on meanwhile (the status named the next local
+    // seat before its socket caught up, then the switch covered the board): nothing was decided here.
+    if (await page.locator('[data-testid=pass-cover]').count()) return null;
     if (clocksIdle++ < 10) {
       await sleep(300);
       continue;
@@ -844,12 +848,13 @@ async function hotSeat(game, cover, decisionsWanted, others = []) {
         continue;
       }
       assert(seat !== null, 'no seat shown in a hot-seat game');
+      // `null`: the page switched seats (and covered the board) first; the cover is handled above.
+      if ((await playOneDecision(page)) === null) continue;
       if (last !== null && seat !== last) {
         switches++;
       }
       last = seat;
       seen.add(seat);
-      await playOneDecision(page);
       decisions++;
       if (!reloaded && decisions === Math.floor(decisionsWanted / 2)) {
         // A reload keeps both seats of this device (localStorage); a game with hidden information asks
