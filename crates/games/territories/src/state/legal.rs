@@ -370,8 +370,7 @@ impl Territories {
                 None => self.pick_main(seat, choose, scratch),
             };
         }
-        if self.is_seq_phase() {
-            let seq = self.seq_phase(seat);
+        if let Some(seq) = self.seq_phase(seat) {
             let n = seq.count();
             return if n == 0 { None } else { seq.at(choose(n)) };
         }
@@ -677,23 +676,10 @@ impl Territories {
         )
     }
 
-    /// Whether the phase's actions are described by a [`Seq`] ([`Territories::seq_phase`]).
-    #[inline(always)]
-    fn is_seq_phase(&self) -> bool {
-        matches!(
-            self.phase,
-            Phase::Temple { .. }
-                | Phase::Discard { .. }
-                | Phase::Respond
-                | Phase::HandOver { .. }
-                | Phase::Pay { .. }
-        )
-    }
-
-    /// The actions of `seat` in a Temple, discard, respond, hand-over or pay phase (empty in any
+    /// The actions of `seat` in a Temple, discard, respond, hand-over or pay phase (`None` in any
     /// other phase).
     #[inline(never)]
-    fn seq_phase(&self, seat: Seat) -> Seq {
+    fn seq_phase(&self, seat: Seat) -> Option<Seq> {
         let hand = &self.hands[seat.index()];
         let mut seq = Seq {
             suits: 0,
@@ -734,14 +720,17 @@ impl Territories {
                 seq.card = Action::HandOver;
             }
             Phase::Pay { .. } => seq.suits = suits(|i| hand.resources[i] > 0),
-            _ => {}
+            _ => return None,
         }
-        seq
+        Some(seq)
     }
 
     /// The phases other than the main phase.
     #[inline(never)]
     fn emit_other(&self, seat: Seat, e: &mut impl Emit) -> ControlFlow<()> {
+        if let Some(seq) = self.seq_phase(seat) {
+            return e.section_at(|| seq.count(), |out| seq.list(out), |k| seq.at(k));
+        }
         let me = seat.index();
         let hand = &self.hands[me];
         match &self.phase {
@@ -750,14 +739,6 @@ impl Territories {
                 |out| self.list_free_intersections(|p| out.push(Action::Place(p))),
                 |k| self.free_intersection_at(k).map(Action::Place),
             ),
-            Phase::Temple { .. }
-            | Phase::Discard { .. }
-            | Phase::Respond
-            | Phase::HandOver { .. }
-            | Phase::Pay { .. } => {
-                let seq = self.seq_phase(seat);
-                e.section_at(|| seq.count(), |out| seq.list(out), |k| seq.at(k))
-            }
             Phase::Main => self.emit_main(seat, &self.main_ctx(seat), e),
             Phase::Place {
                 ability: Ability::Survey,
