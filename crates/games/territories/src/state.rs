@@ -80,6 +80,126 @@ pub struct Building {
     pub piece: Piece,
 }
 
+/// The buildings on the grid, in the order they were placed, with a summary kept up to date by
+/// every change: how many of each piece each seat has on the grid and which corners of the dealt
+/// 5x4 rectangle hold a building. The summary is private and rebuilt by each mutating method, so it
+/// always describes the list; reading goes through `Deref` to `[Building]`. Serialised as the plain
+/// list (the summary is worked out again when a state is read).
+///
+/// Move generation asks "how many Towns does this seat have", "does the opponent own a Town", "is
+/// this corner free" on every main-phase decision; the summary answers in a few instructions
+/// instead of a pass over the list.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Buildings {
+    list: Vec<Building>,
+    /// Pieces on the grid by seat index and `Piece::index` (owners other than 0 and 1 are left out:
+    /// `validate` rejects them).
+    counts: [[u8; 6]; 2],
+    /// The corners of the dealt 5x4 rectangle that hold a building, as bits `y * 6 + x`.
+    corners: u64,
+}
+
+impl Buildings {
+    /// Adds a building.
+    pub fn push(&mut self, b: Building) {
+        self.add_to_summary(b);
+        self.list.push(b);
+    }
+
+    /// Keeps only the buildings for which `keep` holds.
+    pub fn retain(&mut self, keep: impl FnMut(&Building) -> bool) {
+        self.list.retain(keep);
+        self.resummarise();
+    }
+
+    /// Changes the building on `at` (if there is one) with `change`.
+    pub fn update(&mut self, at: Point, change: impl FnOnce(&mut Building)) {
+        if let Some(b) = self.list.iter_mut().find(|b| b.at == at) {
+            change(b);
+            self.resummarise();
+        }
+    }
+
+    /// How many of `piece` `seat` has on the grid.
+    #[inline]
+    pub fn on_grid(&self, seat: Seat, piece: Piece) -> u8 {
+        self.counts
+            .get(seat.index())
+            .map_or(0, |c| c[piece.index()])
+    }
+
+    /// How many of each piece (by `Piece::index`) `seat` has on the grid.
+    #[inline]
+    pub fn counts(&self, seat: Seat) -> [u8; 6] {
+        self.counts.get(seat.index()).copied().unwrap_or_default()
+    }
+
+    /// The corners of the dealt 5x4 rectangle (`0..=5` × `0..=4`) that hold a building, as bits
+    /// `y * 6 + x`.
+    #[inline]
+    pub fn dealt_corners(&self) -> u64 {
+        self.corners
+    }
+
+    fn add_to_summary(&mut self, b: Building) {
+        if let Some(c) = self.counts.get_mut(b.owner.index()) {
+            c[b.piece.index()] = c[b.piece.index()].saturating_add(1);
+        }
+        let (x, y) = b.at;
+        if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
+            self.corners |= 1 << (y as u32 * 6 + x as u32);
+        }
+    }
+
+    fn resummarise(&mut self) {
+        self.counts = [[0; 6]; 2];
+        self.corners = 0;
+        for i in 0..self.list.len() {
+            self.add_to_summary(self.list[i]);
+        }
+    }
+}
+
+impl std::ops::Deref for Buildings {
+    type Target = [Building];
+
+    fn deref(&self) -> &[Building] {
+        &self.list
+    }
+}
+
+impl<'a> IntoIterator for &'a Buildings {
+    type Item = &'a Building;
+    type IntoIter = std::slice::Iter<'a, Building>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.iter()
+    }
+}
+
+impl From<Vec<Building>> for Buildings {
+    fn from(list: Vec<Building>) -> Self {
+        let mut b = Buildings {
+            list,
+            ..Buildings::default()
+        };
+        b.resummarise();
+        b
+    }
+}
+
+impl Serialize for Buildings {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.list.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Buildings {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::<Building>::deserialize(d).map(Buildings::from)
+    }
+}
+
 /// A player's hand.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Hand {
@@ -142,7 +262,7 @@ pub struct Territories {
     /// The grid's cards.
     pub grid: Vec<Cell>,
     /// The buildings on the grid.
-    pub buildings: Vec<Building>,
+    pub buildings: Buildings,
     /// The bank's resources by suit.
     pub bank: [u8; 4],
     /// The two hands.
@@ -276,7 +396,7 @@ impl Territories {
             die: None,
             duel: None,
             grid: Vec::new(),
-            buildings: Vec::new(),
+            buildings: Buildings::default(),
             bank: [PER_SUIT; 4],
             hands: [Hand::default(), Hand::default()],
             pile: Vec::new(),
@@ -356,10 +476,7 @@ impl Territories {
 
     /// How many of `piece` `seat` has on the grid.
     pub fn on_grid(&self, seat: Seat, piece: Piece) -> u8 {
-        self.buildings
-            .iter()
-            .filter(|b| b.owner == seat && b.piece == piece)
-            .count() as u8
+        self.buildings.on_grid(seat, piece)
     }
 
     /// How many of `piece` are in `seat`'s supply.
@@ -369,18 +486,16 @@ impl Territories {
 
     /// `seat`'s points.
     pub fn points(&self, seat: Seat) -> u32 {
-        self.buildings
+        let counts = self.buildings.counts(seat);
+        Piece::ALL
             .iter()
-            .filter(|b| b.owner == seat)
-            .map(|b| b.piece.points())
+            .map(|p| u32::from(counts[p.index()]) * p.points())
             .sum()
     }
 
     /// Whether `seat` owns a building of this piece.
     pub fn owns(&self, seat: Seat, piece: Piece) -> bool {
-        self.buildings
-            .iter()
-            .any(|b| b.owner == seat && b.piece == piece)
+        self.buildings.on_grid(seat, piece) > 0
     }
 
     /// The cards that count towards the hand limit of 7.
@@ -677,7 +792,7 @@ impl Territories {
 
     fn end_turn(&mut self) {
         let me = self.current;
-        if self.buildings.iter().any(|b| b.owner == me) {
+        if self.buildings.counts(me) != [0; 6] {
             self.bare_turns[me.index()] = 0;
         } else {
             self.bare_turns[me.index()] += 1;
@@ -864,9 +979,7 @@ impl Territories {
             }
             Action::Upgrade(p, piece) => {
                 self.pay_to_bank(seat, piece.cost());
-                if let Some(b) = self.buildings.iter_mut().find(|b| b.at == *p) {
-                    b.piece = *piece;
-                }
+                self.buildings.update(*p, |b| b.piece = *piece);
                 self.check_win();
             }
             Action::Give(_)
@@ -955,10 +1068,10 @@ impl Territories {
                 self.phase = Phase::Main;
             }
             Action::Convert(p, piece) => {
-                if let Some(b) = self.buildings.iter_mut().find(|b| b.at == *p) {
+                self.buildings.update(*p, |b| {
                     b.owner = seat;
                     b.piece = *piece;
-                }
+                });
                 self.phase = Phase::Main;
                 self.check_win();
             }
@@ -971,5 +1084,68 @@ impl Territories {
             self.offers_made += 1;
         }
         self.offer.get_or_insert_with(Offer::default)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(x: i8, y: i8, owner: u8, piece: Piece) -> Building {
+        Building {
+            at: (x, y),
+            owner: Seat(owner),
+            piece,
+        }
+    }
+
+    #[test]
+    fn buildings_summary_follows_every_change() {
+        let mut b = Buildings::default();
+        b.push(at(0, 0, 0, Piece::Town));
+        b.push(at(5, 4, 0, Piece::Town));
+        b.push(at(2, 1, 1, Piece::Town));
+        // A corner outside the dealt rectangle (the grid grew by Expand) counts as a piece but has
+        // no corner bit.
+        b.push(at(6, 2, 1, Piece::Town));
+        assert_eq!(b.counts(Seat(0)), [2, 0, 0, 0, 0, 0]);
+        assert_eq!(b.on_grid(Seat(1), Piece::Town), 2);
+        assert_eq!(b.dealt_corners(), 1 | 1 << 29 | 1 << 8);
+        b.update((2, 1), |x| x.piece = Piece::Temple);
+        assert_eq!(b.counts(Seat(1)), [1, 0, 0, 1, 0, 0]);
+        b.update((2, 1), |x| x.owner = Seat(0));
+        assert_eq!(b.counts(Seat(0)), [2, 0, 0, 1, 0, 0]);
+        assert_eq!(b.counts(Seat(1)), [1, 0, 0, 0, 0, 0]);
+        b.retain(|x| x.at != (0, 0));
+        assert_eq!(b.on_grid(Seat(0), Piece::Town), 1);
+        assert_eq!(b.dealt_corners(), 1 << 29 | 1 << 8);
+        // Updating an empty intersection changes nothing.
+        let before = b.clone();
+        b.update((3, 3), |x| x.piece = Piece::Capital);
+        assert_eq!(b, before);
+        assert_eq!(b.len(), 3);
+    }
+
+    #[test]
+    fn buildings_serialise_as_the_plain_list_and_read_back_with_their_summary() {
+        let b = Buildings::from(vec![at(1, 1, 0, Piece::Fort), at(3, 2, 1, Piece::Town)]);
+        let json = serde_json::to_string(&b).expect("serialise");
+        assert_eq!(
+            json,
+            r#"[{"at":[1,1],"owner":0,"piece":"fort"},{"at":[3,2],"owner":1,"piece":"town"}]"#
+        );
+        let back: Buildings = serde_json::from_str(&json).expect("read back");
+        assert_eq!(back, b);
+        assert_eq!(back.on_grid(Seat(0), Piece::Fort), 1);
+    }
+
+    #[test]
+    fn buildings_of_an_unknown_owner_are_left_out_of_the_summary_without_panicking() {
+        // `validate` refuses such a state; reading it must not panic first.
+        let b: Buildings =
+            serde_json::from_str(r#"[{"at":[1,1],"owner":7,"piece":"town"}]"#).expect("read");
+        assert_eq!(b.len(), 1);
+        assert_eq!(b.counts(Seat(0)), [0; 6]);
+        assert_eq!(b.on_grid(Seat(7), Piece::Town), 0);
     }
 }

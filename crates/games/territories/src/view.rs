@@ -70,7 +70,7 @@ impl Territories {
             die: self.die,
             duel: self.duel,
             grid: self.grid.clone(),
-            buildings: self.buildings.clone(),
+            buildings: self.buildings.to_vec(),
             bank: self.bank,
             pile_count: self.pile.len() as u32,
             hands,

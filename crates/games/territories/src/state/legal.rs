@@ -21,7 +21,7 @@ use std::ops::ControlFlow;
 use tabula_core::rand::RngExt;
 use tabula_core::{GameRng, Seat};
 
-use super::{CellMap, GRID_CARDS, GRID_H, GRID_W, Offer, Phase, Territories};
+use super::{CellMap, GRID_CARDS, GRID_H, GRID_W, Offer, Phase, Territories, other};
 use crate::model::{Ability, Action, BankTake, Card, CardSet, Item, Piece, Res};
 
 /// The most sections a phase is described with (the main phase has six).
@@ -492,18 +492,16 @@ impl Territories {
         let me = seat.index();
         let hand = &self.hands[me];
         let opp = &self.hands[1 - me];
-        // One pass over the buildings: own supply, own piece kinds, opponent Towns.
-        let mut supply = [8u8, 2, 2, 2, 1, 1];
+        // The buildings' summary: own supply, own piece kinds, opponent Towns.
+        let counts = self.buildings.counts(seat);
+        let mut supply = [0u8; 6];
         let mut owned = 0u8;
-        let mut opp_town = false;
-        for b in &self.buildings {
-            // Branch-free: owners and pieces come in no predictable order.
-            let mine = b.owner == seat;
-            let i = b.piece.index();
-            supply[i] = supply[i].saturating_sub(u8::from(mine));
-            owned |= u8::from(mine) << i;
-            opp_town |= !mine & (b.piece == Piece::Town);
+        for piece in Piece::ALL {
+            let i = piece.index();
+            supply[i] = piece.count().saturating_sub(counts[i]);
+            owned |= u8::from(counts[i] > 0) << i;
         }
+        let opp_town = self.buildings.on_grid(other(seat), Piece::Town) > 0;
         let mut affordable = 0u8;
         for piece in Piece::ALL {
             let ok = piece != Piece::Town && supply[piece.index()] > 0 && hand.covers(piece.cost());
@@ -557,11 +555,7 @@ impl Territories {
         )?;
         // Upgrades: only pieces in the supply that the hand can pay for.
         e.section_at(
-            || {
-                let mut n = 0;
-                self.for_each_upgrade(seat, affordable, |_| n += 1);
-                n
-            },
+            || self.upgrade_count(seat, affordable),
             |out| self.for_each_upgrade(seat, affordable, |a| out.push(a)),
             |k| {
                 let (mut i, mut found) = (0, None);
@@ -812,6 +806,26 @@ impl Territories {
     /// Calls `f` on every upgrade of `seat`'s buildings to one of the `affordable` pieces (bit
     /// `Piece::index`), building by building.
     #[inline(always)]
+    /// How many actions [`Territories::for_each_upgrade`] gives, from the buildings' summary: for
+    /// each affordable piece, the seat's buildings it may replace.
+    fn upgrade_count(&self, seat: Seat, affordable: u8) -> usize {
+        if affordable == 0 {
+            return 0;
+        }
+        let counts = self.buildings.counts(seat);
+        let mut n = 0;
+        for piece in Piece::ALL {
+            if affordable & (1 << piece.index()) != 0 {
+                for from in Piece::ALL {
+                    if piece.upgrades_from(from) {
+                        n += usize::from(counts[from.index()]);
+                    }
+                }
+            }
+        }
+        n
+    }
+
     fn for_each_upgrade(&self, seat: Seat, affordable: u8, mut f: impl FnMut(Action)) {
         if affordable == 0 {
             return;
@@ -864,14 +878,7 @@ impl Territories {
 
     /// The corners of the dealt 5x4 rectangle that hold a building, as bits `y * 6 + x`.
     fn occupied_corners(&self) -> u64 {
-        let mut occupied = 0u64;
-        for b in &self.buildings {
-            let (x, y) = b.at;
-            if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
-                occupied |= 1 << (y as u32 * 6 + x as u32);
-            }
-        }
-        occupied
+        self.buildings.dealt_corners()
     }
 
     /// Calls `f` on every intersection with no building, in `(y, x)` order.
