@@ -171,7 +171,7 @@ use tabula_core::{
 
 pub use model::{Ability, Action, BankTake, Card, CardSet, Item, Piece, Point, Res};
 pub use options::TerritoriesOptions;
-pub use state::{Building, Buildings, Cell, Hand, Offer, Phase, Territories};
+pub use state::{Building, Buildings, Cell, Grid, Hand, Offer, Phase, Territories};
 pub use view::{HandView, TerritoriesView};
 
 use state::{DECK_CARDS, other};

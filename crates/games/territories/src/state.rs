@@ -7,6 +7,9 @@ use crate::model::{Ability, Action, BankTake, Card, CardSet, Item, Piece, Point,
 use crate::options::TerritoriesOptions;
 
 mod legal;
+mod summarised;
+
+pub use summarised::{BuildingSummary, Buildings, Grid, GridSummary, Summarised, Summary};
 
 /// Cards a player may hold after a 7 (cards above are discarded).
 pub const HAND_LIMIT: u32 = 7;
@@ -80,126 +83,6 @@ pub struct Building {
     pub piece: Piece,
 }
 
-/// The buildings on the grid, in the order they were placed, with a summary kept up to date by
-/// every change: how many of each piece each seat has on the grid and which corners of the dealt
-/// 5x4 rectangle hold a building. The summary is private and rebuilt by each mutating method, so it
-/// always describes the list; reading goes through `Deref` to `[Building]`. Serialised as the plain
-/// list (the summary is worked out again when a state is read).
-///
-/// Move generation asks "how many Towns does this seat have", "does the opponent own a Town", "is
-/// this corner free" on every main-phase decision; the summary answers in a few instructions
-/// instead of a pass over the list.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct Buildings {
-    list: Vec<Building>,
-    /// Pieces on the grid by seat index and `Piece::index` (owners other than 0 and 1 are left out:
-    /// `validate` rejects them).
-    counts: [[u8; 6]; 2],
-    /// The corners of the dealt 5x4 rectangle that hold a building, as bits `y * 6 + x`.
-    corners: u64,
-}
-
-impl Buildings {
-    /// Adds a building.
-    pub fn push(&mut self, b: Building) {
-        self.add_to_summary(b);
-        self.list.push(b);
-    }
-
-    /// Keeps only the buildings for which `keep` holds.
-    pub fn retain(&mut self, keep: impl FnMut(&Building) -> bool) {
-        self.list.retain(keep);
-        self.resummarise();
-    }
-
-    /// Changes the building on `at` (if there is one) with `change`.
-    pub fn update(&mut self, at: Point, change: impl FnOnce(&mut Building)) {
-        if let Some(b) = self.list.iter_mut().find(|b| b.at == at) {
-            change(b);
-            self.resummarise();
-        }
-    }
-
-    /// How many of `piece` `seat` has on the grid.
-    #[inline]
-    pub fn on_grid(&self, seat: Seat, piece: Piece) -> u8 {
-        self.counts
-            .get(seat.index())
-            .map_or(0, |c| c[piece.index()])
-    }
-
-    /// How many of each piece (by `Piece::index`) `seat` has on the grid.
-    #[inline]
-    pub fn counts(&self, seat: Seat) -> [u8; 6] {
-        self.counts.get(seat.index()).copied().unwrap_or_default()
-    }
-
-    /// The corners of the dealt 5x4 rectangle (`0..=5` × `0..=4`) that hold a building, as bits
-    /// `y * 6 + x`.
-    #[inline]
-    pub fn dealt_corners(&self) -> u64 {
-        self.corners
-    }
-
-    fn add_to_summary(&mut self, b: Building) {
-        if let Some(c) = self.counts.get_mut(b.owner.index()) {
-            c[b.piece.index()] = c[b.piece.index()].saturating_add(1);
-        }
-        let (x, y) = b.at;
-        if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
-            self.corners |= 1 << (y as u32 * 6 + x as u32);
-        }
-    }
-
-    fn resummarise(&mut self) {
-        self.counts = [[0; 6]; 2];
-        self.corners = 0;
-        for i in 0..self.list.len() {
-            self.add_to_summary(self.list[i]);
-        }
-    }
-}
-
-impl std::ops::Deref for Buildings {
-    type Target = [Building];
-
-    fn deref(&self) -> &[Building] {
-        &self.list
-    }
-}
-
-impl<'a> IntoIterator for &'a Buildings {
-    type Item = &'a Building;
-    type IntoIter = std::slice::Iter<'a, Building>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.list.iter()
-    }
-}
-
-impl From<Vec<Building>> for Buildings {
-    fn from(list: Vec<Building>) -> Self {
-        let mut b = Buildings {
-            list,
-            ..Buildings::default()
-        };
-        b.resummarise();
-        b
-    }
-}
-
-impl Serialize for Buildings {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.list.serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for Buildings {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Vec::<Building>::deserialize(d).map(Buildings::from)
-    }
-}
-
 /// A player's hand.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Hand {
@@ -260,7 +143,7 @@ pub struct Territories {
     /// The last Raid/Convert duel of this turn (user's die, opponent's die).
     pub duel: Option<(u8, u8)>,
     /// The grid's cards.
-    pub grid: Vec<Cell>,
+    pub grid: Grid,
     /// The buildings on the grid.
     pub buildings: Buildings,
     /// The bank's resources by suit.
@@ -395,7 +278,7 @@ impl Territories {
             roll: None,
             die: None,
             duel: None,
-            grid: Vec::new(),
+            grid: Grid::default(),
             buildings: Buildings::default(),
             bank: [PER_SUIT; 4],
             hands: [Hand::default(), Hand::default()],
@@ -641,63 +524,70 @@ impl Territories {
         self.pay_to_bank(seat, all);
     }
 
-    /// What the buildings produce on `roll`, by seat: one pass over the grid for the cards showing
-    /// `roll` (usually two or three), then one pass over the buildings against those cards only.
+    /// What the buildings produce on `roll`, by seat: for each card showing `roll` (at most four,
+    /// one per suit, found in the grid's summary), the buildings on its four corners (looked up in
+    /// the buildings' summary for a card of the dealt rectangle, searched for among all buildings
+    /// for a card added by Expand).
     fn production(&self, roll: u8) -> Production {
         let mut p = Production::default();
+        // Capitals that have produced this roll, by index in the list: a Capital produces once
+        // however many of the cards it touches show the number.
+        let mut capitals = 0u64;
+        let mut showing = self.grid.showing(roll);
         // A number shows on four territory cards, one per suit: at most four cells are hit.
-        let mut hits = [((0i8, 0i8), Res::H); 4];
-        let mut n = 0;
-        // The intersections the hit cells touch, as bits `y * 8 + x` for intersections with
-        // 0 <= x, y < 8 (the dealt grid's are 0..=5 by 0..=4); every bit set when a hit cell lies
-        // outside that window (a grid grown by Expand), so that no building is skipped.
-        let mut touched = 0u64;
-        for c in &self.grid {
-            if c.card.number == roll && n < hits.len() {
-                hits[n] = (c.at, c.card.suit);
-                n += 1;
-                let (x, y) = c.at;
-                touched |= if (0..7).contains(&x) && (0..7).contains(&y) {
-                    0x303 << (y as u32 * 8 + x as u32)
-                } else {
-                    u64::MAX
-                };
-            }
-        }
-        let hits = &hits[..n];
-        if hits.is_empty() {
-            return p;
-        }
-        for b in &self.buildings {
-            let s = b.owner.index();
-            // Intersection (bx, by) touches cells (bx-1 or bx, by-1 or by).
-            let (bx, by) = b.at;
-            let inside = (0..8).contains(&bx) && (0..8).contains(&by);
-            if s > 1 || (inside && touched & (1 << (by as u32 * 8 + bx as u32)) == 0) {
+        let mut hits = 0;
+        while showing != 0 && hits < 4 {
+            let i = showing.trailing_zeros() as usize;
+            showing &= showing - 1;
+            let Some(cell) = self.grid.get(i) else {
                 continue;
-            }
-            let touching = hits.iter().filter(|((cx, cy), _)| {
-                (bx.wrapping_sub(*cx) as u8) <= 1 && (by.wrapping_sub(*cy) as u8) <= 1
-            });
-            match b.piece {
-                Piece::Temple => p.temples[s] += touching.count() as u8,
-                Piece::Capital => {
-                    if touching.count() > 0 {
-                        for c in self.touched(b.at) {
-                            p.owed[s][c.card.suit.index()] += 1;
-                        }
-                        p.draws[s] += 1;
+            };
+            hits += 1;
+            let (cx, cy) = cell.at;
+            if (0..GRID_W).contains(&cx) && (0..GRID_H).contains(&cy) {
+                // All four corners of a dealt card are corners of the dealt rectangle.
+                for corner in [(cx, cy), (cx + 1, cy), (cx, cy + 1), (cx + 1, cy + 1)] {
+                    if let Some(b) = self.buildings.at_dealt_corner(corner) {
+                        self.produce_on(&mut p, b, cell.card.suit, &mut capitals);
                     }
                 }
-                piece => {
-                    let per = if piece == Piece::Palace { 2 } else { 1 };
-                    for &(_, suit) in touching {
-                        p.owed[s][suit.index()] += per;
+            } else {
+                for b in 0..self.buildings.len() {
+                    let (bx, by) = self.buildings[b].at;
+                    if (bx.wrapping_sub(cx) as u8) <= 1 && (by.wrapping_sub(cy) as u8) <= 1 {
+                        self.produce_on(&mut p, b, cell.card.suit, &mut capitals);
                     }
                 }
             }
         }
         p
+    }
+
+    /// Adds what building `index` produces for one touched card of `suit` showing the roll.
+    #[inline]
+    fn produce_on(&self, p: &mut Production, index: usize, suit: Res, capitals: &mut u64) {
+        let Some(b) = self.buildings.get(index) else {
+            return;
+        };
+        let s = b.owner.index();
+        if s > 1 {
+            return;
+        }
+        match b.piece {
+            Piece::Temple => p.temples[s] += 1,
+            Piece::Capital => {
+                let bit = 1u64.checked_shl(index as u32).unwrap_or(0);
+                if *capitals & bit == 0 {
+                    *capitals |= bit;
+                    for c in self.touched(b.at) {
+                        p.owed[s][c.card.suit.index()] += 1;
+                    }
+                    p.draws[s] += 1;
+                }
+            }
+            Piece::Palace => p.owed[s][suit.index()] += 2,
+            _ => p.owed[s][suit.index()] += 1,
+        }
     }
 
     /// Pays `seat`'s production except Temples (paid as far as the bank goes).
@@ -979,7 +869,7 @@ impl Territories {
             }
             Action::Upgrade(p, piece) => {
                 self.pay_to_bank(seat, piece.cost());
-                self.buildings.update(*p, |b| b.piece = *piece);
+                self.buildings.update(|b| b.at == *p, |b| b.piece = *piece);
                 self.check_win();
             }
             Action::Give(_)
@@ -1048,9 +938,11 @@ impl Territories {
             }
             Action::Survey(cell, card) => {
                 self.hands[me].remove_card(*card);
-                if let Some(c) = self.grid.iter_mut().find(|c| c.at == *cell) {
-                    let old = c.card;
-                    c.card = *card;
+                let new = *card;
+                if let Some(old) = self
+                    .grid
+                    .update(|c| c.at == *cell, |c| std::mem::replace(&mut c.card, new))
+                {
                     self.pile.push(old);
                 }
                 self.phase = Phase::Main;
@@ -1068,10 +960,13 @@ impl Territories {
                 self.phase = Phase::Main;
             }
             Action::Convert(p, piece) => {
-                self.buildings.update(*p, |b| {
-                    b.owner = seat;
-                    b.piece = *piece;
-                });
+                self.buildings.update(
+                    |b| b.at == *p,
+                    |b| {
+                        b.owner = seat;
+                        b.piece = *piece;
+                    },
+                );
                 self.phase = Phase::Main;
                 self.check_win();
             }
@@ -1084,68 +979,5 @@ impl Territories {
             self.offers_made += 1;
         }
         self.offer.get_or_insert_with(Offer::default)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn at(x: i8, y: i8, owner: u8, piece: Piece) -> Building {
-        Building {
-            at: (x, y),
-            owner: Seat(owner),
-            piece,
-        }
-    }
-
-    #[test]
-    fn buildings_summary_follows_every_change() {
-        let mut b = Buildings::default();
-        b.push(at(0, 0, 0, Piece::Town));
-        b.push(at(5, 4, 0, Piece::Town));
-        b.push(at(2, 1, 1, Piece::Town));
-        // A corner outside the dealt rectangle (the grid grew by Expand) counts as a piece but has
-        // no corner bit.
-        b.push(at(6, 2, 1, Piece::Town));
-        assert_eq!(b.counts(Seat(0)), [2, 0, 0, 0, 0, 0]);
-        assert_eq!(b.on_grid(Seat(1), Piece::Town), 2);
-        assert_eq!(b.dealt_corners(), 1 | 1 << 29 | 1 << 8);
-        b.update((2, 1), |x| x.piece = Piece::Temple);
-        assert_eq!(b.counts(Seat(1)), [1, 0, 0, 1, 0, 0]);
-        b.update((2, 1), |x| x.owner = Seat(0));
-        assert_eq!(b.counts(Seat(0)), [2, 0, 0, 1, 0, 0]);
-        assert_eq!(b.counts(Seat(1)), [1, 0, 0, 0, 0, 0]);
-        b.retain(|x| x.at != (0, 0));
-        assert_eq!(b.on_grid(Seat(0), Piece::Town), 1);
-        assert_eq!(b.dealt_corners(), 1 << 29 | 1 << 8);
-        // Updating an empty intersection changes nothing.
-        let before = b.clone();
-        b.update((3, 3), |x| x.piece = Piece::Capital);
-        assert_eq!(b, before);
-        assert_eq!(b.len(), 3);
-    }
-
-    #[test]
-    fn buildings_serialise_as_the_plain_list_and_read_back_with_their_summary() {
-        let b = Buildings::from(vec![at(1, 1, 0, Piece::Fort), at(3, 2, 1, Piece::Town)]);
-        let json = serde_json::to_string(&b).expect("serialise");
-        assert_eq!(
-            json,
-            r#"[{"at":[1,1],"owner":0,"piece":"fort"},{"at":[3,2],"owner":1,"piece":"town"}]"#
-        );
-        let back: Buildings = serde_json::from_str(&json).expect("read back");
-        assert_eq!(back, b);
-        assert_eq!(back.on_grid(Seat(0), Piece::Fort), 1);
-    }
-
-    #[test]
-    fn buildings_of_an_unknown_owner_are_left_out_of_the_summary_without_panicking() {
-        // `validate` refuses such a state; reading it must not panic first.
-        let b: Buildings =
-            serde_json::from_str(r#"[{"at":[1,1],"owner":7,"piece":"town"}]"#).expect("read");
-        assert_eq!(b.len(), 1);
-        assert_eq!(b.counts(Seat(0)), [0; 6]);
-        assert_eq!(b.on_grid(Seat(7), Piece::Town), 0);
     }
 }

@@ -69,7 +69,7 @@ impl Territories {
             roll: self.roll,
             die: self.die,
             duel: self.duel,
-            grid: self.grid.clone(),
+            grid: self.grid.to_vec(),
             buildings: self.buildings.to_vec(),
             bank: self.bank,
             pile_count: self.pile.len() as u32,

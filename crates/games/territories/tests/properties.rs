@@ -80,12 +80,17 @@ fn territories_total(g: &Territories) -> usize {
 /// Checks the per-state properties; `deep` adds the expensive ones.
 fn check_state(g: &Territories, rng: &mut GameRng, deep: bool) {
     g.validate().unwrap();
-    // The buildings' summary (pieces by seat and kind, occupied corners), kept up to date by every
-    // change, equals the one worked out afresh from the list.
+    // The buildings' and the grid's summaries (pieces by seat and kind, occupied corners; cells
+    // by number), kept up to date by every change, equal the ones worked out afresh.
     assert_eq!(
         g.buildings,
         territories::Buildings::from(g.buildings.to_vec()),
         "buildings summary"
+    );
+    assert_eq!(
+        g.grid,
+        territories::Grid::from(g.grid.to_vec()),
+        "grid summary"
     );
     assert_eq!(resources_total(g), 52, "52 resource cards in bank + hands");
     if !matches!(g.phase, territories::Phase::Deal) {

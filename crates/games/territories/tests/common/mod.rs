@@ -93,8 +93,9 @@ pub fn set_cell(g: &mut Territories, cell: Point, c: &str) {
     if old == c {
         return;
     }
-    if let Some(other) = g.grid.iter_mut().find(|x| x.card == c) {
-        other.card = old;
+    let on_grid = g.grid.update(|x| x.card == c, |x| x.card = old).is_some();
+    if on_grid {
+        // Swapped within the grid.
     } else if let Some(p) = g.pile.iter_mut().find(|x| **x == c) {
         *p = old;
     } else {
@@ -104,9 +105,7 @@ pub fn set_cell(g: &mut Territories, cell: Point, c: &str) {
             }
         }
     }
-    if let Some(cellref) = g.grid.iter_mut().find(|x| x.at == cell) {
-        cellref.card = c;
-    }
+    g.grid.update(|x| x.at == cell, |x| x.card = c);
 }
 
 pub fn res(g: &Territories, seat: Seat) -> [u8; 4] {
