@@ -361,14 +361,18 @@ impl Territories {
         choose: impl FnOnce(usize) -> usize,
         scratch: &mut Vec<Action>,
     ) -> Option<Action> {
-        if self.seat_to_act() != Some(seat) {
-            return None;
-        }
         if let Phase::Main = self.phase {
+            // The main phase's decisions (most of a random game's) are the current player's.
+            if seat != self.current {
+                return None;
+            }
             return match &self.offer {
                 Some(offer) => self.pick_offer(seat, offer, choose),
                 None => self.pick_main(seat, choose, scratch),
             };
+        }
+        if self.seat_to_act() != Some(seat) {
+            return None;
         }
         if let Some(seq) = self.seq_phase(seat) {
             let n = seq.count();
