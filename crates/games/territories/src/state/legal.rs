@@ -807,9 +807,6 @@ impl Territories {
         }
     }
 
-    /// Calls `f` on every upgrade of `seat`'s buildings to one of the `affordable` pieces (bit
-    /// `Piece::index`), building by building.
-    #[inline(always)]
     /// How many actions [`Territories::for_each_upgrade`] gives, from the buildings' summary: for
     /// each affordable piece, the seat's buildings it may replace.
     fn upgrade_count(&self, seat: Seat, affordable: u8) -> usize {
@@ -830,6 +827,9 @@ impl Territories {
         n
     }
 
+    /// Calls `f` on every upgrade of `seat`'s buildings to one of the `affordable` pieces (bit
+    /// `Piece::index`), building by building.
+    #[inline(always)]
     fn for_each_upgrade(&self, seat: Seat, affordable: u8, mut f: impl FnMut(Action)) {
         if affordable == 0 {
             return;

@@ -93,15 +93,15 @@ pub fn set_cell(g: &mut Territories, cell: Point, c: &str) {
     if old == c {
         return;
     }
-    let on_grid = g.grid.update(|x| x.card == c, |x| x.card = old).is_some();
-    if on_grid {
-        // Swapped within the grid.
-    } else if let Some(p) = g.pile.iter_mut().find(|x| **x == c) {
-        *p = old;
-    } else {
-        for h in g.hands.iter_mut() {
-            if h.territories.remove(c) {
-                h.territories.insert(old);
+    // `c` leaves its place (on the grid, in the pile or in a hand) to `old`.
+    if g.grid.update(|x| x.card == c, |x| x.card = old).is_none() {
+        if let Some(p) = g.pile.iter_mut().find(|x| **x == c) {
+            *p = old;
+        } else {
+            for h in g.hands.iter_mut() {
+                if h.territories.remove(c) {
+                    h.territories.insert(old);
+                }
             }
         }
     }
