@@ -325,6 +325,18 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
         listed_random_legal_action(self, seat, rng, scratch)
     }
 
+    /// One step of a uniformly random game, as [`tools::random_playout`] takes it: when chance
+    /// decides, the outcome [`Game::sample_chance`] draws; otherwise the action
+    /// [`Game::random_legal_action`] draws for the seat to act (when several seats may act, the
+    /// seat is drawn first, with `rng.random_range(0..n)`); applied with [`Game::apply_trusted`].
+    /// Returns whether an action was applied: false once the game is over, or when nobody can act
+    /// (the state is then unchanged). The default is exactly that ([`default_random_step`]); a game
+    /// whose random playouts matter may override it (to avoid building a [`ToAct`] on every step),
+    /// and tests the override with [`tools::check_random_step`].
+    fn random_step(&mut self, rng: &mut GameRng, scratch: &mut Vec<Self::Action>) -> bool {
+        default_random_step(self, rng, scratch)
+    }
+
     /// When `to_act()` is `Chance`: appends every outcome with its probability, when the outcomes are
     /// few enough to list (dice). Leaves `out` empty when they are not (a shuffle); then only
     /// [`Game::sample_chance`] is available.
@@ -414,6 +426,37 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// How many turns have passed (for displays); 0 for a game that does not count them.
     fn turn_number(&self) -> u32 {
         0
+    }
+}
+
+/// The definition of [`Game::random_step`] (and its default).
+pub fn default_random_step<G: Game>(
+    game: &mut G,
+    rng: &mut GameRng,
+    scratch: &mut Vec<G::Action>,
+) -> bool {
+    use rand::RngExt;
+    let seat = match game.to_act() {
+        ToAct::Over(_) => return false,
+        ToAct::Chance => {
+            return match game.sample_chance(rng) {
+                Some(a) => {
+                    game.apply_trusted(Actor::Chance, &a);
+                    true
+                }
+                None => false,
+            };
+        }
+        ToAct::Seat(seat) => seat,
+        ToAct::Seats(seats) if !seats.is_empty() => seats[rng.random_range(0..seats.len())],
+        ToAct::Seats(_) => return false,
+    };
+    match game.random_legal_action(seat, rng, scratch) {
+        Some(a) => {
+            game.apply_trusted(Actor::Seat(seat), &a);
+            true
+        }
+        None => false,
     }
 }
 

@@ -245,6 +245,8 @@ struct SkewedRace {
     /// Draw twice (the same action, the generator consumed differently) instead of drawing once and
     /// always staying.
     extra_draw: bool,
+    /// `random_step` rolls a 1 at a chance node without drawing.
+    fixed_roll: bool,
 }
 
 impl Game for SkewedRace {
@@ -259,6 +261,7 @@ impl Game for SkewedRace {
         Ok(SkewedRace {
             race: Race::new(options)?,
             extra_draw: false,
+            fixed_roll: false,
         })
     }
     fn options(&self) -> &RaceOptions {
@@ -290,6 +293,13 @@ impl Game for SkewedRace {
         let _ = rng.random_range(0..listed.len().max(1));
         (!listed.is_empty()).then_some(RaceAction::Stay)
     }
+    fn random_step(&mut self, rng: &mut crate::GameRng, scratch: &mut Vec<RaceAction>) -> bool {
+        if self.fixed_roll && self.to_act() == ToAct::Chance {
+            self.apply_trusted(Actor::Chance, &RaceAction::Roll(1));
+            return true;
+        }
+        crate::default_random_step(self, rng, scratch)
+    }
     fn chance_outcomes(&self, out: &mut Vec<(RaceAction, f64)>) {
         self.race.chance_outcomes(out);
     }
@@ -317,6 +327,7 @@ fn check_random_legal_action_accepts_the_listed_draw_and_catches_any_other() {
     let mut skewed = SkewedRace {
         race: state,
         extra_draw: false,
+        fixed_roll: false,
     };
     let err = tools::check_random_legal_action(&skewed, 16).err();
     assert!(
@@ -330,6 +341,51 @@ fn check_random_legal_action_accepts_the_listed_draw_and_catches_any_other() {
     assert!(
         err.as_deref()
             .is_some_and(|e| e.contains("consumed the generator differently")),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn random_step_is_the_definition_and_check_random_step_catches_an_override_that_differs() {
+    // The default, at a chance node, at a decision and once the game is over.
+    let mut state = race(4, 2, false);
+    assert_eq!(tools::check_random_step(&state, 8), Ok(()));
+    state
+        .apply(Actor::Chance, &RaceAction::Roll(1))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(tools::check_random_step(&state, 8), Ok(()));
+    let mut over = state.clone();
+    over.pos = [4, 0];
+    assert_eq!(tools::check_random_step(&over, 8), Ok(()));
+    let before = over.clone();
+    assert!(!crate::default_random_step(
+        &mut over,
+        &mut rng_from_seed(0),
+        &mut Vec::new()
+    ));
+    assert_eq!(over, before, "no step once the game is over");
+    // A random playout is the definition's steps, one after another, to the end.
+    let mut played = race(20, 6, true);
+    let mut stepped = played.clone();
+    let result = tools::random_playout(&mut played, &mut rng_from_seed(3), 10_000);
+    let mut rng = rng_from_seed(3);
+    let mut steps = 0;
+    while crate::default_random_step(&mut stepped, &mut rng, &mut Vec::new()) {
+        steps += 1;
+    }
+    assert_eq!(played, stepped);
+    assert_eq!(result.actions, steps);
+    assert!(result.outcome.is_some());
+    // An override that rolls a 1 without drawing: a different state or generator for some seed.
+    let skewed = SkewedRace {
+        race: race(4, 2, false),
+        extra_draw: false,
+        fixed_roll: true,
+    };
+    let err = tools::check_random_step(&skewed, 8).err();
+    assert!(
+        err.as_deref()
+            .is_some_and(|e| e.contains("random_step reached")),
         "{err:?}"
     );
 }

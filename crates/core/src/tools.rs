@@ -83,35 +83,12 @@ pub struct PlayoutResult {
 }
 
 /// Plays uniformly random legal actions (chance sampled with its probabilities) from `game` until the
-/// game ends or `max_actions` actions were taken. Leaves `game` in the final state.
+/// game ends or `max_actions` actions were taken, one [`Game::random_step`] at a time. Leaves `game`
+/// in the final state.
 pub fn random_playout<G: Game>(game: &mut G, rng: &mut GameRng, max_actions: u64) -> PlayoutResult {
     let mut buffer = Vec::new();
     let mut taken = 0;
-    while taken < max_actions {
-        // No allocation per action: a single seat is taken as it is (`ToAct::seats` would allocate).
-        let seat = match game.to_act() {
-            ToAct::Over(outcome) => {
-                return PlayoutResult {
-                    outcome: Some(outcome),
-                    actions: taken,
-                };
-            }
-            ToAct::Chance => {
-                match game.sample_chance(rng) {
-                    Some(a) => game.apply_trusted(Actor::Chance, &a),
-                    None => break,
-                }
-                taken += 1;
-                continue;
-            }
-            ToAct::Seat(seat) => seat,
-            ToAct::Seats(seats) if !seats.is_empty() => seats[rng.random_range(0..seats.len())],
-            ToAct::Seats(_) => break,
-        };
-        match game.random_legal_action(seat, rng, &mut buffer) {
-            Some(a) => game.apply_trusted(Actor::Seat(seat), &a),
-            None => break,
-        }
+    while taken < max_actions && game.random_step(rng, &mut buffer) {
         taken += 1;
     }
     PlayoutResult {
@@ -145,6 +122,38 @@ pub fn check_random_legal_action<G: Game>(game: &G, draws: u64) -> Result<(), St
                      consumed the generator differently"
                 ));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Checks `game`'s [`Game::random_step`] in this state against its definition,
+/// [`default_random_step`](crate::default_random_step): from each of `draws` generators (seeded
+/// `0..draws`), both must apply an action or not alike, reach the same state and leave the
+/// generator in the same state. Returns the first difference. Games that override the default test
+/// the override with it on every state of their random games.
+pub fn check_random_step<G: Game + PartialEq>(game: &G, draws: u64) -> Result<(), String> {
+    let mut scratch = Vec::new();
+    for seed in 0..draws {
+        let mut by_default = crate::rng_from_seed(seed);
+        let mut by_game = by_default.clone();
+        let (mut want_state, mut got_state) = (game.clone(), game.clone());
+        let want = crate::default_random_step(&mut want_state, &mut by_default, &mut scratch);
+        let got = got_state.random_step(&mut by_game, &mut scratch);
+        if want != got {
+            return Err(format!(
+                "seed {seed}: random_step applied an action: {got}, the definition: {want}"
+            ));
+        }
+        if want_state != got_state {
+            return Err(format!(
+                "seed {seed}: random_step reached {got_state:?}, the definition {want_state:?}"
+            ));
+        }
+        if by_default != by_game {
+            return Err(format!(
+                "seed {seed}: random_step reached the same state but consumed the generator differently"
+            ));
         }
     }
     Ok(())

@@ -413,6 +413,24 @@ impl Game for Territories {
         self.random_legal(seat, rng, scratch)
     }
 
+    #[inline]
+    fn random_step(&mut self, rng: &mut GameRng, scratch: &mut Vec<Action>) -> bool {
+        // The default's steps without building a `ToAct` (a random game takes ≈ 1,500 of them):
+        // the seat to act draws, else chance draws unless the game is over; one seat at a time.
+        let action = match self.seat_to_act() {
+            Some(seat) => self.random_legal(seat, rng, scratch),
+            None if matches!(self.phase, Phase::Over { .. }) => None,
+            None => self.sample_chance(rng),
+        };
+        match action {
+            Some(a) => {
+                self.exec(&a);
+                true
+            }
+            None => false,
+        }
+    }
+
     fn chance_outcomes(&self, out: &mut Vec<(Action, f64)>) {
         match self.phase {
             Phase::ChooseFirst => {

@@ -92,6 +92,8 @@ fn check_state(g: &Territories, rng: &mut GameRng, deep: bool) {
         territories::Grid::from(g.grid.to_vec()),
         "grid summary"
     );
+    // The random step (no `ToAct` built) is the core's definition of one.
+    tools::check_random_step(g, 2).unwrap();
     assert_eq!(resources_total(g), 52, "52 resource cards in bank + hands");
     if !matches!(g.phase, territories::Phase::Deal) {
         assert_eq!(
