@@ -161,6 +161,19 @@ impl CardSet {
         self.0.count_ones() as usize
     }
 
+    /// Whether there are more than `n` cards (`len() > n`, without counting them all: the `n`
+    /// lowest are dropped one by one, so it is quick for the small `n` of trade offers).
+    pub fn more_than(self, n: usize) -> bool {
+        let mut bits = self.0;
+        for _ in 0..n {
+            if bits == 0 {
+                return false;
+            }
+            bits &= bits - 1;
+        }
+        bits != 0
+    }
+
     /// Whether there is no card.
     pub fn is_empty(self) -> bool {
         self.0 == 0
@@ -609,6 +622,21 @@ mod tests {
         assert_eq!(set, vec![card("QD")]);
         let both: CardSet = [card("3S"), card("QD")].into_iter().collect();
         assert_eq!(both.without(set), vec![card("3S")]);
+    }
+
+    #[test]
+    fn a_card_set_says_whether_it_holds_more_than_n_cards() {
+        let deck = Card::deck();
+        for size in [0, 1, 2, 5, 40] {
+            let set: CardSet = deck.iter().take(size).copied().collect();
+            for n in 0..=41 {
+                assert_eq!(
+                    set.more_than(n),
+                    set.len() > n,
+                    "{size} cards, more than {n}"
+                );
+            }
+        }
     }
 
     #[test]
