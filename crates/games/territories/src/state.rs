@@ -438,9 +438,7 @@ impl Territories {
         // Convert's reach: the cells touched by `seat`'s Capital and Temples (at most 3 × 4).
         let mut reach = [(0i8, 0i8); 12];
         let mut n = 0;
-        let mut supply = [8u8, 2, 2, 2, 1, 1];
         for b in self.buildings.iter().filter(|b| b.owner == seat) {
-            supply[b.piece.index()] = supply[b.piece.index()].saturating_sub(1);
             if matches!(b.piece, Piece::Capital | Piece::Temple) {
                 for c in self.touched(b.at) {
                     if n < reach.len() {
@@ -461,7 +459,7 @@ impl Territories {
             }
             for piece in Piece::ALL {
                 let fits = piece == b.piece || piece.tier() < b.piece.tier();
-                if fits && supply[piece.index()] > 0 && !f(b.at, piece) {
+                if fits && self.supply(seat, piece) > 0 && !f(b.at, piece) {
                     return;
                 }
             }

@@ -870,7 +870,7 @@ impl Territories {
     fn free_intersection_at(&self, k: usize) -> Option<super::Point> {
         if self.grid.len() == GRID_CARDS {
             // The dealt grid's 6x5 corners are bits 0..30 of `y * 6 + x`, in `(y, x)` order.
-            let mut free = ((1u64 << 30) - 1) & !self.occupied_corners();
+            let mut free = ((1u64 << 30) - 1) & !self.buildings.dealt_corners();
             if k >= free.count_ones() as usize {
                 return None;
             }
@@ -890,14 +890,9 @@ impl Territories {
         found
     }
 
-    /// The corners of the dealt 5x4 rectangle that hold a building, as bits `y * 6 + x`.
-    fn occupied_corners(&self) -> u64 {
-        self.buildings.dealt_corners()
-    }
-
     /// Calls `f` on every intersection with no building, in `(y, x)` order.
     fn list_free_intersections(&self, mut f: impl FnMut(super::Point)) {
-        let occupied = self.occupied_corners();
+        let occupied = self.buildings.dealt_corners();
         self.for_each_intersection(|p| {
             let (x, y) = p;
             let free = if (0..=GRID_W).contains(&x) && (0..=GRID_H).contains(&y) {
