@@ -416,10 +416,10 @@ impl Game for Territories {
     #[inline]
     fn random_step(&mut self, rng: &mut GameRng, scratch: &mut Vec<Action>) -> bool {
         // The default's steps without building a `ToAct` (a random game takes ≈ 1,500 of them):
-        // the seat to act draws, else chance draws unless the game is over; one seat at a time.
+        // the seat to act draws, else chance draws (`sample_chance` gives nothing once the game is
+        // over); one seat at a time.
         let action = match self.seat_to_act() {
             Some(seat) => self.random_legal(seat, rng, scratch),
-            None if matches!(self.phase, Phase::Over { .. }) => None,
             None => self.sample_chance(rng),
         };
         match action {
