@@ -63,6 +63,32 @@ pub fn rng_from_seed(seed: u64) -> GameRng {
     GameRng::seed_from_u64(seed)
 }
 
+/// `rng.random_range(0..n)` for `n > 0`: the same index, drawn with the same outputs of `rng`
+/// (checked against `rand` in this crate's tests), without the call into `rand`'s sampler. A random
+/// game draws once per action, and `rand` does not inline its general-purpose `sample_single`;
+/// games' random steps use this. Ranges past `u32::MAX` go to `rand` itself.
+///
+/// # Panics
+/// When `n` is 0, as `random_range` does.
+#[inline(always)]
+pub fn draw_index(rng: &mut GameRng, n: usize) -> usize {
+    use rand::Rng;
+    let Ok(range) = u32::try_from(n) else {
+        use rand::RngExt;
+        return rng.random_range(0..n);
+    };
+    assert!(range > 0, "draw_index: empty range");
+    // `rand`'s `UniformInt::<u32>::sample_single_inclusive(0, n - 1)` (Canon's method, one more
+    // draw when the low half of the product could carry into the result).
+    let product = u64::from(rng.next_u32()) * u64::from(range);
+    let (mut result, low) = ((product >> 32) as u32, product as u32);
+    if low > range.wrapping_neg() {
+        let next = ((u64::from(rng.next_u32()) * u64::from(range)) >> 32) as u32;
+        result += u32::from(low.checked_add(next).is_none());
+    }
+    result as usize
+}
+
 /// A seat at the table, numbered from 0 in turn order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -435,7 +461,6 @@ pub fn default_random_step<G: Game>(
     rng: &mut GameRng,
     scratch: &mut Vec<G::Action>,
 ) -> bool {
-    use rand::RngExt;
     let seat = match game.to_act() {
         ToAct::Over(_) => return false,
         ToAct::Chance => {
@@ -448,7 +473,7 @@ pub fn default_random_step<G: Game>(
             };
         }
         ToAct::Seat(seat) => seat,
-        ToAct::Seats(seats) if !seats.is_empty() => seats[rng.random_range(0..seats.len())],
+        ToAct::Seats(seats) if !seats.is_empty() => seats[draw_index(rng, seats.len())],
         ToAct::Seats(_) => return false,
     };
     match game.random_legal_action(seat, rng, scratch) {
@@ -468,13 +493,12 @@ pub fn listed_random_legal_action<G: Game>(
     rng: &mut GameRng,
     scratch: &mut Vec<G::Action>,
 ) -> Option<G::Action> {
-    use rand::RngExt;
     scratch.clear();
     game.legal_actions(seat, scratch);
     if scratch.is_empty() {
         return None;
     }
-    let i = rng.random_range(0..scratch.len());
+    let i = draw_index(rng, scratch.len());
     Some(scratch.swap_remove(i))
 }
 
@@ -524,6 +548,55 @@ pub fn check_listed<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `draw_index` against `rand`'s `random_range(0..n)`: the same index and the same generator
+    /// state after, for small ranges (a game's actions), ranges where the second draw is common
+    /// (near `u32::MAX`) and ranges past `u32::MAX`.
+    #[test]
+    fn draw_index_is_random_range() {
+        use rand::RngExt;
+        let sizes = [
+            1,
+            2,
+            3,
+            7,
+            36,
+            1000,
+            (1 << 31) + 1,
+            3_000_000_000,
+            u32::MAX as usize - 1,
+            u32::MAX as usize,
+            u32::MAX as usize + 1,
+            usize::MAX,
+        ];
+        for seed in 0..200 {
+            let mut by_rand = rng_from_seed(seed);
+            let mut by_draw = by_rand.clone();
+            for _ in 0..50 {
+                for &n in &sizes {
+                    assert_eq!(
+                        draw_index(&mut by_draw, n),
+                        by_rand.random_range(0..n),
+                        "n = {n}"
+                    );
+                    assert_eq!(by_draw, by_rand, "generator state, n = {n}");
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn draw_index_is_random_range_for_any_range(seed: u64, n in 1usize..) {
+            use rand::RngExt;
+            let mut by_rand = rng_from_seed(seed);
+            let mut by_draw = by_rand.clone();
+            for _ in 0..8 {
+                proptest::prop_assert_eq!(draw_index(&mut by_draw, n), by_rand.random_range(0..n));
+                proptest::prop_assert_eq!(&by_draw, &by_rand);
+            }
+        }
+    }
 
     #[test]
     fn outcome_scores_shared_victories_and_draws() {

@@ -166,7 +166,7 @@ pub mod validate;
 pub mod view;
 
 use tabula_core::{
-    ActionError, Actor, Game, GameRng, Observer, OptionsError, Seat, ToAct, check_actor,
+    ActionError, Actor, Game, GameRng, Observer, OptionsError, Seat, ToAct, check_actor, draw_index,
 };
 
 pub use model::{Ability, Action, BankTake, Card, CardSet, Item, Piece, Point, Res};
@@ -355,6 +355,12 @@ impl Territories {
     }
 }
 
+/// One die: `rng.random_range(1..=6u8)`, the same value from the same draw (tested).
+#[inline(always)]
+fn d6(rng: &mut GameRng) -> u8 {
+    draw_index(rng, 6) as u8 + 1
+}
+
 impl Game for Territories {
     type Options = TerritoriesOptions;
     type Action = Action;
@@ -459,16 +465,14 @@ impl Game for Territories {
     }
 
     fn sample_chance(&self, rng: &mut GameRng) -> Option<Action> {
-        use tabula_core::rand::RngExt;
         use tabula_core::rand::seq::SliceRandom;
-        let d6 = |rng: &mut GameRng| rng.random_range(1..=6u8);
         match self.phase {
             Phase::Deal => {
                 let mut deck = Card::deck();
                 deck.shuffle(rng);
                 Some(Action::Deal(deck))
             }
-            Phase::ChooseFirst => Some(Action::First(Seat(rng.random_range(0..2u8)))),
+            Phase::ChooseFirst => Some(Action::First(Seat(draw_index(rng, 2) as u8))),
             Phase::Roll => {
                 let a = d6(rng);
                 let b = d6(rng);
@@ -553,5 +557,26 @@ impl Game for Territories {
 
     fn turn_number(&self) -> u32 {
         self.turn + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dice are `rng.random_range(1..=6u8)`, and choosing the first player
+    /// `random_range(0..2u8)`: the same values from the same draws.
+    #[test]
+    fn dice_are_random_range_draws() {
+        use tabula_core::rand::RngExt;
+        for seed in 0..500 {
+            let mut by_rand = tabula_core::rng_from_seed(seed);
+            let mut ours = by_rand.clone();
+            for _ in 0..20 {
+                assert_eq!(d6(&mut ours), by_rand.random_range(1..=6u8));
+                assert_eq!(draw_index(&mut ours, 2) as u8, by_rand.random_range(0..2u8));
+            }
+            assert_eq!(ours, by_rand);
+        }
     }
 }

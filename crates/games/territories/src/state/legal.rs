@@ -18,8 +18,7 @@
 
 use std::ops::ControlFlow;
 
-use tabula_core::rand::RngExt;
-use tabula_core::{GameRng, Seat};
+use tabula_core::{GameRng, Seat, draw_index};
 
 use super::{CellMap, GRID_CARDS, GRID_H, GRID_W, Offer, Phase, Territories, other};
 use crate::model::{Ability, Action, BankTake, Card, CardSet, Item, Piece, Res};
@@ -356,14 +355,15 @@ impl Territories {
     }
 
     /// Draws one of `seat`'s legal actions uniformly: the action `legal`'s list holds at
-    /// `rng.random_range(0..len)`, with that very draw from `rng` (see the module docs).
+    /// `rng.random_range(0..len)`, with that very draw from `rng` (see the module docs; the draw is
+    /// [`draw_index`], which is that).
     pub fn random_legal(
         &self,
         seat: Seat,
         rng: &mut GameRng,
         scratch: &mut Vec<Action>,
     ) -> Option<Action> {
-        self.pick_with(seat, |n| rng.random_range(0..n), scratch)
+        self.pick_with(seat, |n| draw_index(rng, n), scratch)
     }
 
     /// The action at index `choose(n)` of `legal`'s list of `n` actions (`choose` is called only
