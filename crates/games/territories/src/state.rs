@@ -59,8 +59,9 @@ pub enum Phase {
     Duel { ability: Ability },
     /// The duel was won: the player picks the Raid/Convert target.
     Target { ability: Ability },
-    /// The game is over.
-    Over { outcome: Outcome },
+    /// The game is over. Boxed: unboxed, the outcome's lists would carry the phase's tag in their
+    /// spare values, and telling the phase (before every action of a random game) would decode it.
+    Over { outcome: Box<Outcome> },
 }
 
 /// A card of the grid.
@@ -644,7 +645,9 @@ impl Territories {
     }
 
     fn finish(&mut self, outcome: Outcome) {
-        self.phase = Phase::Over { outcome };
+        self.phase = Phase::Over {
+            outcome: Box::new(outcome),
+        };
     }
 
     fn check_win(&mut self) {
