@@ -366,6 +366,15 @@ impl Territories {
         self.pick_with(seat, |n| draw_index(rng, n), scratch)
     }
 
+    /// [`Territories::random_legal`] for the current player in the main phase while `offer` (the
+    /// open offer) is: the same action from the same draw (half of a random game's decisions),
+    /// without the way through the other phases.
+    #[inline(always)]
+    pub(crate) fn random_offer_action(&self, offer: &Offer, rng: &mut GameRng) -> Option<Action> {
+        debug_assert!(matches!(self.phase, Phase::Main) && self.offer.as_ref() == Some(offer));
+        self.pick_offer(self.current, offer, |n| draw_index(rng, n))
+    }
+
     /// The action at index `choose(n)` of `legal`'s list of `n` actions (`choose` is called only
     /// when there is at least one; `None` if it returns `n` or more).
     #[inline(always)]
