@@ -521,22 +521,18 @@ impl Territories {
         let hand = &self.hands[me];
         let opp = &self.hands[1 - me];
         // The buildings' summary: own supply, own piece kinds, opponent Towns.
-        let counts = self.buildings.counts(seat);
-        let mut supply = [0u8; 6];
-        let mut owned = 0u8;
-        for piece in Piece::ALL {
-            let i = piece.index();
-            supply[i] = piece.count().saturating_sub(counts[i]);
-            owned |= u8::from(counts[i] > 0) << i;
-        }
-        let opp_town = self.buildings.on_grid(other(seat), Piece::Town) > 0;
+        let owned = self.buildings.owned(seat);
+        let exhausted = self.buildings.exhausted(seat);
+        let opp_town = self.buildings.owned(other(seat)) & (1 << Piece::Town.index()) != 0;
         let mut affordable = 0u8;
         for piece in Piece::ALL {
-            let ok = piece != Piece::Town && supply[piece.index()] > 0 && hand.covers(piece.cost());
+            let ok = piece != Piece::Town
+                && exhausted & (1 << piece.index()) == 0
+                && hand.covers(piece.cost());
             affordable |= u8::from(ok) << piece.index();
         }
         MainCtx {
-            town: supply[Piece::Town.index()] > 0 && hand.covers(Piece::Town.cost()),
+            town: exhausted & (1 << Piece::Town.index()) == 0 && hand.covers(Piece::Town.cost()),
             affordable,
             owned,
             opp_town,

@@ -129,6 +129,10 @@ pub struct BuildingSummary {
     /// Pieces on the grid by seat index and `Piece::index` (owners other than 0 and 1 are left
     /// out: `validate` rejects them).
     counts: [[u8; 6]; 2],
+    /// By seat index: the piece kinds on the grid (bit `Piece::index`).
+    owned: [u8; 2],
+    /// By seat index: the piece kinds none of which is left in the supply (bit `Piece::index`).
+    exhausted: [u8; 2],
     /// The corners of the dealt 5x4 rectangle that hold a building, as bits `y * 6 + x`.
     corners: u64,
     /// For each corner `y * 6 + x` of the dealt rectangle, one more than the index in the list of
@@ -148,8 +152,17 @@ fn dealt_corner((x, y): Point) -> Option<usize> {
 
 impl Summary<Building> for BuildingSummary {
     fn add(&mut self, index: usize, b: &Building) {
-        if let Some(c) = self.counts.get_mut(b.owner.index()) {
-            c[b.piece.index()] = c[b.piece.index()].saturating_add(1);
+        let (seat, i) = (b.owner.index(), b.piece.index());
+        if let (Some(c), Some(owned), Some(exhausted)) = (
+            self.counts.get_mut(seat),
+            self.owned.get_mut(seat),
+            self.exhausted.get_mut(seat),
+        ) {
+            c[i] = c[i].saturating_add(1);
+            *owned |= 1 << i;
+            if c[i] >= b.piece.count() {
+                *exhausted |= 1 << i;
+            }
         }
         if let Some(corner) = dealt_corner(b.at) {
             self.corners |= 1 << corner;
@@ -167,6 +180,22 @@ impl Buildings {
             .counts
             .get(seat.index())
             .map_or(0, |c| c[piece.index()])
+    }
+
+    /// The piece kinds `seat` has on the grid (bit `Piece::index`).
+    #[inline]
+    pub fn owned(&self, seat: Seat) -> u8 {
+        self.summary.owned.get(seat.index()).copied().unwrap_or(0)
+    }
+
+    /// The piece kinds of which `seat` has none left in the supply (bit `Piece::index`).
+    #[inline]
+    pub fn exhausted(&self, seat: Seat) -> u8 {
+        self.summary
+            .exhausted
+            .get(seat.index())
+            .copied()
+            .unwrap_or(0)
     }
 
     /// How many of each piece (by `Piece::index`) `seat` has on the grid.
@@ -261,11 +290,22 @@ mod tests {
             None,
             "outside the dealt rectangle"
         );
-        b.update(|x| x.at == (2, 1), |x| x.piece = Piece::Temple);
-        assert_eq!(b.counts(Seat(1)), [1, 0, 0, 1, 0, 0]);
+        assert_eq!(b.owned(Seat(0)), 1 << Piece::Town.index());
+        assert_eq!(b.exhausted(Seat(0)), 0);
+        b.update(|x| x.at == (2, 1), |x| x.piece = Piece::Palace);
+        assert_eq!(b.counts(Seat(1)), [1, 0, 0, 0, 1, 0]);
+        assert_eq!(b.owned(Seat(1)), 1 | 1 << Piece::Palace.index());
+        // The one Palace is on the grid: none is left in the supply.
+        assert_eq!(b.exhausted(Seat(1)), 1 << Piece::Palace.index());
         b.update(|x| x.at == (2, 1), |x| x.owner = Seat(0));
-        assert_eq!(b.counts(Seat(0)), [2, 0, 0, 1, 0, 0]);
+        assert_eq!(b.counts(Seat(0)), [2, 0, 0, 0, 1, 0]);
         assert_eq!(b.counts(Seat(1)), [1, 0, 0, 0, 0, 0]);
+        assert_eq!(b.owned(Seat(1)), 1);
+        assert_eq!(b.exhausted(Seat(1)), 0);
+        assert_eq!(b.exhausted(Seat(0)), 1 << Piece::Palace.index());
+        b.update(|x| x.at == (2, 1), |x| x.piece = Piece::Temple);
+        assert_eq!(b.counts(Seat(0)), [2, 0, 0, 1, 0, 0]);
+        assert_eq!(b.exhausted(Seat(0)), 0);
         b.retain(|x| x.at != (0, 0));
         assert_eq!(b.on_grid(Seat(0), Piece::Town), 1);
         assert_eq!(b.dealt_corners(), 1 << 29 | 1 << 8);
@@ -304,6 +344,7 @@ mod tests {
         assert_eq!(b.len(), 1);
         assert_eq!(b.counts(Seat(0)), [0; 6]);
         assert_eq!(b.on_grid(Seat(7), Piece::Town), 0);
+        assert_eq!((b.owned(Seat(7)), b.exhausted(Seat(7))), (0, 0));
     }
 
     #[test]
