@@ -578,6 +578,17 @@ mod tests {
         s.parse().expect("a card")
     }
 
+    /// Move generation finds the abilities a seat's buildings grant by shifting its piece-kind
+    /// mask: the buildings granting Survey, Raid, Convert and Expand are pieces 1 to 4, in order.
+    #[test]
+    fn abilities_follow_their_buildings() {
+        for (i, a) in Ability::ALL.into_iter().enumerate() {
+            assert_eq!(a.bit(), 1 << i);
+            assert_eq!(a.building().index(), i + 1);
+        }
+        assert_eq!(Piece::Capital.index(), 5);
+    }
+
     #[test]
     fn a_card_set_holds_every_territory_card_once_and_iterates_in_card_order() {
         let deck = Card::deck();

@@ -165,10 +165,6 @@ struct MainCtx {
     town: bool,
     /// Pieces other than the Town in the supply that the hand pays for (bit `Piece::index`).
     affordable: u8,
-    /// Piece kinds the seat has on the grid (bit `Piece::index`).
-    owned: u8,
-    /// The opponent has a Town on the grid.
-    opp_town: bool,
     /// Another offer may be opened this turn.
     offers: bool,
     /// Suits the hand holds.
@@ -179,6 +175,8 @@ struct MainCtx {
     pays: u8,
     /// Suits the bank has.
     in_bank: u8,
+    /// The abilities that may be used now (bit `Ability::bit`).
+    abilities: u8,
 }
 
 /// The suits (bit `Res::index`) for which `has` holds.
@@ -212,11 +210,16 @@ fn ones(mask: u8) -> usize {
 
 /// The suit of the `k`-th set bit of `mask` (`k` < its number of bits), in the canonical order.
 fn nth_suit(mask: u8, k: usize) -> Res {
+    Res::ALL[nth_bit(mask, k).min(3)]
+}
+
+/// The index of the `k`-th set bit of `mask` (`k` < its number of bits).
+fn nth_bit(mask: u8, k: usize) -> usize {
     let mut m = mask;
     for _ in 0..k {
         m &= m.wrapping_sub(1);
     }
-    Res::ALL[(m.trailing_zeros() as usize).min(3)]
+    (m.trailing_zeros() as usize).min(7)
 }
 
 /// The items a trade offer can still gain, in the order they are listed: a resource of each
@@ -534,14 +537,47 @@ impl Territories {
         MainCtx {
             town: exhausted & (1 << Piece::Town.index()) == 0 && hand.covers(Piece::Town.cost()),
             affordable,
-            owned,
-            opp_town,
             offers: self.offers_made < self.options.max_offers,
             have: suits(|i| hand.resources[i] > 0),
             opp_has: suits(|i| opp.resources[i] > 0),
             pays: suits(|i| hand.resources[i] >= 4),
             in_bank: suits(|i| self.bank[i] > 0),
+            abilities: self.usable_abilities(seat, owned, opp_town),
         }
+    }
+
+    /// The abilities `seat` may use now (bit `Ability::bit`), given the piece kinds it has on the
+    /// grid and whether the opponent has a Town: each once a turn, with the building that grants
+    /// it or a Capital; Survey and Expand with a territory card in hand, Raid and Convert paying one
+    /// of each suit, Raid against a Town, Convert with a target.
+    #[inline(always)]
+    fn usable_abilities(&self, seat: Seat, owned: u8, opp_town: bool) -> u8 {
+        // The buildings granting Survey, Raid, Convert and Expand are pieces 1 to 4, in the
+        // abilities' order (`abilities_follow_their_buildings` checks it).
+        let granted = if owned & (1 << Piece::Capital.index()) != 0 {
+            0b1111
+        } else {
+            (owned >> 1) & 0b1111
+        };
+        let mut usable = granted & !self.abilities_used;
+        let hand = &self.hands[seat.index()];
+        if hand.territories.is_empty() {
+            usable &= !(Ability::Survey.bit() | Ability::Expand.bit());
+        }
+        if !hand.covers([1, 1, 1, 1]) || !opp_town {
+            usable &= !Ability::Raid.bit();
+        }
+        if usable & Ability::Convert.bit() != 0
+            && !(hand.covers([1, 1, 1, 1]) && self.can_convert(seat))
+        {
+            usable &= !Ability::Convert.bit();
+        }
+        debug_assert!(
+            Ability::ALL
+                .iter()
+                .all(|&a| (usable & a.bit() != 0) == self.ability_usable(seat, a))
+        );
+        usable
     }
 
     /// The main phase with no offer open.
@@ -553,13 +589,12 @@ impl Territories {
         let MainCtx {
             town,
             affordable,
-            owned,
-            opp_town,
             offers,
             have,
             opp_has,
             pays,
             in_bank,
+            abilities,
         } = *ctx;
         // Build a Town on any free intersection.
         e.section_at(
@@ -649,36 +684,19 @@ impl Territories {
             },
         )?;
         // Abilities, each once a turn, with the building that grants it (or a Capital).
-        let capital = owned & (1 << Piece::Capital.index()) != 0;
-        let all_four = hand.covers([1, 1, 1, 1]);
-        let usable = |ability: Ability| {
-            if self.abilities_used & ability.bit() != 0
-                || !(capital || owned & (1 << ability.building().index()) != 0)
-            {
-                return false;
-            }
-            let usable = match ability {
-                Ability::Survey | Ability::Expand => !hand.territories.is_empty(),
-                Ability::Raid => all_four && opp_town,
-                Ability::Convert => all_four && self.can_convert(seat),
-            };
-            debug_assert_eq!(usable, self.ability_usable(seat, ability));
-            usable
-        };
         e.section_at(
-            || Ability::ALL.into_iter().filter(|&a| usable(a)).count(),
+            || ones(abilities),
             |out| {
                 for ability in Ability::ALL {
-                    if usable(ability) {
+                    if abilities & ability.bit() != 0 {
                         out.push(Action::Use(ability));
                     }
                 }
             },
             |k| {
-                Ability::ALL
-                    .into_iter()
-                    .filter(|&a| usable(a))
-                    .nth(k)
+                (k < ones(abilities))
+                    .then(|| Ability::ALL.get(nth_bit(abilities, k)).copied())
+                    .flatten()
                     .map(Action::Use)
             },
         )?;
