@@ -100,6 +100,9 @@ impl Hand {
     }
     /// Whether every suit of `cost` is covered.
     pub fn covers(&self, cost: [u8; 4]) -> bool {
+        // Not the byte-wise comparison of move generation's `suits_above`: the compiler's own
+        // comparison of the four suits costs less than that plus the check that every count is
+        // below 128 which `covers` would need (measured: +2 % instructions per random game).
         self.resources.iter().zip(cost).all(|(&h, c)| h >= c)
     }
     pub(crate) fn add_card(&mut self, card: Card) {
