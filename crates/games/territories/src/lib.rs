@@ -202,7 +202,7 @@ impl Territories {
                 sorted.sort_unstable();
                 let mut deck = Card::deck();
                 deck.sort_unstable();
-                if sorted != deck {
+                if *sorted != *deck {
                     return Err(bad("the deal must list each territory card exactly once"));
                 }
                 Ok(())
@@ -473,7 +473,7 @@ impl Game for Territories {
             Phase::Deal => {
                 let mut deck = Card::deck();
                 deck.shuffle(rng);
-                Some(Action::Deal(deck))
+                Some(Action::Deal(deck.into()))
             }
             Phase::ChooseFirst => Some(Action::First(Seat(draw_index(rng, 2) as u8))),
             Phase::Roll => {

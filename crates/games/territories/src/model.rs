@@ -516,8 +516,11 @@ pub enum BankTake {
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     /// Chance: the shuffled territory deck. The first 20 cards are dealt face up row by row
-    /// (cells `(0,0) (1,0) … (4,0) (0,1) …`); the other 20 are the draw pile, top first.
-    Deal(Vec<Card>),
+    /// (cells `(0,0) (1,0) … (4,0) (0,1) …`); the other 20 are the draw pile, top first. A boxed
+    /// slice rather than a `Vec`: the `Vec`'s spare capacity values would hold the action's tag,
+    /// and every action matched (one per step of a random game) would decode it (measured: 0.3 %
+    /// of a random game's instructions). The JSON form is the same list.
+    Deal(Box<[Card]>),
     /// Chance: this seat is Player 1 (places first and takes the first turn).
     First(Seat),
     /// Chance: the 2D6 production roll (the sum, 2..=12).

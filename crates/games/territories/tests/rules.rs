@@ -847,7 +847,7 @@ fn visibility_describe_action_hides_hidden_cards() {
             .unwrap()
             .contains("QD")
     );
-    let deal = Action::Deal(Card::deck());
+    let deal = Action::Deal(Card::deck().into());
     let d = g
         .describe_action(Actor::Chance, &deal, Observer::Seat(W))
         .unwrap();
@@ -884,8 +884,16 @@ fn bad_input_is_refused_with_a_clear_error() {
     let mut fresh = Territories::new(&TerritoriesOptions::default()).unwrap();
     let mut bad = Card::deck();
     bad[0] = bad[1];
-    assert!(fresh.apply(Actor::Chance, &Action::Deal(bad)).is_err());
-    assert!(fresh.apply(Actor::Chance, &Action::Deal(vec![])).is_err());
+    assert!(
+        fresh
+            .apply(Actor::Chance, &Action::Deal(bad.into()))
+            .is_err()
+    );
+    assert!(
+        fresh
+            .apply(Actor::Chance, &Action::Deal(Box::new([])))
+            .is_err()
+    );
 }
 
 /// The JSON state format: a hand-edited inconsistent state is rejected with a message.

@@ -16,7 +16,8 @@ pub fn card(s: &str) -> Card {
 /// Seat 0 (White) is Player 1; setup not done.
 pub fn dealt() -> Territories {
     let mut g = Territories::new(&Default::default()).unwrap();
-    g.apply(Actor::Chance, &Action::Deal(Card::deck())).unwrap();
+    g.apply(Actor::Chance, &Action::Deal(Card::deck().into()))
+        .unwrap();
     g.apply(Actor::Chance, &Action::First(W)).unwrap();
     g
 }
