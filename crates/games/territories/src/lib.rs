@@ -424,8 +424,11 @@ impl Game for Territories {
         // The default's steps without building a `ToAct` (a random game takes ≈ 1,500 of them):
         // the seat to act draws, else chance draws (`sample_chance` gives nothing once the game is
         // over); one seat at a time.
-        let action = match (&self.phase, &self.offer) {
-            (Phase::Main, Some(offer)) => self.random_offer_action(offer, rng),
+        let action = match (&self.phase, self.offer) {
+            (Phase::Main, Some(offer)) => {
+                self.random_offer_step(offer, rng);
+                return true;
+            }
             _ => match self.seat_to_act() {
                 Some(seat) => self.random_legal(seat, rng, scratch),
                 None => self.sample_chance(rng),
