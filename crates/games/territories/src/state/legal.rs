@@ -925,29 +925,60 @@ impl Territories {
     /// How many intersections have no building: every building stands on an intersection of the
     /// grid, one per intersection (checked by `validate`), and the dealt 5x4 grid has 30.
     fn free_intersection_count(&self) -> usize {
-        let all = if self.grid.len() == GRID_CARDS {
-            (GRID_W as usize + 1) * (GRID_H as usize + 1)
-        } else {
-            let mut n = 0;
+        if self.grid.len() < GRID_CARDS {
+            // Before the deal.
+            let mut n = 0usize;
             CellMap::new(&self.grid).for_each_intersection(|_| n += 1);
-            n
-        };
+            return n.saturating_sub(self.buildings.len());
+        }
+        // The dealt rectangle's 6x5 corners and those Expand brought outside it.
+        let all = (GRID_W as usize + 1) * (GRID_H as usize + 1) + self.grid.outside_corners().len();
         all.saturating_sub(self.buildings.len())
     }
 
     /// The `k`-th intersection with no building in `(y, x)` order, without listing them.
     fn free_intersection_at(&self, k: usize) -> Option<super::Point> {
-        if self.grid.len() == GRID_CARDS {
-            // The dealt grid's 6x5 corners are bits 0..30 of `y * 6 + x`, in `(y, x)` order.
-            let mut free = ((1u64 << 30) - 1) & !self.buildings.dealt_corners();
-            if k >= free.count_ones() as usize {
+        // The dealt grid's 6x5 corners are bits 0..30 of `y * 6 + x`, in `(y, x)` order.
+        let mut dealt = ((1u64 << 30) - 1) & !self.buildings.dealt_corners();
+        let outside = self.grid.outside_corners();
+        if self.grid.len() == GRID_CARDS || (self.grid.len() > GRID_CARDS && outside.is_empty()) {
+            if k >= dealt.count_ones() as usize {
                 return None;
             }
             for _ in 0..k {
-                free &= free - 1;
+                dealt &= dealt - 1;
             }
-            let bit = free.trailing_zeros() as i8;
+            let bit = dealt.trailing_zeros() as i8;
             return Some((bit % 6, bit / 6));
+        }
+        if self.grid.len() > GRID_CARDS {
+            // The free corners of the dealt rectangle and the free ones outside it, merged in
+            // `(y, x)` order.
+            let mut outside = outside
+                .iter()
+                .copied()
+                .filter(|&p| !self.buildings.iter().any(|b| b.at == p))
+                .peekable();
+            let mut k = k;
+            loop {
+                let next_dealt = (dealt != 0).then(|| {
+                    let bit = dealt.trailing_zeros() as i8;
+                    (bit % 6, bit / 6)
+                });
+                let p = match (next_dealt, outside.peek()) {
+                    (None, None) => return None,
+                    (Some(d), Some(&o)) if (o.1, o.0) < (d.1, d.0) => outside.next(),
+                    (Some(d), _) => {
+                        dealt &= dealt - 1;
+                        Some(d)
+                    }
+                    (None, Some(_)) => outside.next(),
+                };
+                if k == 0 {
+                    return p;
+                }
+                k -= 1;
+            }
         }
         let (mut i, mut found) = (0, None);
         self.list_free_intersections(|p| {

@@ -13,7 +13,7 @@ use std::ops::Deref;
 use serde::{Deserialize, Serialize};
 use tabula_core::Seat;
 
-use super::{Building, Cell, GRID_H, GRID_W};
+use super::{Building, Cell, GRID_CARDS, GRID_H, GRID_W};
 use crate::model::{Piece, Point};
 
 /// What a [`Summarised`] list keeps about its items.
@@ -229,10 +229,15 @@ impl Buildings {
 pub type Grid = Summarised<Cell, GridSummary>;
 
 /// What [`Grid`] keeps: for each production number, the cells (bit = index in the list, for the
-/// first 64) showing it.
+/// first 64) showing it; and the intersections that cards added by Expand bring outside the dealt
+/// rectangle.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct GridSummary {
     showing: [u64; 13],
+    /// The corners of the cards past the dealt 20 that lie outside the dealt rectangle
+    /// (`0..=5` × `0..=4`), each once, in `(y, x)` order. Empty until Expand is used, so cloning
+    /// a state allocates nothing more before then.
+    outside: Vec<Point>,
 }
 
 impl Summary<Cell> for GridSummary {
@@ -241,6 +246,18 @@ impl Summary<Cell> for GridSummary {
             && let Some(bits) = self.showing.get_mut(usize::from(c.card.number))
         {
             *bits |= 1 << index;
+        }
+        if index >= GRID_CARDS {
+            let (x, y) = c.at;
+            for corner in [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)] {
+                if dealt_corner(corner).is_none()
+                    && let Err(at) = self
+                        .outside
+                        .binary_search_by_key(&(corner.1, corner.0), |p| (p.1, p.0))
+                {
+                    self.outside.insert(at, corner);
+                }
+            }
         }
     }
 }
@@ -255,6 +272,14 @@ impl Grid {
             .get(usize::from(number))
             .copied()
             .unwrap_or(0)
+    }
+
+    /// The intersections that the cards past the dealt 20 bring outside the dealt rectangle, in
+    /// `(y, x)` order: with the dealt rectangle's 30 corners, every intersection of a grid that
+    /// holds the dealt cards (which `validate` requires once they are dealt).
+    #[inline]
+    pub fn outside_corners(&self) -> &[Point] {
+        &self.summary.outside
     }
 }
 
@@ -373,5 +398,43 @@ mod tests {
         assert_eq!(g.showing(9), 0b1100);
         // Numbers outside the table are answered, not a panic.
         assert_eq!(g.showing(200), 0);
+        // Only cards past the dealt 20 bring corners outside the dealt rectangle.
+        assert!(g.outside_corners().is_empty());
+    }
+
+    #[test]
+    fn grid_summary_lists_the_corners_expand_brings_outside_the_dealt_rectangle() {
+        let card = |s: &str| s.parse::<Card>().expect("card");
+        let mut g: Grid = (0..GRID_CARDS)
+            .map(|i| Cell {
+                at: ((i % 5) as i8, (i / 5) as i8),
+                card: card("2C"),
+            })
+            .collect();
+        assert!(g.outside_corners().is_empty());
+        // Right of (4, 1): corners (5, 1) and (5, 2) are the rectangle's, (6, 1) and (6, 2) new.
+        g.push(Cell {
+            at: (5, 1),
+            card: card("3C"),
+        });
+        assert_eq!(g.outside_corners(), &[(6, 1), (6, 2)]);
+        // Above (0, 0): (0, -1) and (1, -1) come first in (y, x) order.
+        g.push(Cell {
+            at: (0, -1),
+            card: card("4C"),
+        });
+        assert_eq!(g.outside_corners(), &[(0, -1), (1, -1), (6, 1), (6, 2)]);
+        // Beside the first Expand card: (6, 1) and (6, 2) are shared, (7, 1) and (7, 2) new.
+        g.push(Cell {
+            at: (6, 1),
+            card: card("5C"),
+        });
+        assert_eq!(
+            g.outside_corners(),
+            &[(0, -1), (1, -1), (6, 1), (7, 1), (6, 2), (7, 2)]
+        );
+        // Survey replaces a card in place: the corners stay.
+        g.update(|c| c.at == (6, 1), |c| c.card = card("6C"));
+        assert_eq!(g.outside_corners().len(), 6);
     }
 }
