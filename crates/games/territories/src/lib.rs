@@ -424,9 +424,9 @@ impl Game for Territories {
         // The default's steps without building a `ToAct` (a random game takes ≈ 1,500 of them):
         // the seat to act draws, else chance draws (`sample_chance` gives nothing once the game is
         // over); one seat at a time.
-        let action = match (&self.phase, self.offer) {
-            (Phase::Main, Some(offer)) => {
-                self.random_offer_step(offer, rng);
+        let action = match (&self.phase, &self.offer) {
+            (Phase::Main, Some(_)) => {
+                self.random_offer_step(rng);
                 return true;
             }
             _ => match self.seat_to_act() {

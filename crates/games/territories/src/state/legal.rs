@@ -379,49 +379,49 @@ impl Territories {
         self.pick_with(seat, |n| draw_index(rng, n), scratch)
     }
 
-    /// A random step while `offer` is open in the main phase: draws the action exactly as
-    /// [`Territories::random_legal`] does (from [`OfferItems::at`]) and applies it as `exec` would, in the branch
-    /// that found it (one unpredictable choice per step instead of a choice and then a dispatch on
+    /// A random step while an offer is open in the main phase: draws the action exactly as
+    /// [`Territories::random_legal`] does (from [`OfferItems::at`]) and applies it as `exec` would,
+    /// editing the offer in place in the branch that found it (one unpredictable choice per step instead of a choice and then a dispatch on
     /// the action chosen). `check_random_step` holds it to the definition on every state of the
     /// property tests.
     #[inline(always)]
-    pub(crate) fn random_offer_step(&mut self, offer: Offer, rng: &mut GameRng) {
-        debug_assert!(matches!(self.phase, Phase::Main) && self.offer == Some(offer));
-        let items = self.offer_items(self.current, &offer);
+    pub(crate) fn random_offer_step(&mut self, rng: &mut GameRng) {
+        debug_assert!(matches!(self.phase, Phase::Main) && self.offer.is_some());
+        let Some(offer) = self.offer.as_ref() else {
+            return;
+        };
+        let items = self.offer_items(self.current, offer);
         let mut k = draw_index(rng, items.count() + 2);
-        let mut edited = offer;
-        if k < ones(items.give) {
-            edited.give_res[nth_suit(items.give, k).index()] += 1;
-        } else {
-            k -= ones(items.give);
-            if k < items.n_cards {
-                if let Some(c) = items.cards.iter().nth(k) {
-                    edited.give_cards.insert(c);
-                }
-            } else {
-                k -= items.n_cards;
-                if k < ones(items.ask) {
-                    edited.ask_res[nth_suit(items.ask, k).index()] += 1;
-                } else {
-                    k -= ones(items.ask);
-                    if items.ask_territory {
-                        if k == 0 {
-                            edited.ask_territories += 1;
-                            self.offer = Some(edited);
-                            return;
-                        }
-                        k -= 1;
-                    }
-                    match k {
-                        0 => self.phase = Phase::Respond,
-                        1 => self.offer = None,
-                        _ => {}
-                    }
-                    return;
-                }
+        let gives = ones(items.give);
+        let asks = ones(items.ask);
+        if k >= gives + items.n_cards + asks + usize::from(items.ask_territory) {
+            // Propose or withdraw.
+            match k - (gives + items.n_cards + asks + usize::from(items.ask_territory)) {
+                0 => self.phase = Phase::Respond,
+                _ => self.offer = None,
             }
+            return;
         }
-        self.offer = Some(edited);
+        let Some(offer) = self.offer.as_mut() else {
+            return;
+        };
+        if k < gives {
+            offer.give_res[nth_suit(items.give, k).index()] += 1;
+            return;
+        }
+        k -= gives;
+        if k < items.n_cards {
+            if let Some(c) = items.cards.iter().nth(k) {
+                offer.give_cards.insert(c);
+            }
+            return;
+        }
+        k -= items.n_cards;
+        if k < asks {
+            offer.ask_res[nth_suit(items.ask, k).index()] += 1;
+        } else {
+            offer.ask_territories += 1;
+        }
     }
 
     /// The action at index `choose(n)` of `legal`'s list of `n` actions (`choose` is called only
