@@ -565,6 +565,7 @@ impl Territories {
     }
 
     /// What the main phase's sections depend on, worked out once per decision.
+    #[inline(always)]
     fn main_ctx(&self, seat: Seat) -> MainCtx {
         let me = seat.index();
         let hand = &self.hands[me];
