@@ -20,6 +20,13 @@ use crate::model::{Piece, Point};
 pub trait Summary<T>: Default {
     /// Takes the list's `index`-th item into the summary.
     fn add(&mut self, index: usize, item: &T);
+
+    /// The list's `index`-th item changed from `old` to `new`: updates the summary and says so,
+    /// or says `false` (the default), leaving it to be rebuilt from the whole list.
+    fn replace(&mut self, index: usize, old: &T, new: &T) -> bool {
+        let _ = (index, old, new);
+        false
+    }
 }
 
 /// A list with a summary of its items that every change keeps up to date.
@@ -55,12 +62,19 @@ impl<T, S: Summary<T>> Summarised<T, S> {
     /// returns (`None`, changing nothing, when no item is found).
     pub fn update<R>(
         &mut self,
-        mut find: impl FnMut(&T) -> bool,
+        find: impl FnMut(&T) -> bool,
         change: impl FnOnce(&mut T) -> R,
-    ) -> Option<R> {
-        let item = self.list.iter_mut().find(|item| find(item))?;
+    ) -> Option<R>
+    where
+        T: Clone,
+    {
+        let index = self.list.iter().position(find)?;
+        let item = self.list.get_mut(index)?;
+        let old = item.clone();
         let result = change(item);
-        self.resummarise();
+        if !self.summary.replace(index, &old, item) {
+            self.resummarise();
+        }
         Some(result)
     }
 
@@ -169,6 +183,31 @@ impl Summary<Building> for BuildingSummary {
             // A valid state has at most 32 buildings; an index past 254 is not looked up.
             self.at_corner[corner] = u8::try_from(index + 1).unwrap_or(0);
         }
+    }
+
+    /// An upgrade or a Convert changes a building's piece or owner where it stands: its old piece
+    /// is taken out of the counts and the new one added.
+    fn replace(&mut self, index: usize, old: &Building, new: &Building) -> bool {
+        let (seat, i) = (old.owner.index(), old.piece.index());
+        if old.at != new.at {
+            return false;
+        }
+        let (Some(c), Some(owned), Some(exhausted)) = (
+            self.counts.get_mut(seat),
+            self.owned.get_mut(seat),
+            self.exhausted.get_mut(seat),
+        ) else {
+            return false;
+        };
+        c[i] = c[i].saturating_sub(1);
+        if c[i] == 0 {
+            *owned &= !(1 << i);
+        }
+        if c[i] < old.piece.count() {
+            *exhausted &= !(1 << i);
+        }
+        self.add(index, new);
+        true
     }
 }
 
@@ -331,6 +370,11 @@ mod tests {
         b.update(|x| x.at == (2, 1), |x| x.piece = Piece::Temple);
         assert_eq!(b.counts(Seat(0)), [2, 0, 0, 1, 0, 0]);
         assert_eq!(b.exhausted(Seat(0)), 0);
+        // Updated in place (`BuildingSummary::replace`), the summary is the one a rebuild gives.
+        assert_eq!(b, Buildings::from(b.to_vec()));
+        b.update(|x| x.at == (0, 0), |x| x.piece = Piece::Fort);
+        assert_eq!(b, Buildings::from(b.to_vec()));
+        b.update(|x| x.at == (0, 0), |x| x.piece = Piece::Town);
         b.retain(|x| x.at != (0, 0));
         assert_eq!(b.on_grid(Seat(0), Piece::Town), 1);
         assert_eq!(b.dealt_corners(), 1 << 29 | 1 << 8);
