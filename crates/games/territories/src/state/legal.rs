@@ -7,8 +7,9 @@
 //! list would (`rng.random_range(0..len)`), and finds the action in the section the index falls in:
 //! a random game is the same game either way. A section may also say how to find its `k`-th action
 //! without listing ([`Emit::section_at`]); every section a random game meets often does (an open
-//! offer's actions are found directly, in [`Territories::pick_offer`]), and the rare ones (Survey,
-//! Expand, Raid and Convert targets) list their actions and take the `k`-th. Random playouts spend
+//! offer's actions are found directly, in [`Territories::pick_offer`], and a random step applies
+//! them where it finds them, in [`Territories::random_offer_step`]), and the rare ones (Raid and
+//! Convert targets) list their actions and take the `k`-th. Random playouts spend
 //! most of their time choosing actions, and most listed actions are never drawn (a hand that can
 //! pay for a Town lists up to 30 `Build`s), so this is where the speed of a random game comes from.
 //!
@@ -839,7 +840,7 @@ impl Territories {
             ),
             Phase::Place { .. } => {
                 let cells = CellMap::new(&self.grid);
-                e.section(
+                e.section_at(
                     || {
                         let mut n = 0;
                         cells.for_each_expansion_cell(|_| n += 1);
@@ -851,6 +852,20 @@ impl Territories {
                                 out.push(Action::Expand(cell, card));
                             }
                         })
+                    },
+                    |k| {
+                        // Cell by cell, each with every card of the hand.
+                        let cards = hand.territories.len();
+                        let want = k.checked_div(cards)?;
+                        let (mut i, mut found) = (0, None);
+                        cells.for_each_expansion_cell(|cell| {
+                            if i == want {
+                                found = Some(cell);
+                            }
+                            i += 1;
+                        });
+                        let card = hand.territories.iter().nth(k % cards)?;
+                        Some(Action::Expand(found?, card))
                     },
                 )
             }
