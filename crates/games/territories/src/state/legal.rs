@@ -168,10 +168,9 @@ struct MainCtx {
     affordable: u8,
     /// Another offer may be opened this turn.
     offers: bool,
-    /// Suits the hand holds.
-    have: u8,
-    /// Suits the opponent holds.
-    opp_has: u8,
+    /// The items a new offer may start with (counted once: the cards' count is a population
+    /// count, a dozen instructions on the baseline x86-64 target).
+    items: OfferItems,
     /// Suits the hand holds four of.
     pays: u8,
     /// Suits the bank has.
@@ -586,8 +585,12 @@ impl Territories {
             town: exhausted & (1 << Piece::Town.index()) == 0 && hand.covers(Piece::Town.cost()),
             affordable,
             offers: self.offers_made < self.options.max_offers,
-            have: suits_above(hand.resources, [0; 4]),
-            opp_has: suits_above(opp.resources, [0; 4]),
+            items: OfferItems::new(
+                suits_above(hand.resources, [0; 4]),
+                hand.territories,
+                suits_above(opp.resources, [0; 4]),
+                !opp.territories.is_empty(),
+            ),
             pays: suits_above(hand.resources, [3; 4]),
             in_bank: suits_above(self.bank, [0; 4]),
             abilities: self.usable_abilities(seat, owned, opp_town),
@@ -631,15 +634,11 @@ impl Territories {
     /// The main phase with no offer open.
     #[inline(always)]
     fn emit_main(&self, seat: Seat, ctx: &MainCtx, e: &mut impl Emit) -> ControlFlow<()> {
-        let me = seat.index();
-        let hand = &self.hands[me];
-        let opp = &self.hands[1 - me];
         let MainCtx {
             town,
             affordable,
             offers,
-            have,
-            opp_has,
+            items,
             pays,
             in_bank,
             abilities,
@@ -676,7 +675,6 @@ impl Territories {
             },
         )?;
         // Open a trade offer.
-        let items = OfferItems::new(have, hand.territories, opp_has, !opp.territories.is_empty());
         e.section_at(
             || if offers { items.count() } else { 0 },
             |out| {
