@@ -223,13 +223,29 @@ fn nth_suit(mask: u8, k: usize) -> Res {
     Res::ALL[nth_bit(mask, k).min(3)]
 }
 
-/// The index of the `k`-th set bit of `mask` (`k` < its number of bits).
+/// The index of the `k`-th set bit of a four-bit `mask` (`k` < its number of bits; 0 past
+/// them). A table: clearing `k` bits in a loop ends at a random trip count, a branch the processor
+/// mispredicts, and random play asks this on most decisions that take a suit.
 fn nth_bit(mask: u8, k: usize) -> usize {
-    let mut m = mask;
-    for _ in 0..k {
-        m &= m.wrapping_sub(1);
-    }
-    (m.trailing_zeros() as usize).min(7)
+    /// `NTH[mask][k]`, worked out when compiling.
+    const NTH: [[u8; 4]; 16] = {
+        let mut t = [[0u8; 4]; 16];
+        let mut mask = 0;
+        while mask < 16 {
+            let (mut bit, mut k) = (0, 0);
+            while bit < 4 {
+                if mask & (1 << bit) != 0 {
+                    t[mask][k] = bit as u8;
+                    k += 1;
+                }
+                bit += 1;
+            }
+            mask += 1;
+        }
+        t
+    };
+    debug_assert!(mask < 16 && k < ones(mask), "nth_bit({mask:#b}, {k})");
+    usize::from(NTH[usize::from(mask & 15)][k & 3])
 }
 
 /// The items a trade offer can still gain, in the order they are listed: a resource of each
@@ -1024,6 +1040,17 @@ impl Territories {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nth_bit_finds_each_set_bit_of_a_suit_mask() {
+        for mask in 0u8..16 {
+            let bits: Vec<usize> = (0..4).filter(|&b| mask & (1 << b) != 0).collect();
+            assert_eq!(ones(mask), bits.len());
+            for (k, &bit) in bits.iter().enumerate() {
+                assert_eq!(nth_bit(mask, k), bit, "mask {mask:#06b}, k {k}");
+            }
+        }
+    }
 
     /// `suits_above` against the four comparisons, for every pair of counts a suit can hold
     /// (0 to 13) in each position, and a few up to 127.
