@@ -1,10 +1,13 @@
 //! Lists that keep a summary of their items up to date: the buildings (pieces by seat and kind,
-//! occupied corners) and the grid (which cells show each number).
+//! the kinds owned and exhausted, occupied corners) and the grid (which cells show each number,
+//! the corners Expand brought outside the dealt rectangle).
 //!
 //! Move generation and production ask the same few questions on almost every action ("how many
 //! Towns does this seat have", "is this corner free", "which cells show the rolled number"); a
 //! summary answers them in a few instructions instead of a pass over the list. The summary is
-//! private and rebuilt by every mutating method, so it always describes the list; readers see the
+//! private and kept up to date by every mutating method (an item added is added to it, an item
+//! updated in place replaced in it where the summary knows how, anything else rebuilds it), so it
+//! always describes the list; readers see the
 //! list through `Deref` to a slice. A list is serialised as the plain list and summarised again
 //! when it is read, so the JSON form is the list's.
 
