@@ -302,6 +302,20 @@ impl Summary<Cell> for GridSummary {
             }
         }
     }
+
+    /// Survey swaps the card of a cell in place: only the numbers' cells change.
+    fn replace(&mut self, index: usize, old: &Cell, new: &Cell) -> bool {
+        if old.at != new.at || index >= 64 {
+            return false;
+        }
+        if let Some(bits) = self.showing.get_mut(usize::from(old.card.number)) {
+            *bits &= !(1 << index);
+        }
+        if let Some(bits) = self.showing.get_mut(usize::from(new.card.number)) {
+            *bits |= 1 << index;
+        }
+        true
+    }
 }
 
 impl Grid {
@@ -483,5 +497,9 @@ mod tests {
         // Survey replaces a card in place: the corners stay.
         g.update(|c| c.at == (6, 1), |c| c.card = card("6C"));
         assert_eq!(g.outside_corners().len(), 6);
+        assert_eq!(g.showing(6), 1 << 22);
+        assert_eq!(g.showing(5), 0);
+        // Updated in place (`GridSummary::replace`), the summary is the one a rebuild gives.
+        assert_eq!(g, Grid::from(g.to_vec()));
     }
 }
