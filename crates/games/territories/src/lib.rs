@@ -429,6 +429,10 @@ impl Game for Territories {
                 self.random_offer_step(rng);
                 return true;
             }
+            (Phase::Respond, Some(offer)) => {
+                self.random_respond_step(*offer, rng);
+                return true;
+            }
             _ => match self.seat_to_act() {
                 Some(seat) => self.random_legal(seat, rng, scratch),
                 None => self.sample_chance(rng),

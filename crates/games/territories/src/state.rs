@@ -666,6 +666,23 @@ impl Territories {
         }
     }
 
+    /// The opponent accepts the offer: the territory cards asked for are handed over first, then
+    /// the trade is carried out.
+    pub(crate) fn accept_offer(&mut self) {
+        let k = self.offer.as_ref().map_or(0, |o| o.ask_territories);
+        if k > 0 {
+            self.phase = Phase::HandOver { left: k };
+        } else {
+            self.execute_trade();
+        }
+    }
+
+    /// The opponent declines the offer.
+    pub(crate) fn decline_offer(&mut self) {
+        self.offer = None;
+        self.phase = Phase::Main;
+    }
+
     fn execute_trade(&mut self) {
         if let Some(offer) = self.offer.take() {
             let me = self.current.index();
@@ -881,18 +898,8 @@ impl Territories {
             | Action::AskTerritory
             | Action::Propose
             | Action::Withdraw => {}
-            Action::Accept => {
-                let k = self.offer.as_ref().map_or(0, |o| o.ask_territories);
-                if k > 0 {
-                    self.phase = Phase::HandOver { left: k };
-                } else {
-                    self.execute_trade();
-                }
-            }
-            Action::Decline => {
-                self.offer = None;
-                self.phase = Phase::Main;
-            }
+            Action::Accept => self.accept_offer(),
+            Action::Decline => self.decline_offer(),
             Action::HandOver(c) => {
                 self.hands[me].remove_card(*c);
                 self.hands[self.current.index()].add_card(*c);

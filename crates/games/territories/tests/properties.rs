@@ -366,3 +366,43 @@ proptest! {
         }
     }
 }
+
+/// A Respond state whose opponent cannot pay what the offer asks (random play never reaches one:
+/// an offer asks only for what the opponent holds; a state built or read otherwise can): the list
+/// is `[Decline]`, drawn from all the same, and the random step's shortcut for the respond phase
+/// does exactly that.
+#[test]
+fn a_respond_step_that_can_only_decline_draws_from_the_one_answer() {
+    let mut found = 0;
+    for seed in 0..40 {
+        let mut g = Territories::new(&TerritoriesOptions::default()).unwrap();
+        let mut rng = rng_from_seed(seed);
+        let mut scratch = Vec::new();
+        while !matches!(g.phase, territories::Phase::Respond) {
+            if !g.random_step(&mut rng, &mut scratch) {
+                break;
+            }
+        }
+        let Some(offer) = g.offer else { continue };
+        if offer.ask_res.iter().all(|&n| n == 0) {
+            continue;
+        }
+        // The opponent's resources go back to the bank: it can no longer pay.
+        let opp = 1 - g.current.0 as usize;
+        for i in 0..4 {
+            g.bank[i] += g.hands[opp].resources[i];
+            g.hands[opp].resources[i] = 0;
+        }
+        let seat = Seat(opp as u8);
+        assert_eq!(
+            tabula_core::legal_actions_vec(&g, seat),
+            vec![Action::Decline]
+        );
+        tools::check_random_step(&g, 8).unwrap();
+        found += 1;
+    }
+    assert!(
+        found > 5,
+        "only {found} respond states asking for resources"
+    );
+}

@@ -395,6 +395,26 @@ impl Territories {
         self.pick_with(seat, |n| draw_index(rng, n), scratch)
     }
 
+    /// A random step in the respond phase: the opponent accepts or declines, drawn exactly as
+    /// [`Territories::random_legal`] draws from the phase's list (`[Accept, Decline]` when the hand
+    /// can pay what is asked, else `[Decline]`), and the answer applied as `exec` would.
+    #[inline(always)]
+    pub(crate) fn random_respond_step(&mut self, offer: Offer, rng: &mut GameRng) {
+        debug_assert!(matches!(self.phase, Phase::Respond) && self.offer == Some(offer));
+        let hand = &self.hands[other(self.current).index()];
+        let can_accept = hand.covers(offer.ask_res)
+            && hand.territories.len() >= usize::from(offer.ask_territories);
+        if can_accept && draw_index(rng, 2) == 0 {
+            self.accept_offer();
+        } else {
+            if !can_accept {
+                // The list `[Decline]` is drawn from all the same.
+                let _ = draw_index(rng, 1);
+            }
+            self.decline_offer();
+        }
+    }
+
     /// A random step while an offer is open in the main phase: draws the action exactly as
     /// [`Territories::random_legal`] does (from [`OfferItems::at`]) and applies it as `exec` would,
     /// editing the offer in place in the branch that found it (one unpredictable choice per step instead of a choice and then a dispatch on
