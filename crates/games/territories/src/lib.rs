@@ -433,6 +433,11 @@ impl Game for Territories {
                 self.random_respond_step(*offer, rng);
                 return true;
             }
+            (Phase::Temple { seat, .. } | Phase::Discard { seat }, _) => {
+                return self.random_seq_step(*seat, rng);
+            }
+            (Phase::HandOver { .. }, _) => return self.random_seq_step(other(self.current), rng),
+            (Phase::Pay { .. }, _) => return self.random_seq_step(self.current, rng),
             _ => match self.seat_to_act() {
                 Some(seat) => self.random_legal(seat, rng, scratch),
                 None => self.sample_chance(rng),

@@ -666,6 +666,75 @@ impl Territories {
         }
     }
 
+    /// `seat` takes a resource of suit `r` for a Temple; production goes on when its choices are
+    /// done or the bank is empty.
+    pub(crate) fn temple_take(&mut self, seat: Seat, r: Res) {
+        self.take_from_bank(seat, r, 1);
+        if let Phase::Temple { left, next, .. } = self.phase {
+            if left > 1 && self.bank.iter().any(|&n| n > 0) {
+                self.phase = Phase::Temple {
+                    seat,
+                    left: left - 1,
+                    next,
+                };
+            } else {
+                self.produce(next);
+            }
+        }
+    }
+
+    /// `seat` discards `item` after a 7; the next seat over the hand limit follows, or the roller
+    /// draws.
+    pub(crate) fn discard(&mut self, seat: Seat, item: Item) {
+        match item {
+            Item::Res(r) => {
+                let mut cost = [0; 4];
+                cost[r.index()] = 1;
+                self.pay_to_bank(seat, cost);
+            }
+            Item::Territory(c) => {
+                self.hands[seat.index()].remove_card(c);
+                self.pile.push(c);
+            }
+        }
+        if self.hand_size(seat) <= HAND_LIMIT {
+            let index = if seat == self.current { 1 } else { 2 };
+            self.seven_from(index);
+        }
+    }
+
+    /// `seat` (who accepted an offer) hands the territory card `c` over; the trade is carried out
+    /// after the last one.
+    pub(crate) fn hand_over(&mut self, seat: Seat, c: Card) {
+        self.hands[seat.index()].remove_card(c);
+        self.hands[self.current.index()].add_card(c);
+        if let Phase::HandOver { left } = self.phase {
+            if left > 1 {
+                self.phase = Phase::HandOver { left: left - 1 };
+            } else {
+                self.execute_trade();
+            }
+        }
+    }
+
+    /// `seat` pays a resource of suit `r` towards Survey or Expand; the placement follows the
+    /// last one.
+    pub(crate) fn pay_for_ability(&mut self, seat: Seat, r: Res) {
+        let mut cost = [0; 4];
+        cost[r.index()] = 1;
+        self.pay_to_bank(seat, cost);
+        if let Phase::Pay { ability, left } = self.phase {
+            self.phase = if left > 1 {
+                Phase::Pay {
+                    ability,
+                    left: left - 1,
+                }
+            } else {
+                Phase::Place { ability }
+            };
+        }
+    }
+
     /// The opponent accepts the offer: the territory cards asked for are handed over first, then
     /// the trade is carried out.
     pub(crate) fn accept_offer(&mut self) {
@@ -848,37 +917,8 @@ impl Territories {
                     Phase::Setup { step: step + 1 }
                 };
             }
-            Action::TempleTake(r) => {
-                self.take_from_bank(seat, *r, 1);
-                if let Phase::Temple { left, next, .. } = self.phase {
-                    if left > 1 && self.bank.iter().any(|&n| n > 0) {
-                        self.phase = Phase::Temple {
-                            seat,
-                            left: left - 1,
-                            next,
-                        };
-                    } else {
-                        self.produce(next);
-                    }
-                }
-            }
-            Action::Discard(item) => {
-                match item {
-                    Item::Res(r) => {
-                        let mut cost = [0; 4];
-                        cost[r.index()] = 1;
-                        self.pay_to_bank(seat, cost);
-                    }
-                    Item::Territory(c) => {
-                        self.hands[me].remove_card(*c);
-                        self.pile.push(*c);
-                    }
-                }
-                if self.hand_size(seat) <= HAND_LIMIT {
-                    let index = if seat == self.current { 1 } else { 2 };
-                    self.seven_from(index);
-                }
-            }
+            Action::TempleTake(r) => self.temple_take(seat, *r),
+            Action::Discard(item) => self.discard(seat, *item),
             Action::Build(p) => {
                 self.pay_to_bank(seat, Piece::Town.cost());
                 self.buildings.push(Building {
@@ -900,17 +940,7 @@ impl Territories {
             | Action::Withdraw => {}
             Action::Accept => self.accept_offer(),
             Action::Decline => self.decline_offer(),
-            Action::HandOver(c) => {
-                self.hands[me].remove_card(*c);
-                self.hands[self.current.index()].add_card(*c);
-                if let Phase::HandOver { left } = self.phase {
-                    if left > 1 {
-                        self.phase = Phase::HandOver { left: left - 1 };
-                    } else {
-                        self.execute_trade();
-                    }
-                }
-            }
+            Action::HandOver(c) => self.hand_over(seat, *c),
             Action::Bank(pay, take) => {
                 let mut cost = [0; 4];
                 cost[pay.index()] = 4;
@@ -932,21 +962,7 @@ impl Territories {
                     }
                 }
             }
-            Action::Pay(r) => {
-                let mut cost = [0; 4];
-                cost[r.index()] = 1;
-                self.pay_to_bank(seat, cost);
-                if let Phase::Pay { ability, left } = self.phase {
-                    self.phase = if left > 1 {
-                        Phase::Pay {
-                            ability,
-                            left: left - 1,
-                        }
-                    } else {
-                        Phase::Place { ability }
-                    };
-                }
-            }
+            Action::Pay(r) => self.pay_for_ability(seat, *r),
             Action::Survey(cell, card) => {
                 self.hands[me].remove_card(*card);
                 let new = *card;

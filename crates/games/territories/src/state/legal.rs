@@ -395,6 +395,41 @@ impl Territories {
         self.pick_with(seat, |n| draw_index(rng, n), scratch)
     }
 
+    /// A random step in a Temple, discard, hand-over or pay phase of `seat` (the seat that owes
+    /// the decision): the index drawn from the phase's description ([`Seq`]) as
+    /// [`Territories::random_legal`] draws it, and the suit or card it stands for applied as
+    /// `exec` would, without building the action. `false` (nothing drawn) when the phase offers
+    /// no action.
+    #[inline(always)]
+    pub(crate) fn random_seq_step(&mut self, seat: Seat, rng: &mut GameRng) -> bool {
+        let Some(seq) = self.seq_phase(seat) else {
+            return false;
+        };
+        let n = seq.count();
+        if n == 0 {
+            return false;
+        }
+        let k = draw_index(rng, n);
+        let suits = ones(seq.suits);
+        match self.phase {
+            Phase::Temple { .. } => self.temple_take(seat, nth_suit(seq.suits, k)),
+            Phase::Pay { .. } => self.pay_for_ability(seat, nth_suit(seq.suits, k)),
+            Phase::Discard { .. } if k < suits => {
+                self.discard(seat, Item::Res(nth_suit(seq.suits, k)));
+            }
+            Phase::Discard { .. } => match seq.cards.iter().nth(k - suits) {
+                Some(c) => self.discard(seat, Item::Territory(c)),
+                None => return false,
+            },
+            Phase::HandOver { .. } => match seq.cards.iter().nth(k) {
+                Some(c) => self.hand_over(seat, c),
+                None => return false,
+            },
+            _ => return false,
+        }
+        true
+    }
+
     /// A random step in the respond phase: the opponent accepts or declines, drawn exactly as
     /// [`Territories::random_legal`] draws from the phase's list (`[Accept, Decline]` when the hand
     /// can pay what is asked, else `[Decline]`), and the answer applied as `exec` would.
