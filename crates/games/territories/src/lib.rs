@@ -438,6 +438,13 @@ impl Game for Territories {
             }
             (Phase::HandOver { .. }, _) => return self.random_seq_step(other(self.current), rng),
             (Phase::Pay { .. }, _) => return self.random_seq_step(self.current, rng),
+            // The turn's roll, drawn as `sample_chance` draws it and applied without building
+            // the action.
+            (Phase::Roll, _) => {
+                let (a, b) = (d6(rng), d6(rng));
+                self.roll_dice(a + b);
+                return true;
+            }
             _ => match self.seat_to_act() {
                 Some(seat) => self.random_legal(seat, rng, scratch),
                 None => self.sample_chance(rng),

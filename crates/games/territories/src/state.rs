@@ -666,6 +666,17 @@ impl Territories {
         }
     }
 
+    /// The roll of the turn shows `n`: a 7 (discards, then the roller's territory card) or
+    /// production.
+    pub(crate) fn roll_dice(&mut self, n: u8) {
+        self.roll = Some(n);
+        if n == 7 {
+            self.seven_from(0);
+        } else {
+            self.produce(0);
+        }
+    }
+
     /// `seat` takes a resource of suit `r` for a Temple; production goes on when its choices are
     /// done or the bank is empty.
     pub(crate) fn temple_take(&mut self, seat: Seat, r: Res) {
@@ -857,14 +868,7 @@ impl Territories {
                 self.current = *s;
                 self.phase = Phase::Setup { step: 0 };
             }
-            Action::Roll(n) => {
-                self.roll = Some(*n);
-                if *n == 7 {
-                    self.seven_from(0);
-                } else {
-                    self.produce(0);
-                }
-            }
+            Action::Roll(n) => self.roll_dice(*n),
             Action::Die(n) => {
                 self.die = Some(*n);
                 let ability = match self.phase {
