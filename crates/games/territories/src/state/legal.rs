@@ -248,6 +248,26 @@ fn nth_bit(mask: u8, k: usize) -> usize {
     usize::from(NTH[usize::from(mask & 15)][k & 3])
 }
 
+/// The pieces (bit `Piece::index`) a hand pays for with the suits it holds four of (bit
+/// `Res::index`): Fort four Diamonds, Barracks four Clubs, Temple four Hearts, Palace four Spades.
+const PAID_BY_FOURS: [u8; 16] = {
+    // Suit H, S, C, D -> Temple (3), Palace (4), Barracks (2), Fort (1).
+    const PIECE_OF_SUIT: [u8; 4] = [3, 4, 2, 1];
+    let mut t = [0u8; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut suit = 0;
+        while suit < 4 {
+            if mask & (1 << suit) != 0 {
+                t[mask] |= 1 << PIECE_OF_SUIT[suit];
+            }
+            suit += 1;
+        }
+        mask += 1;
+    }
+    t
+};
+
 /// The items a trade offer can still gain, in the order they are listed: a resource of each
 /// `give` suit, each card of `cards`, a resource of each `ask` suit, and one more territory card
 /// asked for when `ask_territory`. Opening an offer (the main phase) and adding to an open one
@@ -645,35 +665,39 @@ impl Territories {
         let owned = self.buildings.owned(seat);
         let exhausted = self.buildings.exhausted(seat);
         let opp_town = self.buildings.owned(other(seat)) & (1 << Piece::Town.index()) != 0;
-        let mut affordable = 0u8;
-        for piece in Piece::ALL {
-            let ok = piece != Piece::Town
-                && exhausted & (1 << piece.index()) == 0
-                && hand.covers(piece.cost());
-            affordable |= u8::from(ok) << piece.index();
-        }
+        // What the hand pays for, from the suit masks (every cost asks 1, 2 or 4 of a suit:
+        // `paid_by_suit_masks` checks the table against the costs).
+        let have = suits_above(hand.resources, [0; 4]);
+        let pays = suits_above(hand.resources, [3; 4]);
+        let all_four = have == 0b1111;
+        let capital = u8::from(suits_above(hand.resources, [1; 4]) == 0b1111);
+        let affordable =
+            (PAID_BY_FOURS[usize::from(pays)] | capital << Piece::Capital.index()) & !exhausted;
+        debug_assert!(Piece::ALL.iter().all(|&piece| piece == Piece::Town
+            || (affordable & (1 << piece.index()) != 0)
+                == (exhausted & (1 << piece.index()) == 0 && hand.covers(piece.cost()))));
         MainCtx {
-            town: exhausted & (1 << Piece::Town.index()) == 0 && hand.covers(Piece::Town.cost()),
+            town: exhausted & (1 << Piece::Town.index()) == 0 && all_four,
             affordable,
             offers: self.offers_made < self.options.max_offers,
             items: OfferItems::new(
-                suits_above(hand.resources, [0; 4]),
+                have,
                 hand.territories,
                 suits_above(opp.resources, [0; 4]),
                 !opp.territories.is_empty(),
             ),
-            pays: suits_above(hand.resources, [3; 4]),
+            pays,
             in_bank: suits_above(self.bank, [0; 4]),
-            abilities: self.usable_abilities(seat, owned, opp_town),
+            abilities: self.usable_abilities(seat, owned, opp_town, all_four),
         }
     }
 
     /// The abilities `seat` may use now (bit `Ability::bit`), given the piece kinds it has on the
-    /// grid and whether the opponent has a Town: each once a turn, with the building that grants
+    /// grid, whether the opponent has a Town and whether the hand holds every suit: each once a turn, with the building that grants
     /// it or a Capital; Survey and Expand with a territory card in hand, Raid and Convert paying one
     /// of each suit, Raid against a Town, Convert with a target.
     #[inline(always)]
-    fn usable_abilities(&self, seat: Seat, owned: u8, opp_town: bool) -> u8 {
+    fn usable_abilities(&self, seat: Seat, owned: u8, opp_town: bool, all_four: bool) -> u8 {
         // The buildings granting Survey, Raid, Convert and Expand are pieces 1 to 4, in the
         // abilities' order (`abilities_follow_their_buildings` checks it).
         let granted = if owned & (1 << Piece::Capital.index()) != 0 {
@@ -686,12 +710,10 @@ impl Territories {
         if hand.territories.is_empty() {
             usable &= !(Ability::Survey.bit() | Ability::Expand.bit());
         }
-        if !hand.covers([1, 1, 1, 1]) || !opp_town {
+        if !all_four || !opp_town {
             usable &= !Ability::Raid.bit();
         }
-        if usable & Ability::Convert.bit() != 0
-            && !(hand.covers([1, 1, 1, 1]) && self.can_convert(seat))
-        {
+        if usable & Ability::Convert.bit() != 0 && !(all_four && self.can_convert(seat)) {
             usable &= !Ability::Convert.bit();
         }
         debug_assert!(
@@ -1095,6 +1117,38 @@ impl Territories {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table of pieces paid for by four of a suit, and the Capital's two of each, against
+    /// the costs.
+    #[test]
+    fn paid_by_suit_masks() {
+        use crate::state::Hand;
+        for fours in 0u8..16 {
+            for twos in [false, true] {
+                let mut hand = Hand::default();
+                for i in 0..4 {
+                    hand.resources[i] = if fours & (1 << i) != 0 {
+                        4
+                    } else if twos {
+                        2
+                    } else {
+                        1
+                    };
+                }
+                let capital = suits_above(hand.resources, [1; 4]) == 0b1111;
+                let paid = PAID_BY_FOURS[usize::from(suits_above(hand.resources, [3; 4]))]
+                    | u8::from(capital) << Piece::Capital.index();
+                for piece in Piece::ALL.into_iter().filter(|&p| p != Piece::Town) {
+                    assert_eq!(
+                        paid & (1 << piece.index()) != 0,
+                        hand.covers(piece.cost()),
+                        "{piece:?} with {:?}",
+                        hand.resources
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn nth_bit_finds_each_set_bit_of_a_suit_mask() {
