@@ -782,13 +782,9 @@ impl Territories {
         let pile = !self.pile.is_empty();
         e.section_at(
             || {
-                let mut n = 0;
-                for pay in 0..4 {
-                    if pays & (1 << pay) != 0 {
-                        n += ones(in_bank | (1 << pay)) + usize::from(pile);
-                    }
-                }
-                n
+                // For each suit paid, the suits in the bank, the paid suit itself when the bank
+                // has none of it, and the top territory card.
+                ones(pays) * (ones(in_bank) + usize::from(pile)) + ones(pays & !in_bank)
             },
             |out| {
                 for pay in Res::ALL {
