@@ -438,6 +438,7 @@ impl Game for Territories {
             }
             (Phase::HandOver { .. }, _) => return self.random_seq_step(other(self.current), rng),
             (Phase::Pay { .. }, _) => return self.random_seq_step(self.current, rng),
+            (Phase::Place { ability }, _) => return self.random_place_step(*ability, rng),
             // The turn's roll, drawn as `sample_chance` draws it and applied without building
             // the action.
             (Phase::Roll, _) => {

@@ -666,6 +666,25 @@ impl Territories {
         }
     }
 
+    /// Survey: `seat` lays `card` on `cell` of the grid; the card it covers goes under the pile.
+    pub(crate) fn survey(&mut self, seat: Seat, cell: Point, card: Card) {
+        self.hands[seat.index()].remove_card(card);
+        if let Some(old) = self
+            .grid
+            .update(|c| c.at == cell, |c| std::mem::replace(&mut c.card, card))
+        {
+            self.pile.push(old);
+        }
+        self.phase = Phase::Main;
+    }
+
+    /// Expand: `seat` lays `card` on the empty `cell` beside the grid.
+    pub(crate) fn expand(&mut self, seat: Seat, cell: Point, card: Card) {
+        self.hands[seat.index()].remove_card(card);
+        self.grid.push(Cell { at: cell, card });
+        self.phase = Phase::Main;
+    }
+
     /// The roll of the turn shows `n`: a 7 (discards, then the roller's territory card) or
     /// production.
     pub(crate) fn roll_dice(&mut self, n: u8) {
@@ -848,7 +867,6 @@ impl Territories {
     #[inline(never)]
     fn exec_other(&mut self, action: &Action) {
         let seat = self.seat_to_act().unwrap_or(self.current);
-        let me = seat.index();
         match action {
             Action::Deal(order) => {
                 self.grid = order
@@ -967,25 +985,8 @@ impl Territories {
                 }
             }
             Action::Pay(r) => self.pay_for_ability(seat, *r),
-            Action::Survey(cell, card) => {
-                self.hands[me].remove_card(*card);
-                let new = *card;
-                if let Some(old) = self
-                    .grid
-                    .update(|c| c.at == *cell, |c| std::mem::replace(&mut c.card, new))
-                {
-                    self.pile.push(old);
-                }
-                self.phase = Phase::Main;
-            }
-            Action::Expand(cell, card) => {
-                self.hands[me].remove_card(*card);
-                self.grid.push(Cell {
-                    at: *cell,
-                    card: *card,
-                });
-                self.phase = Phase::Main;
-            }
+            Action::Survey(cell, card) => self.survey(seat, *cell, *card),
+            Action::Expand(cell, card) => self.expand(seat, *cell, *card),
             Action::Raze(p) => {
                 self.buildings.retain(|b| b.at != *p);
                 self.phase = Phase::Main;

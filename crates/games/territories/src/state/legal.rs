@@ -450,6 +450,51 @@ impl Territories {
         true
     }
 
+    /// A random step in the placement phase of Survey or Expand (the current player's): the
+    /// placement drawn as [`Territories::random_legal`] draws it from the phase's list (cell by
+    /// cell, each with every card of the hand), found and applied directly. `false` (nothing
+    /// drawn) when there is no placement.
+    #[inline(always)]
+    pub(crate) fn random_place_step(&mut self, ability: Ability, rng: &mut GameRng) -> bool {
+        let seat = self.current;
+        let hand = self.hands[seat.index()].territories;
+        let cards = hand.len();
+        if ability == Ability::Survey {
+            let n = self.grid.len() * cards;
+            if n == 0 {
+                return false;
+            }
+            let k = draw_index(rng, n);
+            let (Some(cell), Some(card)) = (self.grid.get(k / cards), hand.iter().nth(k % cards))
+            else {
+                return false;
+            };
+            let at = cell.at;
+            self.survey(seat, at, card);
+            return true;
+        }
+        let map = CellMap::new(&self.grid);
+        let mut spots = 0;
+        map.for_each_expansion_cell(|_| spots += 1);
+        let n = spots * cards;
+        if n == 0 {
+            return false;
+        }
+        let k = draw_index(rng, n);
+        let (mut i, mut found) = (0, None);
+        map.for_each_expansion_cell(|cell| {
+            if i == k / cards {
+                found = Some(cell);
+            }
+            i += 1;
+        });
+        let (Some(cell), Some(card)) = (found, hand.iter().nth(k % cards)) else {
+            return false;
+        };
+        self.expand(seat, cell, card);
+        true
+    }
+
     /// A random step in the respond phase: the opponent accepts or declines, drawn exactly as
     /// [`Territories::random_legal`] draws from the phase's list (`[Accept, Decline]` when the hand
     /// can pay what is asked, else `[Decline]`), and the answer applied as `exec` would.
