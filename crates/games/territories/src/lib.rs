@@ -446,6 +446,11 @@ impl Game for Territories {
                 self.roll_dice(a + b);
                 return true;
             }
+            (Phase::AbilityDie { .. }, _) => {
+                let d = d6(rng);
+                self.ability_die(d);
+                return true;
+            }
             _ => match self.seat_to_act() {
                 Some(seat) => self.random_legal(seat, rng, scratch),
                 None => self.sample_chance(rng),

@@ -685,6 +685,23 @@ impl Territories {
         self.phase = Phase::Main;
     }
 
+    /// Survey's or Expand's die shows `n`: the player pays `n` resources, or loses every
+    /// resource when the hand holds fewer.
+    pub(crate) fn ability_die(&mut self, n: u8) {
+        self.die = Some(n);
+        let ability = match self.phase {
+            Phase::AbilityDie { ability } => ability,
+            _ => Ability::Survey,
+        };
+        let cur = self.current;
+        if self.hands[cur.index()].resource_count() < u32::from(n) {
+            self.lose_all_resources(cur);
+            self.phase = Phase::Main;
+        } else {
+            self.phase = Phase::Pay { ability, left: n };
+        }
+    }
+
     /// The roll of the turn shows `n`: a 7 (discards, then the roller's territory card) or
     /// production.
     pub(crate) fn roll_dice(&mut self, n: u8) {
@@ -887,20 +904,7 @@ impl Territories {
                 self.phase = Phase::Setup { step: 0 };
             }
             Action::Roll(n) => self.roll_dice(*n),
-            Action::Die(n) => {
-                self.die = Some(*n);
-                let ability = match self.phase {
-                    Phase::AbilityDie { ability } => ability,
-                    _ => Ability::Survey,
-                };
-                let cur = self.current;
-                if self.hands[cur.index()].resource_count() < *n as u32 {
-                    self.lose_all_resources(cur);
-                    self.phase = Phase::Main;
-                } else {
-                    self.phase = Phase::Pay { ability, left: *n };
-                }
-            }
+            Action::Die(n) => self.ability_die(*n),
             Action::Duel(a, b) => {
                 self.duel = Some((*a, *b));
                 let ability = match self.phase {
