@@ -429,6 +429,7 @@ impl Game for Territories {
                 self.random_offer_step(rng);
                 return true;
             }
+            (Phase::Main, None) => return self.random_main_step(rng),
             (Phase::Respond, Some(offer)) => {
                 self.random_respond_step(*offer, rng);
                 return true;

@@ -7,9 +7,16 @@
 //! list would (`rng.random_range(0..len)`), and finds the action in the section the index falls in:
 //! a random game is the same game either way. A section may also say how to find its `k`-th action
 //! without listing ([`Emit::section_at`]); every section a random game meets often does (an open
-//! offer's actions are found directly, in [`Territories::pick_offer`], and a random step applies
-//! them where it finds them, in [`Territories::random_offer_step`]), and the rare ones (Raid and
-//! Convert targets) list their actions and take the `k`-th. Random playouts spend
+//! offer's actions are found directly, in [`Territories::pick_offer`]), and the rare ones (Raid and
+//! Convert targets) list their actions and take the `k`-th.
+//!
+//! A random game's step (`Game::random_step`) goes one further in the phases it meets most: the
+//! main phase ([`Territories::random_main_step`]: the same sections counted once, then the action
+//! found in the section the draw falls in), an open offer ([`Territories::random_offer_step`]), the
+//! respond, Temple, discard, hand-over and pay phases, Survey's and Expand's placement, the roll
+//! and the ability die draw exactly as `random_legal` (or `sample_chance`) would and apply the
+//! result at once, most without building the action. `tools::check_random_step` holds every one
+//! of them to the definition on every state of the property tests. Random playouts spend
 //! most of their time choosing actions, and most listed actions are never drawn (a hand that can
 //! pay for a Town lists up to 30 `Build`s), so this is where the speed of a random game comes from.
 //!
@@ -268,6 +275,51 @@ const PAID_BY_FOURS: [u8; 16] = {
     t
 };
 
+/// How many offers the main phase may open with (none when no more offers are allowed).
+#[inline(always)]
+fn offer_count(offers: bool, items: OfferItems) -> usize {
+    if offers { items.count() } else { 0 }
+}
+
+/// How many bank trades a hand with four of each suit of `pays` has: for each suit paid, a
+/// resource of each suit in the bank (`in_bank`) or of the paid suit itself, and the top
+/// territory card when the pile has one.
+#[inline(always)]
+fn bank_count(pays: u8, in_bank: u8, pile: bool) -> usize {
+    ones(pays) * (ones(in_bank) + usize::from(pile)) + ones(pays & !in_bank)
+}
+
+/// The `k`-th bank trade, in the order they are listed.
+#[inline(always)]
+fn bank_at(pays: u8, in_bank: u8, pile: bool, mut k: usize) -> Option<Action> {
+    for pay in Res::ALL {
+        if pays & (1 << pay.index()) == 0 {
+            continue;
+        }
+        let takes = in_bank | (1 << pay.index());
+        if k < ones(takes) {
+            return Some(Action::Bank(pay, BankTake::Res(nth_suit(takes, k))));
+        }
+        k -= ones(takes);
+        if pile {
+            if k == 0 {
+                return Some(Action::Bank(pay, BankTake::Territory));
+            }
+            k -= 1;
+        }
+    }
+    None
+}
+
+/// The `k`-th usable ability of the mask `abilities`.
+#[inline(always)]
+fn ability_at(abilities: u8, k: usize) -> Option<Action> {
+    (k < ones(abilities))
+        .then(|| Ability::ALL.get(nth_bit(abilities, k)).copied())
+        .flatten()
+        .map(Action::Use)
+}
+
 /// The items a trade offer can still gain, in the order they are listed: a resource of each
 /// `give` suit, each card of `cards`, a resource of each `ask` suit, and one more territory card
 /// asked for when `ask_territory`. Opening an offer (the main phase) and adding to an open one
@@ -413,6 +465,55 @@ impl Territories {
         scratch: &mut Vec<Action>,
     ) -> Option<Action> {
         self.pick_with(seat, |n| draw_index(rng, n), scratch)
+    }
+
+    /// A random step in the main phase with no offer open (the current player's decision): the
+    /// sections of [`Territories::emit_main`] counted once, the index drawn as
+    /// [`Territories::random_legal`] draws it, and the action found in its section, without the
+    /// counting and picking passes of the generic description.
+    #[inline(never)]
+    pub(crate) fn random_main_step(&mut self, rng: &mut GameRng) -> bool {
+        let seat = self.current;
+        let ctx = self.main_ctx(seat);
+        let pile = !self.pile.is_empty();
+        let build = self.build_count(ctx.town);
+        let upgrade = self.upgrade_count(seat, ctx.affordable);
+        let offer = offer_count(ctx.offers, ctx.items);
+        let bank = bank_count(ctx.pays, ctx.in_bank, pile);
+        let ability = ones(ctx.abilities);
+        let mut k = draw_index(rng, build + upgrade + offer + bank + ability + 1);
+        let action = if k < build {
+            self.free_intersection_at(k).map(Action::Build)
+        } else {
+            k -= build;
+            if k < upgrade {
+                self.upgrade_at(seat, ctx.affordable, k)
+            } else {
+                k -= upgrade;
+                if k < offer {
+                    ctx.items.at(k, |_| None)
+                } else {
+                    k -= offer;
+                    if k < bank {
+                        bank_at(ctx.pays, ctx.in_bank, pile, k)
+                    } else {
+                        k -= bank;
+                        if k < ability {
+                            ability_at(ctx.abilities, k)
+                        } else {
+                            Some(Action::EndTurn)
+                        }
+                    }
+                }
+            }
+        };
+        match action {
+            Some(a) => {
+                self.exec(&a);
+                true
+            }
+            None => false,
+        }
     }
 
     /// A random step in a Temple, discard, hand-over or pay phase of `seat` (the seat that owes
@@ -783,13 +884,7 @@ impl Territories {
         } = *ctx;
         // Build a Town on any free intersection.
         e.section_at(
-            || {
-                if town {
-                    self.free_intersection_count()
-                } else {
-                    0
-                }
-            },
+            || self.build_count(town),
             |out| {
                 if town {
                     self.list_free_intersections(|p| out.push(Action::Build(p)));
@@ -801,20 +896,11 @@ impl Territories {
         e.section_at(
             || self.upgrade_count(seat, affordable),
             |out| self.for_each_upgrade(seat, affordable, |a| out.push(a)),
-            |k| {
-                let (mut i, mut found) = (0, None);
-                self.for_each_upgrade(seat, affordable, |a| {
-                    if i == k {
-                        found = Some(a);
-                    }
-                    i += 1;
-                });
-                found
-            },
+            |k| self.upgrade_at(seat, affordable, k),
         )?;
         // Open a trade offer.
         e.section_at(
-            || if offers { items.count() } else { 0 },
+            || offer_count(offers, items),
             |out| {
                 if offers {
                     items.list(out);
@@ -826,11 +912,7 @@ impl Territories {
         // territory card.
         let pile = !self.pile.is_empty();
         e.section_at(
-            || {
-                // For each suit paid, the suits in the bank, the paid suit itself when the bank
-                // has none of it, and the top territory card.
-                ones(pays) * (ones(in_bank) + usize::from(pile)) + ones(pays & !in_bank)
-            },
+            || bank_count(pays, in_bank, pile),
             |out| {
                 for pay in Res::ALL {
                     if pays & (1 << pay.index()) != 0 {
@@ -843,25 +925,7 @@ impl Territories {
                     }
                 }
             },
-            |mut k| {
-                for pay in Res::ALL {
-                    if pays & (1 << pay.index()) == 0 {
-                        continue;
-                    }
-                    let takes = in_bank | (1 << pay.index());
-                    if k < ones(takes) {
-                        return Some(Action::Bank(pay, BankTake::Res(nth_suit(takes, k))));
-                    }
-                    k -= ones(takes);
-                    if pile {
-                        if k == 0 {
-                            return Some(Action::Bank(pay, BankTake::Territory));
-                        }
-                        k -= 1;
-                    }
-                }
-                None
-            },
+            |k| bank_at(pays, in_bank, pile, k),
         )?;
         // Abilities, each once a turn, with the building that grants it (or a Capital).
         e.section_at(
@@ -873,12 +937,7 @@ impl Territories {
                     }
                 }
             },
-            |k| {
-                (k < ones(abilities))
-                    .then(|| Ability::ALL.get(nth_bit(abilities, k)).copied())
-                    .flatten()
-                    .map(Action::Use)
-            },
+            |k| ability_at(abilities, k),
         )?;
         e.section_at(
             || 1,
@@ -1032,6 +1091,30 @@ impl Territories {
             ),
             _ => ControlFlow::Continue(()),
         }
+    }
+
+    /// How many Towns may be built (on every free intersection, when `town`: a Town in the
+    /// supply and a hand that pays).
+    #[inline(always)]
+    fn build_count(&self, town: bool) -> usize {
+        if town {
+            self.free_intersection_count()
+        } else {
+            0
+        }
+    }
+
+    /// The `k`-th upgrade of [`Territories::for_each_upgrade`].
+    #[inline(always)]
+    fn upgrade_at(&self, seat: Seat, affordable: u8, k: usize) -> Option<Action> {
+        let (mut i, mut found) = (0, None);
+        self.for_each_upgrade(seat, affordable, |a| {
+            if i == k {
+                found = Some(a);
+            }
+            i += 1;
+        });
+        found
     }
 
     /// How many actions [`Territories::for_each_upgrade`] gives, from the buildings' summary: for
