@@ -547,9 +547,14 @@ impl Territories {
             hits += 1;
             let (cx, cy) = cell.at;
             if (0..GRID_W).contains(&cx) && (0..GRID_H).contains(&cy) {
-                // All four corners of a dealt card are corners of the dealt rectangle.
-                for corner in [(cx, cy), (cx + 1, cy), (cx, cy + 1), (cx + 1, cy + 1)] {
-                    if let Some(b) = self.buildings.at_dealt_corner(corner) {
+                // All four corners of a dealt card are corners of the dealt rectangle (bits
+                // `y * 6 + x`): the occupied ones, from the buildings' summary.
+                let corners = 0b1100_0011u64 << (cy as u32 * 6 + cx as u32);
+                let mut occupied = corners & self.buildings.dealt_corners();
+                while occupied != 0 {
+                    let bit = occupied.trailing_zeros() as usize;
+                    occupied &= occupied - 1;
+                    if let Some(b) = self.buildings.at_corner_bit(bit) {
                         self.produce_on(&mut p, b, cell.card.suit, &mut capitals);
                     }
                 }

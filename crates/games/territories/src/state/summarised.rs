@@ -261,7 +261,14 @@ impl Buildings {
     /// rectangle (`None` there means no building; elsewhere, search the list).
     #[inline]
     pub fn at_dealt_corner(&self, p: Point) -> Option<usize> {
-        let i = *self.summary.at_corner.get(dealt_corner(p)?)?;
+        self.at_corner_bit(dealt_corner(p)?)
+    }
+
+    /// The index in the list of the building on corner `y * 6 + x` of the dealt rectangle (a bit
+    /// of [`Buildings::dealt_corners`]).
+    #[inline]
+    pub fn at_corner_bit(&self, bit: usize) -> Option<usize> {
+        let i = *self.summary.at_corner.get(bit)?;
         (i > 0).then(|| usize::from(i) - 1)
     }
 }
