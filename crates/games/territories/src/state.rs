@@ -1015,7 +1015,7 @@ impl Territories {
         }
     }
 
-    fn open_offer(&mut self) -> &mut Offer {
+    pub(crate) fn open_offer(&mut self) -> &mut Offer {
         if self.offer.is_none() {
             self.offers_made += 1;
         }

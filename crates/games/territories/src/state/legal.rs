@@ -491,7 +491,9 @@ impl Territories {
             } else {
                 k -= upgrade;
                 if k < offer {
-                    ctx.items.at(k, |_| None)
+                    // Opening an offer with its first item: applied directly.
+                    self.add_offer_item(ctx.items, k);
+                    return true;
                 } else {
                     k -= offer;
                     if k < bank {
@@ -628,7 +630,7 @@ impl Territories {
             return;
         };
         let items = self.offer_items(self.current, offer);
-        let mut k = draw_index(rng, items.count() + 2);
+        let k = draw_index(rng, items.count() + 2);
         let gives = ones(items.give);
         let asks = ones(items.ask);
         if k >= gives + items.n_cards + asks + usize::from(items.ask_territory) {
@@ -639,9 +641,17 @@ impl Territories {
             }
             return;
         }
-        let Some(offer) = self.offer.as_mut() else {
-            return;
-        };
+        self.add_offer_item(items, k);
+    }
+
+    /// Adds item `k` of `items` (in the order [`OfferItems::at`] gives them, `k` below their
+    /// count) to the offer, opening it first when none is open: what `exec` does with the action
+    /// `items.at(k)`.
+    #[inline(always)]
+    fn add_offer_item(&mut self, items: OfferItems, mut k: usize) {
+        let gives = ones(items.give);
+        let asks = ones(items.ask);
+        let offer = self.open_offer();
         if k < gives {
             offer.give_res[nth_suit(items.give, k).index()] += 1;
             return;
