@@ -707,6 +707,17 @@ impl Territories {
         }
     }
 
+    /// `seat` builds a Town on the free intersection `p`.
+    pub(crate) fn build_town(&mut self, seat: Seat, p: Point) {
+        self.pay_to_bank(seat, Piece::Town.cost());
+        self.buildings.push(Building {
+            at: p,
+            owner: seat,
+            piece: Piece::Town,
+        });
+        self.check_win();
+    }
+
     /// The roll of the turn shows `n`: a 7 (discards, then the roller's territory card) or
     /// production.
     pub(crate) fn roll_dice(&mut self, n: u8) {
@@ -822,7 +833,7 @@ impl Territories {
         self.phase = Phase::Main;
     }
 
-    fn end_turn(&mut self) {
+    pub(crate) fn end_turn(&mut self) {
         let me = self.current;
         if self.buildings.counts(me) != [0; 6] {
             self.bare_turns[me.index()] = 0;
@@ -950,15 +961,7 @@ impl Territories {
             }
             Action::TempleTake(r) => self.temple_take(seat, *r),
             Action::Discard(item) => self.discard(seat, *item),
-            Action::Build(p) => {
-                self.pay_to_bank(seat, Piece::Town.cost());
-                self.buildings.push(Building {
-                    at: *p,
-                    owner: seat,
-                    piece: Piece::Town,
-                });
-                self.check_win();
-            }
+            Action::Build(p) => self.build_town(seat, *p),
             Action::Upgrade(p, piece) => {
                 self.pay_to_bank(seat, piece.cost());
                 self.buildings.update(|b| b.at == *p, |b| b.piece = *piece);

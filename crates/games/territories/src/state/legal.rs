@@ -483,7 +483,13 @@ impl Territories {
         let ability = ones(ctx.abilities);
         let mut k = draw_index(rng, build + upgrade + offer + bank + ability + 1);
         let action = if k < build {
-            self.free_intersection_at(k).map(Action::Build)
+            return match self.free_intersection_at(k) {
+                Some(p) => {
+                    self.build_town(seat, p);
+                    true
+                }
+                None => false,
+            };
         } else {
             k -= build;
             if k < upgrade {
@@ -503,7 +509,8 @@ impl Territories {
                         if k < ability {
                             ability_at(ctx.abilities, k)
                         } else {
-                            Some(Action::EndTurn)
+                            self.end_turn();
+                            return true;
                         }
                     }
                 }
