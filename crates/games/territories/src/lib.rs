@@ -421,9 +421,11 @@ impl Game for Territories {
 
     #[inline]
     fn random_step(&mut self, rng: &mut GameRng, scratch: &mut Vec<Action>) -> bool {
-        // The default's steps without building a `ToAct` (a random game takes ≈ 1,500 of them):
-        // the seat to act draws, else chance draws (`sample_chance` gives nothing once the game is
-        // over); one seat at a time.
+        // The default's steps without building a `ToAct` (a random game takes ≈ 1,500 of them).
+        // The phases a random game meets most draw exactly as `random_legal` (or `sample_chance`)
+        // would and apply the result at once, through the effect methods `exec` itself calls
+        // (see `state::legal`); the others: the seat to act draws, else chance draws
+        // (`sample_chance` gives nothing once the game is over). One seat at a time.
         let action = match (&self.phase, &self.offer) {
             (Phase::Main, Some(_)) => {
                 self.random_offer_step(rng);
