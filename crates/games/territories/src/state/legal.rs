@@ -482,40 +482,38 @@ impl Territories {
         let bank = bank_count(ctx.pays, ctx.in_bank, pile);
         let ability = ones(ctx.abilities);
         let mut k = draw_index(rng, build + upgrade + offer + bank + ability + 1);
-        let action = if k < build {
-            return match self.free_intersection_at(k) {
-                Some(p) => {
-                    self.build_town(seat, p);
-                    true
-                }
-                None => false,
+        if k < build {
+            let Some(p) = self.free_intersection_at(k) else {
+                return false;
             };
-        } else {
-            k -= build;
-            if k < upgrade {
-                self.upgrade_at(seat, ctx.affordable, k)
-            } else {
-                k -= upgrade;
-                if k < offer {
-                    // Opening an offer with its first item: applied directly.
-                    self.add_offer_item(ctx.items, k);
-                    return true;
-                } else {
-                    k -= offer;
-                    if k < bank {
-                        bank_at(ctx.pays, ctx.in_bank, pile, k)
-                    } else {
-                        k -= bank;
-                        if k < ability {
-                            ability_at(ctx.abilities, k)
-                        } else {
-                            self.end_turn();
-                            return true;
-                        }
-                    }
-                }
-            }
-        };
+            self.build_town(seat, p);
+            return true;
+        }
+        k -= build;
+        if k < upgrade {
+            return self.exec_drawn(self.upgrade_at(seat, ctx.affordable, k));
+        }
+        k -= upgrade;
+        if k < offer {
+            // Opening an offer with its first item.
+            self.add_offer_item(ctx.items, k);
+            return true;
+        }
+        k -= offer;
+        if k < bank {
+            return self.exec_drawn(bank_at(ctx.pays, ctx.in_bank, pile, k));
+        }
+        k -= bank;
+        if k < ability {
+            return self.exec_drawn(ability_at(ctx.abilities, k));
+        }
+        self.end_turn();
+        true
+    }
+
+    /// Applies a drawn action; `false` when there is none.
+    #[inline(always)]
+    fn exec_drawn(&mut self, action: Option<Action>) -> bool {
         match action {
             Some(a) => {
                 self.exec(&a);
