@@ -367,10 +367,10 @@ proptest! {
     }
 }
 
-/// A Respond state whose opponent cannot pay what the offer asks (random play never reaches one:
-/// an offer asks only for what the opponent holds; a state built or read otherwise can): the list
-/// is `[Decline]`, drawn from all the same, and the random step's shortcut for the respond phase
-/// does exactly that.
+/// A Respond state whose opponent cannot pay what the offer asks (random play never reaches one,
+/// since an offer asks only for what the opponent holds, and `validate` refuses one; only code can
+/// build it): the list is `[Decline]`, drawn from all the same, and the random step's shortcut for
+/// the respond phase does exactly that.
 #[test]
 fn a_respond_step_that_can_only_decline_draws_from_the_one_answer() {
     let mut found = 0;

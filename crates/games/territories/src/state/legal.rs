@@ -320,6 +320,28 @@ fn ability_at(abilities: u8, k: usize) -> Option<Action> {
         .map(Action::Use)
 }
 
+/// How many Expand placements a hand of territory cards `hand` has beside the grid `cells`:
+/// every empty cell sharing an edge with a card, with every card of the hand.
+fn expand_count(cells: &CellMap, hand: CardSet) -> usize {
+    let mut n = 0;
+    cells.for_each_expansion_cell(|_| n += 1);
+    n * hand.len()
+}
+
+/// The `k`-th Expand placement (cell by cell, each with every card of `hand`).
+fn expand_at(cells: &CellMap, hand: CardSet, k: usize) -> Option<(super::Point, Card)> {
+    let cards = hand.len();
+    let want = k.checked_div(cards)?;
+    let (mut i, mut found) = (0, None);
+    cells.for_each_expansion_cell(|cell| {
+        if i == want {
+            found = Some(cell);
+        }
+        i += 1;
+    });
+    Some((found?, hand.iter().nth(k % cards)?))
+}
+
 /// The items a trade offer can still gain, in the order they are listed: a resource of each
 /// `give` suit, each card of `cards`, a resource of each `ask` suit, and one more territory card
 /// asked for when `ask_territory`. Opening an offer (the main phase) and adding to an open one
@@ -566,37 +588,23 @@ impl Territories {
     pub(crate) fn random_place_step(&mut self, ability: Ability, rng: &mut GameRng) -> bool {
         let seat = self.current;
         let hand = self.hands[seat.index()].territories;
-        let cards = hand.len();
         if ability == Ability::Survey {
-            let n = self.grid.len() * cards;
+            let n = self.survey_count(hand);
             if n == 0 {
                 return false;
             }
-            let k = draw_index(rng, n);
-            let (Some(cell), Some(card)) = (self.grid.get(k / cards), hand.iter().nth(k % cards))
-            else {
+            let Some((cell, card)) = self.survey_at(hand, draw_index(rng, n)) else {
                 return false;
             };
-            let at = cell.at;
-            self.survey(seat, at, card);
+            self.survey(seat, cell, card);
             return true;
         }
         let map = CellMap::new(&self.grid);
-        let mut spots = 0;
-        map.for_each_expansion_cell(|_| spots += 1);
-        let n = spots * cards;
+        let n = expand_count(&map, hand);
         if n == 0 {
             return false;
         }
-        let k = draw_index(rng, n);
-        let (mut i, mut found) = (0, None);
-        map.for_each_expansion_cell(|cell| {
-            if i == k / cards {
-                found = Some(cell);
-            }
-            i += 1;
-        });
-        let (Some(cell), Some(card)) = (found, hand.iter().nth(k % cards)) else {
+        let Some((cell, card)) = expand_at(&map, hand, draw_index(rng, n)) else {
             return false;
         };
         self.expand(seat, cell, card);
@@ -609,9 +617,7 @@ impl Territories {
     #[inline(always)]
     pub(crate) fn random_respond_step(&mut self, offer: Offer, rng: &mut GameRng) {
         debug_assert!(matches!(self.phase, Phase::Respond) && self.offer == Some(offer));
-        let hand = &self.hands[other(self.current).index()];
-        let can_accept = hand.covers(offer.ask_res)
-            && hand.territories.len() >= usize::from(offer.ask_territories);
+        let can_accept = self.hands[other(self.current).index()].can_pay(&offer);
         if can_accept && draw_index(rng, 2) == 0 {
             self.accept_offer();
         } else {
@@ -625,9 +631,9 @@ impl Territories {
 
     /// A random step while an offer is open in the main phase: draws the action exactly as
     /// [`Territories::random_legal`] does (from [`OfferItems::at`]) and applies it as `exec` would,
-    /// editing the offer in place in the branch that found it (one unpredictable choice per step instead of a choice and then a dispatch on
-    /// the action chosen). `check_random_step` holds it to the definition on every state of the
-    /// property tests.
+    /// editing the offer in place in the branch that found it (one unpredictable choice per step
+    /// instead of a choice and then a dispatch on the action chosen). `check_random_step` holds it
+    /// to the definition on every state of the property tests.
     #[inline(always)]
     pub(crate) fn random_offer_step(&mut self, rng: &mut GameRng) {
         debug_assert!(matches!(self.phase, Phase::Main) && self.offer.is_some());
@@ -854,9 +860,10 @@ impl Territories {
     }
 
     /// The abilities `seat` may use now (bit `Ability::bit`), given the piece kinds it has on the
-    /// grid, whether the opponent has a Town and whether the hand holds every suit: each once a turn, with the building that grants
-    /// it or a Capital; Survey and Expand with a territory card in hand, Raid and Convert paying one
-    /// of each suit, Raid against a Town, Convert with a target.
+    /// grid, whether the opponent has a Town and whether the hand holds every suit: each once a
+    /// turn, with the building that grants it or a Capital; Survey and Expand with a territory
+    /// card in hand, Raid and Convert paying one of each suit, Raid against a Town, Convert with a
+    /// target.
     #[inline(always)]
     fn usable_abilities(&self, seat: Seat, owned: u8, opp_town: bool, all_four: bool) -> u8 {
         // The buildings granting Survey, Raid, Convert and Expand are pieces 1 to 4, in the
@@ -988,10 +995,7 @@ impl Territories {
                 }
             }
             Phase::Respond => {
-                let accept = self.offer.is_some_and(|offer| {
-                    hand.covers(offer.ask_res)
-                        && hand.territories.len() >= offer.ask_territories as usize
-                });
+                let accept = self.offer.is_some_and(|offer| hand.can_pay(&offer));
                 seq.tail = if accept {
                     &[Action::Accept, Action::Decline]
                 } else if self.offer.is_some() {
@@ -1028,7 +1032,7 @@ impl Territories {
             Phase::Place {
                 ability: Ability::Survey,
             } => e.section_at(
-                || self.grid.len() * hand.territories.len(),
+                || self.survey_count(hand.territories),
                 |out| {
                     for cell in &self.grid {
                         for card in hand.territories {
@@ -1037,21 +1041,14 @@ impl Territories {
                     }
                 },
                 |k| {
-                    // Cell by cell, each with every card of the hand.
-                    let cards = hand.territories.len();
-                    let cell = self.grid.get(k.checked_div(cards)?)?;
-                    let card = hand.territories.iter().nth(k % cards)?;
-                    Some(Action::Survey(cell.at, card))
+                    self.survey_at(hand.territories, k)
+                        .map(|(cell, card)| Action::Survey(cell, card))
                 },
             ),
             Phase::Place { .. } => {
                 let cells = CellMap::new(&self.grid);
                 e.section_at(
-                    || {
-                        let mut n = 0;
-                        cells.for_each_expansion_cell(|_| n += 1);
-                        n * hand.territories.len()
-                    },
+                    || expand_count(&cells, hand.territories),
                     |out| {
                         cells.for_each_expansion_cell(|cell| {
                             for card in hand.territories {
@@ -1060,18 +1057,8 @@ impl Territories {
                         })
                     },
                     |k| {
-                        // Cell by cell, each with every card of the hand.
-                        let cards = hand.territories.len();
-                        let want = k.checked_div(cards)?;
-                        let (mut i, mut found) = (0, None);
-                        cells.for_each_expansion_cell(|cell| {
-                            if i == want {
-                                found = Some(cell);
-                            }
-                            i += 1;
-                        });
-                        let card = hand.territories.iter().nth(k % cards)?;
-                        Some(Action::Expand(found?, card))
+                        expand_at(&cells, hand.territories, k)
+                            .map(|(cell, card)| Action::Expand(cell, card))
                     },
                 )
             }
@@ -1106,6 +1093,19 @@ impl Territories {
             ),
             _ => ControlFlow::Continue(()),
         }
+    }
+
+    /// How many Survey placements a hand of territory cards `hand` has: every grid card with
+    /// every card of the hand.
+    fn survey_count(&self, hand: CardSet) -> usize {
+        self.grid.len() * hand.len()
+    }
+
+    /// The `k`-th Survey placement (cell by cell, each with every card of `hand`).
+    fn survey_at(&self, hand: CardSet, k: usize) -> Option<(super::Point, Card)> {
+        let cards = hand.len();
+        let cell = self.grid.get(k.checked_div(cards)?)?;
+        Some((cell.at, hand.iter().nth(k % cards)?))
     }
 
     /// How many Towns may be built (on every free intersection, when `town`: a Town in the

@@ -297,8 +297,11 @@ impl Summary<Cell> for GridSummary {
             *bits |= 1 << index;
         }
         if index >= GRID_CARDS {
+            // Wrapping: a state is summarised while it is read, before `validate` refuses cells
+            // out of range, and reading must not panic.
             let (x, y) = c.at;
-            for corner in [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)] {
+            let (x1, y1) = (x.wrapping_add(1), y.wrapping_add(1));
+            for corner in [(x, y), (x1, y), (x, y1), (x1, y1)] {
                 if dealt_corner(corner).is_none()
                     && let Err(at) = self
                         .outside
@@ -501,6 +504,14 @@ mod tests {
             g.outside_corners(),
             &[(0, -1), (1, -1), (6, 1), (7, 1), (6, 2), (7, 2)]
         );
+        // A cell at the edge of `i8` (refused later by `validate`) is summarised without a
+        // panic.
+        let mut edge = g.clone();
+        edge.push(Cell {
+            at: (i8::MAX, i8::MAX),
+            card: card("8C"),
+        });
+        assert_eq!(edge.outside_corners().len(), 10);
         // Survey replaces a card in place: the corners stay.
         g.update(|c| c.at == (6, 1), |c| c.card = card("6C"));
         assert_eq!(g.outside_corners().len(), 6);
