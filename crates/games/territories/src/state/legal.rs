@@ -546,10 +546,9 @@ impl Territories {
     }
 
     /// A random step in a Temple, discard, hand-over or pay phase of `seat` (the seat that owes
-    /// the decision): the index drawn from the phase's description ([`Seq`]) as
-    /// [`Territories::random_legal`] draws it, and the suit or card it stands for applied as
-    /// `exec` would, without building the action. `false` (nothing drawn) when the phase offers
-    /// no action.
+    /// the decision): the action drawn from the phase's description ([`Seq`]) as
+    /// [`Territories::random_legal`] draws it, applied by the method `exec` calls for it, without
+    /// the way through `exec`'s dispatch. `false` (nothing drawn) when the phase offers no action.
     #[inline(always)]
     pub(crate) fn random_seq_step(&mut self, seat: Seat, rng: &mut GameRng) -> bool {
         let Some(seq) = self.seq_phase(seat) else {
@@ -559,22 +558,11 @@ impl Territories {
         if n == 0 {
             return false;
         }
-        let k = draw_index(rng, n);
-        let suits = ones(seq.suits);
-        match self.phase {
-            Phase::Temple { .. } => self.temple_take(seat, nth_suit(seq.suits, k)),
-            Phase::Pay { .. } => self.pay_for_ability(seat, nth_suit(seq.suits, k)),
-            Phase::Discard { .. } if k < suits => {
-                self.discard(seat, Item::Res(nth_suit(seq.suits, k)));
-            }
-            Phase::Discard { .. } => match seq.cards.iter().nth(k - suits) {
-                Some(c) => self.discard(seat, Item::Territory(c)),
-                None => return false,
-            },
-            Phase::HandOver { .. } => match seq.cards.iter().nth(k) {
-                Some(c) => self.hand_over(seat, c),
-                None => return false,
-            },
+        match seq.at(draw_index(rng, n)) {
+            Some(Action::TempleTake(r)) => self.temple_take(seat, r),
+            Some(Action::Pay(r)) => self.pay_for_ability(seat, r),
+            Some(Action::Discard(item)) => self.discard(seat, item),
+            Some(Action::HandOver(c)) => self.hand_over(seat, c),
             _ => return false,
         }
         true
