@@ -131,6 +131,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/record", get(record))
+        .merge(crate::lessons::routes(state.shared.registry.clone()))
         .layer(DefaultBodyLimit::max(limits.http_max_body))
         .merge(
             Router::new()

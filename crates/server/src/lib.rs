@@ -57,6 +57,7 @@ pub mod assets;
 pub mod client;
 pub mod db;
 pub mod http;
+pub mod lessons;
 pub mod loadtest;
 pub mod model;
 pub mod openapi;

@@ -1,0 +1,190 @@
+//! The lessons (`lessons/*.json`): every lesson of every file loads, its position is valid, the goal
+//! is not met there nor before the last action of its listed solution, and the solution (every
+//! action legal) meets it. Then the lesson endpoints over HTTP: the list, a lesson walked through its
+//! solution, a refused move explained by the engine (nothing changes), the hint, and bad requests.
+//!
+//! `TABULA_LESSONS_DIR` (optional) checks the files of another folder instead of the embedded ones
+//! (for writing lessons without rebuilding the server).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+use tabula_core::dynamic::Registry;
+use tabula_server::lessons::{FILES, LessonFile};
+use tabula_server::{Limits, Storage};
+
+fn all_games() -> Registry {
+    let mut r = Registry::new();
+    r.register::<cyvasse::trump::TrumpCyvasse>()
+        .register::<cyvasse::caird::CairdCyvasse>()
+        .register::<kyo::Kyo>()
+        .register::<territories::Territories>()
+        .register::<syba::Syba>();
+    r
+}
+
+fn files() -> Vec<(String, String)> {
+    match std::env::var("TABULA_LESSONS_DIR") {
+        Ok(dir) => FILES
+            .iter()
+            .map(|(name, _)| {
+                let path = std::path::Path::new(&dir).join(name);
+                (name.to_string(), std::fs::read_to_string(&path).unwrap_or_default())
+            })
+            .collect(),
+        Err(_) => FILES.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect(),
+    }
+}
+
+#[test]
+fn every_lesson_is_valid_and_solved_by_its_listed_solution() {
+    let registry = all_games();
+    let mut failures = Vec::new();
+    let mut counts = Vec::new();
+    for (name, text) in files() {
+        let file: LessonFile = match serde_json::from_str(&text) {
+            Ok(f) => f,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        assert_eq!(format!("{}.json", file.game), name, "a file is named after its game");
+        let kind = registry.get(&file.game).unwrap();
+        for (i, lesson) in file.lessons.iter().enumerate() {
+            if let Err(e) = lesson.check(kind.as_ref()) {
+                failures.push(format!("{name} lesson {} ({}): {e}", i + 1, lesson.title));
+            }
+        }
+        counts.push((file.game.clone(), file.lessons.len()));
+    }
+    assert!(failures.is_empty(), "broken lessons:\n{}", failures.join("\n"));
+    for (game, count) in counts {
+        let min = if game == "syba" { 12 } else { 8 };
+        assert!(count >= min, "{game} has {count} lessons, fewer than {min}");
+    }
+}
+
+#[test]
+fn caird_lessons_include_expert_terrain_and_hex() {
+    let text = FILES.iter().find(|(n, _)| *n == "cyvasse-caird.json").unwrap().1;
+    let file: LessonFile = serde_json::from_str(text).unwrap();
+    let option = |l: &tabula_server::lessons::Lesson, key: &str| -> Option<Value> {
+        l.options
+            .as_ref()
+            .or(l.state.as_ref().and_then(|s| s.get("options")))
+            .and_then(|o| o.get(key).cloned())
+    };
+    assert!(file.lessons.iter().any(|l| option(l, "version") == Some(json!("expert"))));
+    assert!(file.lessons.iter().any(|l| option(l, "board") == Some(json!("hex"))));
+}
+
+#[test]
+fn a_broken_lesson_fails_the_check() {
+    let registry = all_games();
+    let kind = registry.get("kyo").unwrap();
+    let good: tabula_server::lessons::Lesson = serde_json::from_value(json!({
+        "title": "t", "goal": "g",
+        "state": {"options": {}, "board": {"E0": "K", "E9": "k", "A0": "D", "A9": "d", "D3": "SH", "D5": "p"}, "to_move": 0},
+        "goal_check": {"played": "D3-D4"},
+        "solution": ["D3-D4"]
+    }))
+    .unwrap();
+    if let Err(e) = good.check(kind.as_ref()) {
+        panic!("{e}");
+    }
+    // A solution that does not reach the goal.
+    let mut l = good.clone();
+    l.solution = vec![json!("D3-C4")];
+    assert!(l.check(kind.as_ref()).unwrap_err().contains("does not meet the goal"));
+    // An illegal solution step.
+    l.solution = vec![json!("D3-D6")];
+    assert!(l.check(kind.as_ref()).is_err());
+    // A goal already met before the last step.
+    l.solution = vec![json!("D3-D4"), json!("D4-D5")];
+    assert!(l.check(kind.as_ref()).unwrap_err().contains("met already"));
+    // A goal met in the position itself.
+    let mut l = good.clone();
+    l.goal_check = serde_json::from_value(json!({"view": {"pointer": "/board/D3", "equals": "SH"}})).unwrap();
+    assert!(l.check(kind.as_ref()).unwrap_err().contains("already met"));
+    // An invalid position (no Gold King).
+    let mut l = good;
+    l.state = Some(json!({"options": {}, "board": {"E9": "k", "A0": "D", "A9": "d", "D3": "SH"}, "to_move": 0}));
+    assert!(l.check(kind.as_ref()).is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lesson_endpoints_walk_a_lesson_explain_refusals_and_hint() {
+    let dir = temp_dir("lessons");
+    let server = start_with(all_games(), Storage::SqliteDir(dir.clone()), Limits::default()).await;
+    let addr = server.local_addr();
+
+    let (s, list) = get(addr, "/api/lessons").await;
+    assert_eq!(s, 200, "{list}");
+    let games = list["games"].as_array().unwrap();
+    assert_eq!(games.len(), 5, "{list}");
+    for g in games {
+        assert_eq!(g["count"].as_u64().unwrap() as usize, g["lessons"].as_array().unwrap().len());
+    }
+
+    let (s, kyo) = get(addr, "/api/lessons/kyo").await;
+    assert_eq!(s, 200);
+    let first = &kyo["lessons"][0];
+    assert_eq!(first["n"], 1);
+
+    // The first Kyo lesson walked through its listed solution, action by action, as the page does.
+    let file: LessonFile = serde_json::from_str(FILES.iter().find(|(n, _)| *n == "kyo.json").unwrap().1).unwrap();
+    let lesson = &file.lessons[0];
+    let (s, start) = post(addr, "/api/lessons/kyo/1", json!({"actions": []})).await;
+    assert_eq!(s, 200, "{start}");
+    assert_eq!(start["solved"], false);
+    assert_eq!(start["title"], lesson.title.as_str());
+    assert!(!start["legal"].as_array().unwrap().is_empty());
+    let mut actions: Vec<Value> = Vec::new();
+    let mut last = start;
+    for step in &lesson.solution {
+        // The hint is the next step of the solution, and it is among the legal actions.
+        let hint = last["hint"].clone();
+        assert_eq!(hint["notation"], step.clone(), "{last}");
+        assert!(last["legal"].as_array().unwrap().iter().any(|a| a["action"] == hint["action"]));
+        actions.push(json!({"action": hint["action"]}));
+        let (s, next) = post(addr, "/api/lessons/kyo/1", json!({"actions": actions})).await;
+        assert_eq!(s, 200, "{next}");
+        last = next;
+    }
+    assert_eq!(last["solved"], true, "{last}");
+    assert_eq!(last["legal"], json!([]));
+    assert_eq!(last["next"], 2);
+
+    // A move the engine refuses: its own explanation, and nothing else changes (the client keeps
+    // its actions; the same request without the move gives the same position as before).
+    let (s, refused) = post(addr, "/api/lessons/kyo/1", json!({"actions": [{"notation": "A0-A5"}]})).await;
+    assert_eq!(s, 422, "{refused}");
+    assert_eq!(refused["error"]["code"], "illegal", "{refused}");
+    assert!(!refused["error"]["message"].as_str().unwrap().is_empty());
+    let (_, again) = post(addr, "/api/lessons/kyo/1", json!({"actions": []})).await;
+    let (_, fresh) = post(addr, "/api/lessons/kyo/1", json!({})).await;
+    assert_eq!(again["view"], fresh["view"]);
+
+    // Bad requests.
+    let (s, v) = post(addr, "/api/lessons/kyo/0", json!({})).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (404, Some("not_found")), "{v}");
+    let (s, v) = post(addr, "/api/lessons/kyo/999", json!({})).await;
+    assert_eq!(s, 404, "{v}");
+    let (s, v) = post(addr, "/api/lessons/chess/1", json!({})).await;
+    assert_eq!(s, 404, "{v}");
+    let (s, v) = post(addr, "/api/lessons/kyo/1", json!({"actions": [{}]})).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (400, Some("bad_request")), "{v}");
+    let (s, v) = post(addr, "/api/lessons/kyo/1", json!({"moves": []})).await;
+    assert_eq!(s, 400, "{v}");
+    // Actions after the lesson is solved are refused.
+    let mut extra = actions.clone();
+    extra.push(actions[0].clone());
+    let (s, v) = post(addr, "/api/lessons/kyo/1", json!({"actions": extra})).await;
+    assert_eq!(s, 400, "{v}");
+
+    server.shutdown().await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}
