@@ -8,11 +8,13 @@ import { lobbyPage } from './pages/lobby';
 import { gamePage, joinPage, leaveGame } from './pages/game';
 import { rulesPage } from './pages/rules';
 import { leaveReplay, replayPage } from './pages/replay';
+import { guidePage, learnIndex, lessonPage } from './pages/learn';
 
 const app = document.getElementById('app') ?? document.body;
 const header = h('header.top',
   h('a.brand', { href: '/', 'data-link': '' }, '⚔ Tabula'),
   h('a', { href: '/', 'data-link': '' }, 'Play'),
+  h('a', { href: '/learn', 'data-link': '' }, 'Learn'),
   h('a', { href: '/rules/kyo', 'data-link': '' }, 'Rules'),
 );
 const main = h('main');
@@ -35,6 +37,11 @@ function route(path: string): void {
       return;
     }
     if (parts[0] === 'rules' && parts[1]) return rulesPage(main, parts[1]);
+    if (parts[0] === 'learn') {
+      const done = parts[2] ? lessonPage(main, parts[1], Number(parts[2])) : parts[1] ? guidePage(main, parts[1]) : learnIndex(main);
+      done.catch(fail);
+      return;
+    }
     if (parts[0] === 'replay' && parts[1]) {
       replayPage(main, parts[1]).catch(fail);
       return;

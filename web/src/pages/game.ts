@@ -24,6 +24,8 @@ import { PendingAction } from '../logic/pending';
 import { lastMoveCells, positionOfMove, ReplayNav, type Position } from '../logic/replay';
 import { moveText, positionBoard, positionLabel, replayButtons, zoomableBoard, type ZoomState } from './position';
 import { scrollToCurrent } from './replay';
+import { firstFinish, nextUnsolved, solvedAny } from '../logic/learned';
+import { allLessons } from './learn';
 
 let active: { close(): void } | null = null;
 
@@ -338,6 +340,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       h('div.row',
         h('h2', { style: 'margin:0' }, model.name ?? model.game),
         h('a', { href: `/rules/${model.game}`, 'data-link': '', target: '_blank' }, 'Rules'),
+        h('a', { href: `/learn/${model.game}`, 'data-link': '', 'data-testid': 'how-to-play' }, 'How to play'),
         h(`span.conn${connected ? '' : '.down'}`, { 'data-testid': 'conn' }, connected ? '● live' : `○ ${connText}`),
       ),
       h(`div.banner${myTurn ? '.turn' : ''}`, { 'data-testid': 'status' },
@@ -358,6 +361,12 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         cred
           ? h('button', { onclick: () => rematch() }, 'Play it') // asking again returns this seat's new token
           : h('a', { href: `/watch/${rm.id}`, 'data-link': '' }, 'Watch it')));
+    }
+    if (me !== null && !solvedAny() && model.seats.some((s) => s.kind === 'ai' && s.level === 1)) {
+      // A newcomer's quick game is against the gentlest AI (the lobby chose it): say so, and where to learn.
+      header.appendChild(h('div.banner', { 'data-testid': 'gentle-ai' },
+        'You have not solved a lesson yet, so this game is against the gentlest AI (level 1). ',
+        h('a', { href: `/learn/${model.game}`, 'data-link': '' }, 'How to play'), '.'));
     }
     if (errorText) header.appendChild(h('div.banner.warn', { 'data-testid': 'error' }, errorText));
     if (model.draw_offer) header.appendChild(drawOfferBanner(model, me));
@@ -631,14 +640,26 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     if (!over) return;
     shownOver = true;
     const me = mySeat(model);
+    // After this device's first finished game of a kind: the next lesson it has not solved.
+    const game = model.game;
+    const lesson = me !== null && firstFinish(game)
+      ? await allLessons().then((gs) => {
+          const g = gs.find((x) => x.game === game);
+          return g ? nextUnsolved(game, g.count) : null;
+        }).catch(() => null)
+      : null;
     const buttons = [
       { label: 'Close', value: 'close' },
       { label: 'Replay', value: 'replay' },
+      ...(lesson !== null ? [{ label: `Lesson ${lesson}`, value: 'learn' }] : []),
       ...(me !== null ? [{ label: 'Rematch', value: 'rematch', primary: true }] : []),
     ];
-    const choice = await showDialog(hotseat ? 'Game over' : myResult(over, me), h('p', { 'data-testid': 'result' }, statusLine(model)), buttons);
+    const body = h('div', h('p', { 'data-testid': 'result' }, statusLine(model)),
+      lesson !== null ? h('p', { 'data-testid': 'suggest-lesson' }, `Your first game of ${model.name ?? game} is over. Learn more with lesson ${lesson}.`) : null);
+    const choice = await showDialog(hotseat ? 'Game over' : myResult(over, me), body, buttons);
     if (choice === 'rematch') await rematch();
     else if (choice === 'replay') navigate(`/replay/${id}`);
+    else if (choice === 'learn' && lesson !== null) navigate(`/learn/${game}/${lesson}`);
   }
 
   function draw(): void {

@@ -2,6 +2,7 @@
 // join open games, watch live ones, import a record.
 
 import { api } from '../api';
+import { solvedAny } from '../logic/learned';
 import { changedOnly, defaults, hostSeats, label, parseValue, type OptionSpec, type OptionValues } from '../logic/options';
 import { parseRecord } from '../logic/record';
 import { saveSeat } from '../store';
@@ -80,6 +81,7 @@ function gameCard(g: CatalogGame): HTMLElement {
         onclick: () => quickStart(g, card),
       }, 'Play vs AI'),
       h('button', { onclick: () => { toggleForm(g, formHost); card.classList.toggle('open', formHost.firstChild !== null); } }, 'Options & friends…'),
+      h('a', { href: `/learn/${g.id}`, 'data-link': '', 'data-testid': `how-to-play-${g.id}` }, 'How to play'),
       h('a', { href: `/rules/${g.id}`, 'data-link': '' }, 'Rules'),
     ),
     formHost,
@@ -89,9 +91,10 @@ function gameCard(g: CatalogGame): HTMLElement {
 
 async function quickStart(g: CatalogGame, card: HTMLElement): Promise<void> {
   const seatCount = g.default_seats.length || 2;
-  // `?ai=N` on the lobby's address picks the quick game's AI level (default 3).
+  // `?ai=N` on the lobby's address picks the quick game's AI level (default 3). Someone who has solved
+  // no lesson on this device is new here: the first game is against the gentlest AI, and says so.
   const asked = Number(new URLSearchParams(location.search).get('ai'));
-  const level = Number.isInteger(asked) && asked >= 1 && asked <= 5 ? asked : 3;
+  const level = Number.isInteger(asked) && asked >= 1 && asked <= 5 ? asked : solvedAny() ? 3 : 1;
   const seats: SeatChoice[] = Array.from({ length: seatCount }, (_, i) => (i === 0 ? 'me' : (`ai${level}` as SeatChoice)));
   await create(g, {}, seats, 'none', false, card);
 }
@@ -297,3 +300,4 @@ function importSection(): HTMLElement {
   });
   return h('section.card', h('h2', 'Import a record'), h('p.muted', 'Open a game record (JSON) to replay it.'), file, msg);
 }
+

@@ -1,0 +1,321 @@
+// Learning to play: /learn (every game with its lessons), /learn/<game> (the "How to play" guide, its
+// diagrams drawn by the game's own renderer from lesson positions the server builds) and
+// /learn/<game>/<n> (an interactive lesson). The server judges every lesson (docs/protocol.md,
+// "Lessons"): this page sends the player's actions and shows what the engine answers — the position,
+// the legal actions, whether the goal is met, the refusal of a wrong try, the hint.
+
+import { api } from '../api';
+import { rendererFor } from '../games/index';
+import { attachBoardInput } from '../games/board';
+import { CellTokenizer, Selection, type LegalAction } from '../logic/select';
+import { choiceHint } from '../logic/hints';
+import { markSolved, nextUnsolved, solvedLessons } from '../logic/learned';
+import { clear, h } from '../ui/dom';
+import { GUIDES } from './learn-guides';
+
+export interface LessonSummary {
+  n: number;
+  title: string;
+  goal: string;
+}
+
+export interface GameLessons {
+  game: string;
+  name: string;
+  count: number;
+  lessons: LessonSummary[];
+}
+
+interface Move {
+  by: string;
+  notation: string;
+}
+
+/** The server's answer for a lesson (POST /api/lessons/{game}/{n}). */
+export interface LessonState {
+  game: string;
+  n: number;
+  count: number;
+  title: string;
+  goal: string;
+  intro: string;
+  hint_text: string;
+  success: string;
+  seat: number;
+  seats: string[];
+  options: Record<string, unknown>;
+  view: unknown;
+  legal: LegalAction[];
+  moves: Move[];
+  solved: boolean;
+  failed: boolean;
+  failure: string | null;
+  hint: LegalAction | null;
+  next: number | null;
+}
+
+let lessonsCache: Promise<GameLessons[]> | null = null;
+
+/** Every game's lessons (asked once per page load). */
+export function allLessons(): Promise<GameLessons[]> {
+  lessonsCache ??= api.get<{ games: GameLessons[] }>('/api/lessons').then((r) => r.games).catch((e: unknown) => {
+    lessonsCache = null;
+    throw e;
+  });
+  return lessonsCache;
+}
+
+function postLesson(game: string, n: number, actions: { action?: unknown; notation?: string }[]): Promise<LessonState> {
+  return api.post<LessonState>(`/api/lessons/${encodeURIComponent(game)}/${n}`, { actions });
+}
+
+export async function learnIndex(root: HTMLElement): Promise<void> {
+  clear(root);
+  const games = await allLessons();
+  root.appendChild(h('section.card', { 'data-testid': 'learn-index' },
+    h('h2', 'Learn to play'),
+    h('p', 'Each game has a short guide and a series of lessons: a position, a goal, and the game itself judging your moves. Solved lessons are remembered on this device.'),
+    h('div.grid', games.map((g) => {
+      const done = solvedLessons(g.game).size;
+      const next = nextUnsolved(g.game, g.count);
+      return h('div.card.game-card', { 'data-testid': 'learn-game', 'data-game': g.game, 'data-count': g.count },
+        h('h3', g.name),
+        h('p', h('span', { 'data-testid': 'lesson-count' }, `${g.count} lessons`), h('span.muted', ` — ${done} solved here`)),
+        h('div.row',
+          h('a.btn', { href: `/learn/${g.game}`, 'data-link': '' }, 'How to play'),
+          h('a.btn', { href: `/learn/${g.game}/${next ?? 1}`, 'data-link': '' }, next === null ? 'Lessons again' : done ? `Lesson ${next}` : 'First lesson'),
+          h('a', { href: `/rules/${g.game}`, 'data-link': '' }, 'Complete rules')));
+    }))));
+}
+
+function lessonList(g: GameLessons): HTMLElement {
+  const done = solvedLessons(g.game);
+  return h('ol.lesson-list', { 'data-testid': 'lesson-list' }, g.lessons.map((l) =>
+    h('li', h('a', { href: `/learn/${g.game}/${l.n}`, 'data-link': '' }, l.title), done.has(l.n) ? h('span', { 'data-testid': 'lesson-done' }, ' ✓') : null,
+      h('span.muted', ` — ${l.goal}`))));
+}
+
+/** A read-only board of a lesson's starting position, drawn by the game's renderer. */
+export function diagramOf(st: LessonState): HTMLElement {
+  const renderer = rendererFor(st.game);
+  const tok = new CellTokenizer(renderer.cellNames(st.view, st.options), renderer.wordCells);
+  const { board, panels } = renderer.render({
+    gameId: st.game,
+    view: st.view,
+    options: st.options,
+    seat: st.seat,
+    seatNames: st.seats,
+    selection: new Selection([], tok),
+    lastMove: [],
+    onCell: () => undefined,
+  });
+  return h('div.diagram', board ?? h('p.muted', 'No board at this point of the game.'), panels.length ? h('div.panels', panels) : null);
+}
+
+export async function guidePage(root: HTMLElement, game: string): Promise<void> {
+  clear(root);
+  const games = await allLessons();
+  const g = games.find((x) => x.game === game);
+  const guide = GUIDES[game];
+  if (!g || !guide) {
+    root.appendChild(h('div.card', h('p.error', `There is no guide for "${game}".`), h('a', { href: '/learn', 'data-link': '' }, 'All games')));
+    return;
+  }
+  const article = h('article.card.guide', { 'data-testid': 'guide', 'data-game': game },
+    h('h2', `How to play ${g.name}`),
+    h('p', guide.summary));
+  const pending: Promise<void>[] = [];
+  for (const s of guide.sections) {
+    const sec = h('section', h('h3', s.heading), s.paragraphs.map((p) => h('p', p)));
+    if (s.diagram) {
+      const fig = h('figure.diagram-box', { 'data-testid': 'diagram', 'data-lesson': s.diagram.lesson, 'data-state': 'loading' },
+        h('p.muted', 'Drawing…'));
+      const caption = s.diagram.caption;
+      const n = s.diagram.lesson;
+      pending.push(postLesson(game, n, []).then((st) => {
+        clear(fig);
+        fig.append(diagramOf(st), h('figcaption', caption, ' ', h('a', { href: `/learn/${game}/${n}`, 'data-link': '' }, `(lesson ${n})`)));
+        fig.setAttribute('data-state', 'drawn');
+      }).catch((e: unknown) => {
+        clear(fig);
+        fig.append(h('p.error', e instanceof Error ? e.message : String(e)));
+        fig.setAttribute('data-state', 'error');
+      }));
+      sec.appendChild(fig);
+    }
+    article.appendChild(sec);
+  }
+  article.appendChild(h('p', 'Every detail: ', h('a', { href: `/rules/${game}`, 'data-link': '' }, 'Complete rules'), '.'));
+  root.append(article, h('section.card', h('h3', 'Lessons'), lessonList(g)));
+  await Promise.all(pending);
+}
+
+/** The cells an action's notation names, from the board's own names. */
+function fromTo(sel: Selection, legal: LegalAction[]): boolean {
+  // Whether this game writes moves as `from-to` between two cells (then a click on a cell no legal
+  // move reaches is sent as such a try, for the game to explain why it is refused).
+  return legal.some((a) => {
+    const i = sel.indexed.find((x) => x.legal === a);
+    return i !== undefined && i.cells.length === 2 && a.notation === `${i.cells[0]}-${i.cells[1]}`;
+  });
+}
+
+export async function lessonPage(root: HTMLElement, game: string, n: number): Promise<void> {
+  clear(root);
+  const games = await allLessons();
+  const g = games.find((x) => x.game === game);
+  if (!g || !Number.isInteger(n) || n < 1 || n > g.count) {
+    root.appendChild(h('div.card', h('p.error', `There is no lesson ${n} for "${game}".`), h('a', { href: '/learn', 'data-link': '' }, 'All games')));
+    return;
+  }
+  const actions: { action?: unknown; notation?: string }[] = [];
+  let st: LessonState = await postLesson(game, n, []);
+  let selection: Selection | null = null;
+  let chooser: LegalAction[] | null = null;
+  let refusal = '';
+  let showHint = false;
+  let busy = false;
+
+  const head = h('div.card');
+  const boardHost = h('div.board-wrap', { 'data-testid': 'board' });
+  attachBoardInput(boardHost, (cell) => onCell(cell));
+  const panelsHost = h('div.panels');
+  const side = h('div.side');
+  const page = h('div.game-layout.lesson', { 'data-testid': 'lesson', 'data-game': game, 'data-n': n },
+    h('div.main-col', head, boardHost, panelsHost), side);
+  root.appendChild(page);
+
+  async function send(a: { action?: unknown; notation?: string }): Promise<void> {
+    if (busy) return;
+    busy = true;
+    page.setAttribute('data-busy', '1');
+    try {
+      st = await postLesson(game, n, [...actions, a]);
+      actions.push(a);
+      refusal = '';
+      showHint = false;
+      if (st.solved) markSolved(game, n);
+    } catch (e) {
+      // The engine refused the move: its explanation, and the position stays as it was.
+      refusal = e instanceof Error ? e.message : String(e);
+    } finally {
+      busy = false;
+      page.setAttribute('data-busy', '0');
+      chooser = null;
+      draw();
+    }
+  }
+
+  async function restart(): Promise<void> {
+    actions.length = 0;
+    refusal = '';
+    showHint = false;
+    chooser = null;
+    st = await postLesson(game, n, []);
+    draw();
+  }
+
+  function onCell(cell: string): void {
+    if (!selection || busy || st.solved || st.failed) return;
+    const before = [...selection.prefix];
+    const r = selection.click(cell);
+    chooser = null;
+    if (r.kind === 'submit') {
+      void send({ action: r.action.action });
+      return;
+    }
+    if (r.kind === 'choose') chooser = r.options;
+    if (r.kind === 'clear' && before.length === 1 && before[0] !== cell && fromTo(selection, st.legal)) {
+      // A move to a cell no legal move reaches: the game says why.
+      void send({ notation: `${before[0]}-${cell}` });
+      return;
+    }
+    draw();
+  }
+
+  function draw(): void {
+    const renderer = rendererFor(game);
+    const tok = new CellTokenizer(renderer.cellNames(st.view, st.options), renderer.wordCells);
+    const keep = selection ? [...selection.prefix] : [];
+    selection = new Selection(st.legal, tok);
+    if (!selection.keep(keep)) selection.autoSelect();
+    page.setAttribute('data-moves', String(actions.length));
+    page.setAttribute('data-solved', st.solved ? '1' : '0');
+
+    clear(head);
+    head.append(h('div',
+      h('div.row', h('a', { href: `/learn/${game}`, 'data-link': '' }, `${g!.name}: how to play`), h('span.muted', `Lesson ${n} of ${g!.count}`)),
+      h('h2', { style: 'margin:.3rem 0' }, st.title),
+      st.intro ? h('p', st.intro) : null,
+      h('p.goal', { 'data-testid': 'lesson-goal' }, h('b', 'Goal: '), st.goal),
+    ));
+    if (st.solved) {
+      head.appendChild(h('div.banner.turn', { 'data-testid': 'lesson-solved', role: 'status' },
+        h('b', 'Solved! '), st.success,
+        st.next ? h('span', ' ', h('a.btn', { href: `/learn/${game}/${st.next}`, 'data-link': '', 'data-testid': 'lesson-next' }, `Next: lesson ${st.next}`))
+          : h('span', ' ', h('a.btn', { href: `/learn/${game}`, 'data-link': '' }, 'All lessons done — back to the guide'))));
+    } else if (st.failed) {
+      head.appendChild(h('div.banner.warn', { 'data-testid': 'lesson-failed', role: 'status' }, st.failure ?? 'Not this time.', ' ',
+        h('button', { 'data-testid': 'lesson-restart', onclick: () => void restart() }, 'Start again')));
+    } else {
+      head.appendChild(h('div.banner.turn', { 'data-testid': 'lesson-status' }, st.legal.length ? 'Your move.' : 'Waiting…'));
+    }
+    if (refusal) head.appendChild(h('div.banner.warn', { 'data-testid': 'lesson-refusal', role: 'alert' }, h('b', 'Not allowed: '), refusal));
+    if (showHint) {
+      head.appendChild(h('div.banner', { 'data-testid': 'lesson-hint-text' },
+        st.hint_text ? `${st.hint_text} ` : '',
+        st.hint ? h('span', 'Next move: ', h('code', { 'data-testid': 'lesson-hint-move' }, st.hint.notation)) : h('span', 'You have left the lesson\'s path: start again to get the next move.')));
+    }
+
+    clear(boardHost);
+    clear(panelsHost);
+    const { board, panels } = renderer.render({
+      gameId: game,
+      view: st.view,
+      options: st.options,
+      seat: st.seat,
+      seatNames: st.seats,
+      selection,
+      lastMove: st.moves.length ? tok.cells(st.moves[st.moves.length - 1].notation) : [],
+      onCell,
+      sendNotation: (notation: string) => void send({ notation }),
+    });
+    boardHost.appendChild(board ? h('div.board-scroll', board) : h('p.muted.no-board', 'No board now: use the buttons.'));
+    for (const p of panels) panelsHost.appendChild(p);
+
+    clear(side);
+    const box = h('div.card', { 'data-testid': 'lesson-actions' });
+    if (!st.solved && !st.failed) {
+      if (selection.prefix.length) {
+        box.appendChild(h('p', `Selected: ${selection.prefix.join(' → ')} `,
+          h('button', { onclick: () => { selection?.reset(); chooser = null; draw(); } }, 'Cancel')));
+      }
+      if (chooser?.length) {
+        box.appendChild(h('p', h('b', 'Choose:')));
+        box.appendChild(h('div.actions', chooser.map((a) => {
+          const hint = choiceHint(game, a.notation);
+          return h('button.primary', { 'data-notation': a.notation, onclick: () => void send({ action: a.action }) }, a.notation, hint ? h('small', ` — ${hint}`) : null);
+        })));
+      }
+      const buttons = selection.cellless();
+      if (selection.targets().size && !chooser) box.appendChild(h('p.muted', selection.prefix.length ? 'Click a highlighted cell to continue.' : 'Click a highlighted piece or cell.'));
+      if (buttons.length) {
+        box.appendChild(h('div.actions', buttons.slice(0, 200).map((a) =>
+          h('button', { 'data-notation': a.notation, onclick: () => void send({ action: a.action }) }, a.notation))));
+      }
+      const input = h('input', { 'data-testid': 'lesson-try-input', placeholder: 'or type a move', size: 16 }) as HTMLInputElement;
+      box.appendChild(h('form.row', { style: 'margin-top:.5rem', onsubmit: (e: Event) => { e.preventDefault(); if (input.value.trim()) void send({ notation: input.value.trim() }); } },
+        input, h('button', { type: 'submit', 'data-testid': 'lesson-try' }, 'Try')));
+    }
+    box.appendChild(h('div.row', { style: 'margin-top:.5rem' },
+      !st.solved && !st.failed ? h('button', { 'data-testid': 'lesson-hint', onclick: () => { showHint = true; draw(); } }, 'Hint') : null,
+      h('button', { 'data-testid': 'lesson-restart-any', onclick: () => void restart() }, 'Start again')));
+    side.appendChild(box);
+    side.appendChild(h('div.card', h('h3', 'Moves'), st.moves.length
+      ? h('ol', { 'data-testid': 'lesson-moves' }, st.moves.map((m) => h('li', `${m.by}: ${m.notation}`)))
+      : h('p.muted', 'No move yet.')));
+    side.appendChild(h('div.card', h('h3', 'Lessons'), lessonList(g!)));
+  }
+
+  draw();
+}
