@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { learnTests } from './learn.mjs';
 
 const BIN = process.env.TABULA_BIN;
 const DATA_DIR = process.env.DATA_DIR;
@@ -913,6 +914,7 @@ async function main() {
       });
     }
     await test('rules pages render for every game', () => rulesPages(games));
+    await learnTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS })(games);
     if (games.length) await test('the lobby fits a phone screen', () => lobbyOnPhone(games));
     for (const g of games) await test(`${g.id}: play against the AI by clicking`, () => playAgainstAi(g));
     // Caird's Cyvasse with non-default options, created through the options form: Hex Cyvasse in the
