@@ -43,10 +43,10 @@ use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 
+use crate::model::Refusal;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tabula_core::dynamic::{DynGame, DynState, Registry};
-use crate::model::Refusal;
 use tabula_core::{ActionError, Actor, GameRng, Observer, Seat, SeatResult, ToAct};
 
 /// The lesson files, by name (embedded at build time).
@@ -326,21 +326,31 @@ impl Lesson {
                 ToAct::Chance => Actor::Chance,
                 ToAct::Over(_) => return Err(format!("setup step {i}: the game is over")),
             };
-            let action = to_value(step, state.as_ref()).map_err(|e| format!("setup step {i}: {e}"))?;
+            let action =
+                to_value(step, state.as_ref()).map_err(|e| format!("setup step {i}: {e}"))?;
             state
                 .apply(actor, &action)
                 .map_err(|e| format!("setup step {i} ({step}): {e}"))?;
         }
         state.validate()?;
         if self.seat >= state.seats() {
-            return Err(format!("seat {} but the game has {} seats", self.seat, state.seats()));
+            return Err(format!(
+                "seat {} but the game has {} seats",
+                self.seat,
+                state.seats()
+            ));
         }
         Ok(state)
     }
 
     /// Plays the player's `actions` from the lesson's position (with the replies and chance in
     /// between) and says where they lead.
-    pub fn play(&self, n: usize, kind: &dyn DynGame, actions: &[PlayerAction]) -> Result<Progress, LessonError> {
+    pub fn play(
+        &self,
+        n: usize,
+        kind: &dyn DynGame,
+        actions: &[PlayerAction],
+    ) -> Result<Progress, LessonError> {
         if actions.len() > MAX_ACTIONS {
             return Err(LessonError::BadRequest(format!(
                 "at most {MAX_ACTIONS} actions in a lesson"
@@ -386,7 +396,11 @@ impl Lesson {
         } else {
             Vec::new()
         };
-        let hint = if open { self.hint(kind, &run.played) } else { None };
+        let hint = if open {
+            self.hint(kind, &run.played)
+        } else {
+            None
+        };
         Ok(Progress {
             options: run.state.options(),
             seat_names: (0..run.state.seats())
@@ -454,17 +468,24 @@ impl Lesson {
         let last = self.solution.len() - 1;
         for (i, step) in self.solution.iter().enumerate() {
             if let Some(f) = run.failure() {
-                return Err(format!("solution step {i}: the lesson has failed already: {f}"));
+                return Err(format!(
+                    "solution step {i}: the lesson has failed already: {f}"
+                ));
             }
             if !run.state.to_act().includes(run.seat) {
                 return Err(format!("solution step {i}: the player is not to act"));
             }
-            let action = to_value(step, run.state.as_ref()).map_err(|e| format!("solution step {i}: {e}"))?;
+            let action = to_value(step, run.state.as_ref())
+                .map_err(|e| format!("solution step {i}: {e}"))?;
             let legal = run.state.legal_actions(run.seat);
             if !run.state.actions_sampled(run.seat) && !legal.contains(&action) {
-                return Err(format!("solution step {i} ({step}) is not among the legal actions"));
+                return Err(format!(
+                    "solution step {i} ({step}) is not among the legal actions"
+                ));
             }
-            let mut solved = run.player(&action).map_err(|e| format!("solution step {i} ({step}): {e}"))?;
+            let mut solved = run
+                .player(&action)
+                .map_err(|e| format!("solution step {i} ({step}): {e}"))?;
             if !solved {
                 solved = run.others()?;
             }
@@ -581,7 +602,6 @@ impl Run<'_> {
             )
         })
     }
-
 }
 
 impl Goal {
@@ -643,25 +663,35 @@ async fn list_all(State(reg): Reg) -> Json<Value> {
         .iter()
         .filter_map(|g| {
             let file = lessons_of(g.id())?;
-            Some(json!({"game": g.id(), "name": g.name(), "count": file.lessons.len(),
-                        "lessons": summary(file)}))
+            Some(
+                json!({"game": g.id(), "name": g.name(), "count": file.lessons.len(),
+                        "lessons": summary(file)}),
+            )
         })
         .collect();
     Json(json!({"games": games}))
 }
 
 fn find(reg: &Registry, game: &str) -> Result<(Arc<dyn DynGame>, &'static LessonFile), Refusal> {
-    let kind = reg.get(game).map_err(|e| Refusal::NotFound(e.to_string()))?;
-    let file = lessons_of(game)
-        .ok_or_else(|| Refusal::NotFound(format!("no lessons for `{game}`")))?;
+    let kind = reg
+        .get(game)
+        .map_err(|e| Refusal::NotFound(e.to_string()))?;
+    let file =
+        lessons_of(game).ok_or_else(|| Refusal::NotFound(format!("no lessons for `{game}`")))?;
     Ok((kind.clone(), file))
 }
 
-async fn list_game(State(reg): Reg, path: Result<Path<String>, PathRejection>) -> Result<Json<Value>, Refusal> {
-    let Path(game) = path.map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))?;
+async fn list_game(
+    State(reg): Reg,
+    path: Result<Path<String>, PathRejection>,
+) -> Result<Json<Value>, Refusal> {
+    let Path(game) =
+        path.map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))?;
     let (kind, file) = find(&reg, &game)?;
-    Ok(Json(json!({"game": kind.id(), "name": kind.name(), "count": file.lessons.len(),
-                   "lessons": summary(file)})))
+    Ok(Json(
+        json!({"game": kind.id(), "name": kind.name(), "count": file.lessons.len(),
+                   "lessons": summary(file)}),
+    ))
 }
 
 /// The body of `POST /api/lessons/{game}/{n}`.
@@ -677,7 +707,8 @@ async fn play_lesson(
     path: Result<Path<(String, String)>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, Refusal> {
-    let Path((game, n)) = path.map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))?;
+    let Path((game, n)) =
+        path.map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))?;
     let (kind, file) = find(&reg, &game)?;
     let count = file.lessons.len();
     let lesson = n
@@ -685,23 +716,31 @@ async fn play_lesson(
         .ok()
         .and_then(|i| i.checked_sub(1))
         .and_then(|i| file.lessons.get(i))
-        .ok_or_else(|| Refusal::NotFound(format!("`{game}` has lessons 1 to {count}, not `{n}`")))?;
-    let number = file.lessons.iter().position(|l| std::ptr::eq(l, lesson)).map_or(1, |i| i + 1);
-    let bytes = body.map_err(|e| Refusal::BadRequest(format!("cannot read the request body: {e}")))?;
+        .ok_or_else(|| {
+            Refusal::NotFound(format!("`{game}` has lessons 1 to {count}, not `{n}`"))
+        })?;
+    let number = file
+        .lessons
+        .iter()
+        .position(|l| std::ptr::eq(l, lesson))
+        .map_or(1, |i| i + 1);
+    let bytes =
+        body.map_err(|e| Refusal::BadRequest(format!("cannot read the request body: {e}")))?;
     let req: PlayReq = if bytes.is_empty() {
         PlayReq::default()
     } else {
         serde_json::from_slice(&bytes).map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?
     };
     // Replaying a lesson is CPU work (a few hundred actions at most): off the network threads.
-    let progress = tokio::task::spawn_blocking(move || lesson.play(number, kind.as_ref(), &req.actions))
-        .await
-        .map_err(|e| Refusal::Internal(e.to_string()))?
-        .map_err(|e| match e {
-            LessonError::Refused { error, .. } => Refusal::Action(error),
-            LessonError::BadRequest(m) => Refusal::BadRequest(m),
-            LessonError::Broken(..) => Refusal::Internal(e.to_string()),
-        })?;
+    let progress =
+        tokio::task::spawn_blocking(move || lesson.play(number, kind.as_ref(), &req.actions))
+            .await
+            .map_err(|e| Refusal::Internal(e.to_string()))?
+            .map_err(|e| match e {
+                LessonError::Refused { error, .. } => Refusal::Action(error),
+                LessonError::BadRequest(m) => Refusal::BadRequest(m),
+                LessonError::Broken(..) => Refusal::Internal(e.to_string()),
+            })?;
     let state_seats = progress.seat_names.clone();
     Ok(Json(json!({
         "game": game, "n": number, "count": count,

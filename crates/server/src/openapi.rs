@@ -91,6 +91,13 @@ pub fn document() -> Value {
                 with(json!({"200": ok(r("Record"))}), errors(&["404", "409"])))},
             "/api/games/{id}/ws": {"get": op("WebSocket upgrade (see docs/protocol.md)", json!([id, seat_q, token_q, since_q]), None,
                 with(json!({"101": {"description": "Switching protocols"}}), errors(&["403", "404"])))},
+            "/api/lessons": {"get": op("Every game's lessons: count, titles and goals (docs/protocol.md, Lessons)", json!([]), None,
+                json!({"200": ok(json!({"type": "object", "properties": {"games": {"type": "array", "items": {"type": "object"}}}}))}))},
+            "/api/lessons/{game}": {"get": op("One game's lessons", json!([game]), None,
+                with(json!({"200": ok(json!({"type": "object"}))}), errors(&["400", "404"])))},
+            "/api/lessons/{game}/{n}": {"post": op("Lesson n (from 1) after the player's actions: the position, legal actions, solved / failed, hint; a refused action is the game's explanation", json!([game, {"name": "n", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}}]),
+                Some(json!({"type": "object", "properties": {"actions": {"type": "array", "items": {"type": "object", "properties": {"action": {}, "notation": {"type": "string"}}}}}})),
+                with(json!({"200": ok(json!({"type": "object"}))}), errors(&["400", "404", "409", "422"])))},
             "/api/records": {"post": op("Import a record as a read-only game", json!([]),
                 Some(json!({"type": "object", "required": ["record"], "properties": {"record": r("Record"), "public": {"type": "boolean"}}})),
                 with(json!({"201": ok(json!({"type": "object", "properties": {"id": {"type": "string"}}}))}), errors(&["400", "413"])))}

@@ -31,10 +31,16 @@ fn files() -> Vec<(String, String)> {
             .iter()
             .map(|(name, _)| {
                 let path = std::path::Path::new(&dir).join(name);
-                (name.to_string(), std::fs::read_to_string(&path).unwrap_or_default())
+                (
+                    name.to_string(),
+                    std::fs::read_to_string(&path).unwrap_or_default(),
+                )
             })
             .collect(),
-        Err(_) => FILES.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect(),
+        Err(_) => FILES
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect(),
     }
 }
 
@@ -51,7 +57,11 @@ fn every_lesson_is_valid_and_solved_by_its_listed_solution() {
                 continue;
             }
         };
-        assert_eq!(format!("{}.json", file.game), name, "a file is named after its game");
+        assert_eq!(
+            format!("{}.json", file.game),
+            name,
+            "a file is named after its game"
+        );
         let kind = registry.get(&file.game).unwrap();
         for (i, lesson) in file.lessons.iter().enumerate() {
             if let Err(e) = lesson.check(kind.as_ref()) {
@@ -60,7 +70,11 @@ fn every_lesson_is_valid_and_solved_by_its_listed_solution() {
         }
         counts.push((file.game.clone(), file.lessons.len()));
     }
-    assert!(failures.is_empty(), "broken lessons:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "broken lessons:\n{}",
+        failures.join("\n")
+    );
     for (game, count) in counts {
         let min = if game == "syba" { 12 } else { 8 };
         assert!(count >= min, "{game} has {count} lessons, fewer than {min}");
@@ -69,7 +83,11 @@ fn every_lesson_is_valid_and_solved_by_its_listed_solution() {
 
 #[test]
 fn caird_lessons_include_expert_terrain_and_hex() {
-    let text = FILES.iter().find(|(n, _)| *n == "cyvasse-caird.json").unwrap().1;
+    let text = FILES
+        .iter()
+        .find(|(n, _)| *n == "cyvasse-caird.json")
+        .unwrap()
+        .1;
     let file: LessonFile = serde_json::from_str(text).unwrap();
     let option = |l: &tabula_server::lessons::Lesson, key: &str| -> Option<Value> {
         l.options
@@ -77,8 +95,16 @@ fn caird_lessons_include_expert_terrain_and_hex() {
             .or(l.state.as_ref().and_then(|s| s.get("options")))
             .and_then(|o| o.get(key).cloned())
     };
-    assert!(file.lessons.iter().any(|l| option(l, "version") == Some(json!("expert"))));
-    assert!(file.lessons.iter().any(|l| option(l, "board") == Some(json!("hex"))));
+    assert!(
+        file.lessons
+            .iter()
+            .any(|l| option(l, "version") == Some(json!("expert")))
+    );
+    assert!(
+        file.lessons
+            .iter()
+            .any(|l| option(l, "board") == Some(json!("hex")))
+    );
 }
 
 #[test]
@@ -98,7 +124,11 @@ fn a_broken_lesson_fails_the_check() {
     // A solution that does not reach the goal.
     let mut l = good.clone();
     l.solution = vec![json!("D3-C4")];
-    assert!(l.check(kind.as_ref()).unwrap_err().contains("does not meet the goal"));
+    assert!(
+        l.check(kind.as_ref())
+            .unwrap_err()
+            .contains("does not meet the goal")
+    );
     // An illegal solution step.
     l.solution = vec![json!("D3-D6")];
     assert!(l.check(kind.as_ref()).is_err());
@@ -107,18 +137,26 @@ fn a_broken_lesson_fails_the_check() {
     assert!(l.check(kind.as_ref()).unwrap_err().contains("met already"));
     // A goal met in the position itself.
     let mut l = good.clone();
-    l.goal_check = serde_json::from_value(json!({"view": {"pointer": "/board/D3", "equals": "SH"}})).unwrap();
+    l.goal_check =
+        serde_json::from_value(json!({"view": {"pointer": "/board/D3", "equals": "SH"}})).unwrap();
     assert!(l.check(kind.as_ref()).unwrap_err().contains("already met"));
     // An invalid position (no Gold King).
     let mut l = good;
-    l.state = Some(json!({"options": {}, "board": {"E9": "k", "A0": "D", "A9": "d", "D3": "SH"}, "to_move": 0}));
+    l.state = Some(
+        json!({"options": {}, "board": {"E9": "k", "A0": "D", "A9": "d", "D3": "SH"}, "to_move": 0}),
+    );
     assert!(l.check(kind.as_ref()).is_err());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lesson_endpoints_walk_a_lesson_explain_refusals_and_hint() {
     let dir = temp_dir("lessons");
-    let server = start_with(all_games(), Storage::SqliteDir(dir.clone()), Limits::default()).await;
+    let server = start_with(
+        all_games(),
+        Storage::SqliteDir(dir.clone()),
+        Limits::default(),
+    )
+    .await;
     let addr = server.local_addr();
 
     let (s, list) = get(addr, "/api/lessons").await;
@@ -126,7 +164,10 @@ async fn lesson_endpoints_walk_a_lesson_explain_refusals_and_hint() {
     let games = list["games"].as_array().unwrap();
     assert_eq!(games.len(), 5, "{list}");
     for g in games {
-        assert_eq!(g["count"].as_u64().unwrap() as usize, g["lessons"].as_array().unwrap().len());
+        assert_eq!(
+            g["count"].as_u64().unwrap() as usize,
+            g["lessons"].as_array().unwrap().len()
+        );
     }
 
     let (s, kyo) = get(addr, "/api/lessons/kyo").await;
@@ -135,7 +176,8 @@ async fn lesson_endpoints_walk_a_lesson_explain_refusals_and_hint() {
     assert_eq!(first["n"], 1);
 
     // The first Kyo lesson walked through its listed solution, action by action, as the page does.
-    let file: LessonFile = serde_json::from_str(FILES.iter().find(|(n, _)| *n == "kyo.json").unwrap().1).unwrap();
+    let file: LessonFile =
+        serde_json::from_str(FILES.iter().find(|(n, _)| *n == "kyo.json").unwrap().1).unwrap();
     let lesson = &file.lessons[0];
     let (s, start) = post(addr, "/api/lessons/kyo/1", json!({"actions": []})).await;
     assert_eq!(s, 200, "{start}");
@@ -148,7 +190,13 @@ async fn lesson_endpoints_walk_a_lesson_explain_refusals_and_hint() {
         // The hint is the next step of the solution, and it is among the legal actions.
         let hint = last["hint"].clone();
         assert_eq!(hint["notation"], step.clone(), "{last}");
-        assert!(last["legal"].as_array().unwrap().iter().any(|a| a["action"] == hint["action"]));
+        assert!(
+            last["legal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|a| a["action"] == hint["action"])
+        );
         actions.push(json!({"action": hint["action"]}));
         let (s, next) = post(addr, "/api/lessons/kyo/1", json!({"actions": actions})).await;
         assert_eq!(s, 200, "{next}");
@@ -160,7 +208,12 @@ async fn lesson_endpoints_walk_a_lesson_explain_refusals_and_hint() {
 
     // A move the engine refuses: its own explanation, and nothing else changes (the client keeps
     // its actions; the same request without the move gives the same position as before).
-    let (s, refused) = post(addr, "/api/lessons/kyo/1", json!({"actions": [{"notation": "A0-A5"}]})).await;
+    let (s, refused) = post(
+        addr,
+        "/api/lessons/kyo/1",
+        json!({"actions": [{"notation": "A0-A5"}]}),
+    )
+    .await;
     assert_eq!(s, 422, "{refused}");
     assert_eq!(refused["error"]["code"], "illegal", "{refused}");
     assert!(!refused["error"]["message"].as_str().unwrap().is_empty());
@@ -170,13 +223,21 @@ async fn lesson_endpoints_walk_a_lesson_explain_refusals_and_hint() {
 
     // Bad requests.
     let (s, v) = post(addr, "/api/lessons/kyo/0", json!({})).await;
-    assert_eq!((s, v["error"]["code"].as_str()), (404, Some("not_found")), "{v}");
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (404, Some("not_found")),
+        "{v}"
+    );
     let (s, v) = post(addr, "/api/lessons/kyo/999", json!({})).await;
     assert_eq!(s, 404, "{v}");
     let (s, v) = post(addr, "/api/lessons/chess/1", json!({})).await;
     assert_eq!(s, 404, "{v}");
     let (s, v) = post(addr, "/api/lessons/kyo/1", json!({"actions": [{}]})).await;
-    assert_eq!((s, v["error"]["code"].as_str()), (400, Some("bad_request")), "{v}");
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (400, Some("bad_request")),
+        "{v}"
+    );
     let (s, v) = post(addr, "/api/lessons/kyo/1", json!({"moves": []})).await;
     assert_eq!(s, 400, "{v}");
     // Actions after the lesson is solved are refused.
