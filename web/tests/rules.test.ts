@@ -42,3 +42,30 @@ describe('rules pages', () => {
     expect(siblingFamilies('kyo')).toEqual([]);
   });
 });
+
+describe('rules for players', () => {
+  it('turns [decision] markers into "how Tabula decides this" notes and folds the implementer notes away', async () => {
+    const { forPlayers } = await import('../src/logic/rules');
+    const md = '# Kyo — canonical rules for this project\n\nThe source is the seed text.\n\n## Moves\n- A pawn steps. **[decision]** Shields are owned.\n\n## Content this project must author\n- a map\n';
+    const out = forPlayers(md);
+    expect(out.startsWith('# Kyo\n')).toBe(true);
+    expect(out).not.toContain('[decision]');
+    expect(out).toContain('<span class="decision"');
+    expect(out).toContain('how Tabula decides this</span> Shields are owned.');
+    const [player, notes] = out.split('<details');
+    expect(player).not.toContain('seed');
+    expect(player).not.toContain('must author');
+    expect(notes).toContain('The source is the seed text.');
+    expect(notes).toContain('## Content this project must author');
+  });
+
+  it('leaves every rules file without a [decision] marker or "for this project" in the player\'s part', async () => {
+    const { forPlayers } = await import('../src/logic/rules');
+    for (const f of ['cyvasse', 'kyo', 'syba', 'territories']) {
+      const md = readFileSync(resolve(__dirname, `../../docs/rules/${f}.md`), 'utf8');
+      const player = forPlayers(md).split('<details')[0];
+      expect(player).not.toMatch(/\[decision\]/);
+      expect(player.split('\n')[0]).not.toMatch(/for this project/);
+    }
+  });
+});

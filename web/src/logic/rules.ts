@@ -54,3 +54,28 @@ export function siblingFamilies(gameId: string): [string, string][] {
     .filter(([id]) => id !== gameId && id.split('-')[0] === base)
     .map(([id, f]) => [id, f.name]);
 }
+
+/** The rules file as a player reads it (the file itself stays the canonical reference, written for
+ * implementers too): each `[decision]` marker becomes a small "how Tabula decides this" note, the
+ * title loses "for this project", and the sections written for implementers (the sources before the
+ * first `##` heading, "Content this project must author") move into a closed "Notes for
+ * implementers" block at the end. Returns Markdown (with a little HTML). */
+export function forPlayers(markdown: string): string {
+  const sections = splitSections(markdown);
+  const [intro, ...rest] = sections;
+  const lines = intro?.lines ?? [];
+  const titleAt = lines.findIndex((l) => /^# /.test(l));
+  const title = titleAt >= 0
+    ? lines[titleAt].replace(/\s*[—-]?\s*canonical rules( and content brief)? for this project/i, '').replace(/\s*\(\s*\)/, '').trim()
+    : '';
+  const sources = lines.filter((_, i) => i !== titleAt).join('\n').trim();
+  const forImplementers = rest.filter((s) => /this project must author/i.test(s.heading));
+  const forAll = rest.filter((s) => !forImplementers.includes(s));
+  const notes = [sources, ...forImplementers.map((s) => s.lines.join('\n'))].filter(Boolean).join('\n\n');
+  const body = [title, ...forAll.map((s) => s.lines.join('\n'))].filter(Boolean).join('\n');
+  const decided = body.replace(/\*\*\[decision\]\*\*|\[decision\]/g,
+    '<span class="decision" title="The rules leave this open; this is how Tabula plays it.">how Tabula decides this</span>');
+  return notes
+    ? `${decided}\n\n<details class="implementer-notes"><summary>Notes for implementers: sources and decisions</summary>\n\n${notes}\n\n</details>\n`
+    : decided;
+}

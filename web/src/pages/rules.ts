@@ -3,7 +3,7 @@
 
 import { marked } from 'marked';
 import { clear, h } from '../ui/dom';
-import { RULE_FAMILIES, rulesFileFor, rulesFor, siblingFamilies } from '../logic/rules';
+import { forPlayers, RULE_FAMILIES, rulesFileFor, rulesFor, siblingFamilies } from '../logic/rules';
 
 const files = import.meta.glob('../../../docs/rules/*.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
@@ -14,7 +14,7 @@ export function rulesPage(root: HTMLElement, gameId: string): void {
     root.appendChild(h('div.card', h('p.error', `No rules file for ${gameId}.`), listOfRules()));
     return;
   }
-  const html = marked.parse(rulesFor(gameId, files[key]), { async: false }) as string;
+  const html = marked.parse(forPlayers(rulesFor(gameId, files[key])), { async: false }) as string;
   const article = h('article.card.rules', { 'data-testid': 'rules', 'data-game': gameId });
   // The rules files are the project's own documents, bundled at build time (not user input).
   article.innerHTML = html;
