@@ -148,7 +148,7 @@ export function learnTests({ test, newPage, base, assert, sleep, noConsoleErrors
     }
 
     if (present.includes('kyo')) {
-      await test('learn: a newcomer\'s "Play vs AI" is against the gentlest AI, and says so', async () => {
+      await test('learn: a newcomer\'s "Play vs AI" is against the gentlest AI and says so; the first finished game suggests a lesson', async () => {
         const page = await newPage('learn-newcomer');
         try {
           await page.goto(`${base()}/`);
@@ -158,8 +158,17 @@ export function learnTests({ test, newPage, base, assert, sleep, noConsoleErrors
           await banner.waitFor({ timeout: 20000 });
           assert(/level 1/.test((await banner.textContent()) ?? ''), 'the banner does not name level 1');
           assert(await page.locator('[data-seat]', { hasText: 'AI level 1' }).count(), 'the AI seat is not level 1');
-          await page.locator('[data-testid=how-to-play]').click();
-          await page.locator('[data-testid=guide][data-game=kyo]').waitFor({ timeout: 20000 });
+          await page.locator('[data-testid=how-to-play]').waitFor({ timeout: 20000 });
+          // The first finished game of a kind suggests the next lesson not solved on this device.
+          await page.locator('button', { hasText: 'Resign' }).click();
+          await page.locator('dialog[open] button[data-value=yes]').click();
+          const over = page.locator('dialog[open]', { has: page.locator('[data-testid=result]') });
+          await over.waitFor({ timeout: 20000 });
+          const suggestion = (await over.locator('[data-testid=suggest-lesson]').textContent({ timeout: 20000 })) ?? '';
+          assert(/lesson 1\b/.test(suggestion), `the game-over dialog suggests "${suggestion}"`);
+          await over.locator('button[data-value=learn]').click();
+          await page.locator('[data-testid=lesson][data-game=kyo][data-n="1"]').waitFor({ timeout: 20000 });
+          await page.locator('[data-testid=lesson-goal]').waitFor({ timeout: 20000 });
           await noConsoleErrors(page);
         } finally {
           await page.context().close();
