@@ -136,8 +136,9 @@
 //!   `E`, `SE`, `S`, `SW`, `W`, `NW`; N is towards row 9), whether the last action was a Queen
 //!   shuffle, the chips carried on the pawn's last step (`carried`), how many of the chips under the
 //!   pawn it has carried since the turn began (`lifted`), whether a capture happened, the squares the
-//!   pawn stood on (`visited`) and the [`Board::hash`] of the position before each action of the
-//!   turn (`positions`, 53-bit numbers; a hand-written state may leave it empty).
+//!   pawn stood on (`visited`) and the [`Board::hash`] of the position before each action after
+//!   which the pawn may still step (`positions`, 53-bit numbers; a hand-written state may leave it
+//!   empty).
 //! * `turns`: completed turns; `quiet_turns`: turns in a row without capture or destroyed Mana;
 //!   `history`: 53-bit position hashes at the start of each turn since the last capture or destroyed
 //!   Mana (may be left empty in a hand-written state); `outcome`: `null` or the result.
@@ -294,9 +295,11 @@ pub struct Turn {
     /// `positions`.
     #[serde(with = "sq_set")]
     pub visited: u128,
-    /// [`Board::hash`] of every position that stood earlier in this turn: its start and the position
-    /// before each later action (one per action so far; a hand-written state may leave it empty). No
-    /// step may recreate one of them.
+    /// [`Board::hash`] of every position that stood earlier in this turn and that a later step could
+    /// recreate: the position before each action after which the pawn may still step (a Mana move, a
+    /// Queen's shuffle, a Tower's deploy before its turn-ending step), so its start whenever the turn
+    /// goes on (at most one per action; a hand-written state may leave it empty). No step may
+    /// recreate one of them.
     pub positions: Vec<u64>,
 }
 
@@ -597,7 +600,7 @@ impl Kyo {
         }
         if t.positions.len() > t.steps as usize {
             return Err(format!(
-                "turn: {} earlier positions for {} actions (one per action at most)",
+                "turn: {} earlier positions for {} actions (at most one per action)",
                 t.positions.len(),
                 t.steps
             ));

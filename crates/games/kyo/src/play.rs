@@ -41,7 +41,7 @@ impl Kyo {
     /// Applies a legal action (no checks).
     pub(crate) fn apply_unchecked(&mut self, action: &Action) {
         let me = self.to_move.0;
-        if *action != Action::EndTurn {
+        if self.steps_may_follow(action) {
             let h = self.board.hash();
             self.turn.positions.push(h);
         }
@@ -154,6 +154,30 @@ impl Kyo {
                     }
                     _ => self.end_turn(),
                 }
+            }
+        }
+    }
+
+    /// Whether the pawn may still make a step in this turn after `action` (a Mana move that is not a
+    /// capture, a Queen's shuffle, a Tower's deploy before its turn-ending step): only then is the
+    /// position before it kept for the whole-position guard, since only a later step is checked.
+    fn steps_may_follow(&self, action: &Action) -> bool {
+        let kind = |sq: Sq| self.board.cell(sq).pawn.map(|p| p.kind);
+        match *action {
+            Action::EndTurn => false,
+            Action::Step {
+                from,
+                to,
+                pawn: true,
+                chips,
+            } => {
+                self.board.cell(to).pawn.is_none()
+                    && self.mana_qualifies(from, to, chips as usize).is_some()
+            }
+            Action::Step { pawn: false, .. } => false,
+            Action::Shuffle { at, .. } => kind(at) == Some(PawnKind::Queen),
+            Action::Deploy { from, .. } => {
+                kind(from) == Some(PawnKind::Tower) && self.turn.phase != Phase::Locked
             }
         }
     }

@@ -396,6 +396,22 @@ fn mana_move_never_recreates_a_whole_position_of_the_turn() {
     play(&mut g, "D4>D3");
     let m = refuse(&mut g, "D3>C4");
     assert!(m.contains("whole position"), "{m}");
+    // The turn's start counts after a Tower's deploy too: the Tower deploys its Shield onto C5, goes
+    // round the cycle picking the Shield up again, and may not bring it back to C4 (the start); it
+    // ends its turn elsewhere.
+    let mut g = pos(&[("C4", "dST"), ("C5", "l"), ("D4", "d"), ("D3", "l")], 0);
+    let start = g.board.clone();
+    play(&mut g, "C4*C5");
+    play(&mut g, "C4>C5");
+    play(&mut g, "C5>D4");
+    play(&mut g, "D4>D3");
+    assert_eq!(at(&g, "D3"), "lST");
+    let m = refuse(&mut g, "D3>C4");
+    assert!(m.contains("whole position"), "{m}");
+    assert!(!legal_from(&g, "D3").contains(&"D3>C4".to_string()));
+    play(&mut g, "end"); // the Red Light Mana under the Shield it carried to D3 is destroyed
+    assert_ne!(g.board, start);
+    assert_eq!((at(&g, "C4"), at(&g, "D3")), ("d".into(), "ST".into()));
 }
 
 // ---------------------------------------------------------------- Where a pawn may step

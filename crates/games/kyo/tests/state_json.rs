@@ -108,7 +108,7 @@ fn inconsistent_states_are_refused_with_a_clear_message() {
             json!({"options": {}, "board": {"A0": "DK", "J9": "dk", "C5": "DH", "C4": "D"}, "to_move": 0,
                    "turn": {"steps": 1, "active": "C5", "phase": "chain", "mana": "N", "carried": 0,
                             "lifted": 0, "visited": ["C4", "C5"], "positions": [1, 2]}}),
-            "earlier positions for 1 actions",
+            "earlier positions for 1 actions (at most one per action)",
         ),
         (
             json!({"options": {}, "board": {"A0": "DK", "J9": "dk"}, "to_move": 0, "colour": 1}),
