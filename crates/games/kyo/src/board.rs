@@ -381,9 +381,10 @@ impl Board {
         Ok(())
     }
 
-    /// A 53-bit hash of every stack of the board (not the side to move): the exclusive or of
-    /// [`stack_hash`] over the squares, so a change of two squares updates it in two steps. The
-    /// whole-position guard of a turn compares these (stable across runs and platforms).
+    /// A 53-bit hash of every stack of the board (not the side to move): the exclusive or of one
+    /// hash per non-empty square (of the square and its stack), so a change of two squares updates
+    /// it in two steps. The whole-position guard of a turn compares these (stable across runs and
+    /// platforms).
     pub fn hash(&self) -> u64 {
         Sq::all().fold(0, |h, sq| {
             let c = self.cell(sq);
