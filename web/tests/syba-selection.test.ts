@@ -41,6 +41,19 @@ describe('syba selection', () => {
     expect(text).not.toContain('to Exhaust to move');
     expect(selectionOf({ stack: [{ select: { seat: 0, purpose: 'help_attack', chosen: [] } }] })?.moving).toBe(false);
   });
+  it('names the entering army of an interception and offers help-defend of the mover\'s other army there', () => {
+    // Issue 19: an interception attacks the entering army only; the mover's Knight already standing in
+    // Greywood is another army, committed with `help-defend greywood` like any other help.
+    const gw = 3;
+    const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [0, 0, 0] }, { race: 5, resources: [0, 0, 0] }], units: [{ id: 4, owner: 0, kind: 'knight', area: gw, exhausted: false }, { id: 5, owner: 0, kind: 'soldier', area: gw, exhausted: false }, { id: 9, owner: 1, kind: 'monster', area: gw, exhausted: true }], city_owner: [], city_destroyed: [], stack: [{ intercept: { mover: 0, area: gw, queue: [], units: [5] } }, { battle: { attacker: 1, target: { army: { owner: 0, area: gw } }, attackers: [9], defenders: [], queue: [0], side: null, entering: [5] } }] };
+    const ctx = ctxFor(sybaRenderer, { observer: { seat: 0 }, state }, [la('help-defend greywood'), la('pass')]);
+    const { board, panels } = sybaRenderer.render(ctx);
+    const text = panels.map((p) => p.textContent).join(' ');
+    expect(text).toContain('entered Greywood with u5');
+    expect(text).toContain('on the entering army u5');
+    expect(targets(board)).toContain('greywood');
+    expect(ctx.selection.targets().has('greywood')).toBe(true);
+  });
   it('shows a trade proposal with its non-binding note', () => {
     expect(tradeNote({ note: '' })).toBe('');
     expect(tradeNote({})).toBe('');

@@ -99,6 +99,13 @@ export function noteEditor(current: string, send: (notation: string) => void): E
   return h('div.note-editor', h('label', 'Note with the proposal: ', input), ' ', h('button', { onclick: submit, 'data-testid': 'trade-note-set' }, current ? 'Change note' : 'Set note'));
 }
 
+/** Unit ids as `u3, u4` after `lead` (empty when there are none): an interception's entering army
+ * (its only target; the mover's other units there fight only when committed with help-defend). */
+export function unitList(ids: unknown, lead: string): string {
+  const v = asArray(ids).map((x) => `u${asNumber(x)}`);
+  return v.length ? `${lead}${v.join(', ')}` : '';
+}
+
 /** A trade proposal's note of non-binding promises, as shown after the trade (empty when none). */
 export function tradeNote(trade: unknown): string {
   const note = get(trade, 'note');
@@ -199,8 +206,8 @@ export const sybaRenderer: Renderer = {
       const intercept = get(p, 'intercept');
       const battle = get(p, 'battle');
       const trade = get(p, 'trade');
-      if (intercept) panels.push(h('div.card.banner.warn', `Interception: ${ctx.seatNames[asNumber(get(intercept, 'mover'))] ?? 'a player'} entered ${AREAS[asNumber(get(intercept, 'area'))]?.name ?? '?'}; deciding: ${asArray(get(intercept, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
-      if (battle) panels.push(h('div.card.banner.warn', `Battle by ${ctx.seatNames[asNumber(get(battle, 'attacker'))] ?? '?'}: ${asArray(get(battle, 'attackers')).length} attacking unit(s), ${asArray(get(battle, 'defenders')).length} helping army(ies) on defence; still to decide: ${asArray(get(battle, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
+      if (intercept) panels.push(h('div.card.banner.warn', `Interception: ${ctx.seatNames[asNumber(get(intercept, 'mover'))] ?? 'a player'} entered ${AREAS[asNumber(get(intercept, 'area'))]?.name ?? '?'}${unitList(get(intercept, 'units'), ' with ')}; deciding: ${asArray(get(intercept, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
+      if (battle) panels.push(h('div.card.banner.warn', `Battle by ${ctx.seatNames[asNumber(get(battle, 'attacker'))] ?? '?'}${unitList(get(battle, 'entering'), ' on the entering army ')}: ${asArray(get(battle, 'attackers')).length} attacking unit(s), ${asArray(get(battle, 'defenders')).length} helping army(ies) on defence; still to decide: ${asArray(get(battle, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
       const select = get(p, 'select');
       if (select && selection) panels.push(h('div.card.banner.warn', `${ctx.seatNames[selection.seat] ?? `P${selection.seat + 1}`} chooses the units ${selection.moving ? '' : 'to Exhaust '}${selection.purpose}: ${selection.chosen.length ? selection.chosen.map((x) => `u${x}`).join(', ') : 'none yet'} (ringed). Click a unit to pick it or hold it back, then confirm or withdraw.`));
       if (trade) {

@@ -1541,21 +1541,66 @@ fn hex_dragonfyre_is_orthogonal_range_two() {
     assert!(!legal(&g, "f6*h5"), "hex dragonfyre is orthogonal only");
 }
 
+/// Rules, `dragon_reserve` on the hexagon (**[decision]**): the reserve Dragon is placed on an empty
+/// cell of the player's own home area only, never in no-man's-land nor in the enemy's home.
 #[test]
-fn hex_dragon_reserve_places_in_the_home_half() {
-    let o = CairdOptions {
-        dragon_reserve: true,
-        ..hex(Version::Basic)
-    };
-    let g = game(&o, &[("k1", 'K'), ("a1", 'k')], &[], W)
-        .with_reserve([true, false])
-        .unwrap();
-    let places: Vec<CairdAction> = legal_actions_vec(&g, W)
-        .into_iter()
-        .filter(|a| matches!(a, CairdAction::Place { .. }))
-        .collect();
-    assert_eq!(places.len(), 36, "37 home cells less the King's");
-    assert!(!legal(&g, "D@f6"), "not in no-man's-land");
+fn hex_dragon_reserve_places_only_on_the_own_home_area() {
+    for version in [Version::Basic, Version::Expert] {
+        let o = CairdOptions {
+            dragon_reserve: true,
+            ..hex(version)
+        };
+        let geo = CairdCyvasse::new(&o).unwrap().geo();
+        for (seat, king, enemy_king, blocker) in [(W, "k1", "a1", "j3"), (B, "a1", "k1", "b3")] {
+            let mut pieces = vec![
+                (king, if seat == W { 'K' } else { 'k' }),
+                (enemy_king, if seat == W { 'k' } else { 'K' }),
+            ];
+            pieces.push((blocker, if seat == W { 'R' } else { 'r' }));
+            let g = game(&o, &pieces, &[], seat)
+                .with_reserve([true, true])
+                .unwrap();
+            let places: Vec<u8> = legal_actions_vec(&g, seat)
+                .into_iter()
+                .filter_map(|a| match a {
+                    CairdAction::Place { to } => Some(to),
+                    _ => None,
+                })
+                .collect();
+            let own = i8::try_from(seat.0).unwrap();
+            assert_eq!(
+                places.len(),
+                35,
+                "37 home cells less the King's and the Rabble's"
+            );
+            for &c in &places {
+                assert_eq!(
+                    geo.home_of[c as usize],
+                    own,
+                    "{} is not a home cell",
+                    geo.name(c)
+                );
+            }
+            let mut want: Vec<u8> = geo.home[seat.index()]
+                .iter()
+                .copied()
+                .filter(|&c| geo.name(c) != king && geo.name(c) != blocker)
+                .collect();
+            want.sort_unstable();
+            let mut got = places.clone();
+            got.sort_unstable();
+            assert_eq!(got, want);
+            // Nothing in no-man's-land (f6 is its centre) nor in the enemy's home.
+            assert!(!legal(&g, "D@f6"), "not in no-man's-land");
+            let enemy_home = geo.home[1 - seat.index()][0];
+            assert!(!legal(&g, &format!("D@{}", geo.name(enemy_home))));
+            assert!(
+                (0..geo.n as u8)
+                    .filter(|&c| geo.home_of[c as usize] != own)
+                    .all(|c| !places.contains(&c))
+            );
+        }
+    }
 }
 
 #[test]
@@ -1576,20 +1621,56 @@ fn expert_pieces_on_water_cannot_shoot() {
     assert!(legal(&g, "d1*d3"));
 }
 
+/// Rules, King's morale on the hexagon (**[decision]**): "adjacent orthogonally or diagonally" is all
+/// 12 cells of the hex directions, the 6 edge neighbours and the 6 Glinski diagonals.
 #[test]
-fn hex_kings_morale_reaches_the_six_edge_neighbours_only() {
+fn hex_kings_morale_reaches_all_twelve_neighbours() {
     let o = hex(Version::Expert);
-    // f6's edge neighbour f7 is adjacent; the Glinski diagonal h5 is not.
     let geo = CairdCyvasse::new(&o).unwrap().geo();
+    let i5 = geo.cell("i5").unwrap();
     let f6 = geo.cell("f6").unwrap();
-    assert!(geo.adjacent(f6, geo.cell("f7").unwrap()));
-    assert!(!geo.adjacent(f6, geo.cell("h5").unwrap()));
-    // A Rabble next to its King takes a Spear.
+    // The example: White King i5, White Rabble h7 (a diagonal neighbour of i5), Black Rabble
+    // g7 to move. The Rabble on h7 fights as elite infantry, so g7xh7 is not offered.
+    let h7 = geo.cell("h7").unwrap();
+    assert!(
+        (6..12).any(|d| geo.step[i5 as usize][d] == h7),
+        "h7 is diagonal to i5"
+    );
     let g = game(
         &o,
-        &[("f6", 'K'), ("a1", 'k'), ("f7", 'R'), ("f8", 's')],
+        &[("i5", 'K'), ("a1", 'k'), ("h7", 'R'), ("g7", 'r')],
+        &[],
+        B,
+    );
+    assert!(!legal(&g, "g7xh7"), "h7 has morale from its King on i5");
+    // Without the King near, the same capture is legal (the test is about morale, nothing else).
+    let g = game(
+        &o,
+        &[("k1", 'K'), ("a1", 'k'), ("h7", 'R'), ("g7", 'r')],
+        &[],
+        B,
+    );
+    assert!(legal(&g, "g7xh7"));
+    // Attacking: a Rabble diagonal to its King takes a Spear.
+    let f8 = geo.cell("f8").unwrap();
+    let d7 = (6..12)
+        .map(|d| geo.step[f6 as usize][d])
+        .find(|&c| c != 255 && geo.step[c as usize][..6].contains(&f8))
+        .expect("a diagonal neighbour of f6 next to f8");
+    let g = game(
+        &o,
+        &[("f6", 'K'), ("a1", 'k'), (geo.name(d7), 'R'), ("f8", 's')],
         &[],
         W,
     );
-    assert!(legal(&g, "f7xf8"));
+    assert!(legal(&g, &format!("{}xf8", geo.name(d7))));
+    // "Adjacent" is exactly the 12 cells one hex step away.
+    for c in 0..geo.n as u8 {
+        let want = (0..12).any(|d| geo.step[f6 as usize][d] == c);
+        assert_eq!(geo.adjacent(f6, c), want, "f6 and {}", geo.name(c));
+    }
+    assert_eq!(
+        (0..geo.n as u8).filter(|&c| geo.adjacent(f6, c)).count(),
+        12
+    );
 }

@@ -380,6 +380,44 @@ impl Board {
         self.cells[sq.idx()] = Cell::parse(code)?;
         Ok(())
     }
+
+    /// A 53-bit hash of every stack of the board (not the side to move): the exclusive or of one
+    /// hash per non-empty square (of the square and its stack), so a change of two squares updates
+    /// it in two steps. The whole-position guard of a turn compares these (stable across runs and
+    /// platforms).
+    pub fn hash(&self) -> u64 {
+        Sq::all().fold(0, |h, sq| {
+            let c = self.cell(sq);
+            h ^ stack_hash(sq, c.chips.iter().copied(), c.pawn)
+        })
+    }
+}
+
+/// The part of [`Board::hash`] of the stack `chips` (bottom to top) under `pawn` on `sq`: 0 for an
+/// empty square, else an FNV-1a digest of the square and the stack, mixed (SplitMix64's finaliser)
+/// and cut to 53 bits so that it survives a JSON number.
+pub(crate) fn stack_hash(sq: Sq, chips: impl Iterator<Item = Chip>, pawn: Option<Pawn>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |b: u8| {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    };
+    let mut any = false;
+    eat(sq.0);
+    for ch in chips {
+        any = true;
+        eat(1 + ch.owner * 4 + ch.kind as u8);
+    }
+    match pawn {
+        Some(p) => eat(16 + p.owner * 8 + p.kind as u8),
+        None if !any => return 0,
+        None => eat(15),
+    }
+    let mut z = h;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    z & ((1u64 << 53) - 1)
 }
 
 impl Serialize for Board {

@@ -42,9 +42,12 @@
 //!     keep exactly the same direction (no turn, no reversal, **\[decision\]**); a colour change allows
 //!     any direction of the new kind. Queen shuffles and Tower deploys in between do not reset the
 //!     direction rule **\[crate decision\]**.
-//!   - **\[crate decision\]** Within one turn the moving pawn never returns to a square it has already
-//!     stood on (the rules allowed endless Mana-move cycles; this bounds every turn). The squares are
-//!     kept in the turn's `visited`.
+//!   - **\[decision\]** A Mana move may return the pawn to a square it already stood on this turn, but
+//!     no step may recreate a **whole position** (every stack of the board) that already stood earlier
+//!     in the same turn, its start included: that bounds every turn without forbidding a chain that
+//!     changed the board on its way. The turn keeps the squares the pawn stood on (`visited`: only a
+//!     step back to one of them can recreate a position) and [`Board::hash`] of every earlier
+//!     position (`positions`); a step back is refused when its result's hash is among them.
 //!   - Any other step is a **direct move** and ends the turn.
 //! * [`Action::Step`] with `pawn: false` moves chips without a pawn: the chips alone from under the
 //!   mover's pawn (leaving the pawn) or the top chips of a pawnless stack; a direct move that ends the
@@ -61,6 +64,10 @@
 //!   (`parse_action` accepts longer orders and cuts them down).
 //! * [`Action::Deploy`] puts `count` Shields from directly under the pawn (the top of its slice,
 //!   within the carry limit) on an adjacent square without a pawn and without an enemy Shield on top.
+//!   **\[decision\]** Only Shields the pawn has carried since its turn began (its lifted slice, kept
+//!   as the turn's `lifted`), never Shields it stepped onto this turn: a Tower that steps onto its own
+//!   Shields deploys them on a later turn (relocation), so its direct move onto them carrying no
+//!   Shield ends the turn.
 //!   For every pawn but the Tower it is a direct move that ends the turn; the **Tower** deploys at any
 //!   time of its turn without ending it — before, between, after its steps, also after its own
 //!   turn-ending step (a direct move, a capture or a shuffle), after which only deploys and
@@ -76,7 +83,7 @@
 //! capture); onto a stack topped by a Shield only if it is a **Tower** (**\[decision\]**). A Tower landing
 //! on enemy Shields removes the unbroken run of enemy Shields on top from the game (**\[decision\]**;
 //! **\[crate decision\]** also when it lands there after capturing); on its own Shields it simply stands
-//! and may lift them later. Never onto an own pawn.
+//! and may lift them on a later turn. Never onto an own pawn.
 //!
 //! ## Captures, Light Pawns, destroying Mana
 //! * A capture removes the enemy pawn and the enemy Mana directly under it, down to the first chip
@@ -116,7 +123,7 @@
 //!   "board": {"A0": "DDDH", "E0": "SSSK", "E1": "SST", "A3": "P", "E9": "sssk", "C4": "DdL"},
 //!   "to_move": 0,
 //!   "turn": {"active": null, "steps": 0, "phase": "open", "mana": null, "last_shuffle": false,
-//!            "carried": null, "removed": false, "visited": []},
+//!            "carried": null, "lifted": null, "removed": false, "visited": [], "positions": []},
 //!   "turns": 0, "quiet_turns": 0, "history": [], "outcome": null
 //! }
 //! ```
@@ -127,8 +134,11 @@
 //!   (`active`), actions so far (`steps`), `phase` (`open` before the pawn moved, `chain` after a Mana
 //!   move, `locked` after a Tower's turn-ending step), the last Mana move's direction (`mana`: `N`, `NE`,
 //!   `E`, `SE`, `S`, `SW`, `W`, `NW`; N is towards row 9), whether the last action was a Queen
-//!   shuffle, the chips carried on the pawn's last step, whether a capture happened, and the squares
-//!   the pawn stood on.
+//!   shuffle, the chips carried on the pawn's last step (`carried`), how many of the chips under the
+//!   pawn it has carried since the turn began (`lifted`), whether a capture happened, the squares the
+//!   pawn stood on (`visited`) and the [`Board::hash`] of the position before each action after
+//!   which the pawn may still step (`positions`, 53-bit numbers; a hand-written state may leave it
+//!   empty).
 //! * `turns`: completed turns; `quiet_turns`: turns in a row without capture or destroyed Mana;
 //!   `history`: 53-bit position hashes at the start of each turn since the last capture or destroyed
 //!   Mana (may be left empty in a hand-written state); `outcome`: `null` or the result.
@@ -274,11 +284,23 @@ pub struct Turn {
     pub last_shuffle: bool,
     /// Chips the active pawn carried onto its square on its last step (`null` if it has not moved).
     pub carried: Option<u8>,
+    /// How many of the chips directly under the active pawn it has carried since its turn began (its
+    /// lifted slice, less what it deployed; `null` if it has not moved, when its whole slice is
+    /// lifted, or in a hand-written state that leaves it out: then `carried` counts): a Tower deploys
+    /// only Shields among them, never Shields it stepped onto this turn.
+    pub lifted: Option<u8>,
     /// Whether a capture happened this turn.
     pub removed: bool,
-    /// Squares the moving pawn has stood on this turn (it never returns to one).
+    /// Squares the moving pawn has stood on this turn: a step back to one of them is checked against
+    /// `positions`.
     #[serde(with = "sq_set")]
     pub visited: u128,
+    /// [`Board::hash`] of every position that stood earlier in this turn and that a later step could
+    /// recreate: the position before each action after which the pawn may still step (a Mana move, a
+    /// Queen's shuffle, a Tower's deploy before its turn-ending step), so its start whenever the turn
+    /// goes on (at most one per action; a hand-written state may leave it empty). No step may
+    /// recreate one of them.
+    pub positions: Vec<u64>,
 }
 
 /// Serde of a set of squares (a `u128` bit set) as a list of square names.
@@ -511,7 +533,8 @@ impl Kyo {
             if *t != Turn::default() {
                 return Err(
                     "turn: with steps 0 the turn must be fresh (no active piece, phase \
-                            open, no Mana move, no shuffle, nothing carried, removed or visited)"
+                            open, no Mana move, no shuffle, nothing carried, lifted, removed or \
+                            visited, no earlier positions)"
                         .into(),
                 );
             }
@@ -567,6 +590,20 @@ impl Kyo {
             return Err(
                 "turn: visited squares but the pawn has not moved (carried is null)".into(),
             );
+        }
+        if t.lifted.is_some() && (t.carried.is_none() || t.lifted > t.carried) {
+            return Err(
+                "turn: lifted needs carried and is at most carried (the chips carried since the \
+                 turn began are among those carried on the last step)"
+                    .into(),
+            );
+        }
+        if t.positions.len() > t.steps as usize {
+            return Err(format!(
+                "turn: {} earlier positions for {} actions (at most one per action)",
+                t.positions.len(),
+                t.steps
+            ));
         }
         if let Some(c) = t.carried
             && (c as usize > cell.chips.len() || c > 5)

@@ -1,7 +1,7 @@
 //! Legal action generation. The generator is the single definition of legality: `apply` accepts an
 //! action exactly when the generator lists it (for the action's source square).
 
-use crate::board::{Cell, ChipKind, DIRS, Dir, Order, PawnKind, Sq};
+use crate::board::{Cell, ChipKind, DIRS, Dir, Order, PawnKind, Sq, stack_hash};
 use crate::{Action, Kyo, Phase};
 
 /// Where generated actions go; with `first_only`, generation stops at the first one.
@@ -155,6 +155,8 @@ impl Kyo {
         let lim = cell.own_run(me).min(kind.carry_limit());
         let phase = self.turn.phase;
         let last = self.turn.mana;
+        // The board's hash, computed once when a step back to a square stood on needs it.
+        let mut now = None;
 
         // Ordinary one-square steps (direct or Mana moves, captures).
         if phase != Phase::Locked {
@@ -162,9 +164,8 @@ impl Kyo {
                 let Some(to) = sq.offset(*dc, *dr) else {
                     continue;
                 };
-                if self.turn.visited >> to.0 & 1 == 1 {
-                    continue;
-                }
+                // Only a step back to a square the pawn stood on can recreate an earlier position.
+                let back = self.turn.visited >> to.0 & 1 == 1;
                 let dir = Dir(d as u8);
                 let target = self.board.cell(to);
                 match pawn_landing(target, me, kind) {
@@ -196,6 +197,9 @@ impl Kyo {
                         {
                             continue;
                         }
+                    }
+                    if back && self.step_repeats(sq, to, k, &mut now) {
+                        continue;
                     }
                     sink.push(Action::Step {
                         from: sq,
@@ -273,9 +277,10 @@ impl Kyo {
             return;
         }
 
-        // Deploys: free for the Tower in any phase, a turn-ending direct move for others.
+        // Deploys: free for the Tower in any phase, a turn-ending direct move for others; only
+        // Shields of the slice lifted since the turn began.
         if kind == PawnKind::Tower || phase == Phase::Open {
-            let shields = cell.own_shield_run(me).min(lim);
+            let shields = self.deployable(sq);
             for (dc, dr) in DIRS {
                 let Some(to) = sq.offset(dc, dr) else {
                     continue;
@@ -301,6 +306,65 @@ impl Kyo {
         if may_shuffle && lim >= 2 {
             gen_shuffles(sq, &cell.chips[n - lim..], sink);
         }
+    }
+
+    /// How many Shields the pawn on `sq` may deploy now: the mover's Shields in an unbroken run directly
+    /// under it, within its carry limit and within the chips it has carried since its turn began
+    /// (`turn.lifted`, or `turn.carried` when a hand-written state leaves it out; all of its slice
+    /// before it has moved).
+    pub(crate) fn deployable(&self, sq: Sq) -> usize {
+        let me = self.to_move.0;
+        let cell = self.board.cell(sq);
+        let Some(p) = cell.pawn else {
+            return 0;
+        };
+        let lim = cell.own_run(me).min(p.kind.carry_limit());
+        let lifted = self
+            .turn
+            .lifted
+            .or(self.turn.carried)
+            .map_or(lim, usize::from);
+        cell.own_shield_run(me).min(lim).min(lifted)
+    }
+
+    /// Whether the pawn step from `from` to `to` carrying `k` chips would recreate a whole position
+    /// (every stack) that already stood earlier in this turn (`turn.positions`). `now` caches the
+    /// current board's hash; the step's result is hashed from it by the two squares it changes. A
+    /// capture never recreates one (a pawn is gone that stood in all of them).
+    pub(crate) fn step_repeats(&self, from: Sq, to: Sq, k: usize, now: &mut Option<u64>) -> bool {
+        if self.turn.positions.is_empty() {
+            return false;
+        }
+        let me = self.to_move.0;
+        let src = self.board.cell(from);
+        let dst = self.board.cell(to);
+        let Some(p) = src.pawn else {
+            return false;
+        };
+        if dst.pawn.is_some() {
+            return false;
+        }
+        let n = src.chips.len();
+        let k = k.min(n);
+        let mut keep = dst.chips.len();
+        if p.kind == PawnKind::Tower {
+            while keep > 0 && {
+                let c = dst.chips[keep - 1];
+                c.owner != me && c.kind == ChipKind::Shield
+            } {
+                keep -= 1;
+            }
+        }
+        let h = *now.get_or_insert_with(|| self.board.hash())
+            ^ stack_hash(from, src.chips.iter().copied(), Some(p))
+            ^ stack_hash(from, src.chips[..n - k].iter().copied(), None)
+            ^ stack_hash(to, dst.chips.iter().copied(), None)
+            ^ stack_hash(
+                to,
+                dst.chips[..keep].iter().chain(&src.chips[n - k..]).copied(),
+                Some(p),
+            );
+        self.turn.positions.contains(&h)
     }
 
     /// Whether a Cannon on `from` may capture on `to` (2 or 3 squares away in a straight line, exactly

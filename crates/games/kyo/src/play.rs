@@ -41,6 +41,10 @@ impl Kyo {
     /// Applies a legal action (no checks).
     pub(crate) fn apply_unchecked(&mut self, action: &Action) {
         let me = self.to_move.0;
+        if self.steps_may_follow(action) {
+            let h = self.board.hash();
+            self.turn.positions.push(h);
+        }
         match *action {
             Action::EndTurn => self.end_turn(),
             Action::Step {
@@ -79,6 +83,7 @@ impl Kyo {
                 let t = &mut self.turn;
                 t.active = Some(to);
                 t.carried = Some(chips);
+                t.lifted = Some(t.lifted.map_or(chips, |l| l.min(chips)));
                 t.visited |= 1u128 << from.0 | 1u128 << to.0;
                 t.steps += 1;
                 t.last_shuffle = false;
@@ -140,6 +145,7 @@ impl Kyo {
                 t.steps += 1;
                 t.last_shuffle = false;
                 t.carried = t.carried.map(|c| c.saturating_sub(count));
+                t.lifted = t.lifted.map(|c| c.saturating_sub(count));
                 match kind {
                     Some(PawnKind::Tower) => {
                         if t.phase == Phase::Locked {
@@ -148,6 +154,30 @@ impl Kyo {
                     }
                     _ => self.end_turn(),
                 }
+            }
+        }
+    }
+
+    /// Whether the pawn may still make a step in this turn after `action` (a Mana move that is not a
+    /// capture, a Queen's shuffle, a Tower's deploy before its turn-ending step): only then is the
+    /// position before it kept for the whole-position guard, since only a later step is checked.
+    fn steps_may_follow(&self, action: &Action) -> bool {
+        let kind = |sq: Sq| self.board.cell(sq).pawn.map(|p| p.kind);
+        match *action {
+            Action::EndTurn => false,
+            Action::Step {
+                from,
+                to,
+                pawn: true,
+                chips,
+            } => {
+                self.board.cell(to).pawn.is_none()
+                    && self.mana_qualifies(from, to, chips as usize).is_some()
+            }
+            Action::Step { pawn: false, .. } => false,
+            Action::Shuffle { at, .. } => kind(at) == Some(PawnKind::Queen),
+            Action::Deploy { from, .. } => {
+                kind(from) == Some(PawnKind::Tower) && self.turn.phase != Phase::Locked
             }
         }
     }
@@ -175,8 +205,7 @@ impl Kyo {
         let Some(a) = self.turn.active else {
             return false;
         };
-        let cell = self.board.cell(a);
-        if cell.own_shield_run(me) == 0 {
+        if self.deployable(a) == 0 {
             return false;
         }
         crate::board::DIRS.iter().any(|(dc, dr)| {
@@ -385,10 +414,10 @@ impl Kyo {
                         return ill("after a Mana move only Mana moves may follow".into());
                     }
                 }
-                if self.turn.visited >> to.0 & 1 == 1 {
+                if self.turn.visited >> to.0 & 1 == 1 && self.step_repeats(from, to, k, &mut None) {
                     return ill(format!(
-                        "the pawn already stood on {to} this turn and never returns to a square \
-                         within a turn"
+                        "this step back to {to} would recreate a whole position that already stood \
+                         earlier in this turn"
                     ));
                 }
                 let target = self.board.cell(to);
@@ -443,12 +472,21 @@ impl Kyo {
                 if count == 0 {
                     return ill("a deploy puts at least one Shield".into());
                 }
-                if cell.own_shield_run(me).min(lim) < count as usize {
-                    return ill(format!(
-                        "only {} of your Shields lie in an unbroken run directly under the pawn \
-                         on {from} (within its carry limit)",
-                        cell.own_shield_run(me).min(lim)
-                    ));
+                let under = cell.own_shield_run(me).min(lim);
+                let shields = self.deployable(from);
+                if shields < count as usize {
+                    return ill(if shields < under {
+                        format!(
+                            "only {shields} of the Shields under the pawn on {from} were carried \
+                             since its turn began; Shields it stepped onto this turn are deployed \
+                             on a later turn"
+                        )
+                    } else {
+                        format!(
+                            "only {under} of your Shields lie in an unbroken run directly under \
+                             the pawn on {from} (within its carry limit)"
+                        )
+                    });
                 }
                 if Dir::between(from, to).is_none() {
                     return ill("a deploy goes to an adjacent square".into());

@@ -187,6 +187,17 @@ fn check_random_game(opts: KyoOptions, seed: u64) -> Result<(), TestCaseError> {
 
         g.apply(Actor::Seat(seat), &a).unwrap();
         actions += 1;
+        // The whole-position guard: a step within the turn never recreates a position that stood
+        // earlier in it; at most one earlier position is kept per action.
+        if g.turn.steps > 0 {
+            prop_assert!(g.turn.positions.len() <= g.turn.steps as usize);
+            if matches!(a, Action::Step { pawn: true, .. }) {
+                prop_assert!(
+                    !g.turn.positions.contains(&g.board.hash()),
+                    "a step recreated a position"
+                );
+            }
+        }
 
         prop_assert!(g.validate().is_ok(), "{:?}", g.validate());
         let now = chip_counts(&g);

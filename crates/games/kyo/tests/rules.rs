@@ -339,16 +339,79 @@ fn light_pawns_cannot_make_mana_moves() {
     assert_eq!(g.to_move, red());
 }
 
-/// Crate decision: within a turn the moving pawn never returns to a square it stood on.
+/// Rules, "Mana move" **[decision]**: a Mana move may return the pawn to a square it already stood on
+/// this turn (issue 19's example: the chips left on the way changed the board).
 #[test]
-fn mana_chain_never_returns_to_a_visited_square() {
-    // A 4-cycle of enemy Mana: N over d, SE over l, S over d, NW over l.
+fn mana_move_may_return_to_a_square_of_the_turn() {
+    let mut g = pos(&[("B2", "LDLDH")], 0);
+    play(&mut g, "B2/1>C3");
+    play(&mut g, "C3/1>C2");
+    play(&mut g, "C2/1>B3");
+    assert!(
+        legal_from(&g, "B3").contains(&"B3/1>B2".to_string()),
+        "{:?}",
+        legal_from(&g, "B3")
+    );
+    play(&mut g, "B3/1>B2");
+    assert_eq!(g.to_move, gold(), "still a Mana chain");
+    assert_eq!(
+        (at(&g, "B2"), at(&g, "C3"), at(&g, "C2"), at(&g, "B3")),
+        ("LH".into(), "D".into(), "L".into(), "D".into())
+    );
+    // The chain goes on from the square it came back to (over the Light chip it stands on).
+    play(&mut g, "B2/1>C3");
+    assert_eq!(at(&g, "C3"), "DH");
+    play(&mut g, "end");
+    assert_eq!(g.to_move, red());
+}
+
+/// Rules, "Mana move" **[decision]**: a step never recreates a whole position that already stood
+/// earlier in the same turn, the turn's start included.
+#[test]
+fn mana_move_never_recreates_a_whole_position_of_the_turn() {
+    // A 4-cycle of enemy Mana: N over d, SE over l, S over d, NW over l; nothing is left on the way,
+    // so coming back to C4 would recreate the turn's start.
     let mut g = pos(&[("C4", "dH"), ("C5", "l"), ("D4", "d"), ("D3", "l")], 0);
     play(&mut g, "C4>C5");
     play(&mut g, "C5>D4");
     play(&mut g, "D4>D3");
+    assert!(!legal_from(&g, "D3").iter().any(|n| n.ends_with("C4")));
     let m = refuse(&mut g, "D3>C4");
-    assert!(m.contains("never returns"), "{m}");
+    assert!(m.contains("whole position"), "{m}");
+    // A position in the middle of the turn counts as well: the chain starts on C3, steps onto C4
+    // leaving its Dark chip behind, goes round the cycle, and may not step back onto C4.
+    let mut g = pos(
+        &[
+            ("C3", "DH"),
+            ("C4", "d"),
+            ("C5", "l"),
+            ("D4", "d"),
+            ("D3", "l"),
+        ],
+        0,
+    );
+    play(&mut g, "C3/1>C4");
+    play(&mut g, "C4>C5");
+    play(&mut g, "C5>D4");
+    play(&mut g, "D4>D3");
+    let m = refuse(&mut g, "D3>C4");
+    assert!(m.contains("whole position"), "{m}");
+    // The turn's start counts after a Tower's deploy too: the Tower deploys its Shield onto C5, goes
+    // round the cycle picking the Shield up again, and may not bring it back to C4 (the start); it
+    // ends its turn elsewhere.
+    let mut g = pos(&[("C4", "dST"), ("C5", "l"), ("D4", "d"), ("D3", "l")], 0);
+    let start = g.board.clone();
+    play(&mut g, "C4*C5");
+    play(&mut g, "C4>C5");
+    play(&mut g, "C5>D4");
+    play(&mut g, "D4>D3");
+    assert_eq!(at(&g, "D3"), "lST");
+    let m = refuse(&mut g, "D3>C4");
+    assert!(m.contains("whole position"), "{m}");
+    assert!(!legal_from(&g, "D3").contains(&"D3>C4".to_string()));
+    play(&mut g, "end"); // the Red Light Mana under the Shield it carried to D3 is destroyed
+    assert_ne!(g.board, start);
+    assert_eq!((at(&g, "C4"), at(&g, "D3")), ("d".into(), "ST".into()));
 }
 
 // ---------------------------------------------------------------- Where a pawn may step
@@ -387,9 +450,8 @@ fn tower_relocates_its_own_shields() {
     let mut g = pos(&[("C4", "T"), ("C5", "S")], 0);
     play(&mut g, "C4-C5");
     assert_eq!(at(&g, "C5"), "ST");
-    // Standing on its own Shield, the Tower could still deploy it after its direct move.
-    assert_eq!(g.to_move, gold());
-    play(&mut g, "end");
+    // The Shield it stepped onto is lifted on a later turn, not deployed now: the turn is over.
+    assert_eq!(g.to_move, red());
     play(&mut g, "J9-I9");
     play(&mut g, "C5-C6");
     assert_eq!(at(&g, "C6"), "ST");
@@ -681,7 +743,13 @@ fn tower_deploys_without_ending_the_turn() {
         (at(&g, "E1"), at(&g, "E2"), at(&g, "F2")),
         ("T".into(), "S".into(), "S".into())
     );
-    play(&mut g, "E1-E2"); // onto its own Shield: a direct move
+    play(&mut g, "E1-E2"); // onto its own Shield: a direct move, nothing carried to deploy
+    assert_eq!(g.to_move, red(), "no Shield carried: the turn ends");
+    assert_eq!(at(&g, "E2"), "ST");
+    // With a Shield carried, the Tower still deploys after its direct move.
+    let mut g = Kyo::new(&KyoOptions::default()).unwrap();
+    play(&mut g, "E1*E2");
+    play(&mut g, "E1-D2");
     assert_eq!(
         g.to_move,
         gold(),
@@ -692,9 +760,55 @@ fn tower_deploys_without_ending_the_turn() {
             .iter()
             .all(|a| matches!(a, kyo::Action::Deploy { .. } | kyo::Action::EndTurn))
     );
-    play(&mut g, "E2*E3");
+    play(&mut g, "D2*C2");
     assert_eq!(g.to_move, red(), "no Shield left: the turn ends");
-    assert_eq!(at(&g, "E3"), "S");
+    assert_eq!(at(&g, "C2"), "S");
+}
+
+/// Rules, "Where a pawn may step" **[decision]**: a deploy uses only the Shields the pawn has carried
+/// since its turn began, never Shields it stepped onto this turn (issue 19's examples).
+#[test]
+fn tower_deploys_only_shields_carried_since_its_turn_began() {
+    // A direct move onto its own Shield carrying nothing ends the turn.
+    let mut g = pos(&[("E2", "T"), ("E3", "S")], 0);
+    play(&mut g, "E2-E3");
+    assert_eq!(g.to_move, red());
+    assert_eq!(at(&g, "E3"), "ST");
+    // A Mana step onto its own Shield offers no deploy of it, and the deploy is refused.
+    let mut g = pos(&[("B2", "DT"), ("B3", "S")], 0);
+    play(&mut g, "B2/1>B3");
+    assert_eq!(g.to_move, gold(), "a Mana move: the turn goes on");
+    assert!(
+        !legal(&g)
+            .iter()
+            .any(|a| matches!(a, kyo::Action::Deploy { .. })),
+        "{:?}",
+        legal_from(&g, "B3")
+    );
+    let m = refuse(&mut g, "B3*B4");
+    assert!(m.contains("carried since its turn began"), "{m}");
+    // A Shield it carried onto its own Shield may be deployed, the one it found there may not.
+    let mut g = pos(&[("B2", "DST"), ("B3", "S")], 0);
+    play(&mut g, "B2/1>B3");
+    assert_eq!(at(&g, "B3"), "SST");
+    let deploys: Vec<String> = legal_from(&g, "B3")
+        .into_iter()
+        .filter(|n| n.contains('*'))
+        .collect();
+    assert!(deploys.contains(&"B3*B4".to_string()), "{deploys:?}");
+    assert!(!deploys.iter().any(|n| n.contains("(2)")), "{deploys:?}");
+    refuse(&mut g, "B3(2)*B4");
+    play(&mut g, "B3*B4");
+    assert!(
+        !legal(&g)
+            .iter()
+            .any(|a| matches!(a, kyo::Action::Deploy { .. }))
+    );
+    // On a later turn the Shield it stood on is its own slice again (relocation).
+    play(&mut g, "end");
+    play(&mut g, "J9-I9");
+    play(&mut g, "B3*C3");
+    assert_eq!(at(&g, "C3"), "S");
 }
 
 /// Rules, "Deploy": a deploy of several Shields at once.

@@ -99,6 +99,18 @@ fn inconsistent_states_are_refused_with_a_clear_message() {
             "Mana moves",
         ),
         (
+            json!({"options": {}, "board": {"A0": "DK", "J9": "dk", "C5": "DH", "C4": "D"}, "to_move": 0,
+                   "turn": {"steps": 1, "active": "C5", "phase": "chain", "mana": "N", "carried": 0,
+                            "lifted": 1, "visited": ["C4", "C5"]}}),
+            "lifted needs carried and is at most carried",
+        ),
+        (
+            json!({"options": {}, "board": {"A0": "DK", "J9": "dk", "C5": "DH", "C4": "D"}, "to_move": 0,
+                   "turn": {"steps": 1, "active": "C5", "phase": "chain", "mana": "N", "carried": 0,
+                            "lifted": 0, "visited": ["C4", "C5"], "positions": [1, 2]}}),
+            "earlier positions for 1 actions (at most one per action)",
+        ),
+        (
             json!({"options": {}, "board": {"A0": "DK", "J9": "dk"}, "to_move": 0, "colour": 1}),
             "unknown field",
         ),
@@ -127,6 +139,10 @@ fn mid_turn_state_round_trips() {
     assert_eq!(v["turn"]["phase"], "chain");
     assert_eq!(v["turn"]["mana"], "N");
     assert_eq!(v["turn"]["visited"], json!(["C4", "C5"]));
+    assert_eq!(v["turn"]["lifted"], 0);
+    let start = pos(&[("C4", "DH"), ("C5", "D")], 0).board.hash();
+    assert_eq!(v["turn"]["positions"], json!([start]));
+    assert!(start < 1 << 53, "a JSON number keeps it exactly");
     load(v.clone()).unwrap();
     let back: Kyo = serde_json::from_value(v).unwrap();
     assert_eq!(back, g);

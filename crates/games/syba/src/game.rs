@@ -250,8 +250,37 @@ impl Syba {
                 Pending::Select(sel) => vec![sel.seat],
             };
             let in_range = match p {
-                Pending::Intercept { area, .. } => usize::from(*area) < c.areas.len(),
+                Pending::Intercept { area, units, .. } => {
+                    if units.is_empty() {
+                        return Err(
+                            "an interception names no entering unit (units: the army that moved \
+                             in)"
+                            .into(),
+                        );
+                    }
+                    if units.windows(2).any(|w| w[0] >= w[1])
+                        || units.iter().any(|&id| id >= self.next_unit)
+                    {
+                        return Err(
+                            "an interception's units must be unit ids below next_unit, in \
+                             increasing order"
+                                .into(),
+                        );
+                    }
+                    usize::from(*area) < c.areas.len()
+                }
                 Pending::Battle(b) => {
+                    if !b.entering.is_empty()
+                        && (!matches!(b.target, Target::Army { .. })
+                            || b.entering.windows(2).any(|w| w[0] >= w[1])
+                            || b.entering.iter().any(|&id| id >= self.next_unit))
+                    {
+                        return Err(
+                            "a battle's entering units belong to an army target: unit ids below \
+                             next_unit, in increasing order"
+                                .into(),
+                        );
+                    }
                     let target_ok = match b.target {
                         Target::Army { owner, area } => {
                             usize::from(owner) < n && usize::from(area) < c.areas.len()
@@ -358,6 +387,7 @@ impl Syba {
                     mover: m,
                     area: a,
                     queue,
+                    ..
                 }) if *m == mover && *a == area && queue.first() == Some(&sel.seat) => {}
                 _ => {
                     return Err(

@@ -68,8 +68,11 @@
 //!   a selection.
 //! * **Interception** **\[decision\]**: when an army enters an area by movement, each other player in
 //!   turn order starting after the mover who has a unit able to be Exhausted in Reach of that area
-//!   decides: `intercept` (an attack on all the mover's units in that area with the units they
-//!   choose, with its own helping round) or `pass`. The round stops when the entering army is gone.
+//!   decides: `intercept` (an attack with the units they choose, with its own helping round) or
+//!   `pass`. The round stops when the entering army is gone. **\[decision\]** The target is the
+//!   **entering army only** (the units that moved in together); the mover's units already standing
+//!   in that area are another army: they take part only if the mover commits them to the defence in
+//!   the helping round (`help-defend <that area>`).
 //! * **Attacking**: `attack P2@heran` (an army: all of P2's units there) or `attack city:heran` (a
 //!   city owned by another player or unowned), listed when at least one of your units can be
 //!   Exhausted and is in Reach of it; then the units are chosen as above.
@@ -78,11 +81,13 @@
 //!   their Power adds; the attacker only with their *other* armies, see below), which is their
 //!   whole decision; `help-defend <area>` commits a whole army in
 //!   Reach (it need not be Rested), repeated for further armies, then `pass`; or `pass`. Players with
-//!   nothing they could commit are skipped. **\[decision\]** The attacker cannot help the defence
+//!   nothing they could commit are skipped. Against an interception the mover's other units in the
+//!   area the army entered are such an army (`help-defend` of that area). **\[decision\]** The attacker cannot help the defence
 //!   and the defending player cannot help the attack.
 //! * **Battle**: attack = Power of every attacking unit (+ hero attack bonuses). Defence = the
-//!   defending army's Power (+ the City Strength of the area's city if the defending player owns it),
-//!   or against a city its City Strength; + the Power of the helping armies; + hero defence bonuses.
+//!   defending army's Power (against an interception: the entering army's) (+ the City Strength of
+//!   the area's city if the defending player owns it), or against a city its City Strength; + the
+//!   Power of the helping armies; + hero defence bonuses.
 //!   City Strength = the city's level (1–5) + walls. **Attack >= defence**: every defending unit and
 //!   every unit of every helping army is Destroyed, and if the city took part (it was attacked, or its
 //!   owner was the defending player) the attacker captures it. Otherwise nothing happens (attackers
@@ -188,10 +193,12 @@
 //!   "cards": ["pile" | {"building": city} | {"upgrade": seat} | "destroyed"; one per research card],
 //!   "heroes": ["pile" | "in_play" | "destroyed"; one per hero],
 //!   "stack": [pending decisions, innermost last; each one of
-//!     {"intercept": {"mover": seat, "area": i, "queue": [seats still to decide, first decides]}},
+//!     {"intercept": {"mover": seat, "area": i, "queue": [seats still to decide, first decides],
+//!                    "units": [ids of the entering army, increasing]}},
 //!     {"battle": {"attacker": seat, "target": {"army": {"owner", "area"}} | {"city": i},
 //!                 "attackers": [unit ids], "defenders": [[seat, area], ...], "queue": [seats],
-//!                 "side": null | "defence"}},
+//!                 "side": null | "defence",
+//!                 "entering": [unit ids]}},   // an interception's target units (left out otherwise)
 //!     {"trade": {"partner": seat, "give": bundle, "get": bundle, "proposed": bool,
 //!                "note": "free text, at most 200 characters (may be left out: empty)"}},
 //!       // bundle = {"resources": [p, f, r], "units": [ids], "cities": [i]}

@@ -164,11 +164,18 @@ pub(crate) fn render(g: &Syba, observer: Observer) -> String {
     }
     for p in &g.stack {
         let _ = match p {
-            Pending::Intercept { mover, area, .. } => writeln!(
+            Pending::Intercept {
+                mover, area, units, ..
+            } => writeln!(
                 s,
-                "Pending: interception of P{}'s army entering {}",
+                "Pending: interception of P{}'s army entering {} ({})",
                 u32::from(*mover) + 1,
-                c.areas.get(*area as usize).map_or("?", |a| a.id.as_str())
+                c.areas.get(*area as usize).map_or("?", |a| a.id.as_str()),
+                units
+                    .iter()
+                    .map(|id| format!("u{id}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             ),
             Pending::Battle(b) => {
                 let (att, def) = g.battle_numbers(c, b);

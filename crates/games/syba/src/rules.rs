@@ -282,7 +282,9 @@ impl Syba {
                 }
             }
             Phase::Play => match self.stack.last() {
-                Some(Pending::Intercept { mover, area, queue }) => {
+                Some(Pending::Intercept {
+                    mover, area, queue, ..
+                }) => {
                     if queue.first() == Some(&seat) {
                         if !self.intercept_units(c, seat, *mover, *area).is_empty() {
                             out.push(Action::Intercept);
@@ -394,12 +396,44 @@ impl Syba {
         }
     }
 
-    /// The units with which `seat` may intercept `mover`'s army entering `area`.
+    /// The units with which `seat` may intercept `mover`'s army entering `area` (the interception on
+    /// top of the stack names the entering units).
     fn intercept_units(&self, c: &Content, seat: u8, mover: u8, area: u8) -> Vec<u32> {
-        if seat == mover || !self.has_units(mover, area) {
+        if seat == mover || !self.entering_present(mover, area) {
             return Vec::new();
         }
         self.units_in_reach(c, seat, area, &[])
+    }
+
+    /// Whether a unit of the entering army of the interception on top of the stack (`mover`'s army
+    /// entering `area`) still stands there.
+    fn entering_present(&self, mover: u8, area: u8) -> bool {
+        let entering: &[u32] = match self
+            .stack
+            .iter()
+            .rev()
+            .find(|p| !matches!(p, Pending::Select(_)))
+        {
+            Some(Pending::Intercept { units, .. }) => units,
+            _ => &[],
+        };
+        self.units
+            .iter()
+            .any(|u| u.owner == mover && u.area == area && entering.contains(&u.id))
+    }
+
+    /// Whether the unit `u` defends in battle `b`: a unit of the target army (for an interception
+    /// only the entering army) or of an army committed to the defence.
+    pub(crate) fn defends(b: &Battle, u: &Unit) -> bool {
+        let target = match b.target {
+            Target::Army { owner, area } => {
+                u.owner == owner
+                    && u.area == area
+                    && (b.entering.is_empty() || b.entering.contains(&u.id))
+            }
+            Target::City(_) => false,
+        };
+        target || b.defenders.contains(&(u.owner, u.area))
     }
 
     /// The units with which `seat` may help the attack, and the areas of the armies it may commit to
@@ -417,12 +451,19 @@ impl Syba {
                 .areas_of(seat)
                 .into_iter()
                 .filter(|&a| {
+                    // The target army itself is not a helper; against an interception its owner's
+                    // other units in that area (not the entering army) are another army and are.
+                    let other_army = b.target
+                        != (Target::Army {
+                            owner: seat,
+                            area: a,
+                        })
+                        || (!b.entering.is_empty()
+                            && self.units.iter().any(|u| {
+                                u.owner == seat && u.area == a && !b.entering.contains(&u.id)
+                            }));
                     !b.defenders.contains(&(seat, a))
-                        && b.target
-                            != (Target::Army {
-                                owner: seat,
-                                area: a,
-                            })
+                        && other_army
                         && c.dist(a, ta) <= self.reach(c, seat, a)
                 })
                 .collect();
@@ -804,7 +845,7 @@ impl Syba {
             Action::Move { unit, to } => {
                 if let Some(i) = self.unit_index(unit) {
                     self.move_unit(c, i, to);
-                    self.after_entry(c, seat, to);
+                    self.after_entry(c, seat, to, vec![unit]);
                 }
             }
             Action::MoveArmy { from, to } => {
@@ -816,7 +857,7 @@ impl Syba {
                 let ids = self.units_in_reach(c, seat, self.target_area(c, target), &[]);
                 if ids.len() == 1 {
                     self.exhaust_units(&ids);
-                    self.start_battle(c, seat, target, ids);
+                    self.start_battle(c, seat, target, ids, Vec::new());
                 } else {
                     self.select(seat, Purpose::Attack(target), ids);
                 }
@@ -879,7 +920,7 @@ impl Syba {
                     match sel.purpose {
                         Purpose::Attack(target) => {
                             self.exhaust_units(&sel.chosen);
-                            self.start_battle(c, sel.seat, target, sel.chosen);
+                            self.start_battle(c, sel.seat, target, sel.chosen, Vec::new());
                         }
                         Purpose::Intercept { mover, area } => {
                             self.intercept_with(c, sel.seat, mover, area, sel.chosen);
@@ -891,7 +932,7 @@ impl Syba {
                                     self.move_unit(c, i, to);
                                 }
                             }
-                            self.after_entry(c, sel.seat, to);
+                            self.after_entry(c, sel.seat, to, sel.chosen);
                         }
                     }
                 }
@@ -991,14 +1032,17 @@ impl Syba {
     }
 
     /// The deciding seat intercepts with `ids`: it leaves the interception queue and its battle starts.
+    /// The battle's target is the entering army only.
     fn intercept_with(&mut self, c: &Content, seat: u8, mover: u8, area: u8, ids: Vec<u32>) {
-        if let Some(Pending::Intercept { queue, .. }) = self.stack.last_mut()
-            && !queue.is_empty()
-        {
-            queue.remove(0);
+        let mut entering = Vec::new();
+        if let Some(Pending::Intercept { queue, units, .. }) = self.stack.last_mut() {
+            if !queue.is_empty() {
+                queue.remove(0);
+            }
+            entering.clone_from(units);
         }
         self.exhaust_units(&ids);
-        self.start_battle(c, seat, Target::Army { owner: mover, area }, ids);
+        self.start_battle(c, seat, Target::Army { owner: mover, area }, ids, entering);
     }
 
     /// The deciding seat helps the attack with `ids`; that is its one decision on this battle.
@@ -1044,24 +1088,40 @@ impl Syba {
         u.area = to;
     }
 
-    /// After an army of `mover` entered `area`: the interception round, in turn order after the mover.
-    fn after_entry(&mut self, c: &Content, mover: u8, area: u8) {
+    /// After the army `units` of `mover` entered `area`: the interception round, in turn order after
+    /// the mover.
+    fn after_entry(&mut self, c: &Content, mover: u8, area: u8, mut units: Vec<u32>) {
         let queue: Vec<u8> = self
             .order_after(mover)
             .into_iter()
             .filter(|&s| s != mover)
             .collect();
-        self.stack.push(Pending::Intercept { mover, area, queue });
+        units.sort_unstable();
+        self.stack.push(Pending::Intercept {
+            mover,
+            area,
+            queue,
+            units,
+        });
         self.advance(c);
     }
 
-    fn start_battle(&mut self, c: &Content, attacker: u8, target: Target, attackers: Vec<u32>) {
+    /// Starts the battle of `attackers` on `target` (`entering`: an interception's entering army).
+    fn start_battle(
+        &mut self,
+        c: &Content,
+        attacker: u8,
+        target: Target,
+        attackers: Vec<u32>,
+        entering: Vec<u32>,
+    ) {
         let queue = self.order_after(attacker);
         self.stack.push(Pending::Battle(Battle {
             attacker,
             target,
             attackers,
             defenders: Vec::new(),
+            entering,
             queue,
             side: None,
         }));
@@ -1076,9 +1136,11 @@ impl Syba {
                 return;
             }
             match self.stack.last() {
-                Some(Pending::Intercept { mover, area, queue }) => {
+                Some(Pending::Intercept {
+                    mover, area, queue, ..
+                }) => {
                     let (mover, area) = (*mover, *area);
-                    if !self.has_units(mover, area) {
+                    if !self.entering_present(mover, area) {
                         self.stack.pop();
                         continue;
                     }
@@ -1137,10 +1199,8 @@ impl Syba {
             }
         }
         let mut defence = 0;
-        let mut armies: Vec<(u8, u8)> = b.defenders.clone();
         match b.target {
             Target::Army { owner, area } => {
-                armies.push((owner, area));
                 if let Some(city) = c.area_city[area as usize]
                     && self.owns_city(owner, city)
                 {
@@ -1150,7 +1210,7 @@ impl Syba {
             Target::City(city) => defence += self.city_strength(c, city),
         }
         for u in &self.units {
-            if armies.contains(&(u.owner, u.area)) {
+            if Self::defends(b, u) {
                 defence += self.power(c, u);
                 if let UnitKind::Hero(h) = u.kind {
                     defence += u32::from(c.heroes.get(h as usize).map_or(0, |x| x.defence_bonus));
@@ -1166,11 +1226,9 @@ impl Syba {
         let mut destroyed = 0;
         let mut captured = None;
         if success {
-            let mut armies = b.defenders.clone();
             let mut city_part = None;
             match b.target {
                 Target::Army { owner, area } => {
-                    armies.push((owner, area));
                     if let Some(city) = c.area_city[area as usize]
                         && self.owns_city(owner, city)
                     {
@@ -1182,7 +1240,7 @@ impl Syba {
             let before = self.units.len();
             let mut dead_heroes = Vec::new();
             self.units.retain(|u| {
-                let dies = armies.contains(&(u.owner, u.area));
+                let dies = Self::defends(&b, u);
                 if dies && let UnitKind::Hero(h) = u.kind {
                     dead_heroes.push(h);
                 }

@@ -304,6 +304,12 @@ pub struct Battle {
     pub defenders: Vec<(u8, u8)>,
     /// Seats still to decide, in order; the first decides now.
     pub queue: Vec<u8>,
+    /// For an interception: the entering army (the units that moved in together), the only units of
+    /// the target army that are attacked; the target owner's other units in that area are another
+    /// army, in the battle only when committed to the defence (`help-defend` of that area). Empty
+    /// for an ordinary attack (the whole army).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entering: Vec<u32>,
     /// `defence` once the deciding seat has committed an army to the defence (it may add more armies,
     /// then passes); null otherwise. (`attack` is never set: a helper of the attack decides once, and
     /// `validate()` refuses it.)
@@ -345,11 +351,14 @@ pub struct Selection {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Pending {
-    /// An army of `mover` entered `area`: the seats in `queue` (first decides) may attack it.
+    /// An army of `mover` entered `area`: the seats in `queue` (first decides) may attack it. `units`
+    /// are the units that moved in together (the entering army, the interception's target).
     Intercept {
         mover: u8,
         area: u8,
         queue: Vec<u8>,
+        #[serde(default)]
+        units: Vec<u32>,
     },
     Battle(Battle),
     /// The current player is building (not yet `proposed`) or has proposed a trade with `partner`.

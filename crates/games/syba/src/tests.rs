@@ -668,6 +668,79 @@ fn interception_by_players_with_army_in_reach_in_turn_order_after_mover() {
     assert_eq!(to_act(&g), 2);
 }
 
+/// Rule, Interception **[decision]**: the target is the entering army only (the units that moved in
+/// together); the mover's units already standing in that area are another army and fight only if the
+/// mover commits them to the defence as a helper (issue 19's example).
+#[test]
+fn interception_attacks_the_entering_army_only() {
+    let c = content();
+    let setup = || {
+        let mut g = duel();
+        g.players[0].race = c.race_by_slug("human-realm");
+        g.players[1].race = c.race_by_slug("forces-of-the-fey");
+        let knight = put(&mut g, 0, UnitKind::Knight, "greywood");
+        let soldier = put(&mut g, 0, UnitKind::Soldier, "bell");
+        let monster = put(&mut g, 1, UnitKind::Monster, "greywood");
+        (g, knight, soldier, monster)
+    };
+    // Without help: 3 against the Soldier's 1; the Soldier is destroyed, the Knight survives.
+    let (mut g, knight, soldier, _) = setup();
+    ok(&mut g, 0, &format!("move u{soldier} greywood"));
+    assert_eq!(to_act(&g), 1);
+    ok(&mut g, 1, "intercept");
+    // The helping round: the Human may commit the Knight (another army) to the defence.
+    assert_eq!(to_act(&g), 0);
+    let help = Action::HelpDefend(area("greywood"));
+    assert!(
+        g.legal_actions_vec(0).contains(&help),
+        "help-defend is offered"
+    );
+    assert_eq!(g.action_notation(&help), "help-defend greywood");
+    ok(&mut g, 0, "pass");
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (r.attacker, r.attack, r.defence, r.success, r.destroyed),
+        (1, 3, 1, true, 1)
+    );
+    assert!(g.unit(soldier).is_none());
+    assert_eq!(
+        unit(&g, knight).area,
+        area("greywood"),
+        "the Knight survives"
+    );
+    assert!(g.pending().is_empty());
+    assert_eq!(to_act(&g), 0);
+    // Committing the Knight: 3 against 3, a tie, which goes to the attacker: both are destroyed.
+    let (mut g, knight, soldier, _) = setup();
+    ok(&mut g, 0, &format!("move u{soldier} greywood"));
+    ok(&mut g, 1, "intercept");
+    let (attack, defence) = match g.stack.last() {
+        Some(Pending::Battle(b)) => g.battle_numbers(c, b),
+        other => panic!("expected the battle, got {other:?}"),
+    };
+    assert_eq!(
+        (attack, defence),
+        (3, 1),
+        "before help: the entering army only"
+    );
+    ok(&mut g, 0, "help-defend greywood");
+    // Nothing more to commit: the battle is resolved.
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (r.attack, r.defence, r.success, r.destroyed),
+        (3, 3, true, 2)
+    );
+    assert!(g.unit(soldier).is_none() && g.unit(knight).is_none());
+    // An ordinary attack on the army still meets every unit there (the whole army).
+    let (mut g, knight, soldier, _) = setup();
+    g.current = 1;
+    ok(&mut g, 1, "attack P1@greywood");
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!((r.attack, r.defence, r.success), (3, 2, true));
+    assert!(g.unit(knight).is_none());
+    assert_eq!(unit(&g, soldier).area, area("bell"));
+}
+
 // ------------------------------------------------------------------ attacking and helping
 
 #[test]
@@ -1261,12 +1334,31 @@ fn trade_only_on_your_turn_and_limited_per_turn() {
 #[test]
 fn inconsistent_pending_decisions_are_rejected_by_validate() {
     let mut g = duel();
-    g.stack.push(Pending::Intercept {
+    let u = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    let mut h = g.clone();
+    h.stack.push(Pending::Intercept {
         mover: 0,
         area: 200,
         queue: vec![1],
+        units: vec![u],
     });
-    assert!(g.validate().unwrap_err().contains("unknown area"));
+    assert!(h.validate().unwrap_err().contains("unknown area"));
+    let mut h = g.clone();
+    h.stack.push(Pending::Intercept {
+        mover: 0,
+        area: area("kaul"),
+        queue: vec![1],
+        units: vec![],
+    });
+    assert!(h.validate().unwrap_err().contains("no entering unit"));
+    let mut h = g.clone();
+    h.stack.push(Pending::Intercept {
+        mover: 0,
+        area: area("kaul"),
+        queue: vec![1],
+        units: vec![u + 5],
+    });
+    assert!(h.validate().unwrap_err().contains("below next_unit"));
 }
 
 #[test]
@@ -2069,6 +2161,7 @@ fn inconsistent_army_move_selections_are_rejected_by_validate() {
         mover: 1,
         area: area("kaul"),
         queue: vec![0],
+        units: vec![a],
     });
     h.stack.push(mv(0, "kaul", "heran", vec![a]));
     assert!(h.validate().unwrap_err().contains("only pending decision"));

@@ -71,11 +71,12 @@ impl Geo {
         self.names.get(cell as usize).map_or("?", |s| s.as_str())
     }
 
-    /// Whether `a` and `b` touch (8 neighbours on squares, 6 on the hexagon).
+    /// Whether `b` is one step from `a` orthogonally or diagonally (King's morale): the 8 neighbours
+    /// on squares, the 12 on the hexagon (6 edge neighbours and 6 Glinski diagonals, same-colour
+    /// cells across a vertex).
     #[inline]
     pub fn adjacent(&self, a: u8, b: u8) -> bool {
-        let dirs = if self.shape == BoardShape::Hex { 6 } else { 8 };
-        self.step[a as usize][..dirs].contains(&b)
+        self.step[a as usize][..2 * self.ortho].contains(&b)
     }
 
     /// The line from `from` to `to`: `(dir, distance)`.

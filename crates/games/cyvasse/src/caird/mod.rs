@@ -40,13 +40,16 @@
 //!   captures a piece in one ruins it (Forest).
 //! * **Ranged attacks** (Version C): Trebuchets shoot over Mountains and friendly pieces, Crossbowmen
 //!   over nothing; both may also capture by moving.
-//! * **King's morale** (Version C): a piece adjacent to its own King (8 neighbours; 6 on the hexagon)
-//!   fights as elite of its category, attacking and defending.
+//! * **King's morale** (Version C): a piece adjacent to its own King, orthogonally or diagonally (8
+//!   neighbours; on the hexagon **\[decision\]** all 12: the 6 edge neighbours and the 6 diagonals,
+//!   same-colour cells across a vertex, as the rules define hex diagonals), fights as elite of its
+//!   category, attacking and defending.
 //! * **Check**: an action that leaves one's own King capturable is illegal. No legal action: checkmate
 //!   (the other side wins) when in check, else stalemate (draw). Threefold repetition (same position,
 //!   terrain, side to move, reserve and storm state) and 100 plies without a capture are draws.
 //! * **Options**: `large_board` (10x10), `dragon_reserve` ([`CairdAction::Place`] on any empty cell of the
-//!   home zone), `super_trebuchets` (Trebuchet shots pass over every piece), `dragonfyre` (the Dragon
+//!   own home zone; on the hexagon **\[decision\]** the own home area only, never no-man's-land nor the
+//!   enemy's home), `super_trebuchets` (Trebuchet shots pass over every piece), `dragonfyre` (the Dragon
 //!   shoots 2 squares ortho/diag — hex: orthogonal — over friendly pieces, not over Mountains),
 //!   `castle_storming` ([`CairdAction::Ruin`]), `wildfyre` (a ranged capture of a piece on Water burns
 //!   the square), `sea_movement` (hex: a piece on a corner port moves to the next port either way).
@@ -69,8 +72,10 @@
 //!   move ruining it ([`CairdAction::Ruin`]).
 //! * `wildfyre`: burning squares can never be entered or stopped on (the Dragon may fly over them).
 //! * Dragon placement (`dragon_reserve`) is a move: it must not leave the own King capturable, it may use
-//!   any empty non-burning home cell (on the hexagon, the 37 home cells: all lie within five cells of a
-//!   friendly edge), and it does not ruin a Fortress.
+//!   any empty non-burning cell of the own home, and it does not ruin a Fortress. On the hexagon the
+//!   rules say "within five cells of a friendly edge"; **\[decision\]** that is any empty cell of the
+//!   own home area (its 37 cells), never a no-man's-land cell nor an enemy home cell, as on the square
+//!   board's "friendly side".
 //! * `sea_movement`: the sea move ignores terrain costs, is not blocked, and captures only what the
 //!   piece may capture; a piece on Water cannot capture by sea.
 //! * The hidden setup can leave a King capturable on White's first move: capturing a King is then legal
@@ -81,7 +86,7 @@
 //! * The 10x10 board keeps the 26 pieces per side; only the terrain counts and the home depth change.
 //! * Hex: the front row of a home (for the pass rule) is its five cells with |r − s| = 2, next to
 //!   no-man's-land; pieces may move through no-man's-land once play begins. "Adjacent" (morale) means
-//!   the 6 edge neighbours. The Basic Trebuchet's stay-in-place take line stays 3 (the +1 is for
+//!   the 12 cells of the hex directions (see King's morale above). The Basic Trebuchet's stay-in-place take line stays 3 (the +1 is for
 //!   Version C ranged attacks); Version C Trebuchets move 1 cell in any of the 12 directions.
 //! * Mountains are neutral once placed (their owner's case is kept only for display): any Trebuchet
 //!   shoots over any Mountain, the Dragon flies over any Mountain, and nothing captures one.
