@@ -1,15 +1,23 @@
 //! Records: everything needed to reproduce a game.
 //!
 //! ```json
-//! { "game": "kyo", "options": {"light_pawn_rows": "trench", "extra_pieces": false}, "seed": 42,
+//! { "game": "kyo", "options": {"light_pawn_rows": "trench", "extra_pieces": false}, "seed": "42",
+//!   "seed_commitment": "…64 hex digits…",
 //!   "actions": [ {"actor": {"seat": 0}, "action": ...}, {"actor": "chance", "action": ...} ],
 //!   "result": {"results": ["win", "loss"], "reason": "King captured"} }
 //! ```
 //! Replaying `actions` on `Game::new(options)` reproduces every state; `result` (when present) must equal
 //! the final outcome. `seed` is the authority's RNG seed: [`Match`] draws every chance action from it, so
 //! a record made by a `Match` can also be audited (re-drawing the chance actions gives the same ones).
+//!
+//! The seed is written as a decimal string, so that it stays exact in JSON readers whose numbers are
+//! doubles (a browser's): a seed is any `u64`. A number is accepted too. `seed_commitment` is
+//! [`seed_commitment`] of the seed: the server shows it from a game's first message and reveals the
+//! seed only once the game is over, so anyone can check ([`JsonRecord::check_seed_commitment`]) that
+//! the chance actions were fixed before the first move.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use sha2::{Digest, Sha256};
 
 use crate::{ActionError, Actor, Game, GameRng, Outcome, Seat, ToAct, rng_from_seed};
 
@@ -26,6 +34,7 @@ pub struct RecordedAction<A> {
 pub struct Record<G: Game> {
     pub game: String,
     pub options: G::Options,
+    #[serde(with = "seed_text")]
     pub seed: u64,
     pub actions: Vec<RecordedAction<G::Action>>,
     #[serde(default)]
@@ -38,11 +47,77 @@ pub struct JsonRecord {
     pub game: String,
     #[serde(default)]
     pub options: serde_json::Value,
-    #[serde(default)]
+    #[serde(default, with = "seed_text")]
     pub seed: u64,
+    /// [`seed_commitment`] of `seed`, as the server published it when the game began (records made
+    /// elsewhere may have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_commitment: Option<String>,
     pub actions: Vec<RecordedAction<serde_json::Value>>,
     #[serde(default)]
     pub result: Option<Outcome>,
+}
+
+/// The commitment to a game's seed: the SHA-256 of its 8 little-endian bytes, as 64 lower-case hex
+/// digits. Published before the first move, it binds the authority to the seed (and so to every chance
+/// action) without revealing it.
+pub fn seed_commitment(seed: u64) -> String {
+    use std::fmt::Write;
+    let digest = Sha256::digest(seed.to_le_bytes());
+    let mut out = String::with_capacity(64);
+    for b in digest {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+impl JsonRecord {
+    /// Checks the record's `seed` against its `seed_commitment`. `Ok(false)` when the record carries
+    /// no commitment (nothing to check), `Ok(true)` when it matches.
+    pub fn check_seed_commitment(&self) -> Result<bool, String> {
+        let Some(given) = &self.seed_commitment else {
+            return Ok(false);
+        };
+        let actual = seed_commitment(self.seed);
+        if given.trim().eq_ignore_ascii_case(&actual) {
+            Ok(true)
+        } else {
+            Err(format!(
+                "the seed {} does not match the record's seed commitment {given} (its SHA-256 is {actual})",
+                self.seed
+            ))
+        }
+    }
+}
+
+/// A seed as a decimal string (exact in every JSON reader); read from a string or a number.
+mod seed_text {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(seed: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(seed)
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Seed {
+        Number(u64),
+        Text(String),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        match Seed::deserialize(d) {
+            Ok(Seed::Number(n)) => Ok(n),
+            Ok(Seed::Text(t)) => t.trim().parse().map_err(|_| {
+                serde::de::Error::custom(format!(
+                    "seed `{t}` is not a whole number from 0 to 18446744073709551615"
+                ))
+            }),
+            Err(_) => Err(serde::de::Error::custom(
+                "seed must be a whole number from 0 to 18446744073709551615, or such a number as a string",
+            )),
+        }
+    }
 }
 
 /// A game being played under an authority: the state, the seeded RNG that picks chance actions, and the
@@ -129,6 +204,7 @@ impl<G: Game> Record<G> {
             game: self.game.clone(),
             options: serde_json::to_value(&self.options)?,
             seed: self.seed,
+            seed_commitment: Some(seed_commitment(self.seed)),
             actions: self
                 .actions
                 .iter()

@@ -116,7 +116,9 @@ pub struct PlayoutArgs {
 pub struct ReplayArgs {
     /// The record JSON file (`-` for stdin): {"game", "options", "seed", "actions", "result"}.
     pub record: String,
-    /// Also check that every chance action is the one the record's seed draws.
+    /// Also check the seed: it must match the record's `seed_commitment` (the SHA-256 of its 8
+    /// little-endian bytes, which the server publishes before the first move), and every chance action
+    /// must be the one the seed draws.
     #[arg(long)]
     pub audit_seed: bool,
     /// Print the final state as JSON instead of drawing it.
@@ -378,6 +380,11 @@ pub fn replay(args: &ReplayArgs, registry: &Registry) -> Result<()> {
     let record: JsonRecord = serde_json::from_value(json)
         .with_context(|| format!("`{}` is not a game record", args.record))?;
     let game = registry.get(&record.game)?;
+    let committed = if args.audit_seed {
+        record.check_seed_commitment().map_err(|e| anyhow!(e))?
+    } else {
+        false
+    };
     let state = game.replay(&record, args.audit_seed)?;
     if args.json {
         return print_json(&state.state());
@@ -401,5 +408,25 @@ pub fn replay(args: &ReplayArgs, registry: &Registry) -> Result<()> {
         None => outln!("Game in progress; to act: {:?}", state.to_act()),
     }
     outln!("Record verified: {} actions.", record.actions.len());
+    if args.audit_seed {
+        let chance = record
+            .actions
+            .iter()
+            .filter(|a| a.actor == tabula_core::Actor::Chance)
+            .count();
+        if committed {
+            outln!(
+                "Seed {} matches its commitment {}; all {chance} chance actions are the ones it draws.",
+                record.seed,
+                record.seed_commitment.as_deref().unwrap_or_default()
+            );
+        } else {
+            outln!(
+                "Seed {}: all {chance} chance actions are the ones it draws (the record carries no seed \
+                 commitment to check it against).",
+                record.seed
+            );
+        }
+    }
     Ok(())
 }

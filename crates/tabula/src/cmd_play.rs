@@ -94,6 +94,7 @@ pub fn play(args: &PlayArgs, registry: &Registry) -> Result<()> {
             game: game.id().to_string(),
             options,
             seed,
+            seed_commitment: Some(tabula_core::record::seed_commitment(seed)),
             actions: Vec::new(),
             result: None,
         },

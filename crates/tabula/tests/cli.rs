@@ -456,3 +456,45 @@ fn the_default_loadtest_completes_against_a_default_server() {
     assert_eq!(report["errors"], 0, "{report}");
     assert!(report["actions"].as_u64().unwrap() > 0, "{report}");
 }
+
+#[test]
+fn audit_seed_checks_the_seed_commitment_and_every_chance_action() {
+    // A Territories game (its deal is chance) with a seed past 2^53: the record writes it as a string.
+    let seed: u64 = 18_446_744_073_709_551_557;
+    let record_path =
+        std::env::temp_dir().join(format!("tabula-cli-{}-audit.json", std::process::id()));
+    let record_arg = record_path.to_str().unwrap();
+    let o = tabula_stdin(
+        &["play", "territories", "--seed", &seed.to_string(), "--record", record_arg],
+        &"1\n".repeat(6),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+    assert_eq!(record["seed"], serde_json::json!(seed.to_string()));
+    assert_eq!(
+        record["seed_commitment"],
+        serde_json::json!(tabula_core::record::seed_commitment(seed))
+    );
+    let o = tabula(&["replay", record_arg, "--audit-seed"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("matches its commitment"), "{}", stdout(&o));
+
+    // A seed that is not the committed one is refused before anything else.
+    let mut other = record.clone();
+    other["seed"] = serde_json::json!((seed ^ 1).to_string());
+    let f = temp_file("audit-seed.json", &other.to_string());
+    assert_clean_error(
+        &tabula(&["replay", f.to_str().unwrap(), "--audit-seed"]),
+        "does not match the record's seed commitment",
+    );
+    // A consistent commitment to another seed: the chance actions are not the ones it draws.
+    other["seed_commitment"] = serde_json::json!(tabula_core::record::seed_commitment(seed ^ 1));
+    let f = temp_file("audit-chance.json", &other.to_string());
+    assert_clean_error(
+        &tabula(&["replay", f.to_str().unwrap(), "--audit-seed"]),
+        "is not the one the seed draws",
+    );
+    // Without --audit-seed the moves alone are checked.
+    assert!(tabula(&["replay", f.to_str().unwrap()]).status.success());
+}
