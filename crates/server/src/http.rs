@@ -11,7 +11,7 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -153,8 +153,20 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/ws", get(ws))
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .method_not_allowed_fallback(method_not_allowed)
-        .fallback(crate::assets::serve_asset)
+        .fallback(web_page)
         .with_state(state)
+}
+
+/// Every path outside the API is the web client's: read-only, so it answers GET and HEAD only.
+async fn web_page(method: Method, uri: axum::http::Uri) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        let r = Refusal::MethodNotAllowed(format!(
+            "{method} is not a method of {}: pages answer only GET and HEAD (the API is under /api/)",
+            uri.path()
+        ));
+        return ([(header::ALLOW, "GET, HEAD")], r).into_response();
+    }
+    crate::assets::serve_asset(uri).await
 }
 
 async fn api_not_found() -> Refusal {
@@ -289,7 +301,8 @@ async fn create_game(State(st): State<AppState>, body: Result<Bytes, BytesReject
         })
         .collect();
     let body = json!({"id": room.id, "game": inner.core.config.game, "status": inner.core.status.as_str(),
-                      "seats": seats, "watch_url": format!("/watch/{}", room.id)});
+                      "seats": seats, "watch_url": format!("/watch/{}", room.id),
+                      "seed_commitment": &*inner.core.seed_commitment});
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
@@ -406,11 +419,6 @@ async fn join(
     Ok(Json(json!({"seat": req.seat, "name": name, "token": token})).into_response())
 }
 
-async fn authed(st: &AppState, id: &str, seat: u8, token: &str) -> Result<Arc<Room>, Refusal> {
-    let room = st.shared.room(id).await?;
-    room.inner.lock().await.core.check_token(seat, token)?;
-    Ok(room)
-}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -440,8 +448,9 @@ async fn action(
 ) -> ApiResult {
     let req: ActionReq = parse_body(body)?;
     let input = action_input(req.action, req.notation)?;
-    let room = authed(&st, &id, req.seat, &req.token).await?;
-    let seq = st.shared.act(&room, req.seat, input).await?;
+    // The token is checked under the game's lock, with the commit (see `Shared::act`).
+    let room = st.shared.room(&id).await?;
+    let seq = st.shared.act(&room, req.seat, &req.token, input).await?;
     Ok(Json(json!({"seq": seq})).into_response())
 }
 
@@ -451,8 +460,11 @@ async fn resign(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let req: SeatAuth = parse_body(body)?;
-    let room = authed(&st, &id, req.seat, &req.token).await?;
-    let seq = st.shared.seat_op(&room, req.seat, SeatOp::Resign).await?;
+    let room = st.shared.room(&id).await?;
+    let seq = st
+        .shared
+        .seat_op(&room, req.seat, &req.token, SeatOp::Resign)
+        .await?;
     Ok(Json(json!({"seq": seq})).into_response())
 }
 
@@ -482,8 +494,8 @@ async fn draw(
 ) -> ApiResult {
     let req: DrawReq = parse_body(body)?;
     let op = draw_op(&req.op)?;
-    let room = authed(&st, &id, req.seat, &req.token).await?;
-    let seq = st.shared.seat_op(&room, req.seat, op).await?;
+    let room = st.shared.room(&id).await?;
+    let seq = st.shared.seat_op(&room, req.seat, &req.token, op).await?;
     Ok(Json(json!({"seq": seq})).into_response())
 }
 
@@ -493,8 +505,8 @@ async fn rematch(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let req: SeatAuth = parse_body(body)?;
-    let room = authed(&st, &id, req.seat, &req.token).await?;
-    let (new_id, seat) = st.shared.rematch(&room, req.seat).await?;
+    let room = st.shared.room(&id).await?;
+    let (new_id, seat) = st.shared.rematch(&room, req.seat, &req.token).await?;
     Ok(Json(json!({"id": new_id, "seat": seat, "token": req.token})).into_response())
 }
 
@@ -541,6 +553,7 @@ async fn ws(
             e.body_text()
         ))
     })?;
+    check_origin(&headers, &st.shared.limits.ws_allowed_origins)?;
     // A seat's token is checked against a game already in memory without touching the budget;
     // anything else (a spectator, a wrong token, a game to load from the database) is counted first.
     let checked = match st.shared.loaded_room(&id) {
@@ -558,10 +571,12 @@ async fn ws(
         Some((room, c)) => (room, c?),
         None => {
             let room = st.shared.room(&id).await?;
-            let c = observer_of(&room, q.seat, q.token, &headers).await?;
+            let c = observer_of(&room, q.seat, q.token.clone(), &headers).await?;
             (room, c)
         }
     };
+    // Each change the socket asks for is authorised again with this token, under the game's lock.
+    let token = q.token.or_else(|| bearer(&headers)).unwrap_or_default();
     let since = q.since.unwrap_or(0);
     let limits = st.shared.limits.clone();
     let shared = st.shared.clone();
@@ -572,8 +587,40 @@ async fn ws(
         .read_buffer_size(WS_READ_BUFFER)
         .max_message_size(limits.ws_max_message * 4)
         .max_frame_size(limits.ws_max_message * 4)
-        .on_upgrade(move |socket| session(socket, shared, room, obs, rev, since))
+        .on_upgrade(move |socket| session(socket, shared, room, obs, token, rev, since))
         .into_response())
+}
+
+/// Refuses a browser's WebSocket upgrade from a page of another site: the `Origin` header, when there
+/// is one, must be the server's own origin (the request's `Host`, over http or https) or one of
+/// `allowed` (compared without case and a trailing `/`).
+fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), Refusal> {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let origin = origin.to_str().unwrap_or("").trim().trim_end_matches('/');
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("")
+        .trim();
+    let own = !host.is_empty()
+        && ["http://", "https://"].iter().any(|scheme| {
+            origin
+                .get(..scheme.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(scheme))
+                && origin[scheme.len()..].eq_ignore_ascii_case(host)
+        });
+    let listed = allowed
+        .iter()
+        .any(|a| a.trim().trim_end_matches('/').eq_ignore_ascii_case(origin));
+    if own || listed {
+        return Ok(());
+    }
+    Err(Refusal::Forbidden(format!(
+        "WebSocket connections from pages of `{origin}` are not allowed: only this server's own \
+         pages (and the origins its operator lists with --allow-origin) may connect"
+    )))
 }
 
 /// Read buffer of a WebSocket connection (bytes).
@@ -663,6 +710,7 @@ async fn session(
     shared: Arc<Shared>,
     room: Arc<Room>,
     obs: Observer,
+    token: String,
     rev: u64,
     since: u64,
 ) {
@@ -733,7 +781,7 @@ async fn session(
                     }
                     continue;
                 }
-                let reply = handle_client(&shared, &room, obs, &text).await;
+                let reply = handle_client(&shared, &room, obs, &token, &text).await;
                 match reply {
                     Reply::Text(t) => {
                         if sink.send(Message::Text(t.into())).await.is_err() { break }
@@ -840,7 +888,13 @@ enum Reply {
     Snapshot(Option<i64>),
 }
 
-async fn handle_client(shared: &Arc<Shared>, room: &Arc<Room>, obs: Observer, text: &str) -> Reply {
+async fn handle_client(
+    shared: &Arc<Shared>,
+    room: &Arc<Room>,
+    obs: Observer,
+    token: &str,
+    text: &str,
+) -> Reply {
     let msg: ClientMsg = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => {
@@ -857,7 +911,8 @@ async fn handle_client(shared: &Arc<Shared>, room: &Arc<Room>, obs: Observer, te
         Observer::Seat(s) => Some(s.0),
         Observer::Spectator => None,
     };
-    // (A seat whose token was replaced is revoked by the session before its messages get here.)
+    // A seat whose token was replaced is revoked by the session before its messages get here; a claim
+    // that lands meanwhile is caught by the token check each change makes under the game's lock.
     let need_seat = |id: Option<i64>| {
         Reply::Text(error_msg(
             id,
@@ -880,7 +935,7 @@ async fn handle_client(shared: &Arc<Shared>, room: &Arc<Room>, obs: Observer, te
                 return need_seat(id);
             };
             let r = match action_input(action, notation) {
-                Ok(input) => shared.act(room, seat, input).await,
+                Ok(input) => shared.act(room, seat, token, input).await,
                 Err(e) => Err(e),
             };
             ack(id, r)
@@ -890,7 +945,7 @@ async fn handle_client(shared: &Arc<Shared>, room: &Arc<Room>, obs: Observer, te
                 return need_seat(id);
             };
             let r = match draw_op(&op) {
-                Ok(op) => shared.seat_op(room, seat, op).await,
+                Ok(op) => shared.seat_op(room, seat, token, op).await,
                 Err(e) => Err(e),
             };
             ack(id, r)
@@ -899,13 +954,13 @@ async fn handle_client(shared: &Arc<Shared>, room: &Arc<Room>, obs: Observer, te
             let Some(seat) = seat else {
                 return need_seat(id);
             };
-            ack(id, shared.seat_op(room, seat, SeatOp::Resign).await)
+            ack(id, shared.seat_op(room, seat, token, SeatOp::Resign).await)
         }
         ClientMsg::Rematch { id } => {
             let Some(seat) = seat else {
                 return need_seat(id);
             };
-            match shared.rematch(room, seat).await {
+            match shared.rematch(room, seat, token).await {
                 Ok((game, new_seat)) => Reply::Text(
                     json!({"type": "ack", "id": id, "rematch": {"id": game, "seat": new_seat}})
                         .to_string(),

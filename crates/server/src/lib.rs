@@ -39,11 +39,19 @@
 //!   owing a decision. Time keeps running while the server is down; a seat whose time ran out during
 //!   the downtime loses when the server comes back.
 //! * **Rematch** rotates the seats by one; every player keeps their token.
-//! * **Records** are given only once a game is over (they contain hidden actions); a result the game
-//!   did not reach itself (resignation, time, agreement) is kept in the record and accepted on import
-//!   (the moves are still replayed and checked by the game).
-//! * Chance is drawn from a `GameRng` seeded with the game's seed; after a restart the RNG is advanced
-//!   by re-drawing every recorded chance action, so the continuation is the one the seed gives.
+//! * **Records** are given only once a game is over (they contain hidden actions and the seed); a result
+//!   the game did not reach itself (resignation, time, agreement) is kept in the record. On import the
+//!   moves are replayed and checked by the game, and the result must be what the replay gives: the
+//!   game's own outcome, or one the server ends a game with in that position.
+//! * **Chance** is drawn from a `GameRng` seeded with the game's seed, which the server draws from the
+//!   operating system's randomness (clients cannot choose it). Observers see only its commitment
+//!   (SHA-256 of its little-endian bytes) until the game is over, then the seed (`tabula replay
+//!   --audit-seed` checks both). After a restart the RNG is advanced by re-drawing every recorded
+//!   chance action, so the continuation is the one the seed gives.
+//! * Every change on a seat's behalf is **authorised under the game's lock**, in the critical section
+//!   that commits it: a token a claim replaced a moment earlier cannot slip a change in.
+//! * WebSockets are accepted from the server's own pages, the origins in
+//!   [`Limits::ws_allowed_origins`] and clients that send no `Origin`.
 //! * AI failures (an error or a refused action) fall back to a seeded random legal action, so a game
 //!   never hangs on a broken AI.
 //! * **Replay** (`GET /api/games/{id}/view/{n}`) rebuilds the position after `n` actions from the log,
@@ -101,6 +109,11 @@ pub struct Limits {
     pub ai_workers: usize,
     /// The highest AI level (levels are `1..=ai_max_level`; the AI crate's scale).
     pub ai_max_level: u8,
+    /// Origins (`https://example.org`) whose pages may open WebSockets, besides the server's own
+    /// (the scheme and `Host` of the request). A browser's upgrade from any other origin is refused
+    /// (`403`), so another site cannot play with a visitor's stored tokens; clients that send no
+    /// `Origin` (not browsers) are not affected.
+    pub ws_allowed_origins: Vec<String>,
 }
 
 impl Default for Limits {
@@ -116,6 +129,7 @@ impl Default for Limits {
             http_burst: 200.0,
             ai_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             ai_max_level: 5,
+            ws_allowed_origins: Vec::new(),
         }
     }
 }

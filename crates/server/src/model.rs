@@ -271,12 +271,13 @@ impl Clock {
         self.owing_since.get(seat).copied().flatten().is_some()
     }
 
-    /// The first seat (lowest remaining time) whose time has run out at `now`.
-    pub fn flagged(&self, now: i64) -> Option<u8> {
+    /// Every seat whose clock runs and whose time has run out at `now`, in seat order (several when
+    /// seats deciding at the same time run out together, or while the server was down).
+    pub fn flagged(&self, now: i64) -> Vec<u8> {
         (0..self.owing_since.len())
             .filter(|&i| self.running(i) && self.remaining(i, now) <= 0)
-            .min_by_key(|&i| self.remaining(i, now))
             .map(|i| i as u8)
+            .collect()
     }
 
     /// When the next seat's time runs out (for the server's timer).
@@ -319,6 +320,9 @@ pub enum Refusal {
     BadRequest(String),
     #[error("{0}")]
     BadToken(String),
+    /// Refused whoever asks (a WebSocket from another site's page).
+    #[error("{0}")]
+    Forbidden(String),
     #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
@@ -343,6 +347,7 @@ impl Refusal {
         match self {
             Refusal::BadRequest(_) => "bad_request",
             Refusal::BadToken(_) => "bad_token",
+            Refusal::Forbidden(_) => "forbidden",
             Refusal::NotFound(_) => "not_found",
             Refusal::NotStarted(_) => "not_started",
             Refusal::Conflict(_) => "conflict",
@@ -360,7 +365,7 @@ impl Refusal {
     pub fn http_status(&self) -> u16 {
         match self {
             Refusal::BadRequest(_) => 400,
-            Refusal::BadToken(_) => 403,
+            Refusal::BadToken(_) | Refusal::Forbidden(_) => 403,
             Refusal::NotFound(_) => 404,
             Refusal::NotStarted(_) | Refusal::Conflict(_) => 409,
             Refusal::Action(ActionError::GameOver | ActionError::NotYourTurn(_)) => 409,
@@ -421,7 +426,68 @@ pub struct GameCore {
     pub rematch: Option<String>,
     pub seq: u64,
     pub actions: u64,
+    /// [`tabula_core::record::seed_commitment`] of the seed: public from the first message on, while
+    /// the seed itself stays secret until the game is over.
+    pub seed_commitment: Arc<str>,
 }
+
+/// The result when `seat` resigns (`reason` "resigned") or loses on time ("lost on time"): it loses,
+/// every other seat wins.
+pub fn loss_for(state: &dyn DynState, seat: u8, reason: &str) -> Outcome {
+    let others: Vec<Seat> = (0..state.seats())
+        .filter(|&i| i != seat as usize)
+        .map(Seat::new)
+        .collect();
+    let name = state.seat_name(Seat(seat));
+    Outcome::winners(state.seats(), &others, format!("{name} {reason}"))
+}
+
+/// See [`GameCore::timeout_result`].
+pub fn timeout_result(state: &dyn DynState, seats: &[u8]) -> Outcome {
+    let n = state.seats();
+    match seats {
+        [seat] => loss_for(state, *seat, "lost on time"),
+        _ => {
+            let names: Vec<String> = seats
+                .iter()
+                .map(|&s| state.seat_name(Seat(s)))
+                .collect();
+            let names = names.join(" and ");
+            let winners: Vec<Seat> = (0..n)
+                .filter(|i| !seats.contains(&(*i as u8)))
+                .map(Seat::new)
+                .collect();
+            if winners.is_empty() {
+                Outcome::draw(n, format!("{names} ran out of time at once"))
+            } else {
+                Outcome::winners(n, &winners, format!("{names} lost on time"))
+            }
+        }
+    }
+}
+
+/// The results the server itself ends a game with in `state` while its rules let it go on:
+/// a resignation or a loss on time of each seat, the clocks of several seats running out at once,
+/// a draw by agreement. An imported record whose game the rules did not end must carry one of
+/// these (a result altered by hand is refused).
+pub fn results_outside_the_rules(state: &dyn DynState) -> Vec<Outcome> {
+    let n = state.seats();
+    let mut out = vec![Outcome::draw(n, DRAW_BY_AGREEMENT)];
+    for seat in 0..n as u8 {
+        out.push(loss_for(state, seat, "resigned"));
+    }
+    // Every set of seats whose time can run out at the same check (a few seats at most).
+    if n <= 8 {
+        for mask in 1u32..(1 << n) {
+            let seats: Vec<u8> = (0..n as u8).filter(|i| mask & (1 << i) != 0).collect();
+            out.push(timeout_result(state, &seats));
+        }
+    }
+    out
+}
+
+/// The reason of a draw by agreement.
+pub const DRAW_BY_AGREEMENT: &str = "draw by agreement";
 
 /// The number of observers of a game with `seats` seats (each seat plus the spectator, last).
 pub fn observers(seats: usize) -> Vec<Observer> {
@@ -458,6 +524,7 @@ impl GameCore {
         };
         Ok(GameCore {
             rng: rng_from_seed(config.seed),
+            seed_commitment: tabula_core::record::seed_commitment(config.seed).into(),
             token_hashes: config.token_hashes.clone(),
             config: Arc::new(config),
             state,
@@ -699,7 +766,7 @@ impl GameCore {
                 out.push(EventData::DrawDecline { seat: ai as u8 });
             } else if d.accepted.len() == self.seats() {
                 out.push(EventData::End {
-                    result: Outcome::draw(self.seats(), "draw by agreement"),
+                    result: Outcome::draw(self.seats(), DRAW_BY_AGREEMENT),
                 });
             }
         }
@@ -708,20 +775,30 @@ impl GameCore {
 
     /// The result when `seat` resigns or loses on time: it loses, every other seat wins.
     pub fn loss_for(&self, seat: u8, reason: &str) -> Outcome {
-        let others: Vec<Seat> = (0..self.seats())
-            .filter(|&i| i != seat as usize)
-            .map(Seat::new)
-            .collect();
-        let name = self.state.seat_name(Seat(seat));
-        Outcome::winners(self.seats(), &others, format!("{name} {reason}"))
+        loss_for(self.state.as_ref(), seat, reason)
     }
 
-    /// The game record (every action, hidden ones included: authority only).
+    /// The result when the clocks of `seats` have run out (all at the same check): they lose, the
+    /// others win; when every seat's time is out at once (during a simultaneous decision) it is a
+    /// draw, not a win for whichever seat the server looked at last.
+    pub fn timeout_result(&self, seats: &[u8]) -> Outcome {
+        timeout_result(self.state.as_ref(), seats)
+    }
+
+    /// The seed, once it may be shown: after the end of the game (and for imported records), never
+    /// while chance may still act.
+    pub fn revealed_seed(&self) -> Option<u64> {
+        matches!(self.status, Status::Over | Status::Imported).then_some(self.config.seed)
+    }
+
+    /// The game record (every action, hidden ones included, and the seed: authority only, or anyone
+    /// once the game is over).
     pub fn record(&self, events: &[Event]) -> JsonRecord {
         JsonRecord {
             game: self.config.game.clone(),
             options: self.config.options.clone(),
             seed: self.config.seed,
+            seed_commitment: Some(self.seed_commitment.to_string()),
             actions: events
                 .iter()
                 .filter_map(|e| match &e.data {

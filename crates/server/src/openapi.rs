@@ -122,13 +122,14 @@ pub fn document() -> Value {
                 "game": {"type": "string"}, "options": {"type": "object"},
                 "seats": {"type": "array", "items": r("SeatSpec")},
                 "host_seats": {"type": "array", "items": {"type": "integer"}},
-                "clock": r("Clock"), "public": {"type": "boolean"}, "seed": {"type": "integer"}}},
+                "clock": r("Clock"), "public": {"type": "boolean"}}},
             "Created": {"type": "object", "properties": {
                 "id": {"type": "string"}, "game": {"type": "string"}, "status": {"type": "string"},
                 "seats": {"type": "array", "items": {"type": "object", "properties": {
                     "seat": {"type": "integer"}, "name": {"type": "string"}, "kind": {"type": "string"}, "level": {"type": "integer"},
                     "token": {"type": "string"}, "join_url": {"type": "string"}}}},
-                "watch_url": {"type": "string"}}},
+                "watch_url": {"type": "string"},
+                "seed_commitment": {"type": "string", "description": "SHA-256 (hex) of the seed's 8 little-endian bytes"}}},
             "Summary": {"type": "object", "properties": {
                 "id": {"type": "string"}, "game": {"type": "string"}, "name": {"type": "string"},
                 "status": {"type": "string", "enum": ["waiting", "running", "over", "imported"]},
@@ -140,14 +141,18 @@ pub fn document() -> Value {
                 "options": {"type": "object"}, "to_act": {}, "view": {},
                 "legal": {"type": "array", "items": {"type": "object", "properties": {"action": {}, "notation": {"type": "string"}}}},
                 "events": {"type": "array", "items": {"type": "object"}}, "draw_offer": {"nullable": true},
-                "clock": {"nullable": true}, "result": {"nullable": true}, "rematch": {"nullable": true}, "text": {"type": "string"}}},
+                "clock": {"nullable": true}, "result": {"nullable": true}, "rematch": {"nullable": true}, "text": {"type": "string"},
+                "seed_commitment": {"type": "string"},
+                "seed": {"type": "string", "nullable": true, "description": "The seed (decimal), once the game is over"}}},
             "Position": {"type": "object", "description": "See docs/protocol.md, `GET /api/games/{id}/view/{n}`.", "properties": {
                 "id": {"type": "string"}, "game": {"type": "string"}, "n": {"type": "integer"}, "total": {"type": "integer"},
                 "you": {}, "view": {}, "to_act": {},
                 "last": {"nullable": true, "type": "object", "properties": {"seq": {"type": "integer"}, "actor": {}, "notation": {"type": "string", "nullable": true}}},
                 "result": {"nullable": true}}},
             "Record": {"type": "object", "required": ["game", "actions"], "properties": {
-                "game": {"type": "string"}, "options": {"type": "object"}, "seed": {"type": "integer"},
+                "game": {"type": "string"}, "options": {"type": "object"},
+                "seed": {"type": "string", "description": "Decimal (a JSON integer is accepted too)"},
+                "seed_commitment": {"type": "string"},
                 "actions": {"type": "array", "items": {"type": "object", "properties": {"actor": {}, "action": {}}}},
                 "result": {"nullable": true}}}
         }}

@@ -28,7 +28,7 @@ use tokio::sync::{Mutex, Semaphore, broadcast};
 use crate::db::{Db, WriteRequest, Writer};
 use crate::model::{
     ClockSpec, Event, EventData, GameConfig, GameCore, Refusal, SeatKind, Status, hash_token,
-    new_token, observers,
+    new_token, observers, results_outside_the_rules,
 };
 use crate::{BotFn, Limits};
 
@@ -133,8 +133,19 @@ pub struct CreateGame {
     pub clock: Option<ClockSpec>,
     #[serde(default)]
     pub public: Option<bool>,
+    /// Refused when given: a live game's seed is drawn by the server (see [`draw_seed`]). The field
+    /// exists so that a client that sends one is told why.
     #[serde(default)]
-    pub seed: Option<u64>,
+    pub seed: Option<Value>,
+}
+
+/// A fresh game seed from the operating system's randomness. Nobody can know it before the game is
+/// over (the players see only its commitment), so nobody can predict a deal or a die.
+pub fn draw_seed() -> Result<u64, Refusal> {
+    use tabula_core::rand::TryRng;
+    tabula_core::rand::rngs::SysRng
+        .try_next_u64()
+        .map_err(|e| Refusal::Internal(format!("cannot draw a seed from the operating system: {e}")))
 }
 
 /// What a seat may do (besides playing actions).
@@ -247,7 +258,13 @@ impl Shared {
         let mut n = 0;
         for id in ids {
             match self.room(&id).await {
-                Ok(_) => n += 1,
+                Ok(room) => {
+                    n += 1;
+                    let inner = room.inner.lock().await;
+                    if let Some(line) = downtime_note(&inner, now_ms()) {
+                        tracing::warn!(game = %id, "{line}");
+                    }
+                }
                 Err(e) => tracing::error!("cannot resume game {id}: {e}"),
             }
         }
@@ -270,6 +287,14 @@ impl Shared {
         req: CreateGame,
         rematch_of: Option<(String, Vec<Option<String>>)>,
     ) -> Result<(Arc<Room>, Vec<Option<String>>), Refusal> {
+        if req.seed.is_some() {
+            return Err(Refusal::BadRequest(
+                "`seed` cannot be chosen: the server draws every live game's seed from the operating \
+                 system's randomness and shows its commitment (`seed_commitment`) until the game is \
+                 over; a finished record keeps its seed when imported (POST /api/records)"
+                    .into(),
+            ));
+        }
         let kind = self
             .registry
             .get(&req.game)
@@ -309,10 +334,7 @@ impl Shared {
         let config = GameConfig {
             game: kind.id().to_string(),
             options,
-            seed: req.seed.unwrap_or_else(|| {
-                use tabula_core::rand::RngExt;
-                tabula_core::rand::rng().random::<u64>() >> 1
-            }),
+            seed: draw_seed()?,
             seats: req.seats.clone(),
             token_hashes,
             clock: req.clock,
@@ -371,19 +393,33 @@ impl Shared {
         let options = kind
             .check_options(&record.options)
             .map_err(|e| Refusal::BadRequest(format!("invalid record: {e}")))?;
-        // The game checks the moves; a result it did not reach itself (resignation, time, agreement)
-        // is the server's and is kept as given.
+        record
+            .check_seed_commitment()
+            .map_err(|e| Refusal::BadRequest(format!("invalid record: {e}")))?;
+        // The game checks the moves; the result must be what the replay gives: the game's own outcome
+        // when its rules ended it, else one the server ends a game with in that position (a
+        // resignation, a loss on time, a draw by agreement), results and reason alike.
         let mut moves_only = record.clone();
         moves_only.result = None;
         let final_state = kind
             .replay(&moves_only, false)
             .map_err(|e| Refusal::BadRequest(e.to_string()))?;
-        if let (ToAct::Over(reached), Some(given)) = (final_state.to_act(), &record.result)
-            && &reached != given
-        {
-            return Err(Refusal::BadRequest(format!(
-                "invalid record: its result {given:?} differs from the game's outcome {reached:?}"
-            )));
+        match (final_state.to_act(), &record.result) {
+            (ToAct::Over(reached), Some(given)) if &reached != given => {
+                return Err(Refusal::BadRequest(format!(
+                    "invalid record: its result {given:?} differs from the game's outcome {reached:?}"
+                )));
+            }
+            (ToAct::Over(_), _) | (_, None) => {}
+            (_, Some(given)) => {
+                if !results_outside_the_rules(final_state.as_ref()).contains(given) {
+                    return Err(Refusal::BadRequest(format!(
+                        "invalid record: its result {given:?} is not one this game can end with \
+                         here: its rules have not ended it, so it must be a resignation, a loss on \
+                         time or a draw by agreement, as the server records them"
+                    )));
+                }
+            }
         }
         let seats = final_state.seats();
         let config = GameConfig {
@@ -541,17 +577,21 @@ impl Shared {
         if inner.core.status != Status::Running {
             return Ok(false);
         }
-        let Some(seat) = inner.core.clock.as_ref().and_then(|c| c.flagged(now_ms())) else {
-            return Ok(false);
+        let out = match &inner.core.clock {
+            Some(c) => c.flagged(now_ms()),
+            None => return Ok(false),
         };
-        let result = inner.core.loss_for(seat, "lost on time");
-        self.commit_inner(
-            room,
-            inner,
-            vec![EventData::Timeout { seat }, EventData::End { result }],
-            None,
-        )
-        .await?;
+        if out.is_empty() {
+            return Ok(false);
+        }
+        // Every seat whose time is out loses; all of them at once is a draw.
+        let result = inner.core.timeout_result(&out);
+        let mut events: Vec<EventData> = out
+            .iter()
+            .map(|&seat| EventData::Timeout { seat })
+            .collect();
+        events.push(EventData::End { result });
+        self.commit_inner(room, inner, events, None).await?;
         Ok(true)
     }
 
@@ -627,21 +667,24 @@ impl Shared {
         }
     }
 
-    /// A seat plays an action (checked against the token by the caller).
+    /// A seat plays an action. The seat's token is checked under the room's lock, in the critical
+    /// section that commits the action: a token replaced by a claim a moment earlier can act no more.
     pub async fn act(
         self: &Arc<Self>,
         room: &Arc<Room>,
         seat: u8,
+        token: &str,
         action: ActionInput,
     ) -> Result<u64, Refusal> {
-        let (shared, room) = (self.clone(), room.clone());
-        detached(async move { shared.act_now(&room, seat, action).await }).await
+        let (shared, room, token) = (self.clone(), room.clone(), token.to_string());
+        detached(async move { shared.act_now(&room, seat, &token, action).await }).await
     }
 
     async fn act_now(
         self: &Arc<Self>,
         room: &Arc<Room>,
         seat: u8,
+        token: &str,
         action: ActionInput,
     ) -> Result<u64, Refusal> {
         let mut inner = room.inner.lock().await;
@@ -651,6 +694,7 @@ impl Shared {
                 "seat {seat} is played by the AI"
             )));
         }
+        inner.core.check_token(seat, token)?;
         if self.flag_if_due(room, &mut inner).await? {
             return Err(Refusal::Action(tabula_core::ActionError::GameOver));
         }
@@ -669,25 +713,27 @@ impl Shared {
         self.commit_inner(room, &mut inner, first, None).await
     }
 
-    /// Resignation and draw offers.
+    /// Resignation and draw offers (the token checked under the room's lock, as in [`Shared::act`]).
     pub async fn seat_op(
         self: &Arc<Self>,
         room: &Arc<Room>,
         seat: u8,
+        token: &str,
         op: SeatOp,
     ) -> Result<u64, Refusal> {
-        let (shared, room) = (self.clone(), room.clone());
-        detached(async move { shared.seat_op_now(&room, seat, op).await }).await
+        let (shared, room, token) = (self.clone(), room.clone(), token.to_string());
+        detached(async move { shared.seat_op_now(&room, seat, &token, op).await }).await
     }
 
     async fn seat_op_now(
         self: &Arc<Self>,
         room: &Arc<Room>,
         seat: u8,
+        token: &str,
         op: SeatOp,
     ) -> Result<u64, Refusal> {
         let mut inner = room.inner.lock().await;
-        inner.core.check_seat(seat)?;
+        inner.core.check_token(seat, token)?;
         if self.flag_if_due(room, &mut inner).await? {
             return Err(Refusal::Action(tabula_core::ActionError::GameOver));
         }
@@ -766,23 +812,26 @@ impl Shared {
         }
     }
 
-    /// Asks for a rematch. Returns the new game's id and the requester's new seat.
+    /// Asks for a rematch (the token checked under the room's lock, as in [`Shared::act`]). Returns
+    /// the new game's id and the requester's new seat.
     pub async fn rematch(
         self: &Arc<Self>,
         room: &Arc<Room>,
         seat: u8,
+        token: &str,
     ) -> Result<(String, u8), Refusal> {
-        let (shared, room) = (self.clone(), room.clone());
-        detached(async move { shared.rematch_now(&room, seat).await }).await
+        let (shared, room, token) = (self.clone(), room.clone(), token.to_string());
+        detached(async move { shared.rematch_now(&room, seat, &token).await }).await
     }
 
     async fn rematch_now(
         self: &Arc<Self>,
         room: &Arc<Room>,
         seat: u8,
+        token: &str,
     ) -> Result<(String, u8), Refusal> {
         let mut inner = room.inner.lock().await;
-        inner.core.check_seat(seat)?;
+        inner.core.check_token(seat, token)?;
         let n = inner.core.seats();
         let new_seat = ((seat as usize + 1) % n) as u8;
         if let Some(id) = inner.core.rematch.clone() {
@@ -873,6 +922,39 @@ impl Shared {
         });
         before - rooms.len()
     }
+}
+
+/// What the log says about a game's clocks when the server resumes it: time keeps running while the
+/// server is down (a seat whose time ran out meanwhile loses at once), so the operator sees how long
+/// the clocks ran without the server, and for whom. `None` for a game without running clocks.
+pub fn downtime_note(inner: &RoomInner, now: i64) -> Option<String> {
+    let clock = inner.core.clock.as_ref()?;
+    if inner.core.status != Status::Running {
+        return None;
+    }
+    let running: Vec<usize> = (0..inner.core.seats())
+        .filter(|&i| clock.running(i))
+        .collect();
+    if running.is_empty() {
+        return None;
+    }
+    let last = inner.events.last().map_or(now, |e| e.at);
+    let seats: Vec<String> = running
+        .iter()
+        .map(|&i| {
+            format!(
+                "seat {i} ({} ms left)",
+                clock.remaining(i, now).max(0)
+            )
+        })
+        .collect();
+    Some(format!(
+        "resumed with its clocks running through the server's downtime: {} ms since its last event \
+         (seq {}); running: {}",
+        (now - last).max(0),
+        inner.core.seq,
+        seats.join(", ")
+    ))
 }
 
 /// Runs a change on a task of its own and waits for its answer: once started, the change is carried
@@ -1000,6 +1082,14 @@ impl Room {
             &core.clock.as_ref().map(|c| c.to_json(now)),
         );
         put(&mut out, "result", &core.result);
+        // Provably fair chance: the commitment from the first message on; the seed (a string, exact
+        // in every JSON reader) only once the game is over.
+        put(&mut out, "seed_commitment", &*core.seed_commitment);
+        put(
+            &mut out,
+            "seed",
+            &core.revealed_seed().map(|s| s.to_string()),
+        );
         out
     }
 

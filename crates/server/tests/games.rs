@@ -47,7 +47,7 @@ async fn play_and_record(
     let addr = server.local_addr();
     let (id, tokens) = create(
         addr,
-        json!({"game": game, "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0, 1], "seed": seed}),
+        json!({"game": game, "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0, 1]}),
     )
     .await;
     let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
@@ -241,7 +241,7 @@ async fn a_claimed_seat_is_closed_to_the_token_it_replaced() {
     let (id, tokens) = create(
         addr,
         json!({"game": "territories", "seats": [{"kind": "human"}, {"kind": "human"}],
-               "host_seats": [0], "seed": 9}),
+               "host_seats": [0]}),
     )
     .await;
     let old = tokens[1].clone().unwrap();

@@ -221,7 +221,13 @@ async fn full_game_over_websockets_with_spectator_errors_record_and_import() {
     let (s, record) = get(addr, &format!("/api/games/{id}/record")).await;
     assert_eq!(s, 200);
     assert_eq!(record["game"], "duel");
-    assert_eq!(record["seed"], 7);
+    // The seed the server drew, revealed now, as its commitment promised from the start.
+    let seed: u64 = record["seed"].as_str().unwrap().parse().unwrap();
+    assert_eq!(
+        record["seed_commitment"],
+        json!(tabula_core::record::seed_commitment(seed))
+    );
+    assert_eq!(record["seed_commitment"], snap0["seed_commitment"]);
     assert_eq!(record["result"]["reason"], "reached the target");
     let (s, imp) = post(addr, "/api/records", json!({"record": record})).await;
     assert_eq!(s, 201, "{imp}");

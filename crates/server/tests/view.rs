@@ -33,10 +33,10 @@ async fn start_games(name: &str) -> RunningServer {
 }
 
 /// A two-human game with both seats joined by the host: its id and tokens.
-async fn hosted(addr: SocketAddr, game: &str, seed: u64) -> (String, Vec<String>) {
+async fn hosted(addr: SocketAddr, game: &str) -> (String, Vec<String>) {
     let (id, tokens) = create(
         addr,
-        json!({"game": game, "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0, 1], "seed": seed}),
+        json!({"game": game, "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0, 1]}),
     )
     .await;
     (id, tokens.into_iter().map(Option::unwrap).collect())
@@ -64,7 +64,7 @@ async fn view_at(addr: SocketAddr, id: &str, n: u64, seat: Option<(usize, &str)>
 async fn stepping_through_a_kyo_game_reproduces_the_snapshots() {
     let server = start_games("view-kyo").await;
     let addr = server.local_addr();
-    let (id, tokens) = hosted(addr, "kyo", 21).await;
+    let (id, tokens) = hosted(addr, "kyo").await;
     let mut rng = tabula_core::rng_from_seed(21);
     // What seat 0 and the spectator saw after each number of actions, as the game was played.
     let mut seen: Vec<(Value, Value)> = Vec::new();
@@ -184,7 +184,7 @@ async fn stepping_through_a_kyo_game_reproduces_the_snapshots() {
 async fn cyvasse_replay_never_shows_hidden_setups() {
     let server = start_games("view-cyvasse").await;
     let addr = server.local_addr();
-    let (id, tokens) = hosted(addr, "cyvasse-trump", 3).await;
+    let (id, tokens) = hosted(addr, "cyvasse-trump").await;
     let mut rng = tabula_core::rng_from_seed(3);
     for _ in 0..14 {
         if !random_step(addr, &id, &tokens, &mut rng).await {

@@ -33,6 +33,11 @@ pub struct ServeArgs {
     /// WebSocket upgrade is not counted).
     #[arg(long, default_value_t = 50.0)]
     pub http_rate: f64,
+    /// An origin (`https://play.example.org`) whose pages may open WebSockets to this server besides
+    /// its own pages (repeat for several; for a site behind a proxy that changes the `Host`).
+    /// Browsers' connections from any other origin are refused.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origins: Vec<String>,
 }
 
 /// Options of `tabula loadtest`.
@@ -89,6 +94,7 @@ pub fn serve(args: ServeArgs, registry: Registry) -> anyhow::Result<()> {
     let mut limits = Limits {
         ws_rate_per_sec: args.ws_rate,
         http_rate_per_sec: args.http_rate,
+        ws_allowed_origins: args.allow_origins,
         ..Limits::default()
     };
     if let Some(w) = args.ai_workers {

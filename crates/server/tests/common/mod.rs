@@ -300,7 +300,7 @@ pub async fn create_duel(addr: SocketAddr, target: u32) -> (String, Vec<String>)
     let (id, tokens) = create(
         addr,
         json!({"game": "duel", "options": {"target": target}, "seats": [{"kind": "human"}, {"kind": "human"}],
-               "host_seats": [0, 1], "seed": 7}),
+               "host_seats": [0, 1]}),
     )
     .await;
     (id, tokens.into_iter().map(Option::unwrap).collect())
