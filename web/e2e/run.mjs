@@ -2,7 +2,7 @@
 // playwright-core) against a real `tabula serve`. Started by scripts/e2e.sh, which sets TABULA_BIN,
 // DATA_DIR and ARTIFACTS. Prints "N passed, N failed" last and exits non-zero on any failure.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -638,6 +638,12 @@ async function onlineGame(game) {
     }
     assert(actedAfterRestart, 'no seat could act after the server restart');
 
+    // Fair chance: the game's details show the seed's commitment from the start, never the seed while
+    // the game runs.
+    await host.locator('[data-testid=fairness] summary').click();
+    const commitment = (await host.locator('[data-testid=seed-commitment]').textContent()).trim();
+    assert(/^[0-9a-f]{64}$/.test(commitment), `no seed commitment in the game's details: ${commitment}`);
+    assert((await host.locator('[data-testid=seed]').count()) === 0, 'the seed shows while the game runs');
     // Resign: both see the game-over dialog; then export, import and replay the record.
     await host.locator('button', { hasText: 'Resign' }).click();
     await host.locator('dialog button[data-value=yes]').click();
@@ -679,6 +685,15 @@ async function onlineGame(game) {
     const file = await (await dl).path();
     const record = JSON.parse(readFileSync(file, 'utf8'));
     assert(record.game === game.id && Array.isArray(record.actions), 'the downloaded record is not a record');
+    // Once over, the details show the seed; the downloaded record carries it exactly (a string) with the
+    // commitment, and passes the command-line audit.
+    const seedText = (await host.locator('[data-testid=seed]').textContent({ timeout: 15000 })).trim();
+    await host.screenshot({ path: join(ARTIFACTS, `fair-chance-${game.id}.png`), fullPage: true });
+    assert(record.seed === seedText, `the record's seed ${record.seed} is not the page's ${seedText}`);
+    assert(record.seed_commitment === commitment, 'the record carries another commitment');
+    const audit = spawnSync(BIN, ['replay', file, '--audit-seed'], { encoding: 'utf8' });
+    assert(audit.status === 0 && audit.stdout.includes('matches its commitment'),
+      `tabula replay --audit-seed refused the downloaded record: ${audit.stderr}${audit.stdout.slice(-300)}`);
     // Rematch: the friend asks from the game-over dialog, the host accepts from the banner. Both keep their
     // tokens and the sides swap (docs/protocol.md); the new game starts and its first player can move.
     await friend.locator('dialog button[data-value=rematch]').click();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileName, parseRecord } from '../src/logic/record';
+import { fairnessText, fileName, isSeed, parseRecord } from '../src/logic/record';
 import { rulesFileFor } from '../src/logic/rules';
 
 describe('record import', () => {
@@ -16,6 +16,29 @@ describe('record import', () => {
     expect(bad('{"game": "kyo"}')).toContain('"actions"');
     expect(bad('{"game": "kyo", "actions": [{"actor": 3, "action": 1}]}')).toContain('action 1');
     expect(bad('{"game": "kyo", "actions": [], "seed": "x"}')).toContain('seed');
+  });
+  it('keeps a 64-bit seed exact: the server sends it as a string, and a download re-serialises it', () => {
+    const big = '18446744073709551557';
+    const text = JSON.stringify({ ...rec, seed: big, seed_commitment: 'ab'.repeat(32) });
+    const r = parseRecord(text);
+    expect(r.ok).toBe(true);
+    // What the page downloads: the parsed record written out again.
+    expect(JSON.stringify(r.ok ? r.record : null)).toContain(`"seed":"${big}"`);
+    expect(isSeed(big)).toBe(true);
+    expect(isSeed('18446744073709551616')).toBe(false);
+    expect(isSeed(-1)).toBe(false);
+    expect(isSeed(2 ** 60)).toBe(false);
+    const bad = (t: string) => { const r2 = parseRecord(t); return r2.ok ? '' : r2.error; };
+    expect(bad('{"game": "kyo", "actions": [], "seed_commitment": "xyz"}')).toContain('seed_commitment');
+  });
+  it('shows the commitment from the start and the seed only once revealed', () => {
+    const c = 'cd'.repeat(32);
+    const during = fairnessText({ seed_commitment: c, seed: null });
+    expect([during.commitment, during.seed]).toEqual([c, null]);
+    expect(during.note).toContain('revealed when the game is over');
+    const after = fairnessText({ seed_commitment: c, seed: '42' });
+    expect([after.commitment, after.seed]).toEqual([c, '42']);
+    expect(after.note).toContain('--audit-seed');
   });
   it('names the downloaded file after the game and its id', () => {
     expect(fileName(rec as never, 'abcdef0123')).toBe('tabula-kyo-abcdef01.json');

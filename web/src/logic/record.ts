@@ -3,7 +3,10 @@
 export interface JsonRecord {
   game: string;
   options?: unknown;
-  seed?: number;
+  /** The seed: a decimal string (exact; a JSON number cannot hold every 64-bit seed), or a number. */
+  seed?: string | number;
+  /** SHA-256 (hex) of the seed's 8 little-endian bytes, published when the game began. */
+  seed_commitment?: string;
   actions: { actor: { seat: number } | 'chance'; action: unknown }[];
   result?: unknown;
 }
@@ -32,11 +35,38 @@ export function parseRecord(text: string): { ok: true; record: JsonRecord } | { 
       (typeof actor === 'object' && actor !== null && typeof (actor as Record<string, unknown>).seat === 'number');
     if (!okActor) return { ok: false, error: `action ${i + 1}: actor must be "chance" or {"seat": n}` };
   }
-  if (r.seed !== undefined && typeof r.seed !== 'number') return { ok: false, error: '"seed" must be a number' };
+  if (r.seed !== undefined && !isSeed(r.seed)) {
+    return { ok: false, error: '"seed" must be a whole number from 0 to 18446744073709551615 (best written as a string)' };
+  }
+  if (r.seed_commitment !== undefined && (typeof r.seed_commitment !== 'string' || !/^[0-9a-fA-F]{64}$/.test(r.seed_commitment))) {
+    return { ok: false, error: '"seed_commitment" must be 64 hex digits' };
+  }
   return { ok: true, record: r as unknown as JsonRecord };
 }
 
 /** The download name of a record file. */
 export function fileName(record: JsonRecord, id: string): string {
   return `tabula-${record.game}-${id.slice(0, 8)}.json`;
+}
+
+/** Whether `v` is a seed: a 64-bit unsigned whole number, as a decimal string or an exact JSON number. */
+export function isSeed(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0;
+  if (typeof v !== 'string' || !/^\d{1,20}$/.test(v.trim())) return false;
+  return BigInt(v.trim()) <= 18446744073709551615n;
+}
+
+/** What the game page's details say about the game's chance: the commitment from the start, the
+ * seed once the game is over (until then nobody, the server's operator aside, can know it). */
+export function fairnessText(s: { seed_commitment?: string | null; seed?: string | null }): {
+  commitment: string | null;
+  seed: string | null;
+  note: string;
+} {
+  const commitment = s.seed_commitment ?? null;
+  const seed = s.seed ?? null;
+  const note = seed !== null
+    ? 'The seed hashes to the commitment shown since the start: download the record and check it with `tabula replay --audit-seed`.'
+    : 'The seed that draws every chance action is fixed and committed to; it is revealed when the game is over.';
+  return { commitment, seed, note };
 }

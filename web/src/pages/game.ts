@@ -9,7 +9,7 @@ import {
   formatClock, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
   seatsToAct, statusLine, type Snapshot,
 } from '../logic/snapshot';
-import { fileName } from '../logic/record';
+import { fairnessText, fileName } from '../logic/record';
 import { choiceHint } from '../logic/hints';
 import { forgetSeat, loadSeats, saveSeat, type SeatCredential } from '../store';
 import { inStep, needsCover, seatToShow } from '../logic/hotseat';
@@ -78,6 +78,8 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   let setupError: string[] | null = null;
   let setupErrorStale = false; // the draft was edited since the refusal
   let clockTimer: number | undefined;
+  /** Whether the fair-chance details are unfolded (kept across redraws). */
+  let fairnessOpen = false;
 
   const header = h('div.card');
   const boardHost = h('div.board-wrap', { 'data-testid': 'board' });
@@ -588,6 +590,20 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       h('a', { href: '/', 'data-link': '' }, 'Lobby'),
     );
     side.appendChild(controls);
+
+    // Provably fair chance: the seed's commitment from the start, the seed once the game is over.
+    const fair = fairnessText(model);
+    if (fair.commitment) {
+      side.appendChild(h('details.card.fairness', {
+        'data-testid': 'fairness', open: fairnessOpen,
+        ontoggle: (e: Event) => { fairnessOpen = (e.currentTarget as HTMLDetailsElement).open; },
+      },
+        h('summary', 'Game details: fair chance'),
+        h('p', 'Seed commitment (SHA-256): ', h('code.hash', { 'data-testid': 'seed-commitment' }, fair.commitment)),
+        fair.seed !== null ? h('p', 'Seed: ', h('code', { 'data-testid': 'seed' }, fair.seed)) : null,
+        h('p.muted', fair.note),
+      ));
+    }
   }
 
   function allMoves(legal: LegalAction[]): HTMLElement {
