@@ -419,7 +419,6 @@ async fn join(
     Ok(Json(json!({"seat": req.seat, "name": name, "token": token})).into_response())
 }
 
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ActionReq {

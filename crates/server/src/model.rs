@@ -448,10 +448,7 @@ pub fn timeout_result(state: &dyn DynState, seats: &[u8]) -> Outcome {
     match seats {
         [seat] => loss_for(state, *seat, "lost on time"),
         _ => {
-            let names: Vec<String> = seats
-                .iter()
-                .map(|&s| state.seat_name(Seat(s)))
-                .collect();
+            let names: Vec<String> = seats.iter().map(|&s| state.seat_name(Seat(s))).collect();
             let names = names.join(" and ");
             let winners: Vec<Seat> = (0..n)
                 .filter(|i| !seats.contains(&(*i as u8)))

@@ -134,7 +134,8 @@ pub fn document() -> Value {
                 "id": {"type": "string"}, "game": {"type": "string"}, "name": {"type": "string"},
                 "status": {"type": "string", "enum": ["waiting", "running", "over", "imported"]},
                 "created_at": {"type": "integer"}, "seats": {"type": "array", "items": {"type": "object"}},
-                "clock": {"nullable": true}, "moves": {"type": "integer"}, "public": {"type": "boolean"}}},
+                "clock": {"nullable": true}, "moves": {"type": "integer"}, "public": {"type": "boolean"},
+                "seed_commitment": {"type": "string"}}},
             "Snapshot": {"type": "object", "description": "See docs/protocol.md, `The snapshot object`.", "properties": {
                 "id": {"type": "string"}, "game": {"type": "string"}, "name": {"type": "string"}, "status": {"type": "string"},
                 "seq": {"type": "integer"}, "now": {"type": "integer"}, "you": {}, "seats": {"type": "array", "items": {"type": "object"}},

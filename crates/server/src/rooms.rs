@@ -143,9 +143,9 @@ pub struct CreateGame {
 /// over (the players see only its commitment), so nobody can predict a deal or a die.
 pub fn draw_seed() -> Result<u64, Refusal> {
     use tabula_core::rand::TryRng;
-    tabula_core::rand::rngs::SysRng
-        .try_next_u64()
-        .map_err(|e| Refusal::Internal(format!("cannot draw a seed from the operating system: {e}")))
+    tabula_core::rand::rngs::SysRng.try_next_u64().map_err(|e| {
+        Refusal::Internal(format!("cannot draw a seed from the operating system: {e}"))
+    })
 }
 
 /// What a seat may do (besides playing actions).
@@ -941,12 +941,7 @@ pub fn downtime_note(inner: &RoomInner, now: i64) -> Option<String> {
     let last = inner.events.last().map_or(now, |e| e.at);
     let seats: Vec<String> = running
         .iter()
-        .map(|&i| {
-            format!(
-                "seat {i} ({} ms left)",
-                clock.remaining(i, now).max(0)
-            )
-        })
+        .map(|&i| format!("seat {i} ({} ms left)", clock.remaining(i, now).max(0)))
         .collect();
     Some(format!(
         "resumed with its clocks running through the server's downtime: {} ms since its last event \
@@ -1054,6 +1049,7 @@ impl Room {
             "seats": seats_json(core),
             "clock": core.config.clock,
             "moves": core.actions,
+            "seed_commitment": &*core.seed_commitment,
         });
         *self.summary.lock().unwrap_or_else(|e| e.into_inner()) = summary;
         *self.status.lock().unwrap_or_else(|e| e.into_inner()) = core.status;

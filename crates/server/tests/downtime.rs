@@ -87,7 +87,10 @@ async fn resuming_a_game_whose_clocks_ran_through_the_downtime_is_logged() {
     let (level, line) = lines[0];
     assert_eq!(*level, Level::WARN);
     assert!(line.contains("ms since its last event"), "{line}");
-    assert!(line.contains("seat 0 (") && line.contains("seat 1 ("), "{line}");
+    assert!(
+        line.contains("seat 0 (") && line.contains("seat 1 ("),
+        "{line}"
+    );
     // A game without a clock loses nothing to the downtime: nothing to say.
     assert!(about(&unclocked).is_empty(), "{resumed:?}");
     server.shutdown().await.unwrap();

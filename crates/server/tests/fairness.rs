@@ -98,9 +98,15 @@ async fn replaced_tokens_cannot_resign_offer_draws_or_act_over_http() {
     let (s, _) = post(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
     assert_eq!(s, 200);
     for (path, body) in [
-        ("action", json!({"seat": 1, "token": tokens[1], "notation": "secret:birchword"})),
+        (
+            "action",
+            json!({"seat": 1, "token": tokens[1], "notation": "secret:birchword"}),
+        ),
         ("resign", json!({"seat": 1, "token": tokens[1]})),
-        ("draw", json!({"seat": 1, "token": tokens[1], "op": "offer"})),
+        (
+            "draw",
+            json!({"seat": 1, "token": tokens[1], "op": "offer"}),
+        ),
         ("rematch", json!({"seat": 1, "token": tokens[1]})),
     ] {
         let got = post(addr, &format!("/api/games/{id}/{path}"), body).await;
@@ -182,6 +188,7 @@ async fn the_seed_is_committed_from_the_first_message_and_revealed_only_at_the_e
         seen.push(first);
     }
     let (_, lobby) = get(addr, "/api/lobby").await;
+    assert_eq!(lobby["live"][0]["seed_commitment"], commitment, "{lobby}");
     seen.push(lobby);
     let (s, _) = get(addr, &format!("/api/games/{id}/record")).await;
     assert_eq!(s, 409, "no record (and no seed) while the game runs");
@@ -197,7 +204,10 @@ async fn the_seed_is_committed_from_the_first_message_and_revealed_only_at_the_e
             seen.push(m);
         }
     }
-    let seed_text = over["seed"].as_str().expect("the seed, once over").to_string();
+    let seed_text = over["seed"]
+        .as_str()
+        .expect("the seed, once over")
+        .to_string();
     let seed: u64 = seed_text.parse().unwrap();
     assert_eq!(json!(seed_commitment(seed)), commitment);
     // The seed appeared in no message before the end.
@@ -213,7 +223,11 @@ async fn the_seed_is_committed_from_the_first_message_and_revealed_only_at_the_e
     // The record carries both; it passes the audit (the commitment, and every chance action).
     let (s, record) = get(addr, &format!("/api/games/{id}/record")).await;
     assert_eq!(s, 200);
-    assert_eq!(record["seed"], json!(seed_text), "a string: exact in every reader");
+    assert_eq!(
+        record["seed"],
+        json!(seed_text),
+        "a string: exact in every reader"
+    );
     assert_eq!(record["seed_commitment"], commitment);
     let rec: JsonRecord = serde_json::from_value(record.clone()).unwrap();
     assert_eq!(rec.seed, seed);
@@ -224,7 +238,13 @@ async fn the_seed_is_committed_from_the_first_message_and_revealed_only_at_the_e
     forged["seed"] = json!((seed ^ 1).to_string());
     let (s, v) = post(addr, "/api/records", json!({"record": forged})).await;
     assert_eq!(s, 400, "{v}");
-    assert!(v["error"]["message"].as_str().unwrap().contains("commitment"), "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("commitment"),
+        "{v}"
+    );
     // The genuine one imports and keeps its seed.
     let (s, v) = post(addr, "/api/records", json!({"record": record})).await;
     assert_eq!(s, 201, "{v}");

@@ -465,7 +465,14 @@ fn audit_seed_checks_the_seed_commitment_and_every_chance_action() {
         std::env::temp_dir().join(format!("tabula-cli-{}-audit.json", std::process::id()));
     let record_arg = record_path.to_str().unwrap();
     let o = tabula_stdin(
-        &["play", "territories", "--seed", &seed.to_string(), "--record", record_arg],
+        &[
+            "play",
+            "territories",
+            "--seed",
+            &seed.to_string(),
+            "--record",
+            record_arg,
+        ],
         &"1\n".repeat(6),
     );
     assert!(o.status.success(), "{}", stderr(&o));
@@ -478,7 +485,11 @@ fn audit_seed_checks_the_seed_commitment_and_every_chance_action() {
     );
     let o = tabula(&["replay", record_arg, "--audit-seed"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("matches its commitment"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("matches its commitment"),
+        "{}",
+        stdout(&o)
+    );
 
     // A seed that is not the committed one is refused before anything else.
     let mut other = record.clone();
