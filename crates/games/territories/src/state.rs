@@ -236,6 +236,12 @@ impl Territories {
 
     /// Every intersection (a corner of a grid card), sorted row by row (`(y, x)` order).
     pub fn intersections(&self) -> Vec<Point> {
+        if self.grid.len() == GRID_CARDS {
+            // The dealt 5x4 grid (the first 20 cards are the dealt cells): its 6x5 corners.
+            return (0..=GRID_H)
+                .flat_map(|y| (0..=GRID_W).map(move |x| (x, y)))
+                .collect();
+        }
         let mut all: Vec<Point> = self
             .grid
             .iter()

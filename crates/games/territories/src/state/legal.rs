@@ -105,13 +105,12 @@ impl Territories {
         if affordable(Piece::Town) {
             out.extend(self.free_intersections().into_iter().map(Action::Build));
         }
-        let upgrades: Vec<Piece> = Piece::ALL
-            .into_iter()
-            .filter(|&p| p != Piece::Town && affordable(p))
-            .collect();
+        let can_upgrade_to = Piece::ALL.map(|p| p != Piece::Town && affordable(p));
         for b in self.buildings.iter().filter(|b| b.owner == seat) {
-            for &piece in upgrades.iter().filter(|p| p.upgrades_from(b.piece)) {
-                out.push(Action::Upgrade(b.at, piece));
+            for piece in Piece::ALL {
+                if can_upgrade_to[piece.index()] && piece.upgrades_from(b.piece) {
+                    out.push(Action::Upgrade(b.at, piece));
+                }
             }
         }
         if self.offers_made < self.options.max_offers {
