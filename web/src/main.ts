@@ -1,7 +1,6 @@
 // Tabula's web client: routes, page chrome.
 
 import './ui/style.css';
-import './games/register';
 import { h, clear } from './ui/dom';
 import { onRoute } from './router';
 import { lobbyPage } from './pages/lobby';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { choiceHint } from '../src/logic/hints';
+import { choiceHint } from '../src/games/index';
 
 describe('choice hints', () => {
   it('explains Kyo slices, chip moves, deploys and shuffles', () => {
@@ -17,5 +17,20 @@ describe('choice hints', () => {
     expect(choiceHint('cyvasse-caird', 'e2xe5')).toBe('capture by moving');
     expect(choiceHint('territories', 'upgrade 2,3 fort')).toBe('upgrade to a fort');
     expect(choiceHint('syba', 'end')).toBe('');
+  });
+});
+
+describe('the one list of games (games/register.ts)', () => {
+  it('gives each game its renderer, its hint and its rule family, and others the generic view', async () => {
+    const { GAMES } = await import('../src/games/register');
+    const { rendererFor } = await import('../src/games/index');
+    const { genericRenderer } = await import('../src/games/generic');
+    const { RULE_FAMILIES } = await import('../src/logic/rules');
+    expect(Object.keys(GAMES)).toEqual(['cyvasse-trump', 'cyvasse-caird', 'kyo', 'territories', 'syba']);
+    for (const [id, game] of Object.entries(GAMES)) expect(rendererFor(id)).toBe(game.renderer);
+    expect(rendererFor('chess')).toBe(genericRenderer);
+    expect(choiceHint('chess', 'e2xe4')).toBe('');
+    expect(Object.keys(RULE_FAMILIES)).toEqual(['cyvasse-trump', 'cyvasse-caird']);
+    expect(RULE_FAMILIES['cyvasse-caird'].heading.test('Family: Caird')).toBe(true);
   });
 });

@@ -3,7 +3,10 @@
 //! Agents play any game through the engine core's [`Game`] trait; the game-specific knowledge that
 //! makes them stronger (an evaluation, a setup policy, move ordering, a playout policy, a cheap
 //! position key) is the [`Knowledge`] trait, implemented in [`games`] for every game of the platform
-//! (`cyvasse-trump`, `cyvasse-caird`, `kyo`, `territories`, `syba`).
+//! (`cyvasse-trump`, `cyvasse-caird`, `kyo`, `territories`, `syba`). [`games::for_each_game`] is the
+//! one list of those games: the CLI and the server register the games from it
+//! ([`games::registry`]), and the AI finds a game's type from its id through it
+//! ([`games::with_game`]).
 //!
 //! * [`agents`]: `random`, `greedy`, `uct`, `mcts`, `ismcts`, `alphabeta` and the levels [`LEVELS`];
 //!   [`agents::decide`] is the typed entry point.
@@ -125,33 +128,6 @@ impl<'a, G: Game> InfoSet<'a, G> {
     }
 }
 
-/// Runs `$body` with the type alias `$G` set to the game whose id is `$id`, or evaluates `$otherwise`
-/// when the AI does not know that game.
-#[macro_export]
-macro_rules! with_game {
-    ($id:expr, $G:ident => $body:expr, _ => $otherwise:expr) => {{
-        let id: &str = $id;
-        if id == <::cyvasse::trump::TrumpCyvasse as ::tabula_core::Game>::ID {
-            type $G = ::cyvasse::trump::TrumpCyvasse;
-            $body
-        } else if id == <::cyvasse::caird::CairdCyvasse as ::tabula_core::Game>::ID {
-            type $G = ::cyvasse::caird::CairdCyvasse;
-            $body
-        } else if id == <::kyo::Kyo as ::tabula_core::Game>::ID {
-            type $G = ::kyo::Kyo;
-            $body
-        } else if id == <::territories::Territories as ::tabula_core::Game>::ID {
-            type $G = ::territories::Territories;
-            $body
-        } else if id == <::syba::Syba as ::tabula_core::Game>::ID {
-            type $G = ::syba::Syba;
-            $body
-        } else {
-            $otherwise
-        }
-    }};
-}
-
 /// Typed form of [`choose_action`].
 pub fn choose_typed<G: Knowledge>(
     state: &G,
@@ -191,11 +167,32 @@ pub fn choose_action(
     if !(1..=5).contains(&level) {
         return Err(AiError::BadLevel(level));
     }
-    with_game!(state.game_id(), G => choose_erased::<G>(state, seat, level, seed),
-        _ => Err(AiError::UnknownGame(state.game_id().to_string())))
+    struct Choose<'a> {
+        state: &'a dyn DynState,
+        seat: Seat,
+        level: u8,
+        seed: u64,
+    }
+    impl games::GameFn for Choose<'_> {
+        type Output = Result<Value, AiError>;
+        fn call<G: Knowledge>(self) -> Self::Output {
+            choose_erased::<G>(self.state, self.seat, self.level, self.seed)
+        }
+    }
+    let id = state.game_id();
+    games::with_game(
+        id,
+        Choose {
+            state,
+            seat,
+            level,
+            seed,
+        },
+    )
+    .unwrap_or_else(|| Err(AiError::UnknownGame(id.to_string())))
 }
 
-/// The ids of the games the AI knows.
+/// The ids of the games the AI knows: every game of the platform ([`games::for_each_game`]).
 pub fn supported_games() -> Vec<&'static str> {
-    games::SUPPORTED.to_vec()
+    games::ids()
 }

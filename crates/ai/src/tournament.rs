@@ -27,8 +27,9 @@ use tabula_core::record::Match;
 use tabula_core::{Actor, Seat, SeatResult, ToAct};
 
 use crate::agents::{AgentKind, AgentSpec, decide};
+use crate::games::{GameFn, with_game};
 use crate::knowledge::{Knowledge, stable_hash};
-use crate::{AiError, InfoSet, with_game};
+use crate::{AiError, InfoSet};
 
 /// A tournament to run.
 #[derive(Debug, Clone, PartialEq)]
@@ -464,8 +465,19 @@ pub fn run_with(
     done: &[GameSummary],
     on_game: &(dyn Fn(&GameSummary) -> Result<(), AiError> + Sync),
 ) -> Result<TournamentReport, AiError> {
-    with_game!(cfg.game.as_str(), G => run_typed::<G>(cfg, done, on_game),
-        _ => Err(AiError::UnknownGame(cfg.game.clone())))
+    struct Run<'a> {
+        cfg: &'a TournamentConfig,
+        done: &'a [GameSummary],
+        on_game: &'a (dyn Fn(&GameSummary) -> Result<(), AiError> + Sync),
+    }
+    impl GameFn for Run<'_> {
+        type Output = Result<TournamentReport, AiError>;
+        fn call<G: Knowledge>(self) -> Self::Output {
+            run_typed::<G>(self.cfg, self.done, self.on_game)
+        }
+    }
+    with_game(&cfg.game, Run { cfg, done, on_game })
+        .unwrap_or_else(|| Err(AiError::UnknownGame(cfg.game.clone())))
 }
 
 /// The games of `done` that [`run_with`] keeps for `cfg` instead of playing them again.
@@ -818,6 +830,16 @@ fn bench_typed<G: Knowledge>(options: &Value, seconds: f64) -> Result<BenchRepor
 
 /// Measures one game for about `4 × seconds` (playouts, UCT, ISMCTS, alpha-beta).
 pub fn bench(game: &str, options: &Value, seconds: f64) -> Result<BenchReport, AiError> {
-    with_game!(game, G => bench_typed::<G>(options, seconds),
-        _ => Err(AiError::UnknownGame(game.to_string())))
+    struct Bench<'a> {
+        options: &'a Value,
+        seconds: f64,
+    }
+    impl GameFn for Bench<'_> {
+        type Output = Result<BenchReport, AiError>;
+        fn call<G: Knowledge>(self) -> Self::Output {
+            bench_typed::<G>(self.options, self.seconds)
+        }
+    }
+    with_game(game, Bench { options, seconds })
+        .unwrap_or_else(|| Err(AiError::UnknownGame(game.to_string())))
 }

@@ -1,7 +1,7 @@
 //! # tabula-core — the engine core
 //!
 //! Every game on Tabula implements [`Game`]. The trait is shaped after the needs of all the games the
-//! platform ships (see `../shared/rules/`):
+//! platform ships (see `docs/rules/`):
 //!
 //! * **Seats** are numbered `0..seats()` ([`Seat`]); 2 for Cyvasse, Kyo and Territories, 2–6 for Syba.
 //! * **Whose decision it is** ([`ToAct`]): one seat (possibly not the seat whose "turn" it is: Syba
@@ -61,32 +61,6 @@ pub type GameRng = rand_chacha::ChaCha8Rng;
 pub fn rng_from_seed(seed: u64) -> GameRng {
     use rand::SeedableRng;
     GameRng::seed_from_u64(seed)
-}
-
-/// `rng.random_range(0..n)` for `n > 0`: the same index, drawn with the same outputs of `rng`
-/// (checked against `rand` in this crate's tests), without the call into `rand`'s sampler. A random
-/// game draws once per action, and `rand` does not inline its general-purpose `sample_single`;
-/// games' random steps use this. Ranges past `u32::MAX` go to `rand` itself.
-///
-/// # Panics
-/// When `n` is 0, as `random_range` does.
-#[inline(always)]
-pub fn draw_index(rng: &mut GameRng, n: usize) -> usize {
-    use rand::Rng;
-    let Ok(range) = u32::try_from(n) else {
-        use rand::RngExt;
-        return rng.random_range(0..n);
-    };
-    assert!(range > 0, "draw_index: empty range");
-    // `rand`'s `UniformInt::<u32>::sample_single_inclusive(0, n - 1)` (Canon's method, one more
-    // draw when the low half of the product could carry into the result).
-    let product = u64::from(rng.next_u32()) * u64::from(range);
-    let (mut result, low) = ((product >> 32) as u32, product as u32);
-    if low > range.wrapping_neg() {
-        let next = ((u64::from(rng.next_u32()) * u64::from(range)) >> 32) as u32;
-        result += u32::from(low.checked_add(next).is_none());
-    }
-    result as usize
 }
 
 /// A seat at the table, numbered from 0 in turn order.
@@ -335,34 +309,6 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
         false
     }
 
-    /// Draws one of `seat`'s legal actions uniformly at random: exactly the action that listing them
-    /// with [`Game::legal_actions`] and taking the one at `rng.random_range(0..len)` gives, with
-    /// exactly that draw from `rng`, so a seeded random game is the same whichever way it is drawn.
-    /// `None` when the seat has no legal action. The default lists into `scratch` (working space the
-    /// caller keeps between calls); a game whose random playouts matter may override it to draw
-    /// without listing every action, and tests the override with
-    /// [`tools::check_random_legal_action`].
-    fn random_legal_action(
-        &self,
-        seat: Seat,
-        rng: &mut GameRng,
-        scratch: &mut Vec<Self::Action>,
-    ) -> Option<Self::Action> {
-        listed_random_legal_action(self, seat, rng, scratch)
-    }
-
-    /// One step of a uniformly random game, as [`tools::random_playout`] takes it: when chance
-    /// decides, the outcome [`Game::sample_chance`] draws; otherwise the action
-    /// [`Game::random_legal_action`] draws for the seat to act (when several seats may act, the
-    /// seat is drawn first, with `rng.random_range(0..n)`); applied with [`Game::apply_trusted`].
-    /// Returns whether an action was applied: false once the game is over, or when nobody can act
-    /// (the state is then unchanged). The default is exactly that ([`default_random_step`]); a game
-    /// whose random playouts matter may override it (to avoid building a [`ToAct`] on every step),
-    /// and tests the override with [`tools::check_random_step`].
-    fn random_step(&mut self, rng: &mut GameRng, scratch: &mut Vec<Self::Action>) -> bool {
-        default_random_step(self, rng, scratch)
-    }
-
     /// When `to_act()` is `Chance`: appends every outcome with its probability, when the outcomes are
     /// few enough to list (dice). Leaves `out` empty when they are not (a shuffle); then only
     /// [`Game::sample_chance`] is available.
@@ -455,53 +401,6 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     }
 }
 
-/// The definition of [`Game::random_step`] (and its default).
-pub fn default_random_step<G: Game>(
-    game: &mut G,
-    rng: &mut GameRng,
-    scratch: &mut Vec<G::Action>,
-) -> bool {
-    let seat = match game.to_act() {
-        ToAct::Over(_) => return false,
-        ToAct::Chance => {
-            return match game.sample_chance(rng) {
-                Some(a) => {
-                    game.apply_trusted(Actor::Chance, &a);
-                    true
-                }
-                None => false,
-            };
-        }
-        ToAct::Seat(seat) => seat,
-        ToAct::Seats(seats) if !seats.is_empty() => seats[draw_index(rng, seats.len())],
-        ToAct::Seats(_) => return false,
-    };
-    match game.random_legal_action(seat, rng, scratch) {
-        Some(a) => {
-            game.apply_trusted(Actor::Seat(seat), &a);
-            true
-        }
-        None => false,
-    }
-}
-
-/// The definition of [`Game::random_legal_action`] (and its default): lists `seat`'s legal actions
-/// into `scratch` and takes the one at `rng.random_range(0..len)`.
-pub fn listed_random_legal_action<G: Game>(
-    game: &G,
-    seat: Seat,
-    rng: &mut GameRng,
-    scratch: &mut Vec<G::Action>,
-) -> Option<G::Action> {
-    scratch.clear();
-    game.legal_actions(seat, scratch);
-    if scratch.is_empty() {
-        return None;
-    }
-    let i = draw_index(rng, scratch.len());
-    Some(scratch.swap_remove(i))
-}
-
 /// Convenience: the legal actions of `seat` in a fresh vector.
 pub fn legal_actions_vec<G: Game>(game: &G, seat: Seat) -> Vec<G::Action> {
     let mut out = Vec::new();
@@ -548,55 +447,6 @@ pub fn check_listed<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `draw_index` against `rand`'s `random_range(0..n)`: the same index and the same generator
-    /// state after, for small ranges (a game's actions), ranges where the second draw is common
-    /// (near `u32::MAX`) and ranges past `u32::MAX`.
-    #[test]
-    fn draw_index_is_random_range() {
-        use rand::RngExt;
-        let sizes = [
-            1,
-            2,
-            3,
-            7,
-            36,
-            1000,
-            (1 << 31) + 1,
-            3_000_000_000,
-            u32::MAX as usize - 1,
-            u32::MAX as usize,
-            u32::MAX as usize + 1,
-            usize::MAX,
-        ];
-        for seed in 0..200 {
-            let mut by_rand = rng_from_seed(seed);
-            let mut by_draw = by_rand.clone();
-            for _ in 0..50 {
-                for &n in &sizes {
-                    assert_eq!(
-                        draw_index(&mut by_draw, n),
-                        by_rand.random_range(0..n),
-                        "n = {n}"
-                    );
-                    assert_eq!(by_draw, by_rand, "generator state, n = {n}");
-                }
-            }
-        }
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn draw_index_is_random_range_for_any_range(seed: u64, n in 1usize..) {
-            use rand::RngExt;
-            let mut by_rand = rng_from_seed(seed);
-            let mut by_draw = by_rand.clone();
-            for _ in 0..8 {
-                proptest::prop_assert_eq!(draw_index(&mut by_draw, n), by_rand.random_range(0..n));
-                proptest::prop_assert_eq!(&by_draw, &by_rand);
-            }
-        }
-    }
 
     #[test]
     fn outcome_scores_shared_victories_and_draws() {

@@ -237,155 +237,52 @@ fn resolve_chance_reports_a_broken_die_and_an_endless_chance_run() {
     assert_eq!(count, dynamic::MAX_CHANCE_RUN);
 }
 
-/// The race with a `random_legal_action` that draws differently from its list: the check must
-/// notice (a wrong action, or the right action with the generator consumed differently).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct SkewedRace {
-    race: Race,
-    /// Draw twice (the same action, the generator consumed differently) instead of drawing once and
-    /// always staying.
-    extra_draw: bool,
-    /// `random_step` rolls a 1 at a chance node without drawing.
-    fixed_roll: bool,
-}
-
-impl Game for SkewedRace {
-    type Options = RaceOptions;
-    type Action = RaceAction;
-    type View = Race;
-    const ID: &'static str = "skewed-race";
-    const NAME: &'static str = "Skewed race";
-    const DESCRIPTION: &'static str = "a race whose random draw is wrong";
-
-    fn new(options: &RaceOptions) -> Result<Self, OptionsError> {
-        Ok(SkewedRace {
-            race: Race::new(options)?,
-            extra_draw: false,
-            fixed_roll: false,
-        })
-    }
-    fn options(&self) -> &RaceOptions {
-        self.race.options()
-    }
-    fn seats(&self) -> usize {
-        2
-    }
-    fn to_act(&self) -> ToAct {
-        self.race.to_act()
-    }
-    fn legal_actions(&self, seat: Seat, out: &mut Vec<RaceAction>) {
-        self.race.legal_actions(seat, out);
-    }
-    fn random_legal_action(
-        &self,
-        seat: Seat,
-        rng: &mut crate::GameRng,
-        scratch: &mut Vec<RaceAction>,
-    ) -> Option<RaceAction> {
-        if self.extra_draw {
-            let a = crate::listed_random_legal_action(self, seat, rng, scratch);
-            let _ = crate::listed_random_legal_action(self, seat, rng, scratch);
-            return a;
-        }
-        // The same draw as the list's, but always the second action.
-        use rand::RngExt;
-        let listed = crate::legal_actions_vec(self, seat);
-        let _ = rng.random_range(0..listed.len().max(1));
-        (!listed.is_empty()).then_some(RaceAction::Stay)
-    }
-    fn random_step(&mut self, rng: &mut crate::GameRng, scratch: &mut Vec<RaceAction>) -> bool {
-        if self.fixed_roll && self.to_act() == ToAct::Chance {
-            self.apply_trusted(Actor::Chance, &RaceAction::Roll(1));
-            return true;
-        }
-        crate::default_random_step(self, rng, scratch)
-    }
-    fn chance_outcomes(&self, out: &mut Vec<(RaceAction, f64)>) {
-        self.race.chance_outcomes(out);
-    }
-    fn apply(&mut self, actor: Actor, action: &RaceAction) -> Result<(), ActionError> {
-        self.race.apply(actor, action)
-    }
-    fn view(&self, observer: Observer) -> Race {
-        self.race.view(observer)
-    }
-}
-
+/// A random playout draws from the list: chance from `sample_chance`, a seat's action at
+/// `rng.random_range(0..len)` of its legal actions. A hand-written loop of exactly those draws
+/// plays the same game, with the same number of actions, to the end; a finished game takes none.
 #[test]
-fn check_random_legal_action_accepts_the_listed_draw_and_catches_any_other() {
-    let mut state = race(4, 2, false);
-    state
-        .apply(Actor::Chance, &RaceAction::Roll(1))
-        .unwrap_or_else(|e| panic!("{e}"));
-    // The default draws from the list, at a decision and where no seat decides.
-    assert_eq!(tools::check_random_legal_action(&state, 16), Ok(()));
-    assert_eq!(
-        tools::check_random_legal_action(&race(4, 2, false), 4),
-        Ok(())
-    );
-    // An override that always stays: the list draws Advance for some seed.
-    let mut skewed = SkewedRace {
-        race: state,
-        extra_draw: false,
-        fixed_roll: false,
-    };
-    let err = tools::check_random_legal_action(&skewed, 16).err();
-    assert!(
-        err.as_deref()
-            .is_some_and(|e| e.contains("drew Some(Stay), the list gives Some(Advance)")),
-        "{err:?}"
-    );
-    // The same action as the list but a second draw from the generator.
-    skewed.extra_draw = true;
-    let err = tools::check_random_legal_action(&skewed, 16).err();
-    assert!(
-        err.as_deref()
-            .is_some_and(|e| e.contains("consumed the generator differently")),
-        "{err:?}"
-    );
-}
-
-#[test]
-fn random_step_is_the_definition_and_check_random_step_catches_an_override_that_differs() {
-    // The default, at a chance node, at a decision and once the game is over.
-    let mut state = race(4, 2, false);
-    assert_eq!(tools::check_random_step(&state, 8), Ok(()));
-    state
-        .apply(Actor::Chance, &RaceAction::Roll(1))
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(tools::check_random_step(&state, 8), Ok(()));
-    let mut over = state.clone();
-    over.pos = [4, 0];
-    assert_eq!(tools::check_random_step(&over, 8), Ok(()));
-    let before = over.clone();
-    assert!(!crate::default_random_step(
-        &mut over,
-        &mut rng_from_seed(0),
-        &mut Vec::new()
-    ));
-    assert_eq!(over, before, "no step once the game is over");
-    // A random playout is the definition's steps, one after another, to the end.
-    let mut played = race(20, 6, true);
-    let mut stepped = played.clone();
-    let result = tools::random_playout(&mut played, &mut rng_from_seed(3), 10_000);
-    let mut rng = rng_from_seed(3);
-    let mut steps = 0;
-    while crate::default_random_step(&mut stepped, &mut rng, &mut Vec::new()) {
-        steps += 1;
+fn random_playout_draws_each_action_from_the_list() {
+    use rand::RngExt;
+    for seed in 0..30 {
+        let mut played = race(20, 6, true);
+        let result = tools::random_playout(&mut played, &mut rng_from_seed(seed), 10_000);
+        let mut listed = race(20, 6, true);
+        let mut rng = rng_from_seed(seed);
+        let mut steps = 0;
+        loop {
+            let (actor, action) = match listed.to_act() {
+                ToAct::Over(_) => break,
+                ToAct::Chance => (
+                    Actor::Chance,
+                    listed
+                        .sample_chance(&mut rng)
+                        .unwrap_or_else(|| panic!("a die")),
+                ),
+                to_act => {
+                    let seat = to_act.seats()[0];
+                    let legal = crate::legal_actions_vec(&listed, seat);
+                    (Actor::Seat(seat), legal[rng.random_range(0..legal.len())])
+                }
+            };
+            listed
+                .apply(actor, &action)
+                .unwrap_or_else(|e| panic!("{e}"));
+            steps += 1;
+        }
+        assert_eq!(played, listed, "seed {seed}");
+        assert_eq!(result.actions, steps);
+        assert_eq!(result.outcome, listed.to_act().outcome().cloned());
+        assert!(result.outcome.is_some());
+        let before = played.clone();
+        let again = tools::random_playout(&mut played, &mut rng_from_seed(seed), 10_000);
+        assert_eq!(
+            (again.actions, &played),
+            (0, &before),
+            "nothing after the end"
+        );
     }
-    assert_eq!(played, stepped);
-    assert_eq!(result.actions, steps);
-    assert!(result.outcome.is_some());
-    // An override that rolls a 1 without drawing: a different state or generator for some seed.
-    let skewed = SkewedRace {
-        race: race(4, 2, false),
-        extra_draw: false,
-        fixed_roll: true,
-    };
-    let err = tools::check_random_step(&skewed, 8).err();
-    assert!(
-        err.as_deref()
-            .is_some_and(|e| e.contains("random_step reached")),
-        "{err:?}"
-    );
+    // The action limit stops it early, with no outcome.
+    let mut g = race(20, 6, false);
+    let short = tools::random_playout(&mut g, &mut rng_from_seed(1), 3);
+    assert_eq!((short.actions, short.outcome), (3, None));
 }

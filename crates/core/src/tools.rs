@@ -83,12 +83,36 @@ pub struct PlayoutResult {
 }
 
 /// Plays uniformly random legal actions (chance sampled with its probabilities) from `game` until the
-/// game ends or `max_actions` actions were taken, one [`Game::random_step`] at a time. Leaves `game`
-/// in the final state.
+/// game ends, nobody can act, or `max_actions` actions were taken. Leaves `game` in the final state.
+///
+/// Each step draws from the list: chance's outcome from [`Game::sample_chance`]; otherwise the seat
+/// to act (when several seats may act, the seat at `rng.random_range(0..n)` of them), then the
+/// action at `rng.random_range(0..len)` of that seat's [`Game::legal_actions`], applied with
+/// [`Game::apply_trusted`]. So a seed always plays the same game.
 pub fn random_playout<G: Game>(game: &mut G, rng: &mut GameRng, max_actions: u64) -> PlayoutResult {
-    let mut buffer = Vec::new();
+    let mut legal = Vec::new();
     let mut taken = 0;
-    while taken < max_actions && game.random_step(rng, &mut buffer) {
+    while taken < max_actions {
+        let (actor, action) = match game.to_act() {
+            ToAct::Over(_) => break,
+            ToAct::Chance => match game.sample_chance(rng) {
+                Some(a) => (Actor::Chance, a),
+                None => break,
+            },
+            ToAct::Seat(seat) => match random_listed(game, seat, rng, &mut legal) {
+                Some(a) => (Actor::Seat(seat), a),
+                None => break,
+            },
+            ToAct::Seats(seats) if !seats.is_empty() => {
+                let seat = seats[rng.random_range(0..seats.len())];
+                match random_listed(game, seat, rng, &mut legal) {
+                    Some(a) => (Actor::Seat(seat), a),
+                    None => break,
+                }
+            }
+            ToAct::Seats(_) => break,
+        };
+        game.apply_trusted(actor, &action);
         taken += 1;
     }
     PlayoutResult {
@@ -97,66 +121,19 @@ pub fn random_playout<G: Game>(game: &mut G, rng: &mut GameRng, max_actions: u64
     }
 }
 
-/// Checks `game`'s [`Game::random_legal_action`] in this state against its definition,
-/// [`listed_random_legal_action`](crate::listed_random_legal_action): for every seat and each of
-/// `draws` generators (seeded `0..draws`), both must give the same action and leave the generator in
-/// the same state. Returns the first difference. Games that override the default test the override
-/// with it on every state of their random games.
-pub fn check_random_legal_action<G: Game>(game: &G, draws: u64) -> Result<(), String> {
-    let (mut listed, mut drawn) = (Vec::new(), Vec::new());
-    for s in 0..game.seats() {
-        let seat = Seat(s as u8);
-        for seed in 0..draws {
-            let mut by_list = crate::rng_from_seed(seed);
-            let mut by_game = by_list.clone();
-            let want = crate::listed_random_legal_action(game, seat, &mut by_list, &mut listed);
-            let got = game.random_legal_action(seat, &mut by_game, &mut drawn);
-            if want != got {
-                return Err(format!(
-                    "seat {s}, seed {seed}: random_legal_action drew {got:?}, the list gives {want:?}"
-                ));
-            }
-            if by_list != by_game {
-                return Err(format!(
-                    "seat {s}, seed {seed}: random_legal_action drew {got:?} as the list does but \
-                     consumed the generator differently"
-                ));
-            }
-        }
+/// The action at `rng.random_range(0..len)` of `seat`'s legal actions, listed into `legal`.
+fn random_listed<G: Game>(
+    game: &G,
+    seat: Seat,
+    rng: &mut GameRng,
+    legal: &mut Vec<G::Action>,
+) -> Option<G::Action> {
+    legal.clear();
+    game.legal_actions(seat, legal);
+    if legal.is_empty() {
+        return None;
     }
-    Ok(())
-}
-
-/// Checks `game`'s [`Game::random_step`] in this state against its definition,
-/// [`default_random_step`](crate::default_random_step): from each of `draws` generators (seeded
-/// `0..draws`), both must apply an action or not alike, reach the same state and leave the
-/// generator in the same state. Returns the first difference. Games that override the default test
-/// the override with it on every state of their random games.
-pub fn check_random_step<G: Game + PartialEq>(game: &G, draws: u64) -> Result<(), String> {
-    let mut scratch = Vec::new();
-    for seed in 0..draws {
-        let mut by_default = crate::rng_from_seed(seed);
-        let mut by_game = by_default.clone();
-        let (mut want_state, mut got_state) = (game.clone(), game.clone());
-        let want = crate::default_random_step(&mut want_state, &mut by_default, &mut scratch);
-        let got = got_state.random_step(&mut by_game, &mut scratch);
-        if want != got {
-            return Err(format!(
-                "seed {seed}: random_step applied an action: {got}, the definition: {want}"
-            ));
-        }
-        if want_state != got_state {
-            return Err(format!(
-                "seed {seed}: random_step reached {got_state:?}, the definition {want_state:?}"
-            ));
-        }
-        if by_default != by_game {
-            return Err(format!(
-                "seed {seed}: random_step reached the same state but consumed the generator differently"
-            ));
-        }
-    }
-    Ok(())
+    Some(legal.swap_remove(rng.random_range(0..legal.len())))
 }
 
 /// Why a record failed to replay.

@@ -452,7 +452,7 @@ mod tests {
 
     #[test]
     fn a_results_file_is_written_resumed_and_summarised() {
-        let registry = crate::catalog::registry();
+        let registry = tabula_ai::games::registry();
         let path = std::env::temp_dir().join(format!("tabula-cmd-ai-{}.jsonl", std::process::id()));
         let _ = std::fs::remove_file(&path);
         let mut a = args(&["random", "uct:2"]);

@@ -1,7 +1,8 @@
 //! `tabula` — play, inspect, test, benchmark and serve every Tabula game.
 //!
-//! Every subcommand works on any game through the engine core's type-erased registry
-//! ([`catalog::registry`]); none of them knows a game's rules. Errors go to stderr as one line and the
+//! Every subcommand works on any game through the engine core's type-erased registry, built from
+//! the one list of the platform's games (`tabula_ai::games::registry`); none of them knows a
+//! game's rules. Errors go to stderr as one line and the
 //! exit status is 2 for bad input (clap's own usage errors exit with 2 as well).
 
 /// `println!` that returns the write error instead of panicking (the `?` needs a function returning
@@ -24,7 +25,6 @@ macro_rules! out {
     }};
 }
 
-mod catalog;
 mod cmd_ai;
 mod cmd_core;
 mod cmd_play;
@@ -78,7 +78,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let registry = catalog::registry();
+    let registry = tabula_ai::games::registry();
     let result = match cli.command {
         Command::Games(args) => cmd_core::games(&args, &registry),
         Command::New(args) => cmd_core::new(&args, &registry),

@@ -2,6 +2,8 @@
 // (`cyvasse-trump` and `cyvasse-caird` share docs/rules/cyvasse.md, one `## Family …` section each):
 // each game is shown the file without the sections of the other rule families.
 
+import { GAMES } from '../games/register';
+
 /** The rules file for a game id: `kyo` → `kyo.md`, `cyvasse-trump` → `cyvasse-trump.md` if there is
  * one, else `cyvasse.md`. */
 export function rulesFileFor(gameId: string, available: string[]): string | null {
@@ -9,11 +11,11 @@ export function rulesFileFor(gameId: string, available: string[]): string | null
   return available.find((f) => f.endsWith(`/${gameId}.md`)) ?? available.find((f) => f.endsWith(`/${base}.md`)) ?? null;
 }
 
-/** The rule families sharing a file: a game id and how the `##` heading of its family's section reads. */
-export const RULE_FAMILIES: Record<string, { name: string; heading: RegExp }> = {
-  'cyvasse-trump': { name: 'Strength & Trump', heading: /Strength & Trump/ },
-  'cyvasse-caird': { name: "Caird's rules", heading: /Caird/ },
-};
+/** The rule families sharing a file: a game id and how the `##` heading of its family's section reads
+ * (registered with each game in `games/register.ts`). */
+export const RULE_FAMILIES: Record<string, { name: string; heading: RegExp }> = Object.fromEntries(
+  Object.entries(GAMES).flatMap(([id, game]) => (game.family ? [[id, game.family]] : [])),
+);
 
 interface Section {
   heading: string;

@@ -3,14 +3,13 @@
 
 import { api, positionFetcher } from '../api';
 import { GameConn, type ServerMsg } from '../conn';
-import { rendererFor } from '../games/index';
+import { choiceHint, rendererFor } from '../games/index';
 import { CellTokenizer, Selection, groupByVerb, type LegalAction } from '../logic/select';
 import {
   formatClock, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
   seatsToAct, statusLine, type Snapshot,
 } from '../logic/snapshot';
 import { fairnessText, fileName } from '../logic/record';
-import { choiceHint } from '../logic/hints';
 import { forgetSeat, loadSeats, saveSeat, type SeatCredential } from '../store';
 import { inStep, needsCover, seatToShow } from '../logic/hotseat';
 import { clear, h } from '../ui/dom';

@@ -5,10 +5,9 @@
 // the legal actions, whether the goal is met, the refusal of a wrong try, the hint.
 
 import { api } from '../api';
-import { rendererFor } from '../games/index';
+import { choiceHint, rendererFor } from '../games/index';
 import { attachBoardInput } from '../games/board';
 import { CellTokenizer, Selection, type LegalAction } from '../logic/select';
-import { choiceHint } from '../logic/hints';
 import { markSolved, nextUnsolved, solvedLessons } from '../logic/learned';
 import { clear, h } from '../ui/dom';
 import { GUIDES } from './learn-guides';

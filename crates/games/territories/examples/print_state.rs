@@ -6,7 +6,7 @@ use territories::{Action, Card, Territories, TerritoriesOptions};
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut g = Territories::new(&TerritoriesOptions::default())?;
     println!("{}", serde_json::to_string(&g)?);
-    g.apply(Actor::Chance, &Action::Deal(Card::deck().into()))?;
+    g.apply(Actor::Chance, &Action::Deal(Card::deck()))?;
     g.apply(Actor::Chance, &Action::First(Seat(0)))?;
     g.apply(Actor::Seat(Seat(0)), &Action::Place((1, 1)))?;
     println!("{}", serde_json::to_string(&g)?);

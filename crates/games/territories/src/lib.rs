@@ -1,6 +1,6 @@
 //! # Territories — the two-deck dice game
 //!
-//! Game id `territories`, type [`Territories`]. This crate implements `shared/rules/territories.md`
+//! Game id `territories`, type [`Territories`]. This crate implements `docs/rules/territories.md`
 //! exactly; every **\[decision\]** of the rules file is followed. This page documents the rules as
 //! implemented, the points the rules file left open and how they were settled, the JSON state format
 //! and the action notation.
@@ -165,23 +165,17 @@ pub mod state;
 pub mod validate;
 pub mod view;
 
+use tabula_core::rand::RngExt;
 use tabula_core::{
-    ActionError, Actor, Game, GameRng, Observer, OptionsError, Seat, ToAct, check_actor, draw_index,
+    ActionError, Actor, Game, GameRng, Observer, OptionsError, Seat, ToAct, check_actor,
 };
 
 pub use model::{Ability, Action, BankTake, Card, CardSet, Item, Piece, Point, Res};
 pub use options::TerritoriesOptions;
-pub use state::{Building, Buildings, Cell, Grid, Hand, Offer, Phase, Territories};
+pub use state::{Building, Cell, Hand, Offer, Phase, Territories};
 pub use view::{HandView, TerritoriesView};
 
 use state::{DECK_CARDS, other};
-
-/// `ToAct::Over`, out of line: `to_act` runs before every action and is over only once.
-#[cold]
-#[inline(never)]
-fn over(outcome: &tabula_core::Outcome) -> ToAct {
-    ToAct::Over(outcome.clone())
-}
 
 const SUM_WAYS: [u8; 11] = [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1];
 
@@ -355,12 +349,6 @@ impl Territories {
     }
 }
 
-/// One die: `rng.random_range(1..=6u8)`, the same value from the same draw (tested).
-#[inline(always)]
-fn d6(rng: &mut GameRng) -> u8 {
-    draw_index(rng, 6) as u8 + 1
-}
-
 impl Game for Territories {
     type Options = TerritoriesOptions;
     type Action = Action;
@@ -396,76 +384,15 @@ impl Game for Territories {
 
     fn to_act(&self) -> ToAct {
         // `seat_to_act` is `None` in chance phases and once the game is over.
-        if let Some(s) = self.seat_to_act() {
-            return ToAct::Seat(s);
-        }
-        match &self.phase {
-            Phase::Over { outcome } => over(outcome),
-            _ => ToAct::Chance,
+        match (&self.phase, self.seat_to_act()) {
+            (Phase::Over { outcome }, _) => ToAct::Over(outcome.clone()),
+            (_, Some(seat)) => ToAct::Seat(seat),
+            (_, None) => ToAct::Chance,
         }
     }
 
     fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
         self.legal(seat, out);
-    }
-
-    fn random_legal_action(
-        &self,
-        seat: Seat,
-        rng: &mut GameRng,
-        scratch: &mut Vec<Action>,
-    ) -> Option<Action> {
-        // Draws without listing every action (random games are made of these draws).
-        self.random_legal(seat, rng, scratch)
-    }
-
-    #[inline]
-    fn random_step(&mut self, rng: &mut GameRng, scratch: &mut Vec<Action>) -> bool {
-        // The default's steps without building a `ToAct` (a random game takes ≈ 1,500 of them).
-        // The phases a random game meets most draw exactly as `random_legal` (or `sample_chance`)
-        // would and apply the result at once, through the effect methods `exec` itself calls
-        // (see `state::legal`); the others: the seat to act draws, else chance draws
-        // (`sample_chance` gives nothing once the game is over). One seat at a time.
-        let action = match (&self.phase, &self.offer) {
-            (Phase::Main, Some(_)) => {
-                self.random_offer_step(rng);
-                return true;
-            }
-            (Phase::Main, None) => return self.random_main_step(rng),
-            (Phase::Respond, Some(offer)) => {
-                self.random_respond_step(*offer, rng);
-                return true;
-            }
-            (Phase::Temple { seat, .. } | Phase::Discard { seat }, _) => {
-                return self.random_seq_step(*seat, rng);
-            }
-            (Phase::HandOver { .. }, _) => return self.random_seq_step(other(self.current), rng),
-            (Phase::Pay { .. }, _) => return self.random_seq_step(self.current, rng),
-            (Phase::Place { ability }, _) => return self.random_place_step(*ability, rng),
-            // The turn's roll, drawn as `sample_chance` draws it and applied without building
-            // the action.
-            (Phase::Roll, _) => {
-                let (a, b) = (d6(rng), d6(rng));
-                self.roll_dice(a + b);
-                return true;
-            }
-            (Phase::AbilityDie { .. }, _) => {
-                let d = d6(rng);
-                self.ability_die(d);
-                return true;
-            }
-            _ => match self.seat_to_act() {
-                Some(seat) => self.random_legal(seat, rng, scratch),
-                None => self.sample_chance(rng),
-            },
-        };
-        match action {
-            Some(a) => {
-                self.exec(&a);
-                true
-            }
-            None => false,
-        }
     }
 
     fn chance_outcomes(&self, out: &mut Vec<(Action, f64)>) {
@@ -501,18 +428,18 @@ impl Game for Territories {
             Phase::Deal => {
                 let mut deck = Card::deck();
                 deck.shuffle(rng);
-                Some(Action::Deal(deck.into()))
+                Some(Action::Deal(deck))
             }
-            Phase::ChooseFirst => Some(Action::First(Seat(draw_index(rng, 2) as u8))),
+            Phase::ChooseFirst => Some(Action::First(Seat(rng.random_range(0..2u8)))),
             Phase::Roll => {
-                let a = d6(rng);
-                let b = d6(rng);
+                let a = rng.random_range(1..=6u8);
+                let b = rng.random_range(1..=6u8);
                 Some(Action::Roll(a + b))
             }
-            Phase::AbilityDie { .. } => Some(Action::Die(d6(rng))),
+            Phase::AbilityDie { .. } => Some(Action::Die(rng.random_range(1..=6u8))),
             Phase::Duel { .. } => {
-                let a = d6(rng);
-                let b = d6(rng);
+                let a = rng.random_range(1..=6u8);
+                let b = rng.random_range(1..=6u8);
                 Some(Action::Duel(a, b))
             }
             _ => None,
@@ -588,26 +515,5 @@ impl Game for Territories {
 
     fn turn_number(&self) -> u32 {
         self.turn + 1
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The dice are `rng.random_range(1..=6u8)`, and choosing the first player
-    /// `random_range(0..2u8)`: the same values from the same draws.
-    #[test]
-    fn dice_are_random_range_draws() {
-        use tabula_core::rand::RngExt;
-        for seed in 0..500 {
-            let mut by_rand = tabula_core::rng_from_seed(seed);
-            let mut ours = by_rand.clone();
-            for _ in 0..20 {
-                assert_eq!(d6(&mut ours), by_rand.random_range(1..=6u8));
-                assert_eq!(draw_index(&mut ours, 2) as u8, by_rand.random_range(0..2u8));
-            }
-            assert_eq!(ours, by_rand);
-        }
     }
 }

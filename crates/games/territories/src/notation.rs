@@ -137,7 +137,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
                 .by_ref()
                 .map(|w| w.parse::<Card>().map_err(malformed))
                 .collect::<Result<Vec<_>, _>>()?;
-            Action::Deal(cards.into())
+            Action::Deal(cards)
         }
         "first" => {
             let n = words

@@ -7,9 +7,6 @@ use crate::model::{Ability, Action, BankTake, Card, CardSet, Item, Piece, Point,
 use crate::options::TerritoriesOptions;
 
 mod legal;
-mod summarised;
-
-pub use summarised::{BuildingSummary, Buildings, Grid, GridSummary, Summarised, Summary};
 
 /// Cards a player may hold after a 7 (cards above are discarded).
 pub const HAND_LIMIT: u32 = 7;
@@ -59,9 +56,8 @@ pub enum Phase {
     Duel { ability: Ability },
     /// The duel was won: the player picks the Raid/Convert target.
     Target { ability: Ability },
-    /// The game is over. Boxed: unboxed, the outcome's lists would carry the phase's tag in their
-    /// spare values, and telling the phase (before every action of a random game) would decode it.
-    Over { outcome: Box<Outcome> },
+    /// The game is over.
+    Over { outcome: Outcome },
 }
 
 /// A card of the grid.
@@ -100,20 +96,11 @@ impl Hand {
     }
     /// Whether every suit of `cost` is covered.
     pub fn covers(&self, cost: [u8; 4]) -> bool {
-        // Not the byte-wise comparison of move generation's `suits_above`: the compiler's own
-        // comparison of the four suits costs less than that plus the check that every count is
-        // below 128 which `covers` would need (measured: +2 % instructions per random game).
         self.resources.iter().zip(cost).all(|(&h, c)| h >= c)
     }
     /// Whether this hand can pay what `offer` asks: its resources and as many territory cards.
     pub fn can_pay(&self, offer: &Offer) -> bool {
         self.covers(offer.ask_res) && self.territories.len() >= usize::from(offer.ask_territories)
-    }
-    pub(crate) fn add_card(&mut self, card: Card) {
-        self.territories.insert(card);
-    }
-    pub(crate) fn remove_card(&mut self, card: Card) -> bool {
-        self.territories.remove(card)
     }
 }
 
@@ -150,10 +137,11 @@ pub struct Territories {
     pub die: Option<u8>,
     /// The last Raid/Convert duel of this turn (user's die, opponent's die).
     pub duel: Option<(u8, u8)>,
-    /// The grid's cards.
-    pub grid: Grid,
-    /// The buildings on the grid.
-    pub buildings: Buildings,
+    /// The grid's cards: the 20 dealt row by row, then those added by Expand in the order they
+    /// were added.
+    pub grid: Vec<Cell>,
+    /// The buildings on the grid, in the order they were placed.
+    pub buildings: Vec<Building>,
     /// The bank's resources by suit.
     pub bank: [u8; 4],
     /// The two hands.
@@ -190,90 +178,6 @@ pub fn cells_around(p: Point) -> [Point; 4] {
     [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)]
 }
 
-/// The grid's cells as row bitmaps, for allocation-free intersection and expansion queries: bit
-/// `x - x0` of `rows[y - y0]` is set when cell `(x, y)` holds a card. The window has a free margin of
-/// one cell on every side (`x0`, `y0` are one less than the smallest coordinates), so the corners and
-/// edge neighbours of every cell fit. A grid has at most 40 cards, so it spans at most 41 cells each
-/// way and the window fits 64 rows of 64 bits.
-struct CellMap {
-    x0: i8,
-    y0: i8,
-    /// Rows in use: `y0 ..= y0 + h - 1` (the margin rows included).
-    h: usize,
-    rows: [u64; 64],
-}
-
-impl CellMap {
-    fn new(grid: &[Cell]) -> CellMap {
-        let (mut minx, mut miny) = (0i8, 0i8);
-        let mut maxy = 0i8;
-        if let Some(first) = grid.first() {
-            (minx, miny) = first.at;
-            maxy = miny;
-        }
-        for c in grid {
-            minx = minx.min(c.at.0);
-            miny = miny.min(c.at.1);
-            maxy = maxy.max(c.at.1);
-        }
-        let (x0, y0) = (minx.saturating_sub(1), miny.saturating_sub(1));
-        let mut rows = [0u64; 64];
-        for c in grid {
-            // Always in the window for a valid (connected) grid; never panics on an invalid one.
-            let dx = (i16::from(c.at.0) - i16::from(x0)) as usize;
-            let dy = (i16::from(c.at.1) - i16::from(y0)) as usize;
-            if dx < 64
-                && let Some(row) = rows.get_mut(dy)
-            {
-                *row |= 1 << dx;
-            }
-        }
-        CellMap {
-            x0,
-            y0,
-            h: ((i16::from(maxy) - i16::from(y0)) as usize + 2).min(rows.len()),
-            rows,
-        }
-    }
-
-    fn row(&self, i: usize) -> u64 {
-        self.rows.get(i).copied().unwrap_or(0)
-    }
-
-    /// Intersections of row `i` (y = `y0 + i`): corners of the cells of rows `i - 1` and `i`.
-    fn corner_row(&self, i: usize) -> u64 {
-        let r = self.row(i) | i.checked_sub(1).map_or(0, |j| self.row(j));
-        r | (r << 1)
-    }
-
-    /// Calls `f` on every intersection in `(y, x)` order.
-    fn for_each_intersection(&self, mut f: impl FnMut(Point)) {
-        for i in 0..self.h {
-            let mut bits = self.corner_row(i);
-            while bits != 0 {
-                let b = bits.trailing_zeros();
-                bits &= bits - 1;
-                f((self.x0.wrapping_add(b as i8), self.y0.wrapping_add(i as i8)));
-            }
-        }
-    }
-
-    /// Calls `f` on every empty cell sharing a full edge with a card, in `(y, x)` order.
-    fn for_each_expansion_cell(&self, mut f: impl FnMut(Point)) {
-        for i in 0..self.h {
-            let r = self.row(i);
-            let near =
-                (r << 1) | (r >> 1) | self.row(i + 1) | i.checked_sub(1).map_or(0, |j| self.row(j));
-            let mut bits = near & !r;
-            while bits != 0 {
-                let b = bits.trailing_zeros();
-                bits &= bits - 1;
-                f((self.x0.wrapping_add(b as i8), self.y0.wrapping_add(i as i8)));
-            }
-        }
-    }
-}
-
 impl Territories {
     /// The initial state (before the deal).
     pub fn initial(options: TerritoriesOptions) -> Territories {
@@ -286,8 +190,8 @@ impl Territories {
             roll: None,
             die: None,
             duel: None,
-            grid: Grid::default(),
-            buildings: Buildings::default(),
+            grid: Vec::new(),
+            buildings: Vec::new(),
             bank: [PER_SUIT; 4],
             hands: [Hand::default(), Hand::default()],
             pile: Vec::new(),
@@ -330,32 +234,49 @@ impl Territories {
         cells_around(p).iter().any(|&c| self.card_at(c).is_some())
     }
 
-    /// Every intersection, sorted.
+    /// Every intersection (a corner of a grid card), sorted row by row (`(y, x)` order).
     pub fn intersections(&self) -> Vec<Point> {
-        let mut v = Vec::with_capacity(30);
-        self.for_each_intersection(|p| v.push(p));
-        v
-    }
-
-    /// Calls `f` on every intersection, sorted (row by row), without allocating.
-    pub fn for_each_intersection(&self, mut f: impl FnMut(Point)) {
         if self.grid.len() == GRID_CARDS {
-            // The dealt grid: its 6x5 corners.
-            for y in 0..=GRID_H {
-                for x in 0..=GRID_W {
-                    f((x, y));
-                }
-            }
-            return;
+            // The dealt 5x4 grid (the first 20 cards are the dealt cells): its 6x5 corners.
+            return (0..=GRID_H)
+                .flat_map(|y| (0..=GRID_W).map(move |x| (x, y)))
+                .collect();
         }
-        CellMap::new(&self.grid).for_each_intersection(f);
+        let mut all: Vec<Point> = self
+            .grid
+            .iter()
+            .flat_map(|c| {
+                let (x, y) = c.at;
+                [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)]
+            })
+            .collect();
+        all.sort_unstable_by_key(|&(x, y)| (y, x));
+        all.dedup();
+        all
     }
 
-    /// The empty cells sharing a full edge with a grid card (where Expand may add a card), sorted.
+    /// The intersections with no building, sorted row by row.
+    pub fn free_intersections(&self) -> Vec<Point> {
+        let mut free = self.intersections();
+        free.retain(|&p| self.building_at(p).is_none());
+        free
+    }
+
+    /// The empty cells sharing a full edge with a grid card (where Expand may add a card), sorted
+    /// row by row.
     pub fn expansion_cells(&self) -> Vec<Point> {
-        let mut v = Vec::new();
-        CellMap::new(&self.grid).for_each_expansion_cell(|p| v.push(p));
-        v
+        let mut cells: Vec<Point> = self
+            .grid
+            .iter()
+            .flat_map(|c| {
+                let (x, y) = c.at;
+                [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+            })
+            .filter(|&p| self.card_at(p).is_none())
+            .collect();
+        cells.sort_unstable_by_key(|&(x, y)| (y, x));
+        cells.dedup();
+        cells
     }
 
     /// The cards touched by a building on `p`, with their cells.
@@ -367,7 +288,12 @@ impl Territories {
 
     /// How many of `piece` `seat` has on the grid.
     pub fn on_grid(&self, seat: Seat, piece: Piece) -> u8 {
-        self.buildings.on_grid(seat, piece)
+        let n = self
+            .buildings
+            .iter()
+            .filter(|b| b.owner == seat && b.piece == piece)
+            .count();
+        u8::try_from(n).unwrap_or(u8::MAX)
     }
 
     /// How many of `piece` are in `seat`'s supply.
@@ -377,16 +303,18 @@ impl Territories {
 
     /// `seat`'s points.
     pub fn points(&self, seat: Seat) -> u32 {
-        let counts = self.buildings.counts(seat);
-        Piece::ALL
+        self.buildings
             .iter()
-            .map(|p| u32::from(counts[p.index()]) * p.points())
+            .filter(|b| b.owner == seat)
+            .map(|b| b.piece.points())
             .sum()
     }
 
     /// Whether `seat` owns a building of this piece.
     pub fn owns(&self, seat: Seat, piece: Piece) -> bool {
-        self.buildings.on_grid(seat, piece) > 0
+        self.buildings
+            .iter()
+            .any(|b| b.owner == seat && b.piece == piece)
     }
 
     /// The cards that count towards the hand limit of 7.
@@ -416,72 +344,33 @@ impl Territories {
         }
     }
 
-    /// Whether the current phase is a chance event.
-    pub fn is_chance(&self) -> bool {
-        matches!(
-            self.phase,
-            Phase::Deal
-                | Phase::ChooseFirst
-                | Phase::Roll
-                | Phase::AbilityDie { .. }
-                | Phase::Duel { .. }
-        )
-    }
-
     fn ability_building(&self, seat: Seat, ability: Ability) -> bool {
         self.owns(seat, Piece::Capital) || self.owns(seat, ability.building())
     }
 
-    /// Every legal `(intersection, piece)` of Convert for `seat` now (ignoring the duel).
-    pub fn convert_choices(&self, seat: Seat, out: &mut Vec<(Point, Piece)>) {
-        self.for_each_convert(seat, |p, piece| {
-            out.push((p, piece));
-            true
-        });
-    }
-
-    /// Calls `f` on every legal `(intersection, piece)` of Convert for `seat` (ignoring the duel),
-    /// in the order of [`Territories::convert_choices`], until `f` returns false. Allocation-free.
-    fn for_each_convert(&self, seat: Seat, mut f: impl FnMut(Point, Piece) -> bool) {
-        // Convert's reach: the cells touched by `seat`'s Capital and Temples (at most 3 × 4).
-        let mut reach = [(0i8, 0i8); 12];
-        let mut n = 0;
-        for b in self.buildings.iter().filter(|b| b.owner == seat) {
-            if matches!(b.piece, Piece::Capital | Piece::Temple) {
-                for c in self.touched(b.at) {
-                    if n < reach.len() {
-                        reach[n] = c.at;
-                        n += 1;
-                    }
-                }
-            }
-        }
-        let reach = &reach[..n];
-        if reach.is_empty() {
-            return;
-        }
-        let opp = other(seat);
-        for b in self.buildings.iter().filter(|b| b.owner == opp) {
+    /// Every legal `(intersection, piece)` of Convert for `seat` now (ignoring the duel and the
+    /// cost): an opponent building touching a card that `seat`'s Capital or a Temple touches, with
+    /// each piece of the same type or a lower tier left in `seat`'s supply; building by building.
+    pub fn convert_targets(&self, seat: Seat) -> Vec<(Point, Piece)> {
+        let reach: Vec<Point> = self
+            .buildings
+            .iter()
+            .filter(|b| b.owner == seat && matches!(b.piece, Piece::Capital | Piece::Temple))
+            .flat_map(|b| self.touched(b.at).map(|c| c.at))
+            .collect();
+        let mut targets = Vec::new();
+        for b in self.buildings.iter().filter(|b| b.owner == other(seat)) {
             if !self.touched(b.at).any(|c| reach.contains(&c.at)) {
                 continue;
             }
             for piece in Piece::ALL {
                 let fits = piece == b.piece || piece.tier() < b.piece.tier();
-                if fits && self.supply(seat, piece) > 0 && !f(b.at, piece) {
-                    return;
+                if fits && self.supply(seat, piece) > 0 {
+                    targets.push((b.at, piece));
                 }
             }
         }
-    }
-
-    /// Whether `seat` has any Convert target now (ignoring the duel and the cost).
-    fn can_convert(&self, seat: Seat) -> bool {
-        let mut any = false;
-        self.for_each_convert(seat, |_, _| {
-            any = true;
-            false
-        });
-        any
+        targets
     }
 
     fn ability_usable(&self, seat: Seat, ability: Ability) -> bool {
@@ -492,7 +381,7 @@ impl Territories {
         match ability {
             Ability::Survey | Ability::Expand => !hand.territories.is_empty(),
             Ability::Raid => hand.covers([1, 1, 1, 1]) && self.owns(other(seat), Piece::Town),
-            Ability::Convert => hand.covers([1, 1, 1, 1]) && self.can_convert(seat),
+            Ability::Convert => hand.covers([1, 1, 1, 1]) && !self.convert_targets(seat).is_empty(),
         }
     }
 
@@ -511,6 +400,13 @@ impl Territories {
         }
     }
 
+    /// `seat` pays one resource of suit `r` to the bank.
+    fn pay_one(&mut self, seat: Seat, r: Res) {
+        let mut cost = [0; 4];
+        cost[r.index()] = 1;
+        self.pay_to_bank(seat, cost);
+    }
+
     fn take_from_bank(&mut self, seat: Seat, r: Res, n: u8) {
         let n = n.min(self.bank[r.index()]);
         self.bank[r.index()] -= n;
@@ -521,7 +417,7 @@ impl Territories {
     fn draw(&mut self, seat: Seat) {
         if !self.pile.is_empty() {
             let card = self.pile.remove(0);
-            self.hands[seat.index()].add_card(card);
+            self.hands[seat.index()].territories.insert(card);
         }
     }
 
@@ -530,75 +426,36 @@ impl Territories {
         self.pay_to_bank(seat, all);
     }
 
-    /// What the buildings produce on `roll`, by seat: for each card showing `roll` (at most four,
-    /// one per suit, found in the grid's summary), the buildings on its four corners (looked up in
-    /// the buildings' summary for a card of the dealt rectangle, searched for among all buildings
-    /// for a card added by Expand).
+    /// What the buildings produce on `roll`, by seat. Each building counts the cards it touches
+    /// that show the number: a Town, Fort or Barracks collects 1 of the card's suit per such card,
+    /// a Palace 2, a Temple owes its owner a choice per card; a Capital, once if any card shows the
+    /// number, collects 1 of every touched card's suit and draws a territory card.
     fn production(&self, roll: u8) -> Production {
         let mut p = Production::default();
-        // Capitals that have produced this roll, by index in the list: a Capital produces once
-        // however many of the cards it touches show the number.
-        let mut capitals = 0u64;
-        let mut showing = self.grid.showing(roll);
-        // A number shows on four territory cards, one per suit: at most four cells are hit.
-        let mut hits = 0;
-        while showing != 0 && hits < 4 {
-            let i = showing.trailing_zeros() as usize;
-            showing &= showing - 1;
-            let Some(cell) = self.grid.get(i) else {
+        for b in &self.buildings {
+            let s = b.owner.index();
+            if s > 1 {
                 continue;
-            };
-            hits += 1;
-            let (cx, cy) = cell.at;
-            if (0..GRID_W).contains(&cx) && (0..GRID_H).contains(&cy) {
-                // All four corners of a dealt card are corners of the dealt rectangle (bits
-                // `y * 6 + x`): the occupied ones, from the buildings' summary.
-                let corners = 0b1100_0011u64 << (cy as u32 * 6 + cx as u32);
-                let mut occupied = corners & self.buildings.dealt_corners();
-                while occupied != 0 {
-                    let bit = occupied.trailing_zeros() as usize;
-                    occupied &= occupied - 1;
-                    if let Some(b) = self.buildings.at_corner_bit(bit) {
-                        self.produce_on(&mut p, b, cell.card.suit, &mut capitals);
-                    }
+            }
+            let mut hit = false;
+            for c in self.touched(b.at).filter(|c| c.card.number == roll) {
+                hit = true;
+                let suit = c.card.suit.index();
+                match b.piece {
+                    Piece::Temple => p.temples[s] += 1,
+                    Piece::Palace => p.owed[s][suit] += 2,
+                    Piece::Capital => {}
+                    _ => p.owed[s][suit] += 1,
                 }
-            } else {
-                for b in 0..self.buildings.len() {
-                    let (bx, by) = self.buildings[b].at;
-                    if (bx.wrapping_sub(cx) as u8) <= 1 && (by.wrapping_sub(cy) as u8) <= 1 {
-                        self.produce_on(&mut p, b, cell.card.suit, &mut capitals);
-                    }
+            }
+            if hit && b.piece == Piece::Capital {
+                for c in self.touched(b.at) {
+                    p.owed[s][c.card.suit.index()] += 1;
                 }
+                p.draws[s] += 1;
             }
         }
         p
-    }
-
-    /// Adds what building `index` produces for one touched card of `suit` showing the roll.
-    #[inline]
-    fn produce_on(&self, p: &mut Production, index: usize, suit: Res, capitals: &mut u64) {
-        let Some(b) = self.buildings.get(index) else {
-            return;
-        };
-        let s = b.owner.index();
-        if s > 1 {
-            return;
-        }
-        match b.piece {
-            Piece::Temple => p.temples[s] += 1,
-            Piece::Capital => {
-                let bit = 1u64.checked_shl(index as u32).unwrap_or(0);
-                if *capitals & bit == 0 {
-                    *capitals |= bit;
-                    for c in self.touched(b.at) {
-                        p.owed[s][c.card.suit.index()] += 1;
-                    }
-                    p.draws[s] += 1;
-                }
-            }
-            Piece::Palace => p.owed[s][suit.index()] += 2,
-            _ => p.owed[s][suit.index()] += 1,
-        }
     }
 
     /// Pays `seat`'s production except Temples (paid as far as the bank goes).
@@ -657,9 +514,7 @@ impl Territories {
     }
 
     fn finish(&mut self, outcome: Outcome) {
-        self.phase = Phase::Over {
-            outcome: Box::new(outcome),
-        };
+        self.phase = Phase::Over { outcome };
     }
 
     fn check_win(&mut self) {
@@ -675,68 +530,9 @@ impl Territories {
         }
     }
 
-    /// Survey: `seat` lays `card` on `cell` of the grid; the card it covers goes under the pile.
-    pub(crate) fn survey(&mut self, seat: Seat, cell: Point, card: Card) {
-        self.hands[seat.index()].remove_card(card);
-        if let Some(old) = self
-            .grid
-            .update(|c| c.at == cell, |c| std::mem::replace(&mut c.card, card))
-        {
-            self.pile.push(old);
-        }
-        self.phase = Phase::Main;
-    }
-
-    /// Expand: `seat` lays `card` on the empty `cell` beside the grid.
-    pub(crate) fn expand(&mut self, seat: Seat, cell: Point, card: Card) {
-        self.hands[seat.index()].remove_card(card);
-        self.grid.push(Cell { at: cell, card });
-        self.phase = Phase::Main;
-    }
-
-    /// Survey's or Expand's die shows `n`: the player pays `n` resources, or loses every
-    /// resource when the hand holds fewer.
-    pub(crate) fn ability_die(&mut self, n: u8) {
-        self.die = Some(n);
-        let ability = match self.phase {
-            Phase::AbilityDie { ability } => ability,
-            _ => Ability::Survey,
-        };
-        let cur = self.current;
-        if self.hands[cur.index()].resource_count() < u32::from(n) {
-            self.lose_all_resources(cur);
-            self.phase = Phase::Main;
-        } else {
-            self.phase = Phase::Pay { ability, left: n };
-        }
-    }
-
-    /// `seat` builds a Town on the free intersection `p`.
-    pub(crate) fn build_town(&mut self, seat: Seat, p: Point) {
-        self.pay_to_bank(seat, Piece::Town.cost());
-        self.buildings.push(Building {
-            at: p,
-            owner: seat,
-            piece: Piece::Town,
-        });
-        self.check_win();
-    }
-
-    /// The roll of the turn shows `n`: a 7 (discards, then the roller's territory card) or
-    /// production.
-    pub(crate) fn roll_dice(&mut self, n: u8) {
-        self.roll = Some(n);
-        if n == 7 {
-            self.seven_from(0);
-        } else {
-            self.produce(0);
-        }
-    }
-
-    /// `seat` takes a resource of suit `r` for a Temple; production goes on when its choices are
-    /// done or the bank is empty.
-    pub(crate) fn temple_take(&mut self, seat: Seat, r: Res) {
-        self.take_from_bank(seat, r, 1);
+    /// After a Temple choice: the next one, or production goes on when the choices are done or the
+    /// bank is empty.
+    fn temple_done(&mut self, seat: Seat) {
         if let Phase::Temple { left, next, .. } = self.phase {
             if left > 1 && self.bank.iter().any(|&n| n > 0) {
                 self.phase = Phase::Temple {
@@ -750,75 +546,7 @@ impl Territories {
         }
     }
 
-    /// `seat` discards `item` after a 7; the next seat over the hand limit follows, or the roller
-    /// draws.
-    pub(crate) fn discard(&mut self, seat: Seat, item: Item) {
-        match item {
-            Item::Res(r) => {
-                let mut cost = [0; 4];
-                cost[r.index()] = 1;
-                self.pay_to_bank(seat, cost);
-            }
-            Item::Territory(c) => {
-                self.hands[seat.index()].remove_card(c);
-                self.pile.push(c);
-            }
-        }
-        if self.hand_size(seat) <= HAND_LIMIT {
-            let index = if seat == self.current { 1 } else { 2 };
-            self.seven_from(index);
-        }
-    }
-
-    /// `seat` (who accepted an offer) hands the territory card `c` over; the trade is carried out
-    /// after the last one.
-    pub(crate) fn hand_over(&mut self, seat: Seat, c: Card) {
-        self.hands[seat.index()].remove_card(c);
-        self.hands[self.current.index()].add_card(c);
-        if let Phase::HandOver { left } = self.phase {
-            if left > 1 {
-                self.phase = Phase::HandOver { left: left - 1 };
-            } else {
-                self.execute_trade();
-            }
-        }
-    }
-
-    /// `seat` pays a resource of suit `r` towards Survey or Expand; the placement follows the
-    /// last one.
-    pub(crate) fn pay_for_ability(&mut self, seat: Seat, r: Res) {
-        let mut cost = [0; 4];
-        cost[r.index()] = 1;
-        self.pay_to_bank(seat, cost);
-        if let Phase::Pay { ability, left } = self.phase {
-            self.phase = if left > 1 {
-                Phase::Pay {
-                    ability,
-                    left: left - 1,
-                }
-            } else {
-                Phase::Place { ability }
-            };
-        }
-    }
-
-    /// The opponent accepts the offer: the territory cards asked for are handed over first, then
-    /// the trade is carried out.
-    pub(crate) fn accept_offer(&mut self) {
-        let k = self.offer.as_ref().map_or(0, |o| o.ask_territories);
-        if k > 0 {
-            self.phase = Phase::HandOver { left: k };
-        } else {
-            self.execute_trade();
-        }
-    }
-
-    /// The opponent declines the offer.
-    pub(crate) fn decline_offer(&mut self) {
-        self.offer = None;
-        self.phase = Phase::Main;
-    }
-
+    /// Carries out the accepted offer (the asked territory cards were handed over already).
     fn execute_trade(&mut self) {
         if let Some(offer) = self.offer.take() {
             let me = self.current.index();
@@ -830,16 +558,16 @@ impl Territories {
                 self.hands[me].resources[i] += offer.ask_res[i];
             }
             for c in offer.give_cards {
-                self.hands[me].remove_card(c);
-                self.hands[you].add_card(c);
+                self.hands[me].territories.remove(c);
+                self.hands[you].territories.insert(c);
             }
         }
         self.phase = Phase::Main;
     }
 
-    pub(crate) fn end_turn(&mut self) {
+    fn end_turn(&mut self) {
         let me = self.current;
-        if self.buildings.counts(me) != [0; 6] {
+        if self.buildings.iter().any(|b| b.owner == me) {
             self.bare_turns[me.index()] = 0;
         } else {
             self.bare_turns[me.index()] += 1;
@@ -877,32 +605,17 @@ impl Territories {
         self.phase = Phase::Roll;
     }
 
-    /// Applies an action already known to be legal for `actor` (a seat's action is by the seat that
-    /// owes the decision; a chance action is a valid outcome of the current chance event).
-    pub(crate) fn exec(&mut self, action: &Action) {
-        // Composing an offer (about half of the actions of a random game) in a small function of
-        // its own; everything else out of line.
-        match action {
-            Action::Give(item) => {
-                let offer = self.open_offer();
-                match item {
-                    Item::Res(r) => offer.give_res[r.index()] += 1,
-                    Item::Territory(c) => {
-                        offer.give_cards.insert(*c);
-                    }
-                }
-            }
-            Action::AskRes(r) => self.open_offer().ask_res[r.index()] += 1,
-            Action::AskTerritory => self.open_offer().ask_territories += 1,
-            Action::Propose => self.phase = Phase::Respond,
-            Action::Withdraw => self.offer = None,
-            _ => self.exec_other(action),
+    /// The open offer, opened (and counted) first when none is open.
+    fn open_offer(&mut self) -> &mut Offer {
+        if self.offer.is_none() {
+            self.offers_made += 1;
         }
+        self.offer.get_or_insert_with(Offer::default)
     }
 
-    /// [`Territories::exec`] for the actions other than composing an offer.
-    #[inline(never)]
-    fn exec_other(&mut self, action: &Action) {
+    /// Applies an action already known to be legal (a seat's action is by the seat that owes the
+    /// decision; a chance action is a valid outcome of the current chance event).
+    pub(crate) fn exec(&mut self, action: &Action) {
         let seat = self.seat_to_act().unwrap_or(self.current);
         match action {
             Action::Deal(order) => {
@@ -923,8 +636,29 @@ impl Territories {
                 self.current = *s;
                 self.phase = Phase::Setup { step: 0 };
             }
-            Action::Roll(n) => self.roll_dice(*n),
-            Action::Die(n) => self.ability_die(*n),
+            Action::Roll(n) => {
+                self.roll = Some(*n);
+                if *n == 7 {
+                    self.seven_from(0);
+                } else {
+                    self.produce(0);
+                }
+            }
+            Action::Die(n) => {
+                // Survey's or Expand's cost: pay `n` resources, or lose them all when the hand
+                // holds fewer.
+                self.die = Some(*n);
+                let ability = match self.phase {
+                    Phase::AbilityDie { ability } => ability,
+                    _ => Ability::Survey,
+                };
+                if self.hands[seat.index()].resource_count() < u32::from(*n) {
+                    self.lose_all_resources(seat);
+                    self.phase = Phase::Main;
+                } else {
+                    self.phase = Phase::Pay { ability, left: *n };
+                }
+            }
             Action::Duel(a, b) => {
                 self.duel = Some((*a, *b));
                 let ability = match self.phase {
@@ -963,22 +697,66 @@ impl Territories {
                     Phase::Setup { step: step + 1 }
                 };
             }
-            Action::TempleTake(r) => self.temple_take(seat, *r),
-            Action::Discard(item) => self.discard(seat, *item),
-            Action::Build(p) => self.build_town(seat, *p),
-            Action::Upgrade(p, piece) => {
-                self.pay_to_bank(seat, piece.cost());
-                self.buildings.update(|b| b.at == *p, |b| b.piece = *piece);
+            Action::TempleTake(r) => {
+                self.take_from_bank(seat, *r, 1);
+                self.temple_done(seat);
+            }
+            Action::Discard(item) => {
+                match item {
+                    Item::Res(r) => self.pay_one(seat, *r),
+                    Item::Territory(c) => {
+                        self.hands[seat.index()].territories.remove(*c);
+                        self.pile.push(*c);
+                    }
+                }
+                if self.hand_size(seat) <= HAND_LIMIT {
+                    let index = if seat == self.current { 1 } else { 2 };
+                    self.seven_from(index);
+                }
+            }
+            Action::Build(p) => {
+                self.pay_to_bank(seat, Piece::Town.cost());
+                self.buildings.push(Building {
+                    at: *p,
+                    owner: seat,
+                    piece: Piece::Town,
+                });
                 self.check_win();
             }
-            Action::Give(_)
-            | Action::AskRes(_)
-            | Action::AskTerritory
-            | Action::Propose
-            | Action::Withdraw => {}
-            Action::Accept => self.accept_offer(),
-            Action::Decline => self.decline_offer(),
-            Action::HandOver(c) => self.hand_over(seat, *c),
+            Action::Upgrade(p, piece) => {
+                self.pay_to_bank(seat, piece.cost());
+                if let Some(b) = self.buildings.iter_mut().find(|b| b.at == *p) {
+                    b.piece = *piece;
+                }
+                self.check_win();
+            }
+            Action::Give(Item::Res(r)) => self.open_offer().give_res[r.index()] += 1,
+            Action::Give(Item::Territory(c)) => {
+                self.open_offer().give_cards.insert(*c);
+            }
+            Action::AskRes(r) => self.open_offer().ask_res[r.index()] += 1,
+            Action::AskTerritory => self.open_offer().ask_territories += 1,
+            Action::Propose => self.phase = Phase::Respond,
+            Action::Withdraw => self.offer = None,
+            Action::Accept => match self.offer.map_or(0, |o| o.ask_territories) {
+                0 => self.execute_trade(),
+                k => self.phase = Phase::HandOver { left: k },
+            },
+            Action::Decline => {
+                self.offer = None;
+                self.phase = Phase::Main;
+            }
+            Action::HandOver(c) => {
+                self.hands[seat.index()].territories.remove(*c);
+                self.hands[self.current.index()].territories.insert(*c);
+                if let Phase::HandOver { left } = self.phase {
+                    if left > 1 {
+                        self.phase = Phase::HandOver { left: left - 1 };
+                    } else {
+                        self.execute_trade();
+                    }
+                }
+            }
             Action::Bank(pay, take) => {
                 let mut cost = [0; 4];
                 cost[pay.index()] = 4;
@@ -990,42 +768,57 @@ impl Territories {
             }
             Action::Use(ability) => {
                 self.abilities_used |= ability.bit();
-                match ability {
-                    Ability::Survey | Ability::Expand => {
-                        self.phase = Phase::AbilityDie { ability: *ability };
-                    }
+                self.phase = match ability {
+                    Ability::Survey | Ability::Expand => Phase::AbilityDie { ability: *ability },
                     Ability::Raid | Ability::Convert => {
                         self.pay_to_bank(seat, [1, 1, 1, 1]);
-                        self.phase = Phase::Duel { ability: *ability };
+                        Phase::Duel { ability: *ability }
                     }
+                };
+            }
+            Action::Pay(r) => {
+                self.pay_one(seat, *r);
+                if let Phase::Pay { ability, left } = self.phase {
+                    self.phase = if left > 1 {
+                        Phase::Pay {
+                            ability,
+                            left: left - 1,
+                        }
+                    } else {
+                        Phase::Place { ability }
+                    };
                 }
             }
-            Action::Pay(r) => self.pay_for_ability(seat, *r),
-            Action::Survey(cell, card) => self.survey(seat, *cell, *card),
-            Action::Expand(cell, card) => self.expand(seat, *cell, *card),
+            Action::Survey(cell, card) => {
+                // The card laid on the grid replaces one, which goes under the pile.
+                self.hands[seat.index()].territories.remove(*card);
+                if let Some(c) = self.grid.iter_mut().find(|c| c.at == *cell) {
+                    let old = std::mem::replace(&mut c.card, *card);
+                    self.pile.push(old);
+                }
+                self.phase = Phase::Main;
+            }
+            Action::Expand(cell, card) => {
+                self.hands[seat.index()].territories.remove(*card);
+                self.grid.push(Cell {
+                    at: *cell,
+                    card: *card,
+                });
+                self.phase = Phase::Main;
+            }
             Action::Raze(p) => {
                 self.buildings.retain(|b| b.at != *p);
                 self.phase = Phase::Main;
             }
             Action::Convert(p, piece) => {
-                self.buildings.update(
-                    |b| b.at == *p,
-                    |b| {
-                        b.owner = seat;
-                        b.piece = *piece;
-                    },
-                );
+                if let Some(b) = self.buildings.iter_mut().find(|b| b.at == *p) {
+                    b.owner = seat;
+                    b.piece = *piece;
+                }
                 self.phase = Phase::Main;
                 self.check_win();
             }
             Action::EndTurn => self.end_turn(),
         }
-    }
-
-    pub(crate) fn open_offer(&mut self) -> &mut Offer {
-        if self.offer.is_none() {
-            self.offers_made += 1;
-        }
-        self.offer.get_or_insert_with(Offer::default)
     }
 }

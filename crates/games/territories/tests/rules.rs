@@ -455,6 +455,24 @@ fn trade_declined_moves_nothing() {
     assert_eq!(g.to_act(), ToAct::Seat(W));
 }
 
+/// Rules, A turn 3: the opponent may accept only what they can pay; a proposed offer they can no
+/// longer pay (a hand edited by code: play never reaches one) can only be declined.
+#[test]
+fn trade_answer_is_decline_only_when_the_opponent_cannot_pay() {
+    let mut g = main_phase(8);
+    give(&mut g, W, "H");
+    give(&mut g, B, "S");
+    act(&mut g, W, Action::AskRes(Res::S));
+    act(&mut g, W, Action::Propose);
+    assert_eq!(legal(&g, B), vec![Action::Accept, Action::Decline]);
+    g.hands[1].resources = [0; 4];
+    g.bank[Res::S.index()] += 1;
+    assert_eq!(legal(&g, B), vec![Action::Decline]);
+    refused(&g, B, Action::Accept);
+    act(&mut g, B, Action::Decline);
+    assert_eq!(g.to_act(), ToAct::Seat(W));
+}
+
 /// Rules, A turn 3: an offer asks only for what the opponent can give (their resources are deducible
 /// from the bank; their territory-card count is public).
 #[test]
@@ -847,7 +865,7 @@ fn visibility_describe_action_hides_hidden_cards() {
             .unwrap()
             .contains("QD")
     );
-    let deal = Action::Deal(Card::deck().into());
+    let deal = Action::Deal(Card::deck());
     let d = g
         .describe_action(Actor::Chance, &deal, Observer::Seat(W))
         .unwrap();
@@ -884,14 +902,10 @@ fn bad_input_is_refused_with_a_clear_error() {
     let mut fresh = Territories::new(&TerritoriesOptions::default()).unwrap();
     let mut bad = Card::deck();
     bad[0] = bad[1];
+    assert!(fresh.apply(Actor::Chance, &Action::Deal(bad)).is_err());
     assert!(
         fresh
-            .apply(Actor::Chance, &Action::Deal(bad.into()))
-            .is_err()
-    );
-    assert!(
-        fresh
-            .apply(Actor::Chance, &Action::Deal(Box::new([])))
+            .apply(Actor::Chance, &Action::Deal(Vec::new()))
             .is_err()
     );
 }

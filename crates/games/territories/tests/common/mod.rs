@@ -16,8 +16,7 @@ pub fn card(s: &str) -> Card {
 /// Seat 0 (White) is Player 1; setup not done.
 pub fn dealt() -> Territories {
     let mut g = Territories::new(&Default::default()).unwrap();
-    g.apply(Actor::Chance, &Action::Deal(Card::deck().into()))
-        .unwrap();
+    g.apply(Actor::Chance, &Action::Deal(Card::deck())).unwrap();
     g.apply(Actor::Chance, &Action::First(W)).unwrap();
     g
 }
@@ -95,7 +94,9 @@ pub fn set_cell(g: &mut Territories, cell: Point, c: &str) {
         return;
     }
     // `c` leaves its place (on the grid, in the pile or in a hand) to `old`.
-    if g.grid.update(|x| x.card == c, |x| x.card = old).is_none() {
+    if let Some(x) = g.grid.iter_mut().find(|x| x.card == c) {
+        x.card = old;
+    } else {
         if let Some(p) = g.pile.iter_mut().find(|x| **x == c) {
             *p = old;
         } else {
@@ -106,7 +107,9 @@ pub fn set_cell(g: &mut Territories, cell: Point, c: &str) {
             }
         }
     }
-    g.grid.update(|x| x.at == cell, |x| x.card = c);
+    if let Some(x) = g.grid.iter_mut().find(|x| x.at == cell) {
+        x.card = c;
+    }
 }
 
 pub fn res(g: &Territories, seat: Seat) -> [u8; 4] {
