@@ -47,8 +47,12 @@ async fn postgres_url() -> Option<String> {
         .await
         .unwrap();
     pool.close().await;
-    let (head, tail) = base.rsplit_once('/').expect("a postgres:// URL with a database");
-    let query = tail.split_once('?').map_or(String::new(), |(_, q)| format!("?{q}"));
+    let (head, tail) = base
+        .rsplit_once('/')
+        .expect("a postgres:// URL with a database");
+    let query = tail
+        .split_once('?')
+        .map_or(String::new(), |(_, q)| format!("?{q}"));
     Some(format!("{head}/{name}{query}"))
 }
 
@@ -135,11 +139,12 @@ async fn served_seq(addr: std::net::SocketAddr, id: &str, token: &str) -> u64 {
 /// The last seq of the game's log, read on a new connection: what is committed.
 async fn stored_seq(url: &str, id: &str) -> u64 {
     let pool = sqlx::PgPool::connect(url).await.unwrap();
-    let seq: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = $1")
-        .bind(id)
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let seq: i64 =
+        sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = $1")
+            .bind(id)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     pool.close().await;
     seq as u64
 }
@@ -162,7 +167,11 @@ async fn first_legal(
 /// Runs `sql` on a connection of its own.
 async fn execute(url: &str, sql: &str) -> u64 {
     let pool = sqlx::PgPool::connect(url).await.unwrap();
-    let n = sqlx::query(sql).execute(&pool).await.unwrap().rows_affected();
+    let n = sqlx::query(sql)
+        .execute(&pool)
+        .await
+        .unwrap()
+        .rows_affected();
     pool.close().await;
     n
 }
@@ -183,7 +192,12 @@ async fn postgres_a_second_server_on_the_same_database_refuses_to_start() {
     let Some(url) = postgres_url().await else {
         return;
     };
-    let first = start_with(registry(), Storage::Postgres(url.clone()), Limits::default()).await;
+    let first = start_with(
+        registry(),
+        Storage::Postgres(url.clone()),
+        Limits::default(),
+    )
+    .await;
     let (id, tokens) = create_duel(first.local_addr(), 12).await;
     http_step(first.local_addr(), &id, &tokens).await.unwrap();
     let seq = served_seq(first.local_addr(), &id, &tokens[0]).await;
@@ -208,7 +222,12 @@ async fn postgres_a_second_server_on_the_same_database_refuses_to_start() {
     first.shutdown().await.unwrap();
 
     // Once it has stopped, another server may take over its games.
-    let second = start_with(registry(), Storage::Postgres(url.clone()), Limits::default()).await;
+    let second = start_with(
+        registry(),
+        Storage::Postgres(url.clone()),
+        Limits::default(),
+    )
+    .await;
     assert_eq!(served_seq(second.local_addr(), &id, &tokens[0]).await, seq);
     http_step(second.local_addr(), &id, &tokens).await.unwrap();
     second.shutdown().await.unwrap();
@@ -219,7 +238,12 @@ async fn postgres_a_server_that_lost_its_lock_to_another_writes_nothing() {
     let Some(url) = postgres_url().await else {
         return;
     };
-    let first = start_with(registry(), Storage::Postgres(url.clone()), Limits::default()).await;
+    let first = start_with(
+        registry(),
+        Storage::Postgres(url.clone()),
+        Limits::default(),
+    )
+    .await;
     let a1 = first.local_addr();
     let (id, tokens) = create_duel(a1, 12).await;
     for _ in 0..3 {
@@ -233,7 +257,12 @@ async fn postgres_a_server_that_lost_its_lock_to_another_writes_nothing() {
     )
     .await;
     assert_eq!(cut, 1, "exactly one backend holds the server lock");
-    let second = start_with(registry(), Storage::Postgres(url.clone()), Limits::default()).await;
+    let second = start_with(
+        registry(),
+        Storage::Postgres(url.clone()),
+        Limits::default(),
+    )
+    .await;
 
     // The first server may no longer write: its actions are refused and change nothing.
     let (seat, legal) = first_legal(a1, &id, &tokens).await;
@@ -268,7 +297,12 @@ async fn postgres_lost_connections_acknowledge_only_what_is_committed_and_servic
     let Some(url) = postgres_url().await else {
         return;
     };
-    let server = start_with(registry(), Storage::Postgres(url.clone()), Limits::default()).await;
+    let server = start_with(
+        registry(),
+        Storage::Postgres(url.clone()),
+        Limits::default(),
+    )
+    .await;
     let addr = server.local_addr();
     let (id, tokens) = create_duel(addr, 40).await;
     for _ in 0..3 {
@@ -286,7 +320,10 @@ async fn postgres_lost_connections_acknowledge_only_what_is_committed_and_servic
     // server recovers by itself, without a restart.
     let (mut accepted, mut refused) = (0, 0);
     while accepted < 4 {
-        assert!(refused < 5, "the server did not recover from lost connections");
+        assert!(
+            refused < 5,
+            "the server did not recover from lost connections"
+        );
         let before = served_seq(addr, &id, &tokens[0]).await;
         let (seat, legal) = first_legal(addr, &id, &tokens).await;
         let (s, v) = post(
@@ -298,7 +335,11 @@ async fn postgres_lost_connections_acknowledge_only_what_is_committed_and_servic
         if s == 200 {
             accepted += 1;
         } else {
-            assert_eq!((s, v["error"]["code"].as_str()), (503, Some("unavailable")), "{v}");
+            assert_eq!(
+                (s, v["error"]["code"].as_str()),
+                (503, Some("unavailable")),
+                "{v}"
+            );
             assert_eq!(served_seq(addr, &id, &tokens[0]).await, before);
             refused += 1;
         }

@@ -98,11 +98,12 @@ async fn served_seq(addr: std::net::SocketAddr, id: &str, tokens: &[String]) -> 
 async fn stored_seq(dir: &Path, id: &str) -> u64 {
     let url = format!("sqlite://{}", dir.join("tabula.sqlite3").display());
     let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
-    let seq: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = $1")
-        .bind(id)
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let seq: i64 =
+        sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = $1")
+            .bind(id)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     pool.close().await;
     seq as u64
 }
@@ -369,7 +370,11 @@ async fn a_database_from_before_versioned_migrations_still_opens() {
             .fetch_all(&pool)
             .await
             .unwrap();
-    assert_eq!(versions, vec![1], "the first migration is recorded as applied");
+    assert_eq!(
+        versions,
+        vec![1],
+        "the first migration is recorded as applied"
+    );
     pool.close().await;
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -60,8 +60,8 @@ fn serve_with_log_format_json_writes_json_lines_to_stderr() {
     stop(child, &dir);
     assert!(found, "no start-up message in the log: {lines:?}");
     for line in &lines {
-        let v: Value = serde_json::from_str(line)
-            .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+        let v: Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
         assert!(v["level"].is_string() && v["timestamp"].is_string(), "{v}");
     }
     let last: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
@@ -82,7 +82,10 @@ fn serve_logs_text_at_the_level_rust_log_gives() {
     stop(child, &dir);
     assert!(found, "no start-up message in the log: {lines:?}");
     let line = lines.last().unwrap();
-    assert!(line.contains("INFO") && serde_json::from_str::<Value>(line).is_err(), "{line}");
+    assert!(
+        line.contains("INFO") && serde_json::from_str::<Value>(line).is_err(),
+        "{line}"
+    );
 
     // RUST_LOG=debug shows more than info: sqlx's and the server's debug messages come first.
     let (mut child, dir) = serve("debug", &[], Some("debug"));
