@@ -4,8 +4,9 @@
 # Installs Debian's `postgresql` package if its binaries are missing (needs root for apt-get), starts a
 # cluster under a temporary directory (as the `postgres` user when run as root: initdb refuses root),
 # runs the command, then stops the cluster and removes it. The command's exit status is returned.
-# If PostgreSQL cannot be installed or started, the command still runs, without the variable (the
-# PostgreSQL tests then report that they did not run).
+# It also sets TABULA_TEST_REQUIRE_POSTGRES=1: the PostgreSQL tests then fail, never skip, without a server.
+# If PostgreSQL cannot be installed or started, the command is NOT run: the script says why and exits
+# with status 3 (there is no silent fallback to a run without PostgreSQL).
 set -u
 
 find_bindir() {
@@ -15,7 +16,7 @@ find_bindir() {
   done | sort -V | tail -n 1
 }
 
-run_cmd() { "$@"; exit $?; }
+fail() { echo "with-postgres: $*; not running the command" >&2; exit 3; }
 
 if [ $# -eq 0 ]; then
   echo "usage: $0 COMMAND [ARGS...]" >&2
@@ -32,8 +33,7 @@ if [ -z "$BINDIR" ]; then
   fi
 fi
 if [ -z "$BINDIR" ]; then
-  echo "with-postgres: PostgreSQL is not available; running without TABULA_TEST_POSTGRES_URL" >&2
-  run_cmd "$@"
+  fail "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb; install Debian's postgresql package)"
 fi
 
 TMP="$(mktemp -d /tmp/tabula-pg.XXXXXX)"
@@ -54,19 +54,19 @@ cleanup() {
 trap cleanup EXIT
 
 if ! "${AS[@]}" "$BINDIR/initdb" -D "$PGDATA" -U tabula --auth=trust -E UTF8 >"$TMP/initdb.log" 2>&1; then
-  echo "with-postgres: initdb failed:" >&2; cat "$TMP/initdb.log" >&2
-  trap - EXIT; rm -rf "$TMP"
-  run_cmd "$@"
+  cat "$TMP/initdb.log" >&2
+  fail "initdb failed (its output is above)"
 fi
 if ! "${AS[@]}" "$BINDIR/pg_ctl" -D "$PGDATA" -l "$TMP/server.log" -w -t 60 \
      -o "-c listen_addresses=127.0.0.1 -p $PORT -k $TMP -c fsync=on -c max_connections=200" start >/dev/null 2>&1; then
-  echo "with-postgres: the server did not start:" >&2; cat "$TMP/server.log" >&2
-  trap - EXIT; rm -rf "$TMP"
-  run_cmd "$@"
+  cat "$TMP/server.log" >&2
+  fail "the PostgreSQL server did not start (its log is above)"
 fi
 "$BINDIR/createdb" -h 127.0.0.1 -p "$PORT" -U tabula tabula_test >/dev/null 2>&1 \
-  || "${AS[@]}" "$BINDIR/createdb" -h 127.0.0.1 -p "$PORT" -U tabula tabula_test
+  || "${AS[@]}" "$BINDIR/createdb" -h 127.0.0.1 -p "$PORT" -U tabula tabula_test \
+  || fail "createdb tabula_test failed"
 export TABULA_TEST_POSTGRES_URL="postgres://tabula@127.0.0.1:$PORT/tabula_test"
+export TABULA_TEST_REQUIRE_POSTGRES=1
 echo "with-postgres: PostgreSQL running at $TABULA_TEST_POSTGRES_URL" >&2
 "$@"
 STATUS=$?

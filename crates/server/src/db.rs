@@ -5,43 +5,145 @@
 //! [`crate::model::EventData`]). Every write goes through one writer task that commits batches of
 //! requests in one transaction each (group commit), and answers each request only after its commit:
 //! an action is acknowledged only once it is durable. SQLite runs in WAL mode with `synchronous=FULL`.
+//!
+//! * **Schema**: versioned migrations (`crates/server/migrations`, applied with `sqlx::migrate!` at
+//!   start-up, the same files for both databases). Databases created before migrations were versioned
+//!   have the first migration's tables already; it is written with `IF NOT EXISTS`, so they open as
+//!   they are and the migration is recorded as applied.
+//! * **Storage errors**: a connection whose transaction failed (a full disk, an I/O error, a lost
+//!   PostgreSQL connection) is closed, never handed back to the pool: after a failed `COMMIT` SQLite
+//!   may have rolled back all or only part of the transaction, and a connection whose state the driver
+//!   no longer knows would later "commit" into a transaction that never ends (acknowledged, never
+//!   written). The requests of a failed commit are answered with [`WriteError`] (the server's `503`),
+//!   nothing is applied, and the next commit opens a fresh connection: service resumes by itself
+//!   once storage recovers.
+//! * **One node per PostgreSQL database**: a server holds a session-level advisory lock
+//!   ([`NODE_LOCK`]) on a connection of its own for its whole life, and refuses to start while another
+//!   live server holds it. Every commit checks, inside its transaction, that this server's lock
+//!   connection still holds the lock (fencing: a server that lost it, for instance because its lock
+//!   connection was cut, writes nothing until it takes the lock again). The lock is a pair of 32-bit
+//!   keys, `(NODE_LOCK.0, NODE_LOCK.1)`, so that per-game leases of a later scale-out can use the same
+//!   class with other second keys.
 
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
-use sqlx::Row;
-use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
-use tokio::sync::{mpsc, oneshot};
+use sqlx::{Connection, Row};
+use tokio::sync::{Mutex, mpsc, oneshot};
 
 use crate::model::{Event, EventData};
+
+/// The versioned schema (`crates/server/migrations`).
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();
+
+/// The advisory lock a server holds on its PostgreSQL database: `pg_advisory_lock(NODE_LOCK.0,
+/// NODE_LOCK.1)` ("Tabl", 1).
+pub const NODE_LOCK: (i32, i32) = (0x5461_626c, 1);
 
 /// A database connection pool of either kind.
 #[derive(Clone, Debug)]
 pub enum Db {
     Sqlite(SqlitePool),
-    Postgres(PgPool),
+    Postgres(PgDb),
 }
+
+/// A PostgreSQL pool and this server's node lock.
+#[derive(Clone, Debug)]
+pub struct PgDb {
+    pub pool: PgPool,
+    lock: Arc<NodeLock>,
+}
+
+/// The connection that holds this server's [`NODE_LOCK`], and its backend's process id (what
+/// `pg_locks` shows as the lock's holder).
+#[derive(Debug)]
+struct NodeLock {
+    options: PgConnectOptions,
+    held: Mutex<Option<(PgConnection, i32)>>,
+}
+
+impl NodeLock {
+    /// Takes the lock on a new connection; `Ok(None)` when another session holds it.
+    async fn acquire(options: &PgConnectOptions) -> Result<Option<(PgConnection, i32)>, String> {
+        let mut conn = PgConnection::connect_with(options)
+            .await
+            .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
+        let row = sqlx::query("SELECT pg_try_advisory_lock($1, $2), pg_backend_pid()")
+            .bind(NODE_LOCK.0)
+            .bind(NODE_LOCK.1)
+            .fetch_one(&mut conn)
+            .await
+            .map_err(|e| format!("cannot take the server lock: {e}"))?;
+        let (got, pid): (bool, i32) = (
+            row.try_get(0).map_err(|e| e.to_string())?,
+            row.try_get(1).map_err(|e| e.to_string())?,
+        );
+        if got {
+            Ok(Some((conn, pid)))
+        } else {
+            let _ = conn.close().await;
+            Ok(None)
+        }
+    }
+
+    /// The process id of the lock connection, taking the lock again if this server has none (after
+    /// [`NodeLock::lost`]). Errors when another server holds it.
+    async fn pid(&self) -> Result<i32, String> {
+        let mut held = self.held.lock().await;
+        if let Some((_, pid)) = held.as_ref() {
+            return Ok(*pid);
+        }
+        match NodeLock::acquire(&self.options).await? {
+            Some((conn, pid)) => {
+                tracing::warn!("took the PostgreSQL server lock again (lock connection {pid})");
+                *held = Some((conn, pid));
+                Ok(pid)
+            }
+            None => Err(ANOTHER_NODE.to_string()),
+        }
+    }
+
+    /// Forgets a lock connection that no longer holds the lock (closing it).
+    async fn lost(&self, pid: i32) {
+        let mut held = self.held.lock().await;
+        if held.as_ref().is_some_and(|(_, p)| *p == pid) {
+            tracing::error!(
+                "this server no longer holds the PostgreSQL server lock (lock connection {pid} lost); \
+                 commits are refused until it is taken again"
+            );
+            // Dropped, not closed: a lost connection may not answer a polite goodbye.
+            drop(held.take());
+        }
+    }
+
+    /// Releases the lock (closes its connection).
+    async fn release(&self) {
+        if let Some((conn, _)) = self.held.lock().await.take() {
+            let _ = conn.close().await;
+        }
+    }
+}
+
+const ANOTHER_NODE: &str = "another Tabula server is serving this PostgreSQL database (it holds the \
+     server lock); only one server may use a database: stop the other one first";
 
 macro_rules! on_pool {
     ($db:expr, $p:ident => $body:expr) => {
         match $db {
             Db::Sqlite($p) => $body,
-            Db::Postgres($p) => $body,
+            Db::Postgres(pg) => {
+                let $p = &pg.pool;
+                $body
+            }
         }
     };
 }
-
-const SCHEMA: [&str; 3] = [
-    "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, game TEXT NOT NULL, status TEXT NOT NULL, \
-     created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS events (game_id TEXT NOT NULL, seq BIGINT NOT NULL, at_ms BIGINT NOT NULL, \
-     kind TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (game_id, seq))",
-    "CREATE INDEX IF NOT EXISTS games_status ON games (status)",
-];
 
 impl Db {
     /// Opens (creating if needed) the SQLite file `tabula.sqlite3` in `dir`.
@@ -65,17 +167,25 @@ impl Db {
         Ok(db)
     }
 
-    /// Connects to PostgreSQL (`postgres://…`).
+    /// Connects to PostgreSQL (`postgres://…`) and takes the server lock: fails with a clear message
+    /// when another live server uses the database.
     pub async fn open_postgres(url: &str) -> Result<Db, String> {
         let options =
             PgConnectOptions::from_str(url).map_err(|e| format!("bad PostgreSQL URL: {e}"))?;
+        let Some(held) = NodeLock::acquire(&options).await? else {
+            return Err(ANOTHER_NODE.to_string());
+        };
+        let lock = Arc::new(NodeLock {
+            options: options.clone(),
+            held: Mutex::new(Some(held)),
+        });
         let pool = PgPoolOptions::new()
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(options)
             .await
             .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
-        let db = Db::Postgres(pool);
+        let db = Db::Postgres(PgDb { pool, lock });
         db.migrate().await?;
         Ok(db)
     }
@@ -93,29 +203,20 @@ impl Db {
         }
     }
 
+    /// Applies the migrations this database does not have yet (PostgreSQL: under sqlx's own advisory
+    /// lock, so servers starting at once do not collide).
     async fn migrate(&self) -> Result<(), String> {
-        if let Db::Postgres(p) = self {
-            // Concurrent `CREATE TABLE IF NOT EXISTS` can collide in PostgreSQL: serialise servers
-            // starting at once with an advisory lock held for the transaction.
-            let run = async {
-                let mut tx = p.begin().await?;
-                sqlx::query("SELECT pg_advisory_xact_lock(72436)")
-                    .execute(&mut *tx)
-                    .await?;
-                for stmt in SCHEMA {
-                    sqlx::query(stmt).execute(&mut *tx).await?;
-                }
-                tx.commit().await
-            };
-            return run
-                .await
-                .map_err(|e: sqlx::Error| format!("cannot create the schema: {e}"));
+        on_pool!(self, p => MIGRATOR.run(p).await)
+            .map_err(|e| format!("cannot bring the database schema up to date: {e}"))
+    }
+
+    /// Releases what this server holds on the database (PostgreSQL: the server lock), so that another
+    /// server can start on it. Commits made after this fail.
+    pub async fn release(&self) {
+        if let Db::Postgres(pg) = self {
+            pg.lock.release().await;
+            pg.pool.close().await;
         }
-        for stmt in SCHEMA {
-            on_pool!(self, p => sqlx::query(stmt).execute(p).await.map(|_| ()))
-                .map_err(|e| format!("cannot create the schema: {e}"))?;
-        }
-        Ok(())
     }
 
     /// The ids of the games that are not over (waiting or running).
@@ -156,8 +257,9 @@ impl Db {
     /// two statements per request (every statement is a round trip to the database's worker, and the
     /// writer is the one serial stage every action passes through): the new games' rows, one upsert
     /// of the status of every other game of the batch (its last status), and the events in chunks of
-    /// [`EVENT_ROWS`] rows.
-    async fn commit(&self, batch: &[WriteRequest]) -> Result<(), sqlx::Error> {
+    /// [`EVENT_ROWS`] rows. On PostgreSQL the transaction first checks that this server still holds
+    /// its lock. A connection whose transaction failed is closed, not returned to the pool.
+    async fn commit(&self, batch: &[WriteRequest]) -> Result<(), CommitError> {
         let mut events = Vec::new();
         for w in batch {
             for e in &w.events {
@@ -174,31 +276,86 @@ impl Db {
                 None => updates.push(w),
             }
         }
-        on_pool!(self, p => {
-            let mut tx = p.begin().await?;
-            for w in batch.iter().filter(|w| w.new_game) {
-                sqlx::query("INSERT INTO games (id, game, status, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)")
-                    .bind(&w.game_id).bind(&w.game).bind(w.status).bind(w.at).bind(w.at)
-                    .execute(&mut *tx).await?;
+        macro_rules! write_all {
+            ($conn:expr, $fence:expr) => {
+                async {
+                    let mut tx = $conn.begin().await?;
+                    if let Some(pid) = $fence {
+                        let holds: bool = sqlx::query_scalar(
+                            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' \
+                             AND classid = $1::bigint::oid AND objid = $2::bigint::oid \
+                             AND objsubid = 2 AND pid = $3 AND granted)",
+                        )
+                        .bind(i64::from(NODE_LOCK.0))
+                        .bind(i64::from(NODE_LOCK.1))
+                        .bind(pid)
+                        .fetch_one(&mut *tx)
+                        .await?;
+                        if !holds {
+                            return Err(CommitError::LockLost(pid));
+                        }
+                    }
+                    for w in batch.iter().filter(|w| w.new_game) {
+                        sqlx::query("INSERT INTO games (id, game, status, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)")
+                            .bind(&w.game_id).bind(&w.game).bind(w.status).bind(w.at).bind(w.at)
+                            .execute(&mut *tx).await?;
+                    }
+                    for chunk in updates.chunks(GAME_ROWS) {
+                        let mut q = sqlx::QueryBuilder::new("INSERT INTO games (id, game, status, created_at, updated_at) ");
+                        q.push_values(chunk, |mut b, w| {
+                            b.push_bind(w.game_id.as_str()).push_bind(w.game.as_str()).push_bind(w.status).push_bind(w.at).push_bind(w.at);
+                        });
+                        q.push(" ON CONFLICT (id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at");
+                        q.build().execute(&mut *tx).await?;
+                    }
+                    for chunk in events.chunks(EVENT_ROWS) {
+                        let mut q = sqlx::QueryBuilder::new("INSERT INTO events (game_id, seq, at_ms, kind, data) ");
+                        q.push_values(chunk, |mut b, (game, seq, at, kind, data)| {
+                            b.push_bind(*game).push_bind(*seq).push_bind(*at).push_bind(*kind).push_bind(data.as_str());
+                        });
+                        q.build().execute(&mut *tx).await?;
+                    }
+                    tx.commit().await?;
+                    Ok::<(), CommitError>(())
+                }
+            };
+        }
+        match self {
+            Db::Sqlite(pool) => {
+                let mut conn = pool.acquire().await?;
+                let result = write_all!(conn, None::<i32>).await;
+                if result.is_err() {
+                    conn.close_on_drop();
+                }
+                result
             }
-            for chunk in updates.chunks(GAME_ROWS) {
-                let mut q = sqlx::QueryBuilder::new("INSERT INTO games (id, game, status, created_at, updated_at) ");
-                q.push_values(chunk, |mut b, w| {
-                    b.push_bind(w.game_id.as_str()).push_bind(w.game.as_str()).push_bind(w.status).push_bind(w.at).push_bind(w.at);
-                });
-                q.push(" ON CONFLICT (id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at");
-                q.build().execute(&mut *tx).await?;
+            Db::Postgres(pg) => {
+                let mut conn = pg.pool.acquire().await?;
+                let pid = pg.lock.pid().await.map_err(CommitError::NoLock)?;
+                let result = write_all!(conn, Some(pid)).await;
+                if result.is_err() {
+                    conn.close_on_drop();
+                }
+                if let Err(CommitError::LockLost(pid)) = &result {
+                    pg.lock.lost(*pid).await;
+                }
+                result
             }
-            for chunk in events.chunks(EVENT_ROWS) {
-                let mut q = sqlx::QueryBuilder::new("INSERT INTO events (game_id, seq, at_ms, kind, data) ");
-                q.push_values(chunk, |mut b, (game, seq, at, kind, data)| {
-                    b.push_bind(*game).push_bind(*seq).push_bind(*at).push_bind(*kind).push_bind(data.as_str());
-                });
-                q.build().execute(&mut *tx).await?;
-            }
-            tx.commit().await
-        })
+        }
     }
+}
+
+/// Why a batch was not committed (nothing of it was).
+#[derive(Debug, thiserror::Error)]
+enum CommitError {
+    #[error("{0}")]
+    Sql(#[from] sqlx::Error),
+    #[error(
+        "this server lost its PostgreSQL server lock (lock connection {0}); nothing was written"
+    )]
+    LockLost(i32),
+    #[error("{0}")]
+    NoLock(String),
 }
 
 /// Rows of one multi-row `INSERT INTO events` (5 parameters each; SQLite allows 32,766 and PostgreSQL
@@ -218,10 +375,18 @@ pub struct WriteRequest {
     pub events: Vec<Event>,
 }
 
+/// Why a write was refused: storage is unavailable (a full disk, a lost database). Nothing of the
+/// write was stored; the details are in the server's log.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error(
+    "the change could not be saved (storage is unavailable); nothing was changed, try again later"
+)]
+pub struct WriteError;
+
 /// The handle of the writer task.
 #[derive(Clone, Debug)]
 pub struct Writer {
-    tx: mpsc::Sender<(WriteRequest, oneshot::Sender<Result<(), String>>)>,
+    tx: mpsc::Sender<(WriteRequest, oneshot::Sender<Result<(), WriteError>>)>,
 }
 
 /// The most requests committed in one transaction.
@@ -231,7 +396,7 @@ impl Writer {
     /// Starts the writer task.
     pub fn start(db: Db) -> Writer {
         let (tx, mut rx) =
-            mpsc::channel::<(WriteRequest, oneshot::Sender<Result<(), String>>)>(4096);
+            mpsc::channel::<(WriteRequest, oneshot::Sender<Result<(), WriteError>>)>(4096);
         tokio::spawn(async move {
             let mut batch = Vec::with_capacity(MAX_BATCH);
             let mut replies = Vec::with_capacity(MAX_BATCH);
@@ -247,20 +412,38 @@ impl Writer {
                         Err(_) => break,
                     }
                 }
+                let refused = |req: &WriteRequest, e: CommitError| {
+                    tracing::error!(
+                        game_id = %req.game_id,
+                        events = req.events.len(),
+                        error = %e,
+                        "storage error: commit refused, nothing acknowledged"
+                    );
+                    WriteError
+                };
                 match db.commit(&batch).await {
                     Ok(()) => {
                         for r in replies.drain(..) {
                             let _ = r.send(Ok(()));
                         }
                     }
+                    Err(e) if batch.len() == 1 => {
+                        if let Some(r) = replies.pop() {
+                            let _ = r.send(Err(refused(&batch[0], e)));
+                        }
+                    }
                     Err(batch_err) => {
                         // Isolate the failing request: commit each one alone.
-                        tracing::warn!("batch commit failed ({batch_err}); retrying one by one");
+                        tracing::warn!(
+                            requests = batch.len(),
+                            error = %batch_err,
+                            "storage error: batch commit failed; retrying one by one"
+                        );
                         for (req, reply) in batch.iter().zip(replies.drain(..)) {
                             let result = db
                                 .commit(std::slice::from_ref(req))
                                 .await
-                                .map_err(|e| format!("database error: {e}"));
+                                .map_err(|e| refused(req, e));
                             let _ = reply.send(result);
                         }
                     }
@@ -272,13 +455,9 @@ impl Writer {
     }
 
     /// Commits `req`; returns once it is durable.
-    pub async fn write(&self, req: WriteRequest) -> Result<(), String> {
+    pub async fn write(&self, req: WriteRequest) -> Result<(), WriteError> {
         let (reply, wait) = oneshot::channel();
-        self.tx
-            .send((req, reply))
-            .await
-            .map_err(|_| "the database writer has stopped".to_string())?;
-        wait.await
-            .map_err(|_| "the database writer has stopped".to_string())?
+        self.tx.send((req, reply)).await.map_err(|_| WriteError)?;
+        wait.await.map_err(|_| WriteError)?
     }
 }

@@ -186,14 +186,17 @@ impl RunningServer {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
-        match tokio::time::timeout(Duration::from_secs(5), &mut self.task).await {
+        let stopped = match tokio::time::timeout(Duration::from_secs(5), &mut self.task).await {
             Ok(Ok(r)) => r.map_err(ServerError::Io),
             Ok(Err(e)) => Err(ServerError::Io(std::io::Error::other(e))),
             Err(_) => {
                 self.task.abort();
                 Ok(())
             }
-        }
+        };
+        // Another server may use the database from now on (PostgreSQL's server lock is released).
+        self.shared.db.release().await;
+        stopped
     }
     /// Waits until the server stops (it does not stop by itself).
     pub async fn wait(self) -> Result<(), ServerError> {

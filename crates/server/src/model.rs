@@ -339,6 +339,9 @@ pub enum Refusal {
     RateLimited(String),
     #[error("{0}")]
     Internal(String),
+    /// Storage is unavailable (a full disk, a lost database): nothing was changed; try again later.
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 impl Refusal {
@@ -359,6 +362,7 @@ impl Refusal {
             Refusal::TooLarge(_) => "too_large",
             Refusal::RateLimited(_) => "rate_limited",
             Refusal::Internal(_) => "internal",
+            Refusal::Unavailable(_) => "unavailable",
         }
     }
     /// The HTTP status of this refusal.
@@ -374,6 +378,7 @@ impl Refusal {
             Refusal::TooLarge(_) => 413,
             Refusal::RateLimited(_) => 429,
             Refusal::Internal(_) => 500,
+            Refusal::Unavailable(_) => 503,
         }
     }
 }

@@ -104,7 +104,7 @@ pub fn document() -> Value {
         },
         "components": {"schemas": {
             "Error": {"type": "object", "properties": {"error": {"type": "object", "properties": {
-                "code": {"type": "string", "enum": ["bad_request", "method_not_allowed", "too_large", "bad_token", "not_found", "not_started", "game_over", "not_your_turn", "illegal", "malformed_action", "rate_limited", "conflict", "internal"]},
+                "code": {"type": "string", "enum": ["bad_request", "method_not_allowed", "too_large", "bad_token", "not_found", "not_started", "game_over", "not_your_turn", "illegal", "malformed_action", "rate_limited", "conflict", "internal", "unavailable"]},
                 "message": {"type": "string"}}}}},
             "Catalog": {"type": "object", "properties": {"games": {"type": "array", "items": {"type": "object", "properties": {
                 "id": {"type": "string"}, "name": {"type": "string"}, "description": {"type": "string"},

@@ -210,7 +210,10 @@ impl Shared {
         if let Some(r) = self.rooms().get(id) {
             return Ok(r.clone());
         }
-        let events = self.db.load_events(id).await.map_err(Refusal::Internal)?;
+        let events = self.db.load_events(id).await.map_err(|e| {
+            tracing::error!(game_id = %id, error = %e, "storage error: cannot load the game");
+            Refusal::Internal(e)
+        })?;
         if events.is_empty() {
             return Err(Refusal::NotFound(format!("no game `{id}`")));
         }
@@ -517,7 +520,7 @@ impl Shared {
                 events: to_write,
             })
             .await
-            .map_err(Refusal::Internal)?;
+            .map_err(|e| Refusal::Unavailable(e.to_string()))?;
         // A replaced token (a claimed seat) revokes the sockets that authenticated with the old one:
         // they see the new count before the update for the seat's new holder reaches them.
         for (i, rev) in room.token_revs.iter().enumerate() {

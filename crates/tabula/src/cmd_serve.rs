@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use tabula_core::dynamic::Registry;
 use tabula_server::{BotFn, Limits, ServerConfig, Storage};
 
@@ -38,6 +38,39 @@ pub struct ServeArgs {
     /// Browsers' connections from any other origin are refused.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     pub allow_origins: Vec<String>,
+    /// How the log on stderr is written: `text` lines for people, or `json` (one JSON object per
+    /// line). Which messages: the `RUST_LOG` environment variable (e.g. `warn`,
+    /// `tabula_server=debug`; default `info`).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// The format of the server's log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// JSON lines (one object per message: timestamp, level, target, fields).
+    Json,
+}
+
+/// Installs the log subscriber of `tabula serve`: stderr, level from `RUST_LOG` (default `info`).
+/// A `RUST_LOG` that is not a valid filter is an error, not silently ignored.
+fn init_logging(format: LogFormat) -> anyhow::Result<()> {
+    use tracing_subscriber::EnvFilter;
+    let filter = match std::env::var("RUST_LOG") {
+        Ok(spec) if !spec.trim().is_empty() => EnvFilter::try_new(&spec)
+            .with_context(|| format!("RUST_LOG=`{spec}` is not a valid log filter"))?,
+        _ => EnvFilter::new("info"),
+    };
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let installed = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
+    installed.map_err(|e| anyhow::anyhow!("cannot install the logger: {e}"))
 }
 
 /// Options of `tabula loadtest`.
@@ -84,6 +117,7 @@ pub struct LoadtestArgs {
 
 /// Runs the server until Ctrl-C.
 pub fn serve(args: ServeArgs, registry: Registry) -> anyhow::Result<()> {
+    init_logging(args.log_format)?;
     let storage = match args.database {
         Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
             Storage::Postgres(url)
