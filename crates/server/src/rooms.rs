@@ -143,7 +143,7 @@ impl<T> Checkpoints<T> {
     }
     /// Whether the state after `done` actions is the next checkpoint to keep.
     pub fn wants(&self, done: u64) -> bool {
-        done % self.stride == 0 && self.states.len() as u64 == done / self.stride
+        done.is_multiple_of(self.stride) && self.states.len() as u64 == done / self.stride
     }
     /// Keeps `state`, the state after `done` actions, if it is the next checkpoint.
     pub fn offer(&mut self, done: u64, state: impl FnOnce() -> T) {
