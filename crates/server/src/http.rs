@@ -1,9 +1,9 @@
 //! The HTTP routes and the WebSocket sessions (see `docs/protocol.md`).
 
-use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex as StdMutex};
-use std::time::Instant;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -17,6 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tabula_core::{Observer, Seat};
@@ -27,35 +28,54 @@ use crate::rooms::{ActionInput, CreateGame, Room, SeatOp, Shared, now_ms};
 #[derive(Clone)]
 struct AppState {
     shared: Arc<Shared>,
-    buckets: Arc<StdMutex<HashMap<IpAddr, Bucket>>>,
+    budgets: Arc<AddressBudgets>,
 }
 
-/// A token bucket.
-#[derive(Debug, Clone)]
-pub struct Bucket {
-    tokens: f64,
-    last: Instant,
+/// A rate quota of `rate_per_sec` on average with bursts of `burst` (a rate that is not a positive
+/// number allows one request a day after the burst; a burst under 1 is 1).
+pub fn quota(rate_per_sec: f64, burst: f64) -> Quota {
+    let burst =
+        NonZeroU32::new(burst.clamp(1.0, f64::from(u32::MAX)) as u32).unwrap_or(NonZeroU32::MIN);
+    let period = if rate_per_sec.is_finite() && rate_per_sec > 0.0 {
+        Duration::from_secs_f64((1.0 / rate_per_sec).clamp(1e-9, 86_400.0))
+    } else {
+        Duration::from_secs(86_400)
+    };
+    Quota::with_period(period)
+        .unwrap_or_else(|| Quota::per_second(NonZeroU32::MAX))
+        .allow_burst(burst)
 }
 
-impl Bucket {
-    pub fn new(burst: f64) -> Bucket {
-        Bucket {
-            tokens: burst,
-            last: Instant::now(),
+/// The request budget of every client address (`governor`'s keyed limiter, the generic cell rate
+/// algorithm). A client's spent budget is never forgotten while it refills: [`AddressBudgets::tidy`]
+/// drops only the addresses whose budget is full again, whatever the number of addresses.
+pub struct AddressBudgets {
+    limiter: DefaultKeyedRateLimiter<IpAddr>,
+}
+
+impl AddressBudgets {
+    /// Budgets of `rate_per_sec` requests per second on average, with bursts of `burst`.
+    pub fn new(rate_per_sec: f64, burst: f64) -> AddressBudgets {
+        AddressBudgets {
+            limiter: RateLimiter::keyed(quota(rate_per_sec, burst)),
         }
     }
-    /// Takes one token if there is one.
-    pub fn take(&mut self, rate: f64, burst: f64) -> bool {
-        let now = Instant::now();
-        let dt = now.duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + dt * rate).min(burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
+    /// Takes one request from `ip`'s budget; false when it is spent.
+    pub fn check(&self, ip: IpAddr) -> bool {
+        self.limiter.check_key(&ip).is_ok()
+    }
+    /// Forgets the addresses whose budget has refilled (they are as new), and frees their memory.
+    pub fn tidy(&self) {
+        self.limiter.retain_recent();
+        self.limiter.shrink_to_fit();
+    }
+    /// The addresses remembered.
+    pub fn len(&self) -> usize {
+        self.limiter.len()
+    }
+    /// Whether no address is remembered.
+    pub fn is_empty(&self) -> bool {
+        self.limiter.is_empty()
     }
 }
 
@@ -114,10 +134,24 @@ where
 /// The application's router.
 pub fn router(shared: Arc<Shared>) -> Router {
     let limits = shared.limits.clone();
-    let state = AppState {
-        shared,
-        buckets: Arc::new(StdMutex::new(HashMap::new())),
-    };
+    let budgets = Arc::new(AddressBudgets::new(
+        limits.http_rate_per_sec,
+        limits.http_burst,
+    ));
+    // Addresses whose budget has refilled are forgotten every minute (until the router is dropped).
+    let tidy = Arc::downgrade(&budgets);
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        tick.tick().await;
+        loop {
+            tick.tick().await;
+            match tidy.upgrade() {
+                Some(b) => b.tidy(),
+                None => break,
+            }
+        }
+    });
+    let state = AppState { shared, budgets };
     let api = Router::new()
         .route("/api/catalog", get(catalog))
         .route("/api/catalog/{game}/preview", post(preview))
@@ -138,6 +172,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
                 .route("/api/records", post(import))
                 .layer(DefaultBodyLimit::max(limits.import_max_body)),
         )
+        .route_layer(axum::middleware::from_fn(json_only))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             rate_limit,
@@ -193,6 +228,38 @@ async fn rate_limit(
     next.run(req).await
 }
 
+/// State-changing requests (every method but GET and HEAD) must say `Content-Type: application/json`:
+/// a cross-site HTML form can post only `text/plain`, `application/x-www-form-urlencoded` or
+/// `multipart/form-data` without a CORS preflight, so a page elsewhere cannot make a browser act here.
+async fn json_only(req: Request, next: Next) -> Response {
+    let reads_only = req.method() == Method::GET || req.method() == Method::HEAD;
+    if !reads_only && !is_json(req.headers()) {
+        let given = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .map_or("none".to_string(), |v| {
+                format!("`{}`", String::from_utf8_lossy(v.as_bytes()))
+            });
+        let message = format!(
+            "{} {} takes a JSON body: send `Content-Type: application/json` (content type given: {given})",
+            req.method(),
+            req.uri().path()
+        );
+        let body = Json(json!({"error": {"code": "unsupported_media_type", "message": message}}));
+        return (StatusCode::UNSUPPORTED_MEDIA_TYPE, body).into_response();
+    }
+    next.run(req).await
+}
+
+/// Whether the request's content type is `application/json` (parameters such as `charset` allowed).
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+}
+
 fn too_many_requests() -> Refusal {
     Refusal::RateLimited("too many requests; slow down".into())
 }
@@ -201,15 +268,7 @@ impl AppState {
     /// Takes one request from `ip`'s budget (`http_rate_per_sec`, bursts of `http_burst`); false
     /// when it is spent.
     fn allow(&self, ip: IpAddr) -> bool {
-        let limits = &self.shared.limits;
-        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if buckets.len() > 100_000 {
-            buckets.clear();
-        }
-        buckets
-            .entry(ip)
-            .or_insert_with(|| Bucket::new(limits.http_burst))
-            .take(limits.http_rate_per_sec, limits.http_burst)
+        self.budgets.check(ip)
     }
 }
 
@@ -535,7 +594,7 @@ async fn import(State(st): State<AppState>, body: Result<Bytes, BytesRejection>)
 }
 
 /// The WebSocket upgrade. It is under the per-address request budget like the rest of the API, except
-/// the upgrade of a seat with its valid token to a game in memory (every unfinished game is): a
+/// the upgrade of a seat with its valid token to a game in memory (one played or watched lately): a
 /// player's reconnects, and a load generator's many seats, are not refused because the address
 /// created games or browsed the lobby; the connection then has its own message budget.
 async fn ws(
@@ -732,7 +791,7 @@ async fn session(
     }
     let oi = room.observer_index(obs, seats);
     let limits = shared.limits.clone();
-    let mut bucket = Bucket::new(limits.ws_burst);
+    let budget = RateLimiter::direct(quota(limits.ws_rate_per_sec, limits.ws_burst));
     let mut refused = 0u32;
     loop {
         tokio::select! {
@@ -770,7 +829,7 @@ async fn session(
                     revoke(&mut sink, obs).await;
                     break;
                 }
-                if !bucket.take(limits.ws_rate_per_sec, limits.ws_burst) {
+                if budget.check().is_err() {
                     refused += 1;
                     let r = Refusal::RateLimited("too many messages; slow down".into());
                     if sink.send(Message::Text(error_msg(None, &r).into())).await.is_err() { break }

@@ -7,11 +7,14 @@
 //! * Protocol: HTTP + WebSocket, JSON, documented in `docs/protocol.md`; the HTTP endpoints are
 //!   described by the OpenAPI document at `/api/openapi.json` ([`openapi`]).
 //! * Durability: the event log ([`model::EventData`]) in SQLite or PostgreSQL ([`db`]) is the source of
-//!   truth; games are rebuilt by replaying it, at startup (every unfinished game) or on demand.
+//!   truth; games are rebuilt by replaying it, at startup (every unfinished game, once, to resume its
+//!   clock and AI seats and file it in the lobby's index) or on demand.
 //! * Seats: human seats have secret tokens (only their SHA-256 is stored); AI seats are played by the
 //!   [`BotFn`] on a pool of blocking worker threads, never on the network threads.
 //! * Clocks (Fischer, correspondence) are enforced by a timer per game and checked at every request.
-//! * Limits ([`Limits`]): message and body sizes, per-connection and per-IP rate limits.
+//! * Limits ([`Limits`]): message and body sizes; per-connection, per-address (`governor`) and per-seat
+//!   rate limits; open connections per address, header and idle timeouts ([`net`]); state-changing
+//!   requests only as `application/json`; no AI-against-AI games unless allowed.
 //! * Cancellation: a change, once started, runs to its end on a task of its own (committed, applied to
 //!   the game in memory, broadcast), even if the HTTP client or WebSocket that asked goes away.
 //! * Load: [`loadtest`] drives a server over loopback with many WebSocket clients.
@@ -56,7 +59,14 @@
 //!   never hangs on a broken AI.
 //! * **Replay** (`GET /api/games/{id}/view/{n}`) rebuilds the position after `n` actions from the log,
 //!   as that observer saw it; each game keeps checkpoints every [`rooms::REPLAY_STRIDE`] actions once
-//!   replay is used, so a request applies at most that many actions.
+//!   replay is used, so a request applies at most that many actions (at most
+//!   [`rooms::MAX_CHECKPOINTS`] per game: a longer game doubles its stride).
+//! * **Memory**: a game leaves memory when nothing holds it (no socket, AI move, clock timer or request
+//!   in flight) and it is over or unchanged for [`Limits::room_idle`] (5 minutes); it is loaded from
+//!   the log again when asked for. The lobby reads an index of public unfinished games' summaries,
+//!   kept at every change, not the games in memory. A waiting game not every seat joined within
+//!   [`Limits::waiting_expiry`] (7 days) of its last event ends with no winner (an `end` event whose
+//!   result is a draw with the reason `expired: …`).
 //! * **Broadcast cost**: each change is rendered once, straight to JSON text, for each observer some
 //!   socket watches as (the shared part once, each distinct view once), and the texts are shared by
 //!   all sockets of that observer. Figures: `docs/benchmarks/server.md`.
@@ -68,6 +78,7 @@ pub mod http;
 pub mod lessons;
 pub mod loadtest;
 pub mod model;
+pub mod net;
 pub mod openapi;
 pub mod rooms;
 
@@ -114,6 +125,26 @@ pub struct Limits {
     /// (`403`), so another site cannot play with a visitor's stored tokens; clients that send no
     /// `Origin` (not browsers) are not affected.
     pub ws_allowed_origins: Vec<String>,
+    /// Whether games with no human seat (AI against AI) may be created. Off on a public server: such
+    /// a game costs AI time that no player waits for.
+    pub allow_ai_only_games: bool,
+    /// Non-move events (draw offers, acceptances and declines) a seat may send in a burst.
+    pub seat_events_burst: u32,
+    /// How often a seat's budget of non-move events gains one back.
+    pub seat_events_period: Duration,
+    /// Time a client has to send a request's headers (also the longest wait for the next request
+    /// on a kept-alive connection).
+    pub header_read_timeout: Duration,
+    /// A connection (HTTP or WebSocket) on which no byte moved either way for this long is closed.
+    pub idle_timeout: Duration,
+    /// Open connections (HTTP and WebSocket) per client address; more are closed at once.
+    pub max_connections_per_ip: usize,
+    /// A game nobody holds (no socket, AI move, clock timer or request) that has not changed for this
+    /// long leaves memory; it is loaded from the log again when asked for.
+    pub room_idle: Duration,
+    /// A waiting game whose seats have not all joined this long after its last event expires (ends
+    /// with no winner).
+    pub waiting_expiry: Duration,
 }
 
 impl Default for Limits {
@@ -130,6 +161,14 @@ impl Default for Limits {
             ai_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             ai_max_level: 5,
             ws_allowed_origins: Vec::new(),
+            allow_ai_only_games: false,
+            seat_events_burst: 10,
+            seat_events_period: Duration::from_secs(30),
+            header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(120),
+            max_connections_per_ip: 256,
+            room_idle: Duration::from_secs(300),
+            waiting_expiry: Duration::from_secs(7 * 86_400),
         }
     }
 }
@@ -180,6 +219,15 @@ impl RunningServer {
     /// The number of games in memory.
     pub fn loaded_games(&self) -> usize {
         self.shared.loaded_games()
+    }
+    /// Drops idle games from memory now (the server does it every minute); returns how many.
+    pub fn evict_idle(&self) -> usize {
+        self.shared.evict_idle()
+    }
+    /// Expires the waiting games past [`Limits::waiting_expiry`] now (the server does it every
+    /// minute); returns how many.
+    pub async fn expire_waiting(&self) -> usize {
+        self.shared.expire_waiting().await
     }
     /// Stops accepting connections and waits for the server task.
     pub async fn shutdown(mut self) -> Result<(), ServerError> {
@@ -233,19 +281,19 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         let mut tick = tokio::time::interval(Duration::from_secs(60));
         loop {
             tick.tick().await;
+            evictor.expire_waiting().await;
             evictor.evict_idle();
+            evictor.tidy_budgets();
         }
     });
-    let task = tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
-            let _ = rx.await;
-        })
-        .await
-    });
+    let conn_limits = net::ConnLimits {
+        header_read_timeout: shared.limits.header_read_timeout,
+        idle_timeout: shared.limits.idle_timeout,
+        max_per_ip: shared.limits.max_connections_per_ip.max(1),
+    };
+    let task = tokio::spawn(net::serve(listener, app, conn_limits, async move {
+        let _ = rx.await;
+    }));
     Ok(RunningServer {
         addr,
         shared,

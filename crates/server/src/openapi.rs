@@ -84,7 +84,7 @@ pub fn document() -> Value {
             "/api/games/{id}/draw": {"post": op("Offer, accept or decline a draw", json!([id]),
                 Some(json!({"type": "object", "required": ["seat", "token", "op"], "properties": {
                     "seat": {"type": "integer"}, "token": {"type": "string"}, "op": {"type": "string", "enum": ["offer", "accept", "decline"]}}})),
-                with(json!({"200": ok(seq)}), errors(&["400", "403", "404", "409"])))},
+                with(json!({"200": ok(seq)}), errors(&["400", "403", "404", "409", "415", "429"])))},
             "/api/games/{id}/rematch": {"post": op("Ask for a rematch of a finished game (seats rotate; tokens stay the same)", json!([id]), Some(seat_auth),
                 with(json!({"200": ok(json!({"type": "object", "properties": {"id": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"}}}))}), errors(&["400", "403", "404", "409"])))},
             "/api/games/{id}/record": {"get": op("The record of a finished or imported game", json!([id]), None,
@@ -104,7 +104,7 @@ pub fn document() -> Value {
         },
         "components": {"schemas": {
             "Error": {"type": "object", "properties": {"error": {"type": "object", "properties": {
-                "code": {"type": "string", "enum": ["bad_request", "method_not_allowed", "too_large", "bad_token", "not_found", "not_started", "game_over", "not_your_turn", "illegal", "malformed_action", "rate_limited", "conflict", "internal", "unavailable"]},
+                "code": {"type": "string", "enum": ["bad_request", "method_not_allowed", "too_large", "bad_token", "not_found", "not_started", "game_over", "not_your_turn", "illegal", "malformed_action", "rate_limited", "unsupported_media_type", "conflict", "internal", "unavailable"]},
                 "message": {"type": "string"}}}}},
             "Catalog": {"type": "object", "properties": {"games": {"type": "array", "items": {"type": "object", "properties": {
                 "id": {"type": "string"}, "name": {"type": "string"}, "description": {"type": "string"},

@@ -13,8 +13,10 @@
 //! change abandoned between the database and the room would leave the log one event ahead of the game
 //! in memory (the next change would reuse the seq and fail forever).
 
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -71,9 +73,9 @@ pub struct Room {
     pub tx: broadcast::Sender<Arc<Update>>,
     summary: StdMutex<Value>,
     status: StdMutex<Status>,
-    /// Replay checkpoints: entry `k` is the state after the first `k * REPLAY_STRIDE` actions (built
-    /// on demand by [`Room::view_at`]; the log only grows, so they stay valid).
-    checkpoints: StdMutex<Vec<Box<dyn DynState>>>,
+    /// Replay checkpoints (built on demand by [`Room::view_at`]; the log only grows, so they stay
+    /// valid), at most [`MAX_CHECKPOINTS`].
+    checkpoints: StdMutex<Checkpoints<Box<dyn DynState>>>,
     /// Open sockets per observer (seats in order, then the spectator): updates are rendered only for
     /// observers someone watches as.
     watchers: Vec<AtomicUsize>,
@@ -82,6 +84,9 @@ pub struct Room {
     /// receive anything rendered for the seat's new holder. Changed only under the room's lock, before
     /// the change is broadcast.
     token_revs: Vec<AtomicU64>,
+    /// When the game last changed (ms since the epoch; its last event's time when loaded): a room
+    /// unchanged for [`Limits::room_idle`] that nobody holds is evicted.
+    last_change: AtomicI64,
 }
 
 /// Counts one socket watching a room as an observer, while it lives.
@@ -101,8 +106,73 @@ impl Drop for Watching {
 /// Updates a room's broadcast channel holds for slow sockets.
 const UPDATE_BACKLOG: usize = 8;
 
-/// Actions between two replay checkpoints: a position is rebuilt with at most this many actions.
+/// Actions between two replay checkpoints at first: a position is rebuilt with at most this many
+/// actions, until a game is longer than [`MAX_CHECKPOINTS`] times it.
 pub const REPLAY_STRIDE: u64 = 32;
+
+/// The most replay checkpoints a game keeps: a longer game doubles its stride (drops every other
+/// checkpoint) instead of keeping more.
+pub const MAX_CHECKPOINTS: usize = 64;
+
+/// States at regular positions of a game: entry `k` is the state after the first `k * stride`
+/// actions. Bounded: past `max` entries, every other one is dropped and the stride doubles.
+#[derive(Debug)]
+pub struct Checkpoints<T> {
+    stride: u64,
+    max: usize,
+    states: Vec<T>,
+}
+
+impl<T> Checkpoints<T> {
+    /// No checkpoints yet, `stride` actions apart, at most `max` (at least 2) kept.
+    pub fn new(stride: u64, max: usize) -> Checkpoints<T> {
+        Checkpoints {
+            stride: stride.max(1),
+            max: max.max(2),
+            states: Vec::new(),
+        }
+    }
+    /// The checkpoint to rebuild the position before the `n`-th action from: its position and state
+    /// (position 0 and `None` when there is none: start from the game's initial state).
+    pub fn base_for(&self, n: u64) -> (u64, Option<&T>) {
+        if self.states.is_empty() {
+            return (0, None);
+        }
+        let k = (n.saturating_sub(1) / self.stride).min(self.states.len() as u64 - 1);
+        (k * self.stride, self.states.get(k as usize))
+    }
+    /// Whether the state after `done` actions is the next checkpoint to keep.
+    pub fn wants(&self, done: u64) -> bool {
+        done.is_multiple_of(self.stride) && self.states.len() as u64 == done / self.stride
+    }
+    /// Keeps `state`, the state after `done` actions, if it is the next checkpoint.
+    pub fn offer(&mut self, done: u64, state: impl FnOnce() -> T) {
+        if !self.wants(done) {
+            return;
+        }
+        self.states.push(state());
+        if self.states.len() > self.max {
+            let mut k = 0;
+            self.states.retain(|_| {
+                k += 1;
+                k % 2 == 1
+            });
+            self.stride *= 2;
+        }
+    }
+    /// The checkpoints kept.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+    /// Actions between two checkpoints now.
+    pub fn stride(&self) -> u64 {
+        self.stride
+    }
+}
 
 /// The server's shared state.
 pub struct Shared {
@@ -114,7 +184,23 @@ pub struct Shared {
     rooms: StdMutex<HashMap<String, Arc<Room>>>,
     loading: Mutex<()>,
     ai_pool: Arc<Semaphore>,
+    /// Each seat's budget of non-move events (draw offers, acceptances, declines), by game and seat.
+    seat_events: governor::DefaultKeyedRateLimiter<(String, u8)>,
+    /// The lobby's index: the summary of every public waiting or running game, loaded or not.
+    lobby: StdMutex<LobbyIndex>,
+    /// Every waiting game (loaded or not) and the time of its last event, for expiry.
+    waiting: StdMutex<HashMap<String, i64>>,
 }
+
+/// Public unfinished games' summaries, newest first (keyed by creation time, then id).
+#[derive(Default)]
+struct LobbyIndex {
+    open: BTreeMap<(Reverse<i64>, String), Value>,
+    live: BTreeMap<(Reverse<i64>, String), Value>,
+}
+
+/// Games of each kind the lobby lists.
+const LOBBY_LIMIT: usize = 200;
 
 /// A request to create a game.
 #[derive(Debug, Clone, serde::Deserialize)]
@@ -177,10 +263,13 @@ impl Shared {
             bot,
             writer: Writer::start(db.clone()),
             db,
-            limits,
             rooms: StdMutex::new(HashMap::new()),
             loading: Mutex::new(()),
             ai_pool: Arc::new(Semaphore::new(workers)),
+            seat_events: governor::RateLimiter::keyed(seat_events_quota(&limits)),
+            lobby: StdMutex::new(LobbyIndex::default()),
+            waiting: StdMutex::new(HashMap::new()),
+            limits,
         }
     }
 
@@ -193,7 +282,7 @@ impl Shared {
         self.rooms().len()
     }
 
-    /// The room of game `id` if it is in memory (every unfinished game is).
+    /// The room of game `id` if it is in memory (games played or watched lately are).
     pub fn loaded_room(&self, id: &str) -> Option<Arc<Room>> {
         self.rooms().get(id).cloned()
     }
@@ -255,7 +344,9 @@ impl Shared {
         Ok(Room::new(id.to_string(), kind, core, events, described))
     }
 
-    /// Loads every unfinished game (at startup), so that clocks and AI seats resume.
+    /// Resumes every unfinished game (at startup), one at a time: each is replayed so that its clock
+    /// and AI seats resume and the lobby's index lists it, then dropped from memory again unless
+    /// something holds it (a clock timer, an AI move) or it changed within [`Limits::room_idle`].
     pub async fn resume_all(self: &Arc<Self>) -> Result<usize, String> {
         let ids = self.db.unfinished_games().await?;
         let mut n = 0;
@@ -267,6 +358,9 @@ impl Shared {
                     if let Some(line) = downtime_note(&inner, now_ms()) {
                         tracing::warn!(game = %id, "{line}");
                     }
+                    drop(inner);
+                    drop(room);
+                    self.evict_if_idle(&id);
                 }
                 Err(e) => tracing::error!("cannot resume game {id}: {e}"),
             }
@@ -308,6 +402,16 @@ impl Shared {
             .map_err(|e| Refusal::BadRequest(e.to_string()))?;
         if let Some(c) = &req.clock {
             c.check().map_err(Refusal::BadRequest)?;
+        }
+        if !self.limits.allow_ai_only_games
+            && rematch_of.is_none()
+            && !req.seats.iter().any(|s| matches!(s, SeatKind::Human))
+        {
+            return Err(Refusal::BadRequest(
+                "games with no human seat (AI against AI) are not played on this server: \
+                 make at least one seat human"
+                    .into(),
+            ));
         }
         for s in &req.seats {
             let max = self.limits.ai_max_level;
@@ -529,6 +633,7 @@ impl Shared {
             }
         }
         inner.core = scratch;
+        room.last_change.store(now, Ordering::SeqCst);
         inner.events.extend(new_events);
         inner.described.extend(new_desc);
         if room.tx.receiver_count() > 0 {
@@ -543,6 +648,7 @@ impl Shared {
     /// Refreshes the lobby summary, and schedules the clock timer and the AI seats.
     fn after_change(self: &Arc<Self>, room: &Arc<Room>, inner: &mut RoomInner) {
         room.refresh_summary(inner);
+        self.index(room, inner);
         inner.timer_gen += 1;
         if let Some(old) = inner.timer.take() {
             old.abort();
@@ -737,6 +843,20 @@ impl Shared {
     ) -> Result<u64, Refusal> {
         let mut inner = room.inner.lock().await;
         inner.core.check_token(seat, token)?;
+        // The budget is the seat holder's: counted only once the token is known to be theirs.
+        if op != SeatOp::Resign
+            && self
+                .seat_events
+                .check_key(&(room.id.clone(), seat))
+                .is_err()
+        {
+            return Err(Refusal::RateLimited(format!(
+                "seat {seat} sends draw offers and answers too often: at most {} at once, then one \
+                 every {} s",
+                self.limits.seat_events_burst,
+                self.limits.seat_events_period.as_secs_f64()
+            )));
+        }
         if self.flag_if_due(room, &mut inner).await? {
             return Err(Refusal::Action(tabula_core::ActionError::GameOver));
         }
@@ -891,40 +1011,147 @@ impl Shared {
         Ok((new_room.id.clone(), new_seat))
     }
 
-    /// The lobby: public games with an open seat, and public running games.
-    pub fn lobby(&self) -> Value {
-        let rooms: Vec<Arc<Room>> = self.rooms().values().cloned().collect();
-        let mut open = Vec::new();
-        let mut live = Vec::new();
-        for r in rooms {
-            let s = r.summary.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            if s["public"] != json!(true) {
-                continue;
-            }
-            match s["status"].as_str() {
-                Some("waiting") => open.push(s),
-                Some("running") => live.push(s),
-                _ => {}
+    /// Files the room's summary in the lobby's index, and its last change in the waiting games'.
+    fn index(&self, room: &Room, inner: &RoomInner) {
+        let summary = room
+            .summary
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let created_at = inner.events.first().map_or(0, |e| e.at);
+        let key = (Reverse(created_at), room.id.clone());
+        let status = inner.core.status;
+        {
+            let mut lobby = self.lobby.lock().unwrap_or_else(|e| e.into_inner());
+            lobby.open.remove(&key);
+            lobby.live.remove(&key);
+            if inner.core.config.public {
+                match status {
+                    Status::Waiting => {
+                        lobby.open.insert(key, summary);
+                    }
+                    Status::Running => {
+                        lobby.live.insert(key, summary);
+                    }
+                    Status::Over | Status::Imported => {}
+                }
             }
         }
-        let key = |v: &Value| std::cmp::Reverse(v["created_at"].as_i64().unwrap_or(0));
-        open.sort_by_key(key);
-        live.sort_by_key(key);
-        open.truncate(200);
-        live.truncate(200);
+        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        if status == Status::Waiting {
+            let last = inner.events.last().map_or(0, |e| e.at);
+            waiting.insert(room.id.clone(), last);
+        } else {
+            waiting.remove(&room.id);
+        }
+    }
+
+    /// The lobby: public games with an open seat, and public running games, newest first (at most
+    /// 200 of each), read from an index kept up to date at every change (loaded games or not).
+    pub fn lobby(&self) -> Value {
+        let lobby = self.lobby.lock().unwrap_or_else(|e| e.into_inner());
+        let open: Vec<&Value> = lobby.open.values().take(LOBBY_LIMIT).collect();
+        let live: Vec<&Value> = lobby.live.values().take(LOBBY_LIMIT).collect();
         json!({"open": open, "live": live})
     }
 
-    /// Drops finished games nobody watches from memory (they are reloaded from the log on demand).
+    /// Forgets the seats whose budget of non-move events has refilled.
+    pub fn tidy_budgets(&self) {
+        self.seat_events.retain_recent();
+        self.seat_events.shrink_to_fit();
+    }
+
+    /// Drops from memory the games nobody holds (no socket, AI move, clock timer or request in flight)
+    /// that are over, or have not changed for [`Limits::room_idle`]: they are loaded again from the
+    /// log on demand. Returns how many were dropped.
     pub fn evict_idle(&self) -> usize {
+        let idle_before = now_ms().saturating_sub(self.limits.room_idle.as_millis() as i64);
         let mut rooms = self.rooms();
         let before = rooms.len();
-        rooms.retain(|_, r| {
-            let st = *r.status.lock().unwrap_or_else(|e| e.into_inner());
-            matches!(st, Status::Waiting | Status::Running) || r.tx.receiver_count() > 0
-        });
+        rooms.retain(|_, r| !evictable(r, idle_before));
         before - rooms.len()
     }
+
+    /// Drops game `id` from memory if it is evictable (see [`Shared::evict_idle`]).
+    fn evict_if_idle(&self, id: &str) {
+        let idle_before = now_ms().saturating_sub(self.limits.room_idle.as_millis() as i64);
+        let mut rooms = self.rooms();
+        if rooms.get(id).is_some_and(|r| evictable(r, idle_before)) {
+            rooms.remove(id);
+        }
+    }
+
+    /// Ends the waiting games whose last event is older than [`Limits::waiting_expiry`] (not every
+    /// seat joined in time): each gets an `end` event with no winner. Returns how many expired.
+    pub async fn expire_waiting(self: &Arc<Self>) -> usize {
+        let Some(before) = now_ms().checked_sub(self.limits.waiting_expiry.as_millis() as i64)
+        else {
+            return 0;
+        };
+        let due: Vec<String> = self
+            .waiting
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|(_, at)| **at <= before)
+            .map(|(id, _)| id.clone())
+            .collect();
+        let mut n = 0;
+        for id in due {
+            let room = match self.room(&id).await {
+                Ok(r) => r,
+                Err(e) => {
+                    tracing::error!("cannot expire game {id}: {e}");
+                    continue;
+                }
+            };
+            let shared = self.clone();
+            let days = self.limits.waiting_expiry.as_secs_f64() / 86_400.0;
+            let expired = detached(async move {
+                let mut inner = room.inner.lock().await;
+                let last = inner.events.last().map_or(0, |e| e.at);
+                if inner.core.status != Status::Waiting || last > before {
+                    return Ok(false);
+                }
+                let result = tabula_core::Outcome::draw(
+                    inner.core.seats(),
+                    format!("expired: not every seat joined within {days} days"),
+                );
+                shared
+                    .commit_inner(&room, &mut inner, vec![EventData::End { result }], None)
+                    .await?;
+                Ok(true)
+            })
+            .await;
+            match expired {
+                Ok(true) => n += 1,
+                Ok(false) => {}
+                Err(e) => tracing::error!("cannot expire game {id}: {e}"),
+            }
+        }
+        n
+    }
+}
+
+/// Whether a room may leave memory: nobody but the map holds it (no socket, AI task, clock timer or
+/// request), and it is over or unchanged since `idle_before`.
+fn evictable(room: &Arc<Room>, idle_before: i64) -> bool {
+    if Arc::strong_count(room) > 1 {
+        return false;
+    }
+    let status = *room.status.lock().unwrap_or_else(|e| e.into_inner());
+    matches!(status, Status::Over | Status::Imported)
+        || room.last_change.load(Ordering::SeqCst) <= idle_before
+}
+
+/// Each seat's budget of non-move events: `seat_events_burst` at once, then one per
+/// `seat_events_period`.
+fn seat_events_quota(limits: &Limits) -> governor::Quota {
+    let burst = std::num::NonZeroU32::new(limits.seat_events_burst.max(1))
+        .unwrap_or(std::num::NonZeroU32::MIN);
+    governor::Quota::with_period(limits.seat_events_period.max(Duration::from_millis(1)))
+        .unwrap_or_else(|| governor::Quota::per_second(burst))
+        .allow_burst(burst)
 }
 
 /// What the log says about a game's clocks when the server resumes it: time keeps running while the
@@ -1014,6 +1241,7 @@ impl Room {
         // socket that falls further behind renders what it missed itself (`Lagged`).
         let (tx, _) = broadcast::channel(UPDATE_BACKLOG);
         let seats = core.seats();
+        let last_at = events.last().map_or(0, |e| e.at);
         let status = core.status;
         let room = Room {
             id,
@@ -1029,9 +1257,10 @@ impl Room {
             tx,
             summary: StdMutex::new(Value::Null),
             status: StdMutex::new(status),
-            checkpoints: StdMutex::new(Vec::new()),
+            checkpoints: StdMutex::new(Checkpoints::new(REPLAY_STRIDE, MAX_CHECKPOINTS)),
             watchers: (0..=seats).map(|_| AtomicUsize::new(0)).collect(),
             token_revs: (0..seats).map(|_| AtomicU64::new(0)).collect(),
+            last_change: AtomicI64::new(last_at),
         };
         if let Ok(inner) = room.inner.try_lock() {
             room.refresh_summary(&inner);
@@ -1261,14 +1490,14 @@ impl Room {
     /// What `obs` saw right after the first `n` actions of the game (chance included): the replay
     /// object of `GET /api/games/{id}/view/{n}`. The position is rebuilt from the log, starting from the
     /// nearest checkpoint (so at most [`REPLAY_STRIDE`] actions are applied, after the first request
-    /// has built the checkpoints), without holding the game's lock while replaying.
+    /// has built the checkpoints, or a multiple of it in a game longer than [`MAX_CHECKPOINTS`] times
+    /// it), without holding the game's lock while replaying.
     pub async fn view_at(&self, obs: Observer, n: u64) -> Result<Value, Refusal> {
-        let have = self.lock_checkpoints().len() as u64;
-        let base = if have == 0 {
-            0
-        } else {
-            // Start before the n-th action (its description needs the state before it).
-            (n.saturating_sub(1) / REPLAY_STRIDE).min(have - 1) * REPLAY_STRIDE
+        // Start before the n-th action (its description needs the state before it).
+        let (base, base_state) = {
+            let cps = self.lock_checkpoints();
+            let (base, state) = cps.base_for(n);
+            (base, state.map(|s| s.clone_box()))
         };
         let (config, total, actions, end) = {
             let inner = self.inner.lock().await;
@@ -1300,23 +1529,19 @@ impl Room {
                 self.id
             ))
         };
-        let mut state = match base {
-            0 => self
+        let mut state = match base_state {
+            None => self
                 .kind
                 .new_state(&config.options)
                 .map_err(|e| corrupt(e.to_string()))?,
-            _ => self
-                .lock_checkpoints()
-                .get((base / REPLAY_STRIDE) as usize)
-                .map(|s| s.clone_box())
-                .ok_or_else(|| corrupt("a replay checkpoint is missing".into()))?,
+            Some(s) => s,
         };
         let mut last = Value::Null;
         for (done, (seq, actor, action)) in (base..).zip(&actions) {
-            if done % REPLAY_STRIDE == 0 {
+            {
                 let mut cps = self.lock_checkpoints();
-                if cps.len() as u64 == done / REPLAY_STRIDE {
-                    cps.push(state.clone_box());
+                if cps.wants(done) {
+                    cps.offer(done, || state.clone_box());
                 }
             }
             if done + 1 == n {
@@ -1348,7 +1573,12 @@ impl Room {
         }))
     }
 
-    fn lock_checkpoints(&self) -> std::sync::MutexGuard<'_, Vec<Box<dyn DynState>>> {
+    /// The replay checkpoints this game keeps in memory.
+    pub fn checkpoint_count(&self) -> usize {
+        self.lock_checkpoints().len()
+    }
+
+    fn lock_checkpoints(&self) -> std::sync::MutexGuard<'_, Checkpoints<Box<dyn DynState>>> {
         self.checkpoints.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -1439,4 +1669,33 @@ fn event_json(e: &Event, notation: Option<String>) -> Value {
         }
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Checkpoints;
+
+    /// A game of any length keeps at most `max` checkpoints, and each stays the state after
+    /// `index * stride` actions (here the state is the number of actions itself).
+    #[test]
+    fn replay_checkpoints_are_bounded_whatever_the_game_length() {
+        let mut cps = Checkpoints::new(4, 8);
+        for done in 0..10_000u64 {
+            cps.offer(done, || done);
+            assert!(
+                cps.len() <= 8,
+                "{} checkpoints after {done} actions",
+                cps.len()
+            );
+        }
+        assert!(cps.stride() > 4);
+        for n in [0, 1, 5, 4_000, 9_999, 20_000] {
+            let (base, state) = cps.base_for(n);
+            assert!(base < n.max(1), "position {n}: base {base}");
+            assert_eq!(state.copied().unwrap_or(0), base, "position {n}");
+        }
+        // The last checkpoint is close to the end: at most two strides behind the log.
+        let (base, _) = cps.base_for(10_000);
+        assert!(10_000 - base <= 2 * cps.stride(), "{base}");
+    }
 }

@@ -115,7 +115,11 @@ async fn postgres_ai_game_and_hidden_views() {
     let Some(url) = postgres_url().await else {
         return;
     };
-    let server = start_with(registry(), Storage::Postgres(url), Limits::default()).await;
+    let limits = Limits {
+        allow_ai_only_games: true,
+        ..Limits::default()
+    };
+    let server = start_with(registry(), Storage::Postgres(url), limits).await;
     let addr = server.local_addr();
     let (id, _) = create(
         addr,

@@ -335,7 +335,11 @@ async fn record_is_refused_while_the_game_runs() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ai_seats_play_on_their_own() {
     let dir = temp_dir("ai");
-    let server = start(&dir).await;
+    let limits = Limits {
+        allow_ai_only_games: true,
+        ..Limits::default()
+    };
+    let server = start_with(registry(), Storage::SqliteDir(dir), limits).await;
     let addr = server.local_addr();
     let (id, tokens) = create(
         addr,

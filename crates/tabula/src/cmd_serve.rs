@@ -43,6 +43,22 @@ pub struct ServeArgs {
     /// `tabula_server=debug`; default `info`).
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+    /// Open connections (HTTP and WebSocket) per client address; more are closed at once. Raise it
+    /// for `tabula loadtest`, whose clients all come from one address (two sockets per game).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections_per_ip: u64,
+    /// Seconds a client has to send a request's headers (also the longest pause between two
+    /// requests on a kept-alive connection).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout: u64,
+    /// Seconds after which a connection (HTTP or WebSocket) on which nothing moved is closed (the
+    /// web client pings every 10 s).
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout: u64,
+    /// Allow games with no human seat (AI against AI). Off by default: on a public server they spend
+    /// AI time no player waits for.
+    #[arg(long)]
+    pub allow_ai_games: bool,
 }
 
 /// The format of the server's log.
@@ -129,8 +145,18 @@ pub fn serve(args: ServeArgs, registry: Registry) -> anyhow::Result<()> {
         ws_rate_per_sec: args.ws_rate,
         http_rate_per_sec: args.http_rate,
         ws_allowed_origins: args.allow_origins,
+        max_connections_per_ip: usize::try_from(args.max_connections_per_ip).unwrap_or(usize::MAX),
+        header_read_timeout: Duration::from_secs(args.header_timeout),
+        idle_timeout: Duration::from_secs(args.idle_timeout),
+        allow_ai_only_games: args.allow_ai_games,
         ..Limits::default()
     };
+    if !(args.ws_rate.is_finite() && args.ws_rate > 0.0) {
+        bail!("--ws-rate must be a positive number of messages per second");
+    }
+    if !(args.http_rate.is_finite() && args.http_rate > 0.0) {
+        bail!("--http-rate must be a positive number of requests per second");
+    }
     if let Some(w) = args.ai_workers {
         limits.ai_workers = w.max(1);
     }
