@@ -42,7 +42,7 @@ async fn postgres_url() -> Option<String> {
     let pool = sqlx::PgPool::connect(&base)
         .await
         .expect("TABULA_TEST_POSTGRES_URL names a reachable PostgreSQL");
-    sqlx::query(&format!("CREATE DATABASE {name}"))
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
         .execute(&pool)
         .await
         .unwrap();
@@ -171,7 +171,7 @@ async fn first_legal(
 /// Runs `sql` on a connection of its own.
 async fn execute(url: &str, sql: &str) -> u64 {
     let pool = sqlx::PgPool::connect(url).await.unwrap();
-    let n = sqlx::query(sql)
+    let n = sqlx::query(sqlx::AssertSqlSafe(sql.to_string()))
         .execute(&pool)
         .await
         .unwrap()
