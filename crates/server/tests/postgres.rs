@@ -181,8 +181,12 @@ async fn execute(url: &str, sql: &str) -> u64 {
 }
 
 /// The backend that holds the server lock (the advisory lock `tabula_server::db::NODE_LOCK`).
+/// Advisory locks belong to one database: the tests run side by side, each on a database of its own,
+/// so only the lock in this connection's database counts (terminating another test's holder would
+/// break that test).
 const LOCK_HOLDER: &str = "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 \
-     AND classid = 1415668332 AND objid = 1 AND granted";
+     AND classid = 1415668332 AND objid = 1 AND granted \
+     AND database = (SELECT oid FROM pg_database WHERE datname = current_database())";
 
 #[test]
 fn the_lock_holder_query_names_the_server_lock() {
