@@ -365,9 +365,9 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     }
     if (me !== null && !solvedAny() && model.seats.some((s) => s.kind === 'ai' && s.level === 1)) {
       // A newcomer's quick game is against the gentlest AI (the lobby chose it): say so, and where to learn.
-      header.appendChild(h('div.banner', { 'data-testid': 'gentle-ai' },
-        'You have not solved a lesson yet, so this game is against the gentlest AI (level 1). ',
-        h('a', { href: `/learn/${model.game}`, 'data-link': '' }, 'How to play'), '.'));
+      // A line in the title row, not a banner of its own: it must not push the board below the screen.
+      header.querySelector('div.row')?.appendChild(h('span.gentle', { 'data-testid': 'gentle-ai' },
+        'Gentlest AI (level 1): you have not solved a lesson yet'));
     }
     if (errorText) header.appendChild(h('div.banner.warn', { 'data-testid': 'error' }, errorText));
     if (model.draw_offer) header.appendChild(drawOfferBanner(model, me));
