@@ -165,6 +165,24 @@ impl IdleIo {
         self.deadline.as_mut().reset(at);
     }
 
+    /// A write's result: bytes written move the deadline; `Pending` is [`IdleIo::idle`]'s.
+    fn written(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<io::Result<usize>>,
+    ) -> Poll<io::Result<usize>> {
+        match polled {
+            Poll::Ready(Ok(n)) => {
+                if n > 0 {
+                    self.moved();
+                }
+                Poll::Ready(Ok(n))
+            }
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+            Poll::Pending => self.idle(cx),
+        }
+    }
+
     /// `Pending` becomes a `TimedOut` error once the deadline has passed.
     fn idle<T>(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<T>> {
         match self.deadline.as_mut().poll(cx) {
@@ -205,16 +223,8 @@ impl AsyncWrite for IdleIo {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.io).poll_write(cx, buf) {
-            Poll::Ready(Ok(n)) => {
-                if n > 0 {
-                    this.moved();
-                }
-                Poll::Ready(Ok(n))
-            }
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Pending => this.idle(cx),
-        }
+        let polled = Pin::new(&mut this.io).poll_write(cx, buf);
+        this.written(cx, polled)
     }
 
     fn poll_write_vectored(
@@ -223,16 +233,8 @@ impl AsyncWrite for IdleIo {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.io).poll_write_vectored(cx, bufs) {
-            Poll::Ready(Ok(n)) => {
-                if n > 0 {
-                    this.moved();
-                }
-                Poll::Ready(Ok(n))
-            }
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Pending => this.idle(cx),
-        }
+        let polled = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
+        this.written(cx, polled)
     }
 
     fn is_write_vectored(&self) -> bool {
