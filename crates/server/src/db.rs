@@ -28,6 +28,7 @@
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions};
@@ -230,6 +231,16 @@ impl Db {
         Ok(rows)
     }
 
+    /// The last seq of a game's log (0 when the game does not exist).
+    pub async fn last_seq(&self, id: &str) -> Result<u64, String> {
+        let sql = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = $1";
+        let seq: i64 = on_pool!(self, p => {
+            sqlx::query_scalar(sql).bind(id).fetch_one(p).await
+        })
+        .map_err(|e| e.to_string())?;
+        Ok(seq.max(0) as u64)
+    }
+
     /// Every event of a game, in order (empty when the game does not exist).
     pub async fn load_events(&self, id: &str) -> Result<Vec<Event>, String> {
         let sql = "SELECT seq, at_ms, data FROM events WHERE game_id = $1 ORDER BY seq";
@@ -383,6 +394,40 @@ pub struct WriteRequest {
 )]
 pub struct WriteError;
 
+/// Storage faults injected by tests (none in normal operation): commits that land but whose answer
+/// is lost (as when a connection breaks right after `COMMIT`), and reads of the log that fail.
+#[derive(Debug, Default)]
+pub struct Faults {
+    lost_answers: AtomicU32,
+    failed_reads: AtomicU32,
+}
+
+impl Faults {
+    /// The next `n` commits land, but each of their requests is answered as failed.
+    pub fn lose_commit_answers(&self, n: u32) {
+        self.lost_answers.store(n, Ordering::SeqCst);
+    }
+
+    /// The next `n` reads of a game's log (after a failed commit) fail.
+    pub fn fail_log_reads(&self, n: u32) {
+        self.failed_reads.store(n, Ordering::SeqCst);
+    }
+
+    fn take(counter: &AtomicU32) -> bool {
+        counter
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok()
+    }
+
+    /// Fails when a failed log read is injected.
+    pub fn check_load(&self) -> Result<(), String> {
+        if Faults::take(&self.failed_reads) {
+            return Err("injected: the log cannot be read".into());
+        }
+        Ok(())
+    }
+}
+
 /// The handle of the writer task.
 #[derive(Clone, Debug)]
 pub struct Writer {
@@ -394,7 +439,7 @@ const MAX_BATCH: usize = 512;
 
 impl Writer {
     /// Starts the writer task.
-    pub fn start(db: Db) -> Writer {
+    pub fn start(db: Db, faults: Arc<Faults>) -> Writer {
         let (tx, mut rx) =
             mpsc::channel::<(WriteRequest, oneshot::Sender<Result<(), WriteError>>)>(4096);
         tokio::spawn(async move {
@@ -423,8 +468,14 @@ impl Writer {
                 };
                 match db.commit(&batch).await {
                     Ok(()) => {
-                        for r in replies.drain(..) {
-                            let _ = r.send(Ok(()));
+                        for (req, r) in batch.iter().zip(replies.drain(..)) {
+                            if Faults::take(&faults.lost_answers) {
+                                tracing::error!(game_id = %req.game_id,
+                                    "storage error: injected: the answer to a commit is lost");
+                                let _ = r.send(Err(WriteError));
+                            } else {
+                                let _ = r.send(Ok(()));
+                            }
                         }
                     }
                     Err(e) if batch.len() == 1 => {

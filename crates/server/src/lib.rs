@@ -229,6 +229,10 @@ impl RunningServer {
     pub async fn expire_waiting(&self) -> usize {
         self.shared.expire_waiting().await
     }
+    /// Storage faults to inject (for tests of failure handling).
+    pub fn faults(&self) -> &db::Faults {
+        &self.shared.faults
+    }
     /// Stops accepting connections and waits for the server task.
     pub async fn shutdown(mut self) -> Result<(), ServerError> {
         if let Some(tx) = self.shutdown.take() {

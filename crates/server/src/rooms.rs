@@ -27,7 +27,7 @@ use tabula_core::dynamic::{DynGame, DynState};
 use tabula_core::{Actor, Observer, Seat, ToAct};
 use tokio::sync::{Mutex, Semaphore, broadcast};
 
-use crate::db::{Db, WriteRequest, Writer};
+use crate::db::{Db, Faults, WriteRequest, Writer};
 use crate::model::{
     ClockSpec, Event, EventData, GameConfig, GameCore, Refusal, SeatKind, Status, hash_token,
     new_token, observers, results_outside_the_rules,
@@ -63,6 +63,9 @@ pub struct RoomInner {
     timer_gen: u64,
     timer: Option<tokio::task::AbortHandle>,
     ai_busy: Vec<bool>,
+    /// Whether the log may hold events the room has not applied (a commit failed and storage could
+    /// not tell whether it landed): the room catches up before its next change.
+    unsure: bool,
 }
 
 /// A loaded game.
@@ -190,6 +193,8 @@ pub struct Shared {
     lobby: StdMutex<LobbyIndex>,
     /// Every waiting game (loaded or not) and the time of its last event, for expiry.
     waiting: StdMutex<HashMap<String, i64>>,
+    /// Storage faults injected by tests.
+    pub faults: Arc<Faults>,
 }
 
 /// Public unfinished games' summaries, newest first (keyed by creation time, then id).
@@ -258,10 +263,12 @@ impl Shared {
         limits: Limits,
     ) -> Shared {
         let workers = limits.ai_workers.max(1);
+        let faults = Arc::new(Faults::default());
         Shared {
             registry,
             bot,
-            writer: Writer::start(db.clone()),
+            writer: Writer::start(db.clone(), faults.clone()),
+            faults,
             db,
             rooms: StdMutex::new(HashMap::new()),
             loading: Mutex::new(()),
@@ -576,6 +583,7 @@ impl Shared {
         first: Vec<EventData>,
         created: Option<Event>,
     ) -> Result<u64, Refusal> {
+        self.catch_up(room, inner).await?;
         let last_at = inner.events.last().map_or(0, |e| e.at);
         let now = now_ms().max(last_at);
         let mut scratch = inner.core.clone();
@@ -614,7 +622,8 @@ impl Shared {
         if let Some(c) = created {
             to_write.insert(0, c);
         }
-        self.writer
+        let written = self
+            .writer
             .write(WriteRequest {
                 game_id: room.id.clone(),
                 game: scratch.config.game.clone(),
@@ -623,16 +632,58 @@ impl Shared {
                 at: now,
                 events: to_write,
             })
-            .await
-            .map_err(|e| Refusal::Unavailable(e.to_string()))?;
+            .await;
+        if let Err(e) = written {
+            // The commit may have landed although its answer was lost (a connection that broke
+            // after `COMMIT`): the log decides. Landed: it is durable, so it is acknowledged like
+            // any other. Not landed: nothing changed. Unknown (storage is down): the room may be
+            // behind its log, and catches up before its next change (and by itself meanwhile).
+            match self.stored_seq(&room.id).await {
+                Ok(stored) if stored == scratch.seq => {
+                    tracing::warn!(game_id = %room.id, seq = stored,
+                        "the answer to a commit was lost, but the log holds it: acknowledged");
+                }
+                Ok(stored) if stored <= inner.core.seq => {
+                    return Err(Refusal::Unavailable(e.to_string()));
+                }
+                Ok(stored) => {
+                    tracing::error!(game_id = %room.id, stored, memory = inner.core.seq,
+                        "the log and the room disagree after a failed commit; catching up");
+                    self.mark_unsure(room, inner);
+                    return Err(Refusal::Unavailable(e.to_string()));
+                }
+                Err(_) => {
+                    self.mark_unsure(room, inner);
+                    return Err(Refusal::Unavailable(e.to_string()));
+                }
+            }
+        }
+        self.install(room, inner, scratch, new_events, new_desc, now);
+        Ok(first_seq)
+    }
+
+    /// Makes committed events the room's own: its state, log and descriptions; revokes replaced
+    /// tokens; broadcasts them; schedules what follows.
+    fn install(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        inner: &mut RoomInner,
+        core: GameCore,
+        new_events: Vec<Event>,
+        new_desc: Vec<Option<Vec<Option<String>>>>,
+        now: i64,
+    ) {
+        let Some(first_seq) = new_events.first().map(|e| e.seq) else {
+            return;
+        };
         // A replaced token (a claimed seat) revokes the sockets that authenticated with the old one:
         // they see the new count before the update for the seat's new holder reaches them.
         for (i, rev) in room.token_revs.iter().enumerate() {
-            if inner.core.token_hashes.get(i) != scratch.token_hashes.get(i) {
+            if inner.core.token_hashes.get(i) != core.token_hashes.get(i) {
                 rev.fetch_add(1, Ordering::SeqCst);
             }
         }
-        inner.core = scratch;
+        inner.core = core;
         room.last_change.store(now, Ordering::SeqCst);
         inner.events.extend(new_events);
         inner.described.extend(new_desc);
@@ -642,7 +693,73 @@ impl Shared {
             let _ = room.tx.send(Arc::new(update));
         }
         self.after_change(room, inner);
-        Ok(first_seq)
+    }
+
+    /// The last seq of game `id`'s log as storage holds it (0 for a game not stored).
+    async fn stored_seq(&self, id: &str) -> Result<u64, String> {
+        self.faults.check_load()?;
+        self.db.last_seq(id).await
+    }
+
+    /// Marks the room as possibly behind its log, and starts catching up in the background (with a
+    /// growing pause between tries) until storage answers.
+    fn mark_unsure(self: &Arc<Self>, room: &Arc<Room>, inner: &mut RoomInner) {
+        if inner.unsure {
+            return;
+        }
+        inner.unsure = true;
+        let shared = self.clone();
+        let room = room.clone();
+        tokio::spawn(async move {
+            let mut pause = Duration::from_millis(250);
+            loop {
+                tokio::time::sleep(pause).await;
+                let mut inner = room.inner.lock().await;
+                if !inner.unsure || shared.catch_up(&room, &mut inner).await.is_ok() {
+                    return;
+                }
+                drop(inner);
+                pause = (pause * 2).min(Duration::from_secs(30));
+            }
+        });
+    }
+
+    /// Brings a room marked unsure up to its log: the events storage holds beyond the room's are
+    /// applied and broadcast like any commit. Fails (`503`) while storage cannot be read.
+    async fn catch_up(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        inner: &mut RoomInner,
+    ) -> Result<(), Refusal> {
+        if !inner.unsure {
+            return Ok(());
+        }
+        self.faults.check_load().map_err(Refusal::Unavailable)?;
+        let events = self.db.load_events(&room.id).await.map_err(|e| {
+            tracing::error!(game_id = %room.id, error = %e, "storage error: cannot read the log to catch up");
+            Refusal::Unavailable(crate::db::WriteError.to_string())
+        })?;
+        let known = inner.core.seq;
+        let behind: Vec<Event> = events.into_iter().filter(|e| e.seq > known).collect();
+        let mut core = inner.core.clone();
+        let mut desc = Vec::with_capacity(behind.len());
+        for e in &behind {
+            if e.seq != core.seq + 1 {
+                return Err(Refusal::Internal(format!(
+                    "game {}: stored log is inconsistent: event {} follows {}",
+                    room.id, e.seq, core.seq
+                )));
+            }
+            desc.push(core.apply(&e.data, e.at)?);
+        }
+        inner.unsure = false;
+        if !behind.is_empty() {
+            tracing::warn!(game_id = %room.id, events = behind.len(),
+                "caught up with the log: a commit whose answer was lost had landed");
+            let now = behind.last().map_or(now_ms(), |e| e.at);
+            self.install(room, inner, core, behind, desc, now);
+        }
+        Ok(())
     }
 
     /// Refreshes the lobby summary, and schedules the clock timer and the AI seats.
@@ -1253,6 +1370,7 @@ impl Room {
                 timer_gen: 0,
                 timer: None,
                 ai_busy: vec![false; seats],
+                unsure: false,
             }),
             tx,
             summary: StdMutex::new(Value::Null),

@@ -195,29 +195,29 @@ async fn disk_full_acknowledges_only_what_is_written_and_resumes_when_space_retu
     }
 
     fill_disk(&fs.0.join("filler"));
-    let mut refused = 0;
+    // Answers are judged only after the durability check below, so that a server that loses
+    // acknowledged actions fails on the loss itself, whatever it answered.
+    let mut answers = Vec::new();
     for (id, tokens) in &games {
         for _ in 0..4 {
             let before = served_seq(addr, id, tokens).await;
             let (s, v) = play(addr, id, tokens, None).await;
             if s != 200 {
-                assert_unavailable(s, &v, "disk full");
-                refused += 1;
                 assert_eq!(
                     served_seq(addr, id, tokens).await,
                     before,
                     "a refused action changed the game"
                 );
             }
+            answers.push(("disk full", s, v));
         }
     }
-    assert!(refused > 0, "the disk never filled: the test did not test");
 
     std::fs::remove_file(fs.0.join("filler")).unwrap();
     for (id, tokens) in &games {
         for _ in 0..3 {
             let (s, v) = play(addr, id, tokens, None).await;
-            assert_eq!(s, 200, "service did not resume once space was free: {v}");
+            answers.push(("space freed", s, v));
         }
     }
     let mut served = Vec::new();
@@ -230,6 +230,28 @@ async fn disk_full_acknowledges_only_what_is_written_and_resumes_when_space_retu
         );
         served.push(seq);
     }
+    server.shutdown().await.unwrap();
+    let server = start(&data).await;
+    let addr = server.local_addr();
+    for ((id, tokens), seq) in games.iter().zip(&served) {
+        assert_eq!(
+            served_seq(addr, id, tokens).await,
+            *seq,
+            "game {id}: acknowledged actions are lost after a restart"
+        );
+    }
+
+    let refused = answers.iter().filter(|(_, s, _)| *s != 200).count();
+    assert!(refused > 0, "the disk never filled: the test did not test");
+    for (when, s, v) in &answers {
+        match *when {
+            "space freed" => {
+                assert_eq!(*s, 200, "service did not resume once space was free: {v}")
+            }
+            _ if *s != 200 => assert_unavailable(*s, v, "disk full"),
+            _ => {}
+        }
+    }
     let lines = log_lines();
     for (id, _) in &games {
         assert!(
@@ -237,17 +259,6 @@ async fn disk_full_acknowledges_only_what_is_written_and_resumes_when_space_retu
                 .iter()
                 .any(|l| l.contains("storage error") && l.contains(id.as_str())),
             "no storage error logged for game {id}"
-        );
-    }
-
-    server.shutdown().await.unwrap();
-    let server = start(&data).await;
-    let addr = server.local_addr();
-    for ((id, tokens), seq) in games.iter().zip(served) {
-        assert_eq!(
-            served_seq(addr, id, tokens).await,
-            seq,
-            "game {id} after restart"
         );
     }
     server.shutdown().await.unwrap();
@@ -294,20 +305,22 @@ async fn a_connection_whose_transaction_failed_is_never_used_again() {
         pool.close().await;
     }
 
-    // Game a: the whole transaction is rolled back under the driver's feet.
+    // Answers are judged after the durability check, so that a server that loses acknowledged
+    // actions fails on the loss itself. Game a: the whole transaction is rolled back under the
+    // driver's feet.
+    let mut refusals = Vec::new();
+    let mut accepted = Vec::new();
     let before = served_seq(addr, &a, &ta).await;
     let (s, v) = play(addr, &a, &ta, Some("+2")).await;
-    assert_unavailable(s, &v, "rolled-back transaction");
+    refusals.push(("rolled-back transaction", s, v));
     assert_eq!(served_seq(addr, &a, &ta).await, before);
-    let (s, v) = play(addr, &a, &ta, Some("+1")).await;
-    assert_eq!(s, 200, "{v}");
+    accepted.push(play(addr, &a, &ta, Some("+1")).await);
     // Game b: only the failed statement is undone; the transaction stays open.
     let (s, v) = play(addr, &b, &tb, Some("+2")).await;
-    assert_unavailable(s, &v, "failed statement");
+    refusals.push(("failed statement", s, v));
     for _ in 0..3 {
         for (id, tokens) in [(&a, &ta), (&b, &tb)] {
-            let (s, v) = play(addr, id, tokens, Some("+1")).await;
-            assert_eq!(s, 200, "{v}");
+            accepted.push(play(addr, id, tokens, Some("+1")).await);
         }
     }
     for (id, tokens) in [(&a, &ta), (&b, &tb)] {
@@ -316,6 +329,12 @@ async fn a_connection_whose_transaction_failed_is_never_used_again() {
             served_seq(addr, id, tokens).await,
             "game {id}: acknowledged actions are not on disk"
         );
+    }
+    for (what, s, v) in &refusals {
+        assert_unavailable(*s, v, what);
+    }
+    for (s, v) in &accepted {
+        assert_eq!(*s, 200, "{v}");
     }
     let lines = log_lines();
     for id in [&a, &b] {
@@ -326,6 +345,93 @@ async fn a_connection_whose_transaction_failed_is_never_used_again() {
             "the refused commit of game {id} is not in the log"
         );
     }
+    server.shutdown().await.unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Waits (up to a minute, polling) until the server's copy of the game is its stored log's.
+async fn until_caught_up(addr: std::net::SocketAddr, dir: &Path, id: &str, tokens: &[String]) {
+    for _ in 0..600 {
+        if served_seq(addr, id, tokens).await == stored_seq(dir, id).await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("game {id}: the room never caught up with its log");
+}
+
+/// A commit can land although its answer is lost (a connection that breaks right after `COMMIT`).
+/// The server then asks the log: a landed change is durable and acknowledged; when the log cannot be
+/// read either, the action is refused (`503`) and the room catches up with the log by itself, and in
+/// any case before its next change. Before the fix the room stayed behind: every later action of
+/// the game tried to write an event number the log already held and was refused until a restart,
+/// and sockets never saw the landed event.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_commit_whose_answer_was_lost_is_taken_from_the_log() {
+    log();
+    let dir = temp_dir("lost-answer");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = long_duel(addr).await;
+    for _ in 0..2 {
+        let (s, v) = play(addr, &id, &tokens, None).await;
+        assert_eq!(s, 200, "{v}");
+    }
+    let mut watcher = ws(addr, &id, None).await;
+    recv_until(&mut watcher, |m| m["type"] == "snapshot").await;
+
+    // The log can be read: the landed action is acknowledged.
+    let before = served_seq(addr, &id, &tokens).await;
+    server.faults().lose_commit_answers(1);
+    let (s, v) = play(addr, &id, &tokens, None).await;
+    assert_eq!(s, 200, "a landed commit must be acknowledged: {v}");
+    let after = served_seq(addr, &id, &tokens).await;
+    assert!(after > before);
+    assert_eq!(stored_seq(&dir, &id).await, after);
+
+    // Neither the answer nor the log: refused, yet on disk; the room catches up by itself.
+    server.faults().lose_commit_answers(1);
+    server.faults().fail_log_reads(1);
+    let (s, v) = play(addr, &id, &tokens, None).await;
+    assert_unavailable(s, &v, "a commit of unknown fate");
+    let landed = stored_seq(&dir, &id).await;
+    assert!(
+        landed > after,
+        "the injected fault must let the commit land"
+    );
+    until_caught_up(addr, &dir, &id, &tokens).await;
+
+    // The log is unreadable for a while: the room, unsure again, refuses changes until it can read
+    // it, then applies what landed (by itself, or before the next change, whichever comes first).
+    server.faults().lose_commit_answers(1);
+    server.faults().fail_log_reads(1_000_000);
+    let (s, v) = play(addr, &id, &tokens, None).await;
+    assert_unavailable(s, &v, "a commit of unknown fate");
+    let (s, v) = play(addr, &id, &tokens, None).await;
+    assert_unavailable(s, &v, "a change while the room may be behind its log");
+    server.faults().fail_log_reads(0);
+    until_caught_up(addr, &dir, &id, &tokens).await;
+    for _ in 0..3 {
+        let (s, v) = play(addr, &id, &tokens, None).await;
+        assert_eq!(s, 200, "service must resume once the log can be read: {v}");
+    }
+    let seq = served_seq(addr, &id, &tokens).await;
+    assert_eq!(stored_seq(&dir, &id).await, seq, "served and stored differ");
+
+    // Every event reached the watcher exactly once, in order.
+    let mut seen = Vec::new();
+    while seen.last().copied() != Some(seq) {
+        let m = recv_until(&mut watcher, |m| m["type"] == "update").await;
+        for e in m["events"].as_array().unwrap() {
+            seen.push(e["seq"].as_u64().unwrap());
+        }
+    }
+    let first = seen[0];
+    assert_eq!(seen, (first..=seq).collect::<Vec<_>>(), "gaps or repeats");
+
+    server.shutdown().await.unwrap();
+    let server = start(&dir).await;
+    assert_eq!(served_seq(server.local_addr(), &id, &tokens).await, seq);
     server.shutdown().await.unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
