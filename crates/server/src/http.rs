@@ -365,8 +365,12 @@ async fn create_game(State(st): State<AppState>, body: Result<Bytes, BytesReject
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
-async fn lobby(State(st): State<AppState>) -> Json<Value> {
-    Json(st.shared.lobby())
+async fn lobby(State(st): State<AppState>) -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        st.shared.lobby(),
+    )
+        .into_response()
 }
 
 #[derive(Deserialize, Default)]

@@ -11,7 +11,9 @@
 //!   clock and AI seats and file it in the lobby's index) or on demand.
 //! * Seats: human seats have secret tokens (only their SHA-256 is stored); AI seats are played by the
 //!   [`BotFn`] on a pool of blocking worker threads, never on the network threads.
-//! * Clocks (Fischer, correspondence) are enforced by a timer per game and checked at every request.
+//! * Clocks (Fischer, correspondence) are enforced by one clock sweeper that follows every running
+//!   game's next deadline (loaded or not; it loads a game whose time ran out) and checked at every
+//!   request.
 //! * Limits ([`Limits`]): message and body sizes; per-connection, per-address (`governor`) and per-seat
 //!   rate limits; open connections per address, header and idle timeouts ([`net`]); state-changing
 //!   requests only as `application/json`; no AI-against-AI games unless allowed.
@@ -61,7 +63,7 @@
 //!   as that observer saw it; each game keeps checkpoints every [`rooms::REPLAY_STRIDE`] actions once
 //!   replay is used, so a request applies at most that many actions (at most
 //!   [`rooms::MAX_CHECKPOINTS`] per game: a longer game doubles its stride).
-//! * **Memory**: a game leaves memory when nothing holds it (no socket, AI move, clock timer or request
+//! * **Memory**: a game leaves memory when nothing holds it (no socket, AI move or request
 //!   in flight) and it is over or unchanged for [`Limits::room_idle`] (5 minutes); it is loaded from
 //!   the log again when asked for. The lobby reads an index of public unfinished games' summaries,
 //!   kept at every change, not the games in memory. A waiting game not every seat joined within
@@ -139,7 +141,7 @@ pub struct Limits {
     pub idle_timeout: Duration,
     /// Open connections (HTTP and WebSocket) per client address; more are closed at once.
     pub max_connections_per_ip: usize,
-    /// A game nobody holds (no socket, AI move, clock timer or request) that has not changed for this
+    /// A game nobody holds (no socket, AI move or request) that has not changed for this
     /// long leaves memory; it is loaded from the log again when asked for.
     pub room_idle: Duration,
     /// A waiting game whose seats have not all joined this long after its last event expires (ends
@@ -280,6 +282,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     let addr = listener.local_addr()?;
     let app = http::router(shared.clone());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(shared.clone().run_clocks());
     let evictor = shared.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(60));

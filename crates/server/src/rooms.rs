@@ -1,5 +1,5 @@
 //! Live games ("rooms"): loading from the log, committing new events, broadcasting per-observer
-//! messages, AI seats and clock timers.
+//! messages, AI seats and the clock sweeper.
 //!
 //! Every change follows one path (`Shared::commit_inner`): the new events are applied to a scratch copy of
 //! the game (which checks them: a refused request changes nothing), the automatic follow-ups are added
@@ -8,14 +8,14 @@
 //! events are strictly ordered.
 //!
 //! Every change runs on a task of its own that nobody cancels (the public entry points hand it to
-//! `detached`; AI moves and clock timers are spawned tasks already). The commit and the update of the
+//! `detached`; AI moves and the clock sweeper's flags are spawned tasks already). The commit and the update of the
 //! room must not be separated: axum drops an HTTP handler's future when its client disconnects, and a
 //! change abandoned between the database and the room would leave the log one event ahead of the game
 //! in memory (the next change would reuse the seq and fail forever).
 
 use std::cmp::Reverse;
-use std::collections::BTreeMap;
 use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -60,8 +60,6 @@ pub struct RoomInner {
     pub events: Vec<Event>,
     /// For each event: how each observer sees it (actions only).
     pub described: Vec<Option<Vec<Option<String>>>>,
-    timer_gen: u64,
-    timer: Option<tokio::task::AbortHandle>,
     ai_busy: Vec<bool>,
     /// Whether the log may hold events the room has not applied (a commit failed and storage could
     /// not tell whether it landed): the room catches up before its next change.
@@ -195,13 +193,63 @@ pub struct Shared {
     waiting: StdMutex<HashMap<String, i64>>,
     /// Storage faults injected by tests.
     pub faults: Arc<Faults>,
+    /// When each running game's clock next runs out, loaded or not: the clock sweeper
+    /// ([`Shared::run_clocks`]) loads a game that left memory when its time is up.
+    deadlines: StdMutex<Deadlines>,
+    /// Wakes the clock sweeper when a deadline is filed.
+    deadline_filed: tokio::sync::Notify,
 }
 
-/// Public unfinished games' summaries, newest first (keyed by creation time, then id).
+/// Running games' next clock deadlines (ms since the epoch), in time order.
+#[derive(Default)]
+struct Deadlines {
+    by_time: BTreeSet<(i64, String)>,
+    of: HashMap<String, i64>,
+}
+
+impl Deadlines {
+    /// Files game `id`'s next deadline (`None`: no clock runs). Returns whether it changed.
+    fn file(&mut self, id: &str, at: Option<i64>) -> bool {
+        let old = self.of.get(id).copied();
+        if old == at {
+            return false;
+        }
+        if let Some(old) = old {
+            self.by_time.remove(&(old, id.to_string()));
+        }
+        match at {
+            Some(at) => {
+                self.by_time.insert((at, id.to_string()));
+                self.of.insert(id.to_string(), at);
+            }
+            None => {
+                self.of.remove(id);
+            }
+        }
+        true
+    }
+
+    /// Removes and returns the games whose deadline is at or before `now`.
+    fn take_due(&mut self, now: i64) -> Vec<String> {
+        let mut due = Vec::new();
+        while let Some((at, id)) = self.by_time.first().cloned() {
+            if at > now {
+                break;
+            }
+            self.by_time.pop_first();
+            self.of.remove(&id);
+            due.push(id);
+        }
+        due
+    }
+}
+
+/// Public unfinished games' summaries as JSON text (rendered once per change, so answering the lobby
+/// only joins texts), newest first (keyed by creation time, then id).
 #[derive(Default)]
 struct LobbyIndex {
-    open: BTreeMap<(Reverse<i64>, String), Value>,
-    live: BTreeMap<(Reverse<i64>, String), Value>,
+    open: BTreeMap<(Reverse<i64>, String), String>,
+    live: BTreeMap<(Reverse<i64>, String), String>,
 }
 
 /// Games of each kind the lobby lists.
@@ -269,6 +317,8 @@ impl Shared {
             bot,
             writer: Writer::start(db.clone(), faults.clone()),
             faults,
+            deadlines: StdMutex::new(Deadlines::default()),
+            deadline_filed: tokio::sync::Notify::new(),
             db,
             rooms: StdMutex::new(HashMap::new()),
             loading: Mutex::new(()),
@@ -315,7 +365,7 @@ impl Shared {
         }
         let room = Arc::new(self.rebuild(id, events)?);
         {
-            // Nobody else can see the room yet: its lock is free, and its timer and AI seats are
+            // Nobody else can see the room yet: its lock is free, and its deadline and AI seats are
             // scheduled before it is shared (a caller that goes away cannot leave it unscheduled).
             let mut inner = room.inner.lock().await;
             self.after_change(&room, &mut inner);
@@ -353,7 +403,7 @@ impl Shared {
 
     /// Resumes every unfinished game (at startup), one at a time: each is replayed so that its clock
     /// and AI seats resume and the lobby's index lists it, then dropped from memory again unless
-    /// something holds it (a clock timer, an AI move) or it changed within [`Limits::room_idle`].
+    /// something holds it (a socket, an AI move) or it changed within [`Limits::room_idle`].
     pub async fn resume_all(self: &Arc<Self>) -> Result<usize, String> {
         let ids = self.db.unfinished_games().await?;
         let mut n = 0;
@@ -658,24 +708,21 @@ impl Shared {
                 }
             }
         }
-        self.install(room, inner, scratch, new_events, new_desc, now);
+        self.install(room, inner, scratch, (first_seq, new_events, new_desc), now);
         Ok(first_seq)
     }
 
-    /// Makes committed events the room's own: its state, log and descriptions; revokes replaced
-    /// tokens; broadcasts them; schedules what follows.
+    /// Makes committed events the room's own: its state, log and descriptions (the new events, the
+    /// first seq of the change — a new game's `created` event is already in the log — and how each
+    /// observer sees them); revokes replaced tokens; broadcasts them; schedules what follows.
     fn install(
         self: &Arc<Self>,
         room: &Arc<Room>,
         inner: &mut RoomInner,
         core: GameCore,
-        new_events: Vec<Event>,
-        new_desc: Vec<Option<Vec<Option<String>>>>,
+        (first_seq, new_events, new_desc): (u64, Vec<Event>, Vec<Option<Vec<Option<String>>>>),
         now: i64,
     ) {
-        let Some(first_seq) = new_events.first().map(|e| e.seq) else {
-            return;
-        };
         // A replaced token (a claimed seat) revokes the sockets that authenticated with the old one:
         // they see the new count before the update for the seat's new holder reaches them.
         for (i, rev) in room.token_revs.iter().enumerate() {
@@ -753,45 +800,94 @@ impl Shared {
             desc.push(core.apply(&e.data, e.at)?);
         }
         inner.unsure = false;
-        if !behind.is_empty() {
+        if let (Some(first), Some(last)) = (behind.first(), behind.last()) {
             tracing::warn!(game_id = %room.id, events = behind.len(),
                 "caught up with the log: a commit whose answer was lost had landed");
-            let now = behind.last().map_or(now_ms(), |e| e.at);
-            self.install(room, inner, core, behind, desc, now);
+            let (first, now) = (first.seq, last.at);
+            self.install(room, inner, core, (first, behind, desc), now);
         }
         Ok(())
     }
 
-    /// Refreshes the lobby summary, and schedules the clock timer and the AI seats.
+    /// Refreshes the lobby summary, files the clock's next deadline, and schedules the AI seats.
     fn after_change(self: &Arc<Self>, room: &Arc<Room>, inner: &mut RoomInner) {
         room.refresh_summary(inner);
         self.index(room, inner);
-        inner.timer_gen += 1;
-        if let Some(old) = inner.timer.take() {
-            old.abort();
-        }
+        let deadline = match &inner.core.clock {
+            Some(clock) if inner.core.status == Status::Running => clock.next_deadline(now_ms()),
+            _ => None,
+        };
+        // The clock sweeper ends the game on time, in memory or not: a running clock does not hold
+        // the room.
+        self.file_deadline(&room.id, deadline);
         if inner.core.status != Status::Running {
             return;
         }
-        if let Some(clock) = &inner.core.clock {
-            let now = now_ms();
-            if let Some(deadline) = clock.next_deadline(now) {
-                let gen_ = inner.timer_gen;
+        self.schedule_ai(room, inner);
+    }
+
+    /// Files game `id`'s next clock deadline in the index the clock sweeper follows.
+    fn file_deadline(&self, id: &str, at: Option<i64>) {
+        let changed = self
+            .deadlines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .file(id, at);
+        if changed && at.is_some() {
+            self.deadline_filed.notify_one();
+        }
+    }
+
+    /// The clock sweeper (runs for the server's life): sleeps until the earliest deadline of the
+    /// running games (or until an earlier one is filed), then ends on time every game whose seat's
+    /// clock ran out, loading it from the log if it left memory. Games stay in the index, loaded or
+    /// not, so a correspondence game costs memory only while someone plays or watches it.
+    pub async fn run_clocks(self: Arc<Self>) {
+        loop {
+            let (due, next) = {
+                let mut deadlines = self.deadlines.lock().unwrap_or_else(|e| e.into_inner());
+                let due = deadlines.take_due(now_ms());
+                (due, deadlines.by_time.first().map(|(at, _)| *at))
+            };
+            for id in due {
                 let shared = self.clone();
-                let room = room.clone();
-                let handle = tokio::spawn(async move {
-                    let wait = (deadline - now_ms()).max(0) as u64 + 1;
-                    tokio::time::sleep(Duration::from_millis(wait)).await;
-                    let mut inner = room.inner.lock().await;
-                    if inner.timer_gen == gen_ {
-                        inner.timer = None;
-                        let _ = shared.flag_if_due(&room, &mut inner).await;
-                    }
-                });
-                inner.timer = Some(handle.abort_handle());
+                tokio::spawn(async move { shared.flag_game(&id).await });
+            }
+            let notified = self.deadline_filed.notified();
+            match next {
+                Some(at) => {
+                    let wait = (at - now_ms()).clamp(0, 60_000) as u64;
+                    let _ = tokio::time::timeout(Duration::from_millis(wait), notified).await;
+                }
+                None => notified.await,
             }
         }
-        self.schedule_ai(room, inner);
+    }
+
+    /// Ends game `id` on time if a seat's clock ran out (loading it if needed); otherwise files its
+    /// next deadline again. On a storage error, tries again in a few seconds.
+    async fn flag_game(self: &Arc<Self>, id: &str) {
+        let retry = |e: &Refusal| {
+            tracing::error!(game_id = %id, error = %e, "cannot end a game whose clock ran out; retrying");
+            self.file_deadline(id, Some(now_ms() + 5_000));
+        };
+        let room = match self.room(id).await {
+            Ok(room) => room,
+            Err(e) => return retry(&e),
+        };
+        let shared = self.clone();
+        let flagged = detached(async move {
+            let mut inner = room.inner.lock().await;
+            if !shared.flag_if_due(&room, &mut inner).await? {
+                // Not due after all (a move came first): follow the clock as it is now.
+                shared.after_change(&room, &mut inner);
+            }
+            Ok(())
+        })
+        .await;
+        if let Err(e) = flagged {
+            retry(&e);
+        }
     }
 
     /// Ends the game on time if a seat's clock has run out. Returns whether it did.
@@ -1134,7 +1230,7 @@ impl Shared {
             .summary
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .clone();
+            .to_string();
         let created_at = inner.events.first().map_or(0, |e| e.at);
         let key = (Reverse(created_at), room.id.clone());
         let status = inner.core.status;
@@ -1165,11 +1261,22 @@ impl Shared {
 
     /// The lobby: public games with an open seat, and public running games, newest first (at most
     /// 200 of each), read from an index kept up to date at every change (loaded games or not).
-    pub fn lobby(&self) -> Value {
+    /// The answer is JSON text: `{"open": [...], "live": [...]}`.
+    pub fn lobby(&self) -> String {
         let lobby = self.lobby.lock().unwrap_or_else(|e| e.into_inner());
-        let open: Vec<&Value> = lobby.open.values().take(LOBBY_LIMIT).collect();
-        let live: Vec<&Value> = lobby.live.values().take(LOBBY_LIMIT).collect();
-        json!({"open": open, "live": live})
+        let list = |games: &BTreeMap<(Reverse<i64>, String), String>| {
+            let items: Vec<&str> = games
+                .values()
+                .take(LOBBY_LIMIT)
+                .map(String::as_str)
+                .collect();
+            items.join(",")
+        };
+        format!(
+            r#"{{"open":[{}],"live":[{}]}}"#,
+            list(&lobby.open),
+            list(&lobby.live)
+        )
     }
 
     /// Forgets the seats whose budget of non-move events has refilled.
@@ -1178,7 +1285,7 @@ impl Shared {
         self.seat_events.shrink_to_fit();
     }
 
-    /// Drops from memory the games nobody holds (no socket, AI move, clock timer or request in flight)
+    /// Drops from memory the games nobody holds (no socket, AI move or request in flight)
     /// that are over, or have not changed for [`Limits::room_idle`]: they are loaded again from the
     /// log on demand. Returns how many were dropped.
     pub fn evict_idle(&self) -> usize {
@@ -1250,8 +1357,9 @@ impl Shared {
     }
 }
 
-/// Whether a room may leave memory: nobody but the map holds it (no socket, AI task, clock timer or
-/// request), and it is over or unchanged since `idle_before`.
+/// Whether a room may leave memory: nobody but the map holds it (no socket, AI task or request; a
+/// clock timer does not hold it, the clock sweeper brings it back), and it is over or unchanged since
+/// `idle_before`.
 fn evictable(room: &Arc<Room>, idle_before: i64) -> bool {
     if Arc::strong_count(room) > 1 {
         return false;
@@ -1367,8 +1475,6 @@ impl Room {
                 core,
                 events,
                 described,
-                timer_gen: 0,
-                timer: None,
                 ai_busy: vec![false; seats],
                 unsure: false,
             }),
