@@ -54,6 +54,10 @@ pub struct Update {
     pub messages: Vec<Option<Utf8Bytes>>,
 }
 
+/// How each observer (seats in order, then the spectator) sees one event (`None` for events that are
+/// not actions).
+pub type Described = Option<Vec<Option<String>>>;
+
 /// The in-memory part of a game behind its lock.
 pub struct RoomInner {
     pub core: GameCore,
@@ -720,7 +724,7 @@ impl Shared {
         room: &Arc<Room>,
         inner: &mut RoomInner,
         core: GameCore,
-        (first_seq, new_events, new_desc): (u64, Vec<Event>, Vec<Option<Vec<Option<String>>>>),
+        (first_seq, new_events, new_desc): (u64, Vec<Event>, Vec<Described>),
         now: i64,
     ) {
         // A replaced token (a claimed seat) revokes the sockets that authenticated with the old one:
