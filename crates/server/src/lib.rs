@@ -71,15 +71,18 @@
 //!   socket watches as (the shared part once, each distinct view once), and the texts are shared by
 //!   all sockets of that observer. Figures: `docs/benchmarks/server.md`.
 
+pub mod accounts;
 pub mod assets;
 pub mod client;
 pub mod db;
 pub mod http;
+mod http_accounts;
 pub mod lessons;
 pub mod loadtest;
 pub mod model;
 pub mod net;
 pub mod openapi;
+pub mod ratings;
 pub mod rooms;
 
 use std::net::SocketAddr;
@@ -145,6 +148,10 @@ pub struct Limits {
     /// A waiting game whose seats have not all joined this long after its last event expires (ends
     /// with no winner).
     pub waiting_expiry: Duration,
+    /// Sign-in attempts allowed per account name and per client address.
+    pub login: accounts::LoginLimits,
+    /// Session cookies are marked `Secure` (the server is reached over TLS, e.g. behind a proxy).
+    pub secure_cookies: bool,
 }
 
 impl Default for Limits {
@@ -169,6 +176,8 @@ impl Default for Limits {
             max_connections_per_ip: 256,
             room_idle: Duration::from_secs(300),
             waiting_expiry: Duration::from_secs(7 * 86_400),
+            login: accounts::LoginLimits::default(),
+            secure_cookies: false,
         }
     }
 }
@@ -288,6 +297,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
             evictor.expire_waiting().await;
             evictor.evict_idle();
             evictor.tidy_budgets();
+            evictor.accounts.tidy();
         }
     });
     let conn_limits = net::ConnLimits {

@@ -80,10 +80,18 @@ pub struct GameConfig {
     /// An imported record: read-only.
     #[serde(default)]
     pub imported: bool,
+    /// The creator chose a rated game (see [`crate::ratings`]: rated only if every seat is an
+    /// account when it ends).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rated: bool,
 }
 
 fn yes() -> bool {
     true
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// One entry of a game's log.
