@@ -174,7 +174,11 @@ async fn hash_password(password: String) -> Result<String, AccountError> {
 async fn verify_password(password: String, hash: String) -> bool {
     tokio::task::spawn_blocking(move || {
         PasswordHash::new(&hash)
-            .map(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+            .map(|h| {
+                Argon2::default()
+                    .verify_password(password.as_bytes(), &h)
+                    .is_ok()
+            })
             .unwrap_or(false)
     })
     .await
@@ -404,11 +408,13 @@ impl Accounts {
             }).transpose())
         })
         .map_err(storage)?;
-        Ok(row.map(|(id, name, csrf): (String, String, String)| Session {
-            account: Account { id, name },
-            csrf,
-            token_hash,
-        }))
+        Ok(
+            row.map(|(id, name, csrf): (String, String, String)| Session {
+                account: Account { id, name },
+                csrf,
+                token_hash,
+            }),
+        )
     }
 
     /// The session that authorises a state-changing request: `None` without a valid session cookie;
@@ -429,9 +435,7 @@ impl Accounts {
 
     /// [`Accounts::acting`] that requires a session.
     pub async fn signed_in(&self, headers: &HeaderMap) -> Result<Session, AccountError> {
-        self.acting(headers)
-            .await?
-            .ok_or(AccountError::NotSignedIn)
+        self.acting(headers).await?.ok_or(AccountError::NotSignedIn)
     }
 
     /// Ends a session.
@@ -511,6 +515,18 @@ impl Accounts {
             Refusal::Unavailable("storage is unavailable; try again later".into())
         })?;
         Ok(seats.into_iter().map(|s| s as u8).collect())
+    }
+
+    /// The account's rating in game kind `game` (`None` before its first rated game of it).
+    pub async fn rating(&self, account_id: &str, game: &str) -> Result<Option<f64>, Refusal> {
+        let sql = "SELECT rating FROM ratings WHERE account_id = $1 AND game = $2";
+        on_pool!(&self.db, p => {
+            sqlx::query_scalar::<_, f64>(sql).bind(account_id).bind(game).fetch_optional(p).await
+        })
+        .map_err(|e| {
+            tracing::error!(error = %e, "storage error reading a rating");
+            Refusal::Unavailable("storage is unavailable; try again later".into())
+        })
     }
 
     /// The account that holds `seat` of `game_id`, if any.
@@ -613,7 +629,12 @@ impl Accounts {
                 json!({"rating": rating, "rd": rd, "games": games, "history": points}),
             );
         }
-        let count = |w: &str| seats.iter().filter(|s| s.result.as_deref() == Some(w)).count();
+        let count = |w: &str| {
+            seats
+                .iter()
+                .filter(|s| s.result.as_deref() == Some(w))
+                .count()
+        };
         let recent: Vec<Value> = seats
             .iter()
             .filter(|s| s.status == "over")
@@ -719,7 +740,15 @@ mod tests {
         for ok in ["abc", "A_b-9", "x".repeat(20).as_str()] {
             assert!(check_name(ok).is_ok(), "{ok}");
         }
-        for bad in ["ab", "", "a b c", "émile", "x".repeat(21).as_str(), "a.bc", "ab/c"] {
+        for bad in [
+            "ab",
+            "",
+            "a b c",
+            "émile",
+            "x".repeat(21).as_str(),
+            "a.bc",
+            "ab/c",
+        ] {
             assert!(check_name(bad).is_err(), "{bad}");
         }
     }
@@ -735,11 +764,17 @@ mod tests {
     #[test]
     fn the_session_cookie_is_found_among_others() {
         let mut h = HeaderMap::new();
-        h.append(header::COOKIE, HeaderValue::from_static("a=1; tabula_session=abc; b=2"));
+        h.append(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; tabula_session=abc; b=2"),
+        );
         assert_eq!(cookie(&h, SESSION_COOKIE), Some("abc"));
         let mut h = HeaderMap::new();
         h.append(header::COOKIE, HeaderValue::from_static("x=1"));
-        h.append(header::COOKIE, HeaderValue::from_static("tabula_session=def"));
+        h.append(
+            header::COOKIE,
+            HeaderValue::from_static("tabula_session=def"),
+        );
         assert_eq!(cookie(&h, SESSION_COOKIE), Some("def"));
     }
 }

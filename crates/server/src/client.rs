@@ -64,7 +64,8 @@ pub async fn request_with_headers(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> Result<(u16, Value), String> {
-    let (status, _, json) = request_with_response_headers(addr, method, path, headers, body).await?;
+    let (status, _, json) =
+        request_with_response_headers(addr, method, path, headers, body).await?;
     Ok((status, json))
 }
 

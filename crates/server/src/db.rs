@@ -1,8 +1,10 @@
 //! Persistence: SQLite (a file in the data directory) or PostgreSQL.
 //!
-//! Two tables. `games(id, game, status, created_at, updated_at)` is an index for startup and listing;
-//! `events(game_id, seq, at_ms, kind, data)` is the log, the source of truth (`data` is the JSON of
-//! [`crate::model::EventData`]). Every write goes through one writer task that commits batches of
+//! Two tables hold the games. `games(id, game, status, created_at, updated_at)` is an index for startup
+//! and listing; `events(game_id, seq, at_ms, kind, data)` is the log, the source of truth (`data` is the
+//! JSON of [`crate::model::EventData`]). Accounts add `accounts`, `sessions`, `game_seats` (the seats
+//! accounts hold, bound in the transaction of the event that gives them), `ratings` and
+//! `rating_history` (written in the transaction that commits a game's `end`: [`crate::ratings`]). Every write goes through one writer task that commits batches of
 //! requests in one transaction each (group commit), and answers each request only after its commit:
 //! an action is acknowledged only once it is durable. SQLite runs in WAL mode with `synchronous=FULL`.
 //!

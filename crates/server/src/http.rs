@@ -344,7 +344,12 @@ async fn create_game(
 ) -> Result<Response, AccountError> {
     let req: CreateGame = parse_body(body)?;
     // Signed in (with the CSRF token): the host seats are the account's.
-    let by = st.shared.accounts.acting(&headers).await?.map(|s| s.account);
+    let by = st
+        .shared
+        .accounts
+        .acting(&headers)
+        .await?
+        .map(|s| s.account);
     let (room, tokens) = st.shared.create_as(req, by).await?;
     let inner = room.inner.lock().await;
     let seats: Vec<Value> = inner
@@ -482,7 +487,12 @@ async fn join(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, AccountError> {
     let req: JoinReq = parse_body(body)?;
-    let by = st.shared.accounts.acting(&headers).await?.map(|s| s.account);
+    let by = st
+        .shared
+        .accounts
+        .acting(&headers)
+        .await?
+        .map(|s| s.account);
     let room = st.shared.room(&id).await?;
     let token = st.shared.join_as(&room, req.seat, req.token, by).await?;
     let inner = room.inner.lock().await;

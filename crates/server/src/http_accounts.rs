@@ -44,7 +44,13 @@ struct Credentials {
 }
 
 /// A signed-in answer: the account's name and the session's CSRF token, with the session cookie.
-fn signed_in(accounts: &Accounts, status: StatusCode, name: &str, token: &str, csrf: &str) -> Response {
+fn signed_in(
+    accounts: &Accounts,
+    status: StatusCode,
+    name: &str,
+    token: &str,
+    csrf: &str,
+) -> Response {
     (
         status,
         [(header::SET_COOKIE, accounts.session_cookie(token))],
@@ -66,7 +72,13 @@ async fn sign_up(
     let account = accounts.sign_up(&req.name, &req.password).await?;
     let (token, csrf) = accounts.open_session(&account).await?;
     tracing::info!(account = %account.name, "account created");
-    Ok(signed_in(accounts, StatusCode::CREATED, &account.name, &token, &csrf))
+    Ok(signed_in(
+        accounts,
+        StatusCode::CREATED,
+        &account.name,
+        &token,
+        &csrf,
+    ))
 }
 
 /// `POST /api/session`: signs in.
@@ -81,7 +93,13 @@ async fn sign_in(
         .check_credentials(&req.name, &req.password, peer.ip())
         .await?;
     let (token, csrf) = accounts.open_session(&account).await?;
-    Ok(signed_in(accounts, StatusCode::OK, &account.name, &token, &csrf))
+    Ok(signed_in(
+        accounts,
+        StatusCode::OK,
+        &account.name,
+        &token,
+        &csrf,
+    ))
 }
 
 /// `GET /api/session`: who is signed in, and the session's CSRF token.
@@ -170,8 +188,10 @@ async fn leaderboard(State(st): State<AppState>, ApiPath(game): ApiPath<String>)
         .get(&game)
         .map_err(|e| Refusal::NotFound(e.to_string()))?;
     let players = st.shared.accounts.leaderboard(&game).await?;
-    Ok(Json(json!({"game": game, "max_rd": crate::accounts::LEADERBOARD_MAX_RD, "players": players}))
-        .into_response())
+    Ok(Json(
+        json!({"game": game, "max_rd": crate::accounts::LEADERBOARD_MAX_RD, "players": players}),
+    )
+    .into_response())
 }
 
 /// `GET /api/me/games`: the signed-in player's games on any device, those awaiting their move
@@ -199,7 +219,9 @@ async fn my_games(State(st): State<AppState>, headers: HeaderMap) -> AccountResu
                     entry["status"] = json!(inner.core.status.as_str());
                     entry["seat_name"] = json!(inner.core.state.seat_name(Seat(s.seat)));
                 }
-                Err(e) => tracing::warn!(game = %s.game_id, error = %e, "my games: cannot load a game"),
+                Err(e) => {
+                    tracing::warn!(game = %s.game_id, error = %e, "my games: cannot load a game")
+                }
             }
             current.push(entry);
         } else if finished.len() < 50 {
@@ -217,9 +239,11 @@ async fn my_games(State(st): State<AppState>, headers: HeaderMap) -> AccountResu
         .iter()
         .filter(|e| e["your_turn"].as_bool().unwrap_or(false))
         .count();
-    Ok(Json(json!({"name": session.account.name, "awaiting": awaiting,
+    Ok(
+        Json(json!({"name": session.account.name, "awaiting": awaiting,
                    "games": current, "finished": finished}))
-    .into_response())
+        .into_response(),
+    )
 }
 
 #[derive(Deserialize)]
@@ -253,7 +277,10 @@ async fn claim_seat(
     accounts
         .claim(&req.game, req.seat, &session.account.id, &req.token)
         .await?;
-    Ok(Json(json!({"game": req.game, "seat": req.seat, "name": session.account.name})).into_response())
+    Ok(
+        Json(json!({"game": req.game, "seat": req.seat, "name": session.account.name}))
+            .into_response(),
+    )
 }
 
 /// Adds to each seat of the lobby's games the account that holds it: `player: {name, rating, rd}`
@@ -268,7 +295,10 @@ pub(crate) async fn name_players(accounts: &Accounts, lobby: &mut Value) -> Resu
     if ids.is_empty() {
         return Ok(());
     }
-    let players = accounts.players(&ids).await.map_err(crate::ratings::as_refusal)?;
+    let players = accounts
+        .players(&ids)
+        .await
+        .map_err(crate::ratings::as_refusal)?;
     for kind in ["open", "live"] {
         let Some(games) = lobby[kind].as_array_mut() else {
             continue;

@@ -18,6 +18,8 @@
 //! * Cancellation: a change, once started, runs to its end on a task of its own (committed, applied to
 //!   the game in memory, broadcast), even if the HTTP client or WebSocket that asked goes away.
 //! * Load: [`loadtest`] drives a server over loopback with many WebSocket clients.
+//! * Accounts (optional): [`accounts`] (sign-up, sessions with CSRF tokens, sign-in rate limits) and
+//!   [`ratings`] (Glicko-2 per game kind, updated in the transaction that records a game's end).
 //!
 //! Start it with [`serve`] (runs until Ctrl-C) or [`start`] (returns a handle; tests use port 0).
 //!

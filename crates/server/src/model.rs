@@ -84,6 +84,10 @@ pub struct GameConfig {
     /// account when it ends).
     #[serde(default, skip_serializing_if = "is_false")]
     pub rated: bool,
+    /// A rated seek's range of ratings: only players rated within it (in this game kind; 1500 before
+    /// their first rated game of it) may join.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_range: Option<crate::ratings::RatingRange>,
 }
 
 fn yes() -> bool {

@@ -117,13 +117,37 @@ pub struct SeatBinding {
     pub token: String,
 }
 
-/// Checks a rated game's creation: a signed-in creator holding exactly one seat, at least two
-/// seats, no AI seat (AI seats are never rated).
+/// A rated seek's range of ratings (inclusive).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RatingRange {
+    pub min: f64,
+    pub max: f64,
+}
+
+/// Checks a game's creation as to ratings: a `rating_range` only for a rated game, and a rated game
+/// only for a signed-in creator holding exactly one seat, at least two seats, no AI seat (AI seats
+/// are never rated).
 pub fn check_rated_creation(
     config: &crate::model::GameConfig,
     hosts: &[u8],
     signed_in: bool,
 ) -> Result<(), Refusal> {
+    if let Some(range) = config.rating_range {
+        if !config.rated {
+            return Err(Refusal::BadRequest(
+                "`rating_range` is for rated games (`\"rated\": true`)".into(),
+            ));
+        }
+        if !(range.min.is_finite() && range.max.is_finite() && range.min <= range.max) {
+            return Err(Refusal::BadRequest(
+                "`rating_range` needs finite `min` <= `max`".into(),
+            ));
+        }
+    }
+    if !config.rated {
+        return Ok(());
+    }
     if !signed_in {
         return Err(Refusal::Forbidden(
             "only a signed-in player can create a rated game: sign in (POST /api/session) first"
@@ -153,6 +177,7 @@ pub fn check_rated_creation(
 pub async fn check_rated_join(
     accounts: &Accounts,
     game_id: &str,
+    config: &crate::model::GameConfig,
     by: Option<&Account>,
 ) -> Result<(), Refusal> {
     let Some(account) = by else {
@@ -165,6 +190,18 @@ pub async fn check_rated_join(
             "you already hold seat {seat} of this rated game: each seat of a rated game is another \
              player's"
         )));
+    }
+    if let Some(range) = config.rating_range {
+        let rating = accounts
+            .rating(&account.id, &config.game)
+            .await?
+            .unwrap_or(Rating::default().rating);
+        if rating < range.min || rating > range.max {
+            return Err(Refusal::Forbidden(format!(
+                "this rated game is for players rated {:.0}–{:.0} in {}; your rating is {rating:.0}",
+                range.min, range.max, config.game
+            )));
+        }
     }
     Ok(())
 }

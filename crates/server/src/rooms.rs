@@ -236,6 +236,9 @@ pub struct CreateGame {
     /// AI seat; every other seat is joined by a signed-in player.
     #[serde(default)]
     pub rated: Option<bool>,
+    /// A rated seek's range of ratings for the players who join.
+    #[serde(default)]
+    pub rating_range: Option<crate::ratings::RatingRange>,
 }
 
 /// A fresh game seed from the operating system's randomness. Nobody can know it before the game is
@@ -479,6 +482,7 @@ impl Shared {
             rematch_of,
             imported: false,
             rated: req.rated.unwrap_or(false),
+            rating_range: req.rating_range,
         };
         let core = GameCore::new(kind.as_ref(), config)?;
         let mut hosts = req.host_seats.clone();
@@ -491,9 +495,7 @@ impl Shared {
                 return Err(Refusal::BadRequest(format!("host seat {h} is an AI seat")));
             }
         }
-        if core.config.rated {
-            crate::ratings::check_rated_creation(&core.config, &hosts, by.is_some())?;
-        }
+        crate::ratings::check_rated_creation(&core.config, &hosts, by.is_some())?;
         let bindings: Vec<SeatBinding> = match &by {
             Some(account) => hosts
                 .iter()
@@ -588,6 +590,7 @@ impl Shared {
             rematch_of: None,
             imported: true,
             rated: false,
+            rating_range: None,
         };
         let core = GameCore::new(kind.as_ref(), config)?;
         let (room, created) = Room::fresh(kind, core);
@@ -1089,7 +1092,13 @@ impl Shared {
         let mut inner = room.inner.lock().await;
         inner.core.check_seat(seat)?;
         if inner.core.config.rated && !inner.core.joined[seat as usize] {
-            crate::ratings::check_rated_join(&self.accounts, &room.id, by.as_ref()).await?;
+            crate::ratings::check_rated_join(
+                &self.accounts,
+                &room.id,
+                &inner.core.config,
+                by.as_ref(),
+            )
+            .await?;
         }
         let bind = |token: &str| -> Vec<SeatBinding> {
             by.iter()
@@ -1212,6 +1221,7 @@ impl Shared {
             public: Some(cfg.public),
             seed: None,
             rated: None,
+            rating_range: None,
         };
         let (new_room, _) = self
             .create_now(req, Some((room.id.clone(), hashes)), None)
@@ -1501,6 +1511,7 @@ impl Room {
             "moves": core.actions,
             "seed_commitment": &*core.seed_commitment,
             "rated": core.config.rated,
+            "rating_range": core.config.rating_range,
         });
         *self.summary.lock().unwrap_or_else(|e| e.into_inner()) = summary;
         *self.status.lock().unwrap_or_else(|e| e.into_inner()) = core.status;

@@ -162,13 +162,11 @@ async fn call(
     }
     let hs: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let payload = body.map(|b| b.to_string()).unwrap_or_default();
-    let (status, rh, v) = request_with_response_headers(addr, method, path, &hs, payload.as_bytes())
-        .await
-        .unwrap();
-    answers()
-        .lock()
-        .unwrap()
-        .push(format!("{rh:?} {v}"));
+    let (status, rh, v) =
+        request_with_response_headers(addr, method, path, &hs, payload.as_bytes())
+            .await
+            .unwrap();
+    answers().lock().unwrap().push(format!("{rh:?} {v}"));
     for (k, val) in &rh {
         if k == "set-cookie"
             && let Some(rest) = val.strip_prefix("tabula_session=")
@@ -318,7 +316,10 @@ async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
     assert_eq!(pa["name"], "alice");
     assert_rating(&pa, "duel", a1, 1);
     assert_rating(&pb, "duel", b1, 1);
-    assert_eq!(pa["ratings"]["duel"]["history"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        pa["ratings"]["duel"]["history"].as_array().unwrap().len(),
+        1
+    );
     assert_eq!(pa["recent_games"][0]["id"], id.as_str());
 
     // The second game: Bob creates it, Alice joins, and Bob resigns at once.
@@ -353,7 +354,10 @@ async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
     let losses = |p: &Value| p["results"]["loss"].as_u64().unwrap();
     assert_eq!(wins(&pa) + losses(&pa), 2, "{pa}");
     assert_eq!(wins(&pa) + wins(&pb), 2, "{pa} {pb}");
-    assert_eq!(pb["ratings"]["duel"]["history"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        pb["ratings"]["duel"]["history"].as_array().unwrap().len(),
+        2
+    );
 
     // RD is still far above 110 after two games: nobody is on the leaderboard yet.
     let (s, board) = get(addr, "/api/leaderboard/duel").await;
@@ -449,7 +453,11 @@ async fn a_second_device_sees_the_same_games(addr: SocketAddr) {
     let (s, _, mine) = call(addr, &mut laptop, false, "GET", "/api/me/games", None).await;
     assert_eq!(s, 200, "{mine}");
     let g = &mine["games"][0];
-    assert_eq!((g["id"].as_str(), g["seat"].as_u64()), (Some(id.as_str()), Some(0)), "{mine}");
+    assert_eq!(
+        (g["id"].as_str(), g["seat"].as_u64()),
+        (Some(id.as_str()), Some(0)),
+        "{mine}"
+    );
     assert_eq!(g["token"].as_str(), Some(t0.as_str()));
     // Both seats choose a secret at once: it is Erin's turn.
     assert_eq!(g["your_turn"], true, "{mine}");
@@ -470,7 +478,15 @@ async fn a_second_device_sees_the_same_games(addr: SocketAddr) {
     let (s, _, v) = call(addr, &mut frank, true, "POST", "/api/me/seats", Some(claim)).await;
     assert_eq!((s, code(&v)), (403, "bad_token"), "{v}");
     let claim = json!({"game": id, "seat": 1, "token": t1});
-    let (s, _, v) = call(addr, &mut frank, true, "POST", "/api/me/seats", Some(claim.clone())).await;
+    let (s, _, v) = call(
+        addr,
+        &mut frank,
+        true,
+        "POST",
+        "/api/me/seats",
+        Some(claim.clone()),
+    )
+    .await;
     assert_eq!(s, 200, "{v}");
     let (_, _, mine) = call(addr, &mut frank, false, "GET", "/api/me/games", None).await;
     assert_eq!(mine["games"][0]["id"].as_str(), Some(id.as_str()), "{mine}");
@@ -597,7 +613,12 @@ async fn sign_up_checks_names_and_passwords() {
     )
     .await;
     assert_eq!(s, 201, "{v}");
-    let cookie = rh.iter().find(|(k, _)| k == "set-cookie").unwrap().1.clone();
+    let cookie = rh
+        .iter()
+        .find(|(k, _)| k == "set-cookie")
+        .unwrap()
+        .1
+        .clone();
     for attr in ["HttpOnly", "SameSite=Lax", "Path=/"] {
         assert!(cookie.contains(attr), "{cookie}");
     }
@@ -606,14 +627,24 @@ async fn sign_up_checks_names_and_passwords() {
         ("grace", "another long secret", 409, "name_taken"),
         ("GRACE", "another long secret", 409, "name_taken"),
         ("gr", "another long secret", 400, "invalid_name"),
-        ("twenty-one-characters", "another long secret", 400, "invalid_name"),
+        (
+            "twenty-one-characters",
+            "another long secret",
+            400,
+            "invalid_name",
+        ),
         ("bad name", "another long secret", 400, "invalid_name"),
         ("héloïse", "another long secret", 400, "invalid_name"),
         ("heidi", "short", 400, "weak_password"),
         ("heidi", "heidi", 400, "weak_password"),
         ("heidi", &"x".repeat(129), 400, "weak_password"),
     ] {
-        let (s, v) = post(addr, "/api/account", json!({"name": name, "password": password})).await;
+        let (s, v) = post(
+            addr,
+            "/api/account",
+            json!({"name": name, "password": password}),
+        )
+        .await;
         assert_eq!((s, code(&v)), (status, error), "{name} / {password}: {v}");
     }
     // Nothing of the refused sign-ups exists.
@@ -660,7 +691,11 @@ async fn cookie_without_csrf_cannot_act(addr: SocketAddr) {
                 "/api/account/password",
                 Some(json!({"current": "judy's long secret", "new": "a new long secret"})),
             ),
-            ("DELETE", "/api/account", Some(json!({"password": "judy's long secret"}))),
+            (
+                "DELETE",
+                "/api/account",
+                Some(json!({"password": "judy's long secret"})),
+            ),
         ] {
             let (s, _, v) = call(addr, &mut dev, csrf, method, path, body).await;
             assert_eq!((s, code(&v)), (403, "csrf"), "{method} {path}: {v}");
@@ -713,7 +748,11 @@ async fn deleted_accounts_sessions_stop_working(addr: SocketAddr) {
     let stale = two.clone();
     for (method, path) in [("GET", "/api/session"), ("GET", "/api/me/games")] {
         let (s, _, v) = call(addr, &mut two, false, method, path, None).await;
-        assert_eq!((s, code(&v)), (401, "not_signed_in"), "{method} {path}: {v}");
+        assert_eq!(
+            (s, code(&v)),
+            (401, "not_signed_in"),
+            "{method} {path}: {v}"
+        );
     }
     let mut two = stale;
     let (s, _, v) = call(addr, &mut two, true, "DELETE", "/api/session", None).await;
@@ -740,7 +779,15 @@ async fn a_password_change_ends_the_other_sessions() {
     let mut one = sign_up(addr, "niaj", "niaj's long secret").await;
     let (_, mut two, _) = sign_in(addr, "niaj", "niaj's long secret").await;
     let change = json!({"current": "niaj's long secret", "new": "niaj's newer secret"});
-    let (s, _, v) = call(addr, &mut one, true, "POST", "/api/account/password", Some(change)).await;
+    let (s, _, v) = call(
+        addr,
+        &mut one,
+        true,
+        "POST",
+        "/api/account/password",
+        Some(change),
+    )
+    .await;
     assert_eq!(s, 200, "{v}");
     let (s, _, _) = call(addr, &mut one, false, "GET", "/api/session", None).await;
     assert_eq!(s, 200, "the session that changed it stays");
@@ -770,7 +817,10 @@ async fn brute_force_is_slowed_per_name_and_per_address() {
     let (s1, _, unknown) = sign_in(addr, "nobody", "whatever password").await; // 2
     let (s2, _, wrong) = sign_in(addr, "oscar", "whatever password").await; // 3; oscar 1
     assert_eq!((s1, s2), (401, 401));
-    assert_eq!(unknown, wrong, "the same answer for an unknown name and a wrong password");
+    assert_eq!(
+        unknown, wrong,
+        "the same answer for an unknown name and a wrong password"
+    );
     assert_eq!(code(&wrong), "wrong_credentials");
     assert_eq!(sign_in(addr, "oscar", "guess two").await.0, 401); // 4; oscar 2
     assert_eq!(sign_in(addr, "OSCAR", "guess three").await.0, 401); // 5; oscar 3
@@ -825,15 +875,24 @@ async fn no_password_or_hash_in_any_response_or_log_line() {
     let _ = sign_in(addr, "quentin", wrong).await;
     let _ = sign_in(addr, "quentin", first).await;
     let change = json!({"current": first, "new": second});
-    let (s, _, _) = call(addr, &mut dev, true, "POST", "/api/account/password", Some(change)).await;
+    let (s, _, _) = call(
+        addr,
+        &mut dev,
+        true,
+        "POST",
+        "/api/account/password",
+        Some(change),
+    )
+    .await;
     assert_eq!(s, 200);
     let _ = call(addr, &mut dev, false, "GET", "/api/session", None).await;
     let _ = call(addr, &mut dev, false, "GET", "/api/players/quentin", None).await;
     let pool = sqlite_pool(&dir).await;
-    let hash: String = sqlx::query_scalar("SELECT password_hash FROM accounts WHERE name = 'quentin'")
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let hash: String =
+        sqlx::query_scalar("SELECT password_hash FROM accounts WHERE name = 'quentin'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     assert!(hash.starts_with("$argon2id$"), "{hash}");
     let (s, _, _) = call(
         addr,
@@ -847,11 +906,70 @@ async fn no_password_or_hash_in_any_response_or_log_line() {
     assert_eq!(s, 200);
     server.shutdown().await.unwrap();
     let logged = String::from_utf8_lossy(&log.lock().unwrap()).to_string();
-    assert!(logged.contains("account created"), "the log was captured: {logged}");
+    assert!(
+        logged.contains("account created"),
+        "the log was captured: {logged}"
+    );
     let answers = answers().lock().unwrap().join("\n");
     for secret in [first, second, wrong, "$argon2", hash.as_str()] {
         assert!(!logged.contains(secret), "`{secret}` in the log");
         assert!(!answers.contains(secret), "`{secret}` in an answer");
     }
     let _ = writeln!(std::io::stderr(), "checked {} log bytes", logged.len());
+}
+
+/// A rated seek with a rating range admits only players rated within it (1500 before their first
+/// rated game); a range on a casual game is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_seek_admits_only_players_within_its_rating_range() {
+    let (server, _) = sqlite_server("range", Limits::default()).await;
+    let addr = server.local_addr();
+    let mut rita = sign_up(addr, "rita", "rita's long secret").await;
+    let mut sam = sign_up(addr, "sam", "sam's long secret").await;
+    let seats = json!([{"kind": "human"}, {"kind": "human"}]);
+    let (s, _, v) = call(
+        addr,
+        &mut rita,
+        true,
+        "POST",
+        "/api/games",
+        Some(json!({"game": "duel", "seats": seats, "host_seat": 0, "rating_range": {"min": 1000, "max": 2000}})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (400, "bad_request"), "{v}");
+    let (high, _) = create_as(
+        addr,
+        &mut rita,
+        json!({"game": "duel", "seats": seats, "host_seat": 0, "rated": true, "rating_range": {"min": 1600, "max": 2200}}),
+    )
+    .await;
+    let (_, lobby) = get(addr, "/api/lobby").await;
+    assert_eq!(
+        lobby["open"][0]["rating_range"],
+        json!({"min": 1600.0, "max": 2200.0}),
+        "{lobby}"
+    );
+    let (s, _, v) = call(
+        addr,
+        &mut sam,
+        true,
+        "POST",
+        &format!("/api/games/{high}/join"),
+        Some(json!({"seat": 1})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (403, "forbidden"), "{v}");
+    let (_, lobby) = get(addr, "/api/lobby").await;
+    assert_eq!(
+        lobby["open"][0]["seats"][1]["joined"], false,
+        "the seat stays open: {lobby}"
+    );
+    let (around, _) = create_as(
+        addr,
+        &mut rita,
+        json!({"game": "duel", "seats": seats, "host_seat": 0, "rated": true, "rating_range": {"min": 1400, "max": 1600}}),
+    )
+    .await;
+    join_as(addr, &mut sam, &around, 1).await;
+    server.shutdown().await.unwrap();
 }
