@@ -37,12 +37,13 @@ pub async fn request_within(
         Some(b) => b.to_string(),
         None => String::new(),
     };
-    tokio::time::timeout(
+    let (status, _, json) = tokio::time::timeout(
         timeout,
         exchange(addr, method, path, &[], payload.as_bytes()),
     )
     .await
-    .map_err(|_| format!("{method} {path}: no answer within {timeout:?}"))?
+    .map_err(|_| format!("{method} {path}: no answer within {timeout:?}"))??;
+    Ok((status, json))
 }
 
 /// One HTTP request with raw body bytes (for tests of malformed input).
@@ -63,6 +64,19 @@ pub async fn request_with_headers(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> Result<(u16, Value), String> {
+    let (status, _, json) =
+        request_with_response_headers(addr, method, path, headers, body).await?;
+    Ok((status, json))
+}
+
+/// [`request_with_headers`] that also returns the response's header lines (names in lower case).
+pub async fn request_with_response_headers(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Result<(u16, Vec<(String, String)>, Value), String> {
     tokio::time::timeout(TIMEOUT, exchange(addr, method, path, headers, body))
         .await
         .map_err(|_| format!("{method} {path}: no answer within {TIMEOUT:?}"))?
@@ -74,7 +88,7 @@ async fn exchange(
     path: &str,
     headers: &[(&str, &str)],
     body: &[u8],
-) -> Result<(u16, Value), String> {
+) -> Result<(u16, Vec<(String, String)>, Value), String> {
     let mut stream = TcpStream::connect(addr)
         .await
         .map_err(|e| format!("connect {addr}: {e}"))?;
@@ -118,7 +132,13 @@ async fn exchange(
         body.to_string()
     };
     let json = serde_json::from_str(&body).unwrap_or(Value::String(body));
-    Ok((status, json))
+    let response_headers = head
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Ok((status, response_headers, json))
 }
 
 fn dechunk(mut s: &str) -> String {

@@ -1,8 +1,10 @@
 //! Persistence: SQLite (a file in the data directory) or PostgreSQL.
 //!
-//! Two tables. `games(id, game, status, created_at, updated_at)` is an index for startup and listing;
-//! `events(game_id, seq, at_ms, kind, data)` is the log, the source of truth (`data` is the JSON of
-//! [`crate::model::EventData`]). Every write goes through one writer task that commits batches of
+//! Two tables hold the games. `games(id, game, status, created_at, updated_at)` is an index for startup
+//! and listing; `events(game_id, seq, at_ms, kind, data)` is the log, the source of truth (`data` is the
+//! JSON of [`crate::model::EventData`]). Accounts add `accounts`, `sessions`, `game_seats` (the seats
+//! accounts hold, bound in the transaction of the event that gives them), `ratings` and
+//! `rating_history` (written in the transaction that commits a game's `end`: [`crate::ratings`]). Every write goes through one writer task that commits batches of
 //! requests in one transaction each (group commit), and answers each request only after its commit:
 //! an action is acknowledged only once it is durable. SQLite runs in WAL mode with `synchronous=FULL`.
 //!
@@ -137,14 +139,15 @@ const ANOTHER_NODE: &str = "another Tabula server is serving this PostgreSQL dat
 macro_rules! on_pool {
     ($db:expr, $p:ident => $body:expr) => {
         match $db {
-            Db::Sqlite($p) => $body,
-            Db::Postgres(pg) => {
+            $crate::db::Db::Sqlite($p) => $body,
+            $crate::db::Db::Postgres(pg) => {
                 let $p = &pg.pool;
                 $body
             }
         }
     };
 }
+pub(crate) use on_pool;
 
 impl Db {
     /// Opens (creating if needed) the SQLite file `tabula.sqlite3` in `dir`.
@@ -288,7 +291,7 @@ impl Db {
             }
         }
         macro_rules! write_all {
-            ($conn:expr, $fence:expr) => {
+            ($conn:expr, $fence:expr, $bind:path, $end:path) => {
                 async {
                     let mut tx = $conn.begin().await?;
                     if let Some(pid) = $fence {
@@ -326,6 +329,16 @@ impl Db {
                         });
                         q.build().execute(&mut *tx).await?;
                     }
+                    // Accounts' seats and a game's end (results, ratings) in the same transaction
+                    // as the events that give them.
+                    for w in batch {
+                        if !w.bindings.is_empty() {
+                            $bind(&mut *tx, &w.game_id, &w.bindings).await?;
+                        }
+                        if let Some(end) = &w.end {
+                            $end(&mut *tx, &w.game_id, w.at, end).await?;
+                        }
+                    }
                     tx.commit().await?;
                     Ok::<(), CommitError>(())
                 }
@@ -334,7 +347,13 @@ impl Db {
         match self {
             Db::Sqlite(pool) => {
                 let mut conn = pool.acquire().await?;
-                let result = write_all!(conn, None::<i32>).await;
+                let result = write_all!(
+                    conn,
+                    None::<i32>,
+                    crate::ratings::bind_seats_sqlite,
+                    crate::ratings::record_end_sqlite
+                )
+                .await;
                 if result.is_err() {
                     conn.close_on_drop();
                 }
@@ -343,7 +362,13 @@ impl Db {
             Db::Postgres(pg) => {
                 let mut conn = pg.pool.acquire().await?;
                 let pid = pg.lock.pid().await.map_err(CommitError::NoLock)?;
-                let result = write_all!(conn, Some(pid)).await;
+                let result = write_all!(
+                    conn,
+                    Some(pid),
+                    crate::ratings::bind_seats_pg,
+                    crate::ratings::record_end_pg
+                )
+                .await;
                 if result.is_err() {
                     conn.close_on_drop();
                 }
@@ -384,6 +409,10 @@ pub struct WriteRequest {
     pub status: &'static str,
     pub at: i64,
     pub events: Vec<Event>,
+    /// Seats bound to accounts by these events (a creation's host seats, a join).
+    pub bindings: Vec<crate::ratings::SeatBinding>,
+    /// Set when these events end the game: the accounts' results and ratings are recorded with them.
+    pub end: Option<crate::ratings::GameEnd>,
 }
 
 /// Why a write was refused: storage is unavailable (a full disk, a lost database). Nothing of the

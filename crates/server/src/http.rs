@@ -22,12 +22,13 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tabula_core::{Observer, Seat};
 
+use crate::accounts::AccountError;
 use crate::model::{Refusal, SeatKind, Status};
 use crate::rooms::{ActionInput, CreateGame, Room, SeatOp, Shared, now_ms};
 
 #[derive(Clone)]
-struct AppState {
-    shared: Arc<Shared>,
+pub(crate) struct AppState {
+    pub(crate) shared: Arc<Shared>,
     budgets: Arc<AddressBudgets>,
 }
 
@@ -94,7 +95,7 @@ impl IntoResponse for Refusal {
 type ApiResult = Result<Response, Refusal>;
 
 /// axum's `Path`, refused in the API's JSON error format (`400 bad_request`) instead of plain text.
-struct ApiPath<T>(T);
+pub(crate) struct ApiPath<T>(pub(crate) T);
 
 impl<T, S> FromRequestParts<S> for ApiPath<T>
 where
@@ -165,6 +166,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/record", get(record))
+        .merge(crate::http_accounts::routes())
         .merge(crate::lessons::routes(state.shared.registry.clone()))
         .layer(DefaultBodyLimit::max(limits.http_max_body))
         .merge(
@@ -272,7 +274,7 @@ impl AppState {
     }
 }
 
-fn parse_body<T: for<'de> Deserialize<'de>>(
+pub(crate) fn parse_body<T: for<'de> Deserialize<'de>>(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<T, Refusal> {
     let bytes = body.map_err(|e| {
@@ -335,9 +337,20 @@ async fn preview(
     Ok(Json(json!({"options": options, "seats": seats})).into_response())
 }
 
-async fn create_game(State(st): State<AppState>, body: Result<Bytes, BytesRejection>) -> ApiResult {
+async fn create_game(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, AccountError> {
     let req: CreateGame = parse_body(body)?;
-    let (room, tokens) = st.shared.create(req).await?;
+    // Signed in (with the CSRF token): the host seats are the account's.
+    let by = st
+        .shared
+        .accounts
+        .acting(&headers)
+        .await?
+        .map(|s| s.account);
+    let (room, tokens) = st.shared.create_as(req, by).await?;
     let inner = room.inner.lock().await;
     let seats: Vec<Value> = inner
         .core
@@ -365,12 +378,12 @@ async fn create_game(State(st): State<AppState>, body: Result<Bytes, BytesReject
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
-async fn lobby(State(st): State<AppState>) -> Response {
-    (
-        [(axum::http::header::CONTENT_TYPE, "application/json")],
-        st.shared.lobby(),
-    )
-        .into_response()
+async fn lobby(State(st): State<AppState>) -> ApiResult {
+    let text = st.shared.lobby();
+    let mut lobby: Value = serde_json::from_str(&text)
+        .map_err(|e| Refusal::Internal(format!("the lobby's index is not JSON: {e}")))?;
+    crate::http_accounts::name_players(&st.shared.accounts, &mut lobby).await?;
+    Ok(Json(lobby).into_response())
 }
 
 #[derive(Deserialize, Default)]
@@ -472,11 +485,18 @@ struct JoinReq {
 async fn join(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
+) -> Result<Response, AccountError> {
     let req: JoinReq = parse_body(body)?;
+    let by = st
+        .shared
+        .accounts
+        .acting(&headers)
+        .await?
+        .map(|s| s.account);
     let room = st.shared.room(&id).await?;
-    let token = st.shared.join(&room, req.seat, req.token).await?;
+    let token = st.shared.join_as(&room, req.seat, req.token, by).await?;
     let inner = room.inner.lock().await;
     let name = inner.core.state.seat_name(Seat(req.seat));
     Ok(Json(json!({"seat": req.seat, "name": name, "token": token})).into_response())

@@ -20,6 +20,8 @@
 //! * Cancellation: a change, once started, runs to its end on a task of its own (committed, applied to
 //!   the game in memory, broadcast), even if the HTTP client or WebSocket that asked goes away.
 //! * Load: [`loadtest`] drives a server over loopback with many WebSocket clients.
+//! * Accounts (optional): [`accounts`] (sign-up, sessions with CSRF tokens, sign-in rate limits) and
+//!   [`ratings`] (Glicko-2 per game kind, updated in the transaction that records a game's end).
 //!
 //! Start it with [`serve`] (runs until Ctrl-C) or [`start`] (returns a handle; tests use port 0).
 //!
@@ -73,15 +75,18 @@
 //!   socket watches as (the shared part once, each distinct view once), and the texts are shared by
 //!   all sockets of that observer. Figures: `docs/benchmarks/server.md`.
 
+pub mod accounts;
 pub mod assets;
 pub mod client;
 pub mod db;
 pub mod http;
+mod http_accounts;
 pub mod lessons;
 pub mod loadtest;
 pub mod model;
 pub mod net;
 pub mod openapi;
+pub mod ratings;
 pub mod rooms;
 
 use std::net::SocketAddr;
@@ -147,6 +152,10 @@ pub struct Limits {
     /// A waiting game whose seats have not all joined this long after its last event expires (ends
     /// with no winner).
     pub waiting_expiry: Duration,
+    /// Sign-in attempts allowed per account name and per client address.
+    pub login: accounts::LoginLimits,
+    /// Session cookies are marked `Secure` (the server is reached over TLS, e.g. behind a proxy).
+    pub secure_cookies: bool,
 }
 
 impl Default for Limits {
@@ -171,6 +180,8 @@ impl Default for Limits {
             max_connections_per_ip: 256,
             room_idle: Duration::from_secs(300),
             waiting_expiry: Duration::from_secs(7 * 86_400),
+            login: accounts::LoginLimits::default(),
+            secure_cookies: false,
         }
     }
 }
@@ -291,6 +302,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
             evictor.expire_waiting().await;
             evictor.evict_idle();
             evictor.tidy_budgets();
+            evictor.accounts.tidy();
         }
     });
     let conn_limits = net::ConnLimits {

@@ -40,8 +40,85 @@ fn with(mut base: Value, extra: Value) -> Value {
     base
 }
 
+/// The account endpoints (docs/protocol.md, "Accounts").
+fn account_paths() -> Value {
+    let name =
+        json!({"name": "name", "in": "path", "required": true, "schema": {"type": "string"}});
+    let game =
+        json!({"name": "game", "in": "path", "required": true, "schema": {"type": "string"}});
+    let csrf = json!({"name": "X-CSRF-Token", "in": "header", "required": true,
+        "description": "the session's CSRF token (from signing in or GET /api/session)", "schema": {"type": "string"}});
+    let credentials = json!({"type": "object", "required": ["name", "password"], "properties": {
+        "name": {"type": "string", "pattern": "^[A-Za-z0-9_-]{3,20}$"}, "password": {"type": "string", "minLength": 8, "maxLength": 128}}});
+    let signed_in = json!({"type": "object", "properties": {"name": {"type": "string"}, "csrf": {"type": "string"}}});
+    let cookie = json!({"Set-Cookie": {"description": "tabula_session=…; Path=/; HttpOnly; SameSite=Lax (Secure behind TLS)", "schema": {"type": "string"}}});
+    let obj = json!({"type": "object"});
+    json!({
+        "/api/account": {
+            "post": op("Create an account and sign it in (sets the session cookie)", json!([]), Some(credentials.clone()),
+                with(json!({"201": {"description": "Created", "headers": cookie.clone(), "content": {"application/json": {"schema": signed_in.clone()}}}}),
+                    errors(&["400", "409", "429"]))),
+            "delete": op("Delete the signed-in account (its password asked again); its sessions end", json!([csrf.clone()]),
+                Some(json!({"type": "object", "required": ["password"], "properties": {"password": {"type": "string"}}})),
+                with(json!({"200": ok(obj.clone())}), errors(&["401", "403", "429"])))},
+        "/api/account/password": {"post": op("Change the password (the current one asked again); the account's other sessions end", json!([csrf.clone()]),
+            Some(json!({"type": "object", "required": ["current", "new"], "properties": {"current": {"type": "string"}, "new": {"type": "string"}}})),
+            with(json!({"200": ok(obj.clone())}), errors(&["400", "401", "403", "429"])))},
+        "/api/session": {
+            "get": op("Who is signed in, and the session's CSRF token", json!([]), None,
+                with(json!({"200": ok(signed_in.clone())}), errors(&["401"]))),
+            "post": op("Sign in (sets the session cookie); an unknown name and a wrong password get the same answer", json!([]), Some(credentials),
+                with(json!({"200": {"description": "Signed in", "headers": cookie, "content": {"application/json": {"schema": signed_in}}}}),
+                    errors(&["400", "401", "429"]))),
+            "delete": op("Sign out (this session)", json!([csrf]), None,
+                with(json!({"200": ok(obj.clone())}), errors(&["401", "403"])))},
+        "/api/players/{name}": {"get": op("A player's profile: ratings per game (rating, rd, games, history), results, recent games, games in progress", json!([name]), None,
+            with(json!({"200": ok(r("Profile"))}), errors(&["404"])))},
+        "/api/leaderboard/{game}": {"get": op("The 50 best ratings of a game kind with RD under 110", json!([game]), None,
+            with(json!({"200": ok(json!({"type": "object", "properties": {"game": {"type": "string"}, "max_rd": {"type": "number"},
+                "players": {"type": "array", "items": {"type": "object", "properties": {"rank": {"type": "integer"}, "name": {"type": "string"},
+                    "rating": {"type": "number"}, "rd": {"type": "number"}, "games": {"type": "integer"}}}}}}))}), errors(&["404"])))},
+        "/api/me/games": {"get": op("The signed-in player's games on any device (with each seat's token), those awaiting a move first", json!([]), None,
+            with(json!({"200": ok(json!({"type": "object", "properties": {"name": {"type": "string"}, "awaiting": {"type": "integer"},
+                "games": {"type": "array", "items": r("MyGame")}, "finished": {"type": "array", "items": r("MyGame")}}}))}), errors(&["401"])))},
+        "/api/me/seats": {"post": op("Bind a seat held on this device (its token) to the signed-in account", json!([]),
+            Some(json!({"type": "object", "required": ["game", "seat", "token"], "properties": {"game": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"}}})),
+            with(json!({"200": ok(obj)}), errors(&["401", "403", "404", "409"])))}
+    })
+}
+
+/// The account schemas (docs/protocol.md, "Accounts").
+fn account_schemas() -> Value {
+    let profile = json!({"type": "object", "properties": {
+                "name": {"type": "string"}, "created_at": {"type": "integer"},
+                "ratings": {"type": "object", "additionalProperties": {"type": "object", "properties": {
+                    "rating": {"type": "number"}, "rd": {"type": "number"}, "games": {"type": "integer"},
+                    "history": {"type": "array", "items": {"type": "object", "properties": {"game_id": {"type": "string"}, "at": {"type": "integer"}, "rating": {"type": "number"}, "rd": {"type": "number"}}}}}}},
+                "results": {"type": "object", "properties": {"win": {"type": "integer"}, "draw": {"type": "integer"}, "loss": {"type": "integer"}}},
+                "recent_games": {"type": "array", "items": {"type": "object"}}, "playing": {"type": "array", "items": {"type": "object"}}}});
+    let my_game = json!({"type": "object", "properties": {
+                "id": {"type": "string"}, "game": {"type": "string"}, "seat": {"type": "integer"}, "seat_name": {"type": "string"},
+                "token": {"type": "string"}, "status": {"type": "string"}, "your_turn": {"type": "boolean"},
+                "result": {"type": "string", "nullable": true, "enum": ["win", "draw", "loss"]}, "updated_at": {"type": "integer"}}});
+    json!({"Profile": profile, "MyGame": my_game})
+}
+
 /// The document.
 pub fn document() -> Value {
+    let mut doc = base_document();
+    if let (Some(paths), Value::Object(more)) = (doc["paths"].as_object_mut(), account_paths()) {
+        paths.extend(more);
+    }
+    if let (Some(schemas), Value::Object(more)) = (
+        doc["components"]["schemas"].as_object_mut(),
+        account_schemas(),
+    ) {
+        schemas.extend(more);
+    }
+    doc
+}
+
+fn base_document() -> Value {
     let id = json!({"name": "id", "in": "path", "required": true, "schema": {"type": "string", "format": "uuid"}});
     let game =
         json!({"name": "game", "in": "path", "required": true, "schema": {"type": "string"}});
@@ -104,7 +181,8 @@ pub fn document() -> Value {
         },
         "components": {"schemas": {
             "Error": {"type": "object", "properties": {"error": {"type": "object", "properties": {
-                "code": {"type": "string", "enum": ["bad_request", "method_not_allowed", "too_large", "bad_token", "not_found", "not_started", "game_over", "not_your_turn", "illegal", "malformed_action", "rate_limited", "unsupported_media_type", "conflict", "internal", "unavailable"]},
+                "code": {"type": "string", "enum": ["bad_request", "method_not_allowed", "too_large", "bad_token", "not_found", "not_started", "game_over", "not_your_turn", "illegal", "malformed_action", "rate_limited", "unsupported_media_type", "conflict", "internal", "unavailable",
+                    "invalid_name", "weak_password", "name_taken", "wrong_credentials", "too_many_attempts", "not_signed_in", "csrf"]},
                 "message": {"type": "string"}}}}},
             "Catalog": {"type": "object", "properties": {"games": {"type": "array", "items": {"type": "object", "properties": {
                 "id": {"type": "string"}, "name": {"type": "string"}, "description": {"type": "string"},
@@ -122,7 +200,8 @@ pub fn document() -> Value {
                 "game": {"type": "string"}, "options": {"type": "object"},
                 "seats": {"type": "array", "items": r("SeatSpec")},
                 "host_seats": {"type": "array", "items": {"type": "integer"}},
-                "clock": r("Clock"), "public": {"type": "boolean"}}},
+                "clock": r("Clock"), "public": {"type": "boolean"},
+                "rated": {"type": "boolean", "description": "a rated game: the creator signed in (with the X-CSRF-Token header), one host seat, no AI seat"}}},
             "Created": {"type": "object", "properties": {
                 "id": {"type": "string"}, "game": {"type": "string"}, "status": {"type": "string"},
                 "seats": {"type": "array", "items": {"type": "object", "properties": {
@@ -135,7 +214,7 @@ pub fn document() -> Value {
                 "status": {"type": "string", "enum": ["waiting", "running", "over", "imported"]},
                 "created_at": {"type": "integer"}, "seats": {"type": "array", "items": {"type": "object"}},
                 "clock": {"nullable": true}, "moves": {"type": "integer"}, "public": {"type": "boolean"},
-                "seed_commitment": {"type": "string"}}},
+                "rated": {"type": "boolean"}, "seed_commitment": {"type": "string"}}},
             "Snapshot": {"type": "object", "description": "See docs/protocol.md, `The snapshot object`.", "properties": {
                 "id": {"type": "string"}, "game": {"type": "string"}, "name": {"type": "string"}, "status": {"type": "string"},
                 "seq": {"type": "integer"}, "now": {"type": "integer"}, "you": {}, "seats": {"type": "array", "items": {"type": "object"}},

@@ -27,11 +27,13 @@ use tabula_core::dynamic::{DynGame, DynState};
 use tabula_core::{Actor, Observer, Seat, ToAct};
 use tokio::sync::{Mutex, Semaphore, broadcast};
 
+use crate::accounts::{Account, Accounts};
 use crate::db::{Db, Faults, WriteRequest, Writer};
 use crate::model::{
     ClockSpec, Event, EventData, GameConfig, GameCore, Refusal, SeatKind, Seen, Status, hash_token,
     new_token, observers, results_outside_the_rules,
 };
+use crate::ratings::{GameEnd, SeatBinding};
 use crate::{BotFn, Limits};
 
 /// Milliseconds since the Unix epoch.
@@ -186,6 +188,8 @@ pub struct Shared {
     pub writer: Writer,
     pub db: Db,
     pub limits: Limits,
+    /// Player accounts (sessions, seat bindings, ratings).
+    pub accounts: Arc<Accounts>,
     rooms: StdMutex<HashMap<String, Arc<Room>>>,
     loading: Mutex<()>,
     ai_pool: Arc<Semaphore>,
@@ -280,6 +284,13 @@ pub struct CreateGame {
     /// exists so that a client that sends one is told why.
     #[serde(default)]
     pub seed: Option<Value>,
+    /// A rated game (see [`crate::ratings`]): only for a signed-in creator holding one seat, with no
+    /// AI seat; every other seat is joined by a signed-in player.
+    #[serde(default)]
+    pub rated: Option<bool>,
+    /// A rated seek's range of ratings for the players who join.
+    #[serde(default)]
+    pub rating_range: Option<crate::ratings::RatingRange>,
 }
 
 /// A fresh game seed from the operating system's randomness. Nobody can know it before the game is
@@ -323,6 +334,11 @@ impl Shared {
             faults,
             deadlines: StdMutex::new(Deadlines::default()),
             deadline_filed: tokio::sync::Notify::new(),
+            accounts: Arc::new(Accounts::new(
+                db.clone(),
+                limits.login,
+                limits.secure_cookies,
+            )),
             db,
             rooms: StdMutex::new(HashMap::new()),
             loading: Mutex::new(()),
@@ -434,8 +450,17 @@ impl Shared {
         self: &Arc<Self>,
         req: CreateGame,
     ) -> Result<(Arc<Room>, Vec<Option<String>>), Refusal> {
+        self.create_as(req, None).await
+    }
+
+    /// [`Shared::create`] by a signed-in player (`by`): the host seats are bound to the account.
+    pub async fn create_as(
+        self: &Arc<Self>,
+        req: CreateGame,
+        by: Option<Account>,
+    ) -> Result<(Arc<Room>, Vec<Option<String>>), Refusal> {
         let shared = self.clone();
-        detached(async move { shared.create_now(req, None).await }).await
+        detached(async move { shared.create_now(req, None, by).await }).await
     }
 
     /// [`Shared::create`] on the caller's task (which must not be cancelled); `rematch_of` is the old
@@ -444,6 +469,7 @@ impl Shared {
         self: &Arc<Self>,
         req: CreateGame,
         rematch_of: Option<(String, Vec<Option<String>>)>,
+        by: Option<Account>,
     ) -> Result<(Arc<Room>, Vec<Option<String>>), Refusal> {
         if req.seed.is_some() {
             return Err(Refusal::BadRequest(
@@ -509,6 +535,8 @@ impl Shared {
             public: req.public.unwrap_or(true),
             rematch_of,
             imported: false,
+            rated: req.rated.unwrap_or(false),
+            rating_range: req.rating_range,
         };
         let core = GameCore::new(kind.as_ref(), config)?;
         let mut hosts = req.host_seats.clone();
@@ -521,6 +549,21 @@ impl Shared {
                 return Err(Refusal::BadRequest(format!("host seat {h} is an AI seat")));
             }
         }
+        crate::ratings::check_rated_creation(&core.config, &hosts, by.is_some())?;
+        let bindings: Vec<SeatBinding> = match &by {
+            Some(account) => hosts
+                .iter()
+                .filter_map(|&h| {
+                    let token = tokens.get(h as usize).cloned().flatten()?;
+                    Some(SeatBinding {
+                        seat: h,
+                        account_id: account.id.clone(),
+                        token,
+                    })
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         let (room, created) = Room::fresh(kind, core);
         {
             let mut inner = room.inner.lock().await;
@@ -531,7 +574,7 @@ impl Shared {
                     token_hash: None,
                 })
                 .collect();
-            self.commit_inner(&room, &mut inner, joins, Some(created))
+            self.commit_bound(&room, &mut inner, joins, Some(created), bindings)
                 .await?;
         }
         self.rooms().insert(room.id.clone(), room.clone());
@@ -600,6 +643,8 @@ impl Shared {
             public,
             rematch_of: None,
             imported: true,
+            rated: false,
+            rating_range: None,
         };
         let core = GameCore::new(kind.as_ref(), config)?;
         let (room, created) = Room::fresh(kind, core);
@@ -637,6 +682,19 @@ impl Shared {
         first: Vec<EventData>,
         created: Option<Event>,
     ) -> Result<u64, Refusal> {
+        self.commit_bound(room, inner, first, created, Vec::new())
+            .await
+    }
+
+    /// [`Shared::commit_inner`] that also binds seats to accounts, in the same transaction.
+    async fn commit_bound(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        inner: &mut RoomInner,
+        first: Vec<EventData>,
+        created: Option<Event>,
+        bindings: Vec<SeatBinding>,
+    ) -> Result<u64, Refusal> {
         self.catch_up(room, inner).await?;
         let last_at = inner.events.last().map_or(0, |e| e.at);
         let now = now_ms().max(last_at);
@@ -673,6 +731,17 @@ impl Shared {
         };
         let mut to_write = new_events.clone();
         let new_game = created.is_some();
+        // The game ends with these events: the accounts' results and ratings are recorded with them.
+        let end = match (&scratch.result, &inner.core.result) {
+            (Some(result), None) if scratch.status == Status::Over => Some(GameEnd {
+                game: scratch.config.game.clone(),
+                rated: scratch.config.rated,
+                scores: (0..scratch.seats())
+                    .map(|i| result.score(Seat::new(i)))
+                    .collect(),
+            }),
+            _ => None,
+        };
         if let Some(c) = created {
             to_write.insert(0, c);
         }
@@ -685,6 +754,8 @@ impl Shared {
                 status: scratch.status.as_str(),
                 at: now,
                 events: to_write,
+                bindings,
+                end,
             })
             .await;
         if let Err(e) = written {
@@ -1096,8 +1167,19 @@ impl Shared {
         seat: u8,
         token: Option<String>,
     ) -> Result<Option<String>, Refusal> {
+        self.join_as(room, seat, token, None).await
+    }
+
+    /// [`Shared::join`] by a signed-in player (`by`): the seat is bound to the account.
+    pub async fn join_as(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        seat: u8,
+        token: Option<String>,
+        by: Option<Account>,
+    ) -> Result<Option<String>, Refusal> {
         let (shared, room) = (self.clone(), room.clone());
-        detached(async move { shared.join_now(&room, seat, token.as_deref()).await }).await
+        detached(async move { shared.join_now(&room, seat, token.as_deref(), by).await }).await
     }
 
     async fn join_now(
@@ -1105,16 +1187,41 @@ impl Shared {
         room: &Arc<Room>,
         seat: u8,
         token: Option<&str>,
+        by: Option<Account>,
     ) -> Result<Option<String>, Refusal> {
         let mut inner = room.inner.lock().await;
         inner.core.check_seat(seat)?;
+        if inner.core.config.rated && !inner.core.joined[seat as usize] {
+            crate::ratings::check_rated_join(
+                &self.accounts,
+                &room.id,
+                &inner.core.config,
+                by.as_ref(),
+            )
+            .await?;
+        }
+        let bind = |token: &str| -> Vec<SeatBinding> {
+            by.iter()
+                .map(|a| SeatBinding {
+                    seat,
+                    account_id: a.id.clone(),
+                    token: token.to_string(),
+                })
+                .collect()
+        };
         match token {
             Some(t) => {
                 inner.core.check_token(seat, t)?;
                 if inner.core.joined[seat as usize] {
+                    if let Some(a) = &by {
+                        self.accounts
+                            .claim(&room.id, seat, &a.id, t)
+                            .await
+                            .map_err(crate::ratings::as_refusal)?;
+                    }
                     return Ok(Some(t.to_string()));
                 }
-                self.commit_inner(
+                self.commit_bound(
                     room,
                     &mut inner,
                     vec![EventData::Join {
@@ -1122,6 +1229,7 @@ impl Shared {
                         token_hash: None,
                     }],
                     None,
+                    bind(t),
                 )
                 .await?;
                 Ok(Some(t.to_string()))
@@ -1145,7 +1253,7 @@ impl Shared {
                     seat,
                     token_hash: Some(hash_token(&token)),
                 };
-                self.commit_inner(room, &mut inner, vec![join], None)
+                self.commit_bound(room, &mut inner, vec![join], None, bind(&token))
                     .await?;
                 Ok(Some(token))
             }
@@ -1212,9 +1320,11 @@ impl Shared {
             clock: cfg.clock,
             public: Some(cfg.public),
             seed: None,
+            rated: None,
+            rating_range: None,
         };
         let (new_room, _) = self
-            .create_now(req, Some((room.id.clone(), hashes)))
+            .create_now(req, Some((room.id.clone(), hashes)), None)
             .await?;
         self.commit_inner(
             room,
@@ -1510,6 +1620,8 @@ impl Room {
             "clock": core.config.clock,
             "moves": core.actions,
             "seed_commitment": &*core.seed_commitment,
+            "rated": core.config.rated,
+            "rating_range": core.config.rating_range,
         });
         *self.summary.lock().unwrap_or_else(|e| e.into_inner()) = summary;
         *self.status.lock().unwrap_or_else(|e| e.into_inner()) = core.status;
@@ -1530,6 +1642,7 @@ impl Room {
         put(&mut out, "now", &now);
         put(&mut out, "seats", &seats_json(core));
         put(&mut out, "options", &core.config.options);
+        put(&mut out, "rated", &core.config.rated);
         put(&mut out, "to_act", &core.to_act());
         put(&mut out, "draw_offer", &core.draw);
         put(

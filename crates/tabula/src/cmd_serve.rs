@@ -38,6 +38,10 @@ pub struct ServeArgs {
     /// Browsers' connections from any other origin are refused.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     pub allow_origins: Vec<String>,
+    /// Mark the session cookies of signed-in players `Secure` (sent over HTTPS only). Give it when
+    /// players reach the server over TLS (e.g. behind a TLS-terminating proxy).
+    #[arg(long)]
+    pub secure_cookies: bool,
     /// How the log on stderr is written: `text` lines for people, or `json` (one JSON object per
     /// line). Which messages: the `RUST_LOG` environment variable (e.g. `warn`,
     /// `tabula_server=debug`; default `info`).
@@ -149,6 +153,7 @@ pub fn serve(args: ServeArgs, registry: Registry) -> anyhow::Result<()> {
         header_read_timeout: Duration::from_secs(args.header_timeout),
         idle_timeout: Duration::from_secs(args.idle_timeout),
         allow_ai_only_games: args.allow_ai_games,
+        secure_cookies: args.secure_cookies,
         ..Limits::default()
     };
     if !(args.ws_rate.is_finite() && args.ws_rate > 0.0) {

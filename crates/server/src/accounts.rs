@@ -1,0 +1,780 @@
+//! Optional player accounts (issue 24): sign-up, sign-in sessions, password changes, deletion,
+//! and the queries behind profiles, leaderboards, "my games" and the lobby's player names.
+//!
+//! * **Names**: 3–20 characters of ASCII letters, digits, `-` and `_`, unique without regard to case.
+//! * **Passwords**: 8–128 characters, not the name itself; stored only as an Argon2id PHC string
+//!   (the `argon2` crate's defaults: 19 MiB, 2 passes), hashed and checked on blocking threads.
+//!   Neither a password nor a hash is ever logged or sent.
+//! * **Sessions**: a random 256-bit secret in the `tabula_session` cookie (`HttpOnly`,
+//!   `SameSite=Lax`, `Path=/`, 30 days; `Secure` when the server is told it is behind TLS); only its
+//!   SHA-256 is stored. Each session has a CSRF token, given when signing in and by
+//!   `GET /api/session`: every state-changing request the cookie authorises must repeat it in the
+//!   `X-CSRF-Token` header, or it is refused (`403 csrf`) and changes nothing.
+//! * **Sign-in attempts** are rate-limited per name and per client address (`governor`); an unknown
+//!   name and a wrong password get the same answer, after the same work (a dummy hash is checked).
+//! * **Deleting** an account removes it, its sessions (they stop working at once), its ratings,
+//!   rating history and seat bindings; the games keep their logs (the seats' tokens still play them).
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use argon2::Argon2;
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use serde_json::{Value, json};
+use sqlx::Row;
+
+use crate::db::{Db, on_pool};
+use crate::model::{Refusal, hash_token, new_token, same_secret};
+use crate::rooms::now_ms;
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "tabula_session";
+/// The header that must repeat the session's CSRF token.
+pub const CSRF_HEADER: &str = "x-csrf-token";
+/// How long a session lasts.
+pub const SESSION_TTL: Duration = Duration::from_secs(30 * 86_400);
+/// Shortest and longest password (characters).
+pub const PASSWORD_CHARS: (usize, usize) = (8, 128);
+/// Shortest and longest name (characters).
+pub const NAME_CHARS: (usize, usize) = (3, 20);
+/// Players a leaderboard lists.
+pub const LEADERBOARD_SIZE: i64 = 50;
+/// A leaderboard lists only ratings with a deviation under this.
+pub const LEADERBOARD_MAX_RD: f64 = 110.0;
+
+/// Why an account request was refused: `{"error": {code, message}}` with the status below.
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    /// `400 invalid_name`.
+    #[error("{0}")]
+    InvalidName(String),
+    /// `400 weak_password` (too short, or the name) or over-long.
+    #[error("{0}")]
+    BadPassword(String),
+    /// `409 name_taken`.
+    #[error("the name `{0}` is taken (names are unique without regard to case)")]
+    NameTaken(String),
+    /// `401 wrong_credentials`: the same for an unknown name and a wrong password.
+    #[error("wrong name or password")]
+    WrongCredentials,
+    /// `429 too_many_attempts`.
+    #[error("too many sign-in attempts {0}; wait {1} s and try again")]
+    TooManyAttempts(&'static str, u64),
+    /// `401 not_signed_in`.
+    #[error("sign in first (no valid session cookie)")]
+    NotSignedIn,
+    /// `403 csrf`.
+    #[error(
+        "this request is made with a session cookie but without its CSRF token: repeat the token \
+         of GET /api/session in the X-CSRF-Token header"
+    )]
+    Csrf,
+    /// Any refusal of the rest of the API (its own code).
+    #[error("{0}")]
+    Refused(#[from] Refusal),
+}
+
+impl AccountError {
+    /// The error's code and HTTP status.
+    pub fn code_and_status(&self) -> (&'static str, u16) {
+        match self {
+            AccountError::InvalidName(_) => ("invalid_name", 400),
+            AccountError::BadPassword(_) => ("weak_password", 400),
+            AccountError::NameTaken(_) => ("name_taken", 409),
+            AccountError::WrongCredentials => ("wrong_credentials", 401),
+            AccountError::TooManyAttempts(..) => ("too_many_attempts", 429),
+            AccountError::NotSignedIn => ("not_signed_in", 401),
+            AccountError::Csrf => ("csrf", 403),
+            AccountError::Refused(r) => (r.code(), r.http_status()),
+        }
+    }
+}
+
+impl IntoResponse for AccountError {
+    fn into_response(self) -> Response {
+        if let AccountError::Refused(r) = self {
+            return r.into_response();
+        }
+        let (code, status) = self.code_and_status();
+        let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
+        let body = axum::Json(json!({"error": {"code": code, "message": self.to_string()}}));
+        if let AccountError::TooManyAttempts(_, wait) = self {
+            let wait = HeaderValue::from(wait.max(1));
+            return (status, [(header::RETRY_AFTER, wait)], body).into_response();
+        }
+        (status, body).into_response()
+    }
+}
+
+fn storage(e: impl std::fmt::Display) -> AccountError {
+    tracing::error!(error = %e, "storage error in an account request");
+    AccountError::Refused(Refusal::Unavailable(
+        "storage is unavailable; nothing was changed, try again later".into(),
+    ))
+}
+
+/// Checks a user name: 3–20 of `[A-Za-z0-9_-]`.
+pub fn check_name(name: &str) -> Result<(), AccountError> {
+    let n = name.chars().count();
+    if !(NAME_CHARS.0..=NAME_CHARS.1).contains(&n)
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(AccountError::InvalidName(format!(
+            "a name has {}–{} characters, each a letter (A–Z, a–z), a digit, `-` or `_`",
+            NAME_CHARS.0, NAME_CHARS.1
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a new password: 8–128 characters, not the name.
+pub fn check_password(name: &str, password: &str) -> Result<(), AccountError> {
+    let n = password.chars().count();
+    if n < PASSWORD_CHARS.0 {
+        return Err(AccountError::BadPassword(format!(
+            "the password is too weak: use at least {} characters",
+            PASSWORD_CHARS.0
+        )));
+    }
+    if n > PASSWORD_CHARS.1 {
+        return Err(AccountError::BadPassword(format!(
+            "the password is too long: at most {} characters",
+            PASSWORD_CHARS.1
+        )));
+    }
+    if password.eq_ignore_ascii_case(name) {
+        return Err(AccountError::BadPassword(
+            "the password is too weak: it must not be the name".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The Argon2id PHC string of `password` (a fresh random salt), computed on a blocking thread.
+async fn hash_password(password: String) -> Result<String, AccountError> {
+    tokio::task::spawn_blocking(move || {
+        Argon2::default()
+            .hash_password(password.as_bytes())
+            .map(|h| h.to_string())
+    })
+    .await
+    .map_err(|e| AccountError::Refused(Refusal::Internal(format!("hashing failed: {e}"))))?
+    .map_err(|e| AccountError::Refused(Refusal::Internal(format!("hashing failed: {e}"))))
+}
+
+/// Whether `password` matches the PHC string `hash` (on a blocking thread).
+async fn verify_password(password: String, hash: String) -> bool {
+    tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&hash)
+            .map(|h| {
+                Argon2::default()
+                    .verify_password(password.as_bytes(), &h)
+                    .is_ok()
+            })
+            .unwrap_or(false)
+    })
+    .await
+    .unwrap_or(false)
+}
+
+/// A hash no password matches, checked for unknown names so that they take as long as known ones.
+async fn dummy_hash() -> String {
+    static DUMMY: OnceLock<String> = OnceLock::new();
+    if let Some(h) = DUMMY.get() {
+        return h.clone();
+    }
+    let h = hash_password(new_token()).await.unwrap_or_default();
+    DUMMY.get_or_init(|| h).clone()
+}
+
+/// An account: its opaque id and its name (as written at sign-up).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    pub id: String,
+    pub name: String,
+}
+
+/// A valid session.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub account: Account,
+    pub csrf: String,
+    token_hash: String,
+}
+
+/// Sign-in rate limits.
+#[derive(Debug, Clone, Copy)]
+pub struct LoginLimits {
+    /// Attempts for one name in a burst, then one per `name_period`.
+    pub name_burst: u32,
+    pub name_period: Duration,
+    /// Attempts from one address in a burst, then one per `address_period`.
+    pub address_burst: u32,
+    pub address_period: Duration,
+}
+
+impl Default for LoginLimits {
+    fn default() -> LoginLimits {
+        LoginLimits {
+            name_burst: 5,
+            name_period: Duration::from_secs(60),
+            address_burst: 20,
+            address_period: Duration::from_secs(10),
+        }
+    }
+}
+
+fn keyed_quota(burst: u32, period: Duration) -> Quota {
+    let burst = NonZeroU32::new(burst.max(1)).unwrap_or(NonZeroU32::MIN);
+    Quota::with_period(period.max(Duration::from_millis(1)))
+        .unwrap_or_else(|| Quota::per_second(burst))
+        .allow_burst(burst)
+}
+
+/// The accounts service.
+pub struct Accounts {
+    db: Db,
+    by_name: DefaultKeyedRateLimiter<String>,
+    by_address: DefaultKeyedRateLimiter<IpAddr>,
+    secure_cookies: bool,
+}
+
+/// The cookie of a request named `name`.
+fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.trim())
+}
+
+impl Accounts {
+    pub fn new(db: Db, limits: LoginLimits, secure_cookies: bool) -> Accounts {
+        Accounts {
+            db,
+            by_name: RateLimiter::keyed(keyed_quota(limits.name_burst, limits.name_period)),
+            by_address: RateLimiter::keyed(keyed_quota(
+                limits.address_burst,
+                limits.address_period,
+            )),
+            secure_cookies,
+        }
+    }
+
+    /// Forgets the names and addresses whose sign-in budget has refilled.
+    pub fn tidy(&self) {
+        self.by_name.retain_recent();
+        self.by_name.shrink_to_fit();
+        self.by_address.retain_recent();
+        self.by_address.shrink_to_fit();
+    }
+
+    /// The `Set-Cookie` value that holds a session.
+    pub fn session_cookie(&self, token: &str) -> String {
+        let secure = if self.secure_cookies { "; Secure" } else { "" };
+        format!(
+            "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
+            SESSION_TTL.as_secs()
+        )
+    }
+
+    /// The `Set-Cookie` value that removes the session cookie.
+    pub fn clear_cookie(&self) -> String {
+        let secure = if self.secure_cookies { "; Secure" } else { "" };
+        format!("{SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{secure}")
+    }
+
+    /// Creates an account.
+    pub async fn sign_up(&self, name: &str, password: &str) -> Result<Account, AccountError> {
+        check_name(name)?;
+        check_password(name, password)?;
+        let key = name.to_ascii_lowercase();
+        let hash = hash_password(password.to_string()).await?;
+        let id = uuid::Uuid::new_v4().to_string();
+        let sql = "INSERT INTO accounts (id, name, name_key, password_hash, created_at) \
+                   VALUES ($1, $2, $3, $4, $5)";
+        let done = on_pool!(&self.db, p => sqlx::query(sql).bind(&id).bind(name).bind(&key)
+            .bind(&hash).bind(now_ms()).execute(p).await.map(|_| ()));
+        match done {
+            Ok(_) => Ok(Account {
+                id,
+                name: name.to_string(),
+            }),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                Err(AccountError::NameTaken(name.to_string()))
+            }
+            Err(e) => Err(storage(e)),
+        }
+    }
+
+    /// The account named `name` (any case) and its password hash.
+    async fn find(&self, name: &str) -> Result<Option<(Account, String)>, AccountError> {
+        let sql = "SELECT id, name, password_hash FROM accounts WHERE name_key = $1";
+        let key = name.to_ascii_lowercase();
+        let row = on_pool!(&self.db, p => {
+            sqlx::query(sql).bind(&key).fetch_optional(p).await.and_then(|o| o.map(|r| {
+                Ok::<(String, String, String), sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?))
+            }).transpose())
+        })
+        .map_err(storage)?;
+        Ok(row.map(|(id, name, hash): (String, String, String)| (Account { id, name }, hash)))
+    }
+
+    /// Spends one attempt of the address's sign-in budget (a sign-up, which hashes a password).
+    pub fn spend_address_attempt(&self, from: IpAddr) -> Result<(), AccountError> {
+        self.by_address.check_key(&from).map_err(|not_until| {
+            let wait = not_until.wait_time_from(governor::clock::Clock::now(
+                &governor::clock::DefaultClock::default(),
+            ));
+            AccountError::TooManyAttempts("from this address", wait.as_secs() + 1)
+        })
+    }
+
+    /// Checks a name and password, under the sign-in rate limits of the name and the address.
+    pub async fn check_credentials(
+        &self,
+        name: &str,
+        password: &str,
+        from: IpAddr,
+    ) -> Result<Account, AccountError> {
+        self.spend_address_attempt(from)?;
+        if let Err(not_until) = self.by_name.check_key(&name.to_ascii_lowercase()) {
+            let wait = not_until.wait_time_from(governor::clock::Clock::now(
+                &governor::clock::DefaultClock::default(),
+            ));
+            return Err(AccountError::TooManyAttempts(
+                "for this name",
+                wait.as_secs() + 1,
+            ));
+        }
+        let found = if check_name(name).is_ok() && password.chars().count() <= PASSWORD_CHARS.1 {
+            self.find(name).await?
+        } else {
+            None
+        };
+        match found {
+            Some((account, hash)) => {
+                if verify_password(password.to_string(), hash).await {
+                    Ok(account)
+                } else {
+                    Err(AccountError::WrongCredentials)
+                }
+            }
+            None => {
+                // The same work as for a known name.
+                let _ = verify_password(password.to_string(), dummy_hash().await).await;
+                Err(AccountError::WrongCredentials)
+            }
+        }
+    }
+
+    /// Opens a session for `account`: its cookie secret and CSRF token.
+    pub async fn open_session(&self, account: &Account) -> Result<(String, String), AccountError> {
+        let token = new_token();
+        let csrf = new_token();
+        let now = now_ms();
+        let expires = now + SESSION_TTL.as_millis() as i64;
+        let sql = "INSERT INTO sessions (token_hash, account_id, csrf, created_at, expires_at) \
+                   VALUES ($1, $2, $3, $4, $5)";
+        on_pool!(&self.db, p => sqlx::query(sql).bind(hash_token(&token)).bind(&account.id)
+            .bind(&csrf).bind(now).bind(expires).execute(p).await.map(|_| ()))
+        .map_err(storage)?;
+        Ok((token, csrf))
+    }
+
+    /// The session of a request's cookie, if it is valid (an unknown, expired or deleted
+    /// account's session is none).
+    pub async fn session(&self, headers: &HeaderMap) -> Result<Option<Session>, AccountError> {
+        let Some(token) = cookie(headers, SESSION_COOKIE).filter(|t| !t.is_empty()) else {
+            return Ok(None);
+        };
+        let token_hash = hash_token(token);
+        let sql = "SELECT a.id, a.name, s.csrf FROM sessions s JOIN accounts a ON a.id = s.account_id \
+                   WHERE s.token_hash = $1 AND s.expires_at > $2";
+        let row = on_pool!(&self.db, p => {
+            sqlx::query(sql).bind(&token_hash).bind(now_ms()).fetch_optional(p).await.and_then(|o| o.map(|r| {
+                Ok::<(String, String, String), sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?))
+            }).transpose())
+        })
+        .map_err(storage)?;
+        Ok(
+            row.map(|(id, name, csrf): (String, String, String)| Session {
+                account: Account { id, name },
+                csrf,
+                token_hash,
+            }),
+        )
+    }
+
+    /// The session that authorises a state-changing request: `None` without a valid session cookie;
+    /// refused (`csrf`) when the request has one but does not repeat its CSRF token.
+    pub async fn acting(&self, headers: &HeaderMap) -> Result<Option<Session>, AccountError> {
+        let Some(session) = self.session(headers).await? else {
+            return Ok(None);
+        };
+        let given = headers
+            .get(CSRF_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        if !same_secret(given, &session.csrf) {
+            return Err(AccountError::Csrf);
+        }
+        Ok(Some(session))
+    }
+
+    /// [`Accounts::acting`] that requires a session.
+    pub async fn signed_in(&self, headers: &HeaderMap) -> Result<Session, AccountError> {
+        self.acting(headers).await?.ok_or(AccountError::NotSignedIn)
+    }
+
+    /// Ends a session.
+    pub async fn close_session(&self, session: &Session) -> Result<(), AccountError> {
+        let sql = "DELETE FROM sessions WHERE token_hash = $1";
+        on_pool!(&self.db, p => sqlx::query(sql).bind(&session.token_hash).execute(p).await.map(|_| ()))
+            .map_err(storage)?;
+        Ok(())
+    }
+
+    /// Changes the password (the current one is asked again) and ends the account's other sessions.
+    pub async fn change_password(
+        &self,
+        session: &Session,
+        current: &str,
+        new: &str,
+        from: IpAddr,
+    ) -> Result<(), AccountError> {
+        self.check_credentials(&session.account.name, current, from)
+            .await?;
+        check_password(&session.account.name, new)?;
+        let hash = hash_password(new.to_string()).await?;
+        let id = &session.account.id;
+        on_pool!(&self.db, p => {
+            async {
+                let mut tx = p.begin().await?;
+                sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+                    .bind(&hash).bind(id).execute(&mut *tx).await?;
+                sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2")
+                    .bind(id).bind(&session.token_hash).execute(&mut *tx).await?;
+                tx.commit().await
+            }.await
+        })
+        .map_err(storage)
+    }
+
+    /// Deletes the account (the password is asked again): its sessions, ratings, history and seat
+    /// bindings go with it.
+    pub async fn delete(
+        &self,
+        session: &Session,
+        password: &str,
+        from: IpAddr,
+    ) -> Result<(), AccountError> {
+        self.check_credentials(&session.account.name, password, from)
+            .await?;
+        let id = &session.account.id;
+        on_pool!(&self.db, p => {
+            async {
+                let mut tx = p.begin().await?;
+                for sql in [
+                    "DELETE FROM sessions WHERE account_id = $1",
+                    "DELETE FROM ratings WHERE account_id = $1",
+                    "DELETE FROM rating_history WHERE account_id = $1",
+                    "DELETE FROM game_seats WHERE account_id = $1",
+                    "DELETE FROM accounts WHERE id = $1",
+                ] {
+                    sqlx::query(sql).bind(id).execute(&mut *tx).await?;
+                }
+                tx.commit().await
+            }.await
+        })
+        .map_err(storage)
+    }
+
+    /// The seats of game `game_id` that `account_id` holds.
+    pub async fn seats_held(&self, game_id: &str, account_id: &str) -> Result<Vec<u8>, Refusal> {
+        let sql = "SELECT seat FROM game_seats WHERE game_id = $1 AND account_id = $2";
+        let seats: Vec<i64> = on_pool!(&self.db, p => {
+            match sqlx::query(sql).bind(game_id).bind(account_id).fetch_all(p).await {
+                Ok(rows) => rows.iter().map(|r| r.try_get(0)).collect(),
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(|e| {
+            tracing::error!(error = %e, "storage error reading seat bindings");
+            Refusal::Unavailable("storage is unavailable; try again later".into())
+        })?;
+        Ok(seats.into_iter().map(|s| s as u8).collect())
+    }
+
+    /// The account's rating in game kind `game` (`None` before its first rated game of it).
+    pub async fn rating(&self, account_id: &str, game: &str) -> Result<Option<f64>, Refusal> {
+        let sql = "SELECT rating FROM ratings WHERE account_id = $1 AND game = $2";
+        on_pool!(&self.db, p => {
+            sqlx::query_scalar::<_, f64>(sql).bind(account_id).bind(game).fetch_optional(p).await
+        })
+        .map_err(|e| {
+            tracing::error!(error = %e, "storage error reading a rating");
+            Refusal::Unavailable("storage is unavailable; try again later".into())
+        })
+    }
+
+    /// The account that holds `seat` of `game_id`, if any.
+    pub async fn seat_holder(&self, game_id: &str, seat: u8) -> Result<Option<String>, Refusal> {
+        let sql = "SELECT account_id FROM game_seats WHERE game_id = $1 AND seat = $2";
+        on_pool!(&self.db, p => {
+            match sqlx::query(sql).bind(game_id).bind(i64::from(seat)).fetch_optional(p).await {
+                Ok(Some(r)) => r.try_get(0).map(Some),
+                Ok(None) => Ok(None),
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(|e| {
+            tracing::error!(error = %e, "storage error reading seat bindings");
+            Refusal::Unavailable("storage is unavailable; try again later".into())
+        })
+    }
+
+    /// Binds an anonymous seat (its token already checked) to an account.
+    pub async fn claim(
+        &self,
+        game_id: &str,
+        seat: u8,
+        account_id: &str,
+        token: &str,
+    ) -> Result<(), AccountError> {
+        let sql = "INSERT INTO game_seats (game_id, seat, account_id, token) VALUES ($1, $2, $3, $4) \
+                   ON CONFLICT (game_id, seat) DO UPDATE SET token = excluded.token \
+                   WHERE game_seats.account_id = excluded.account_id";
+        on_pool!(&self.db, p => sqlx::query(sql).bind(game_id).bind(i64::from(seat))
+            .bind(account_id).bind(token).execute(p).await.map(|_| ()))
+        .map_err(storage)?;
+        match self.seat_holder(game_id, seat).await? {
+            Some(holder) if holder == account_id => Ok(()),
+            _ => Err(AccountError::Refused(Refusal::Conflict(format!(
+                "seat {seat} of game {game_id} is held by another account"
+            )))),
+        }
+    }
+
+    /// An account's seats, newest games first (`(game id, game kind, status, seat, token, result)`).
+    pub async fn my_seats(&self, account_id: &str) -> Result<Vec<SeatRow>, AccountError> {
+        let sql = "SELECT gs.game_id, g.game, g.status, gs.seat, gs.token, gs.result, g.updated_at \
+                   FROM game_seats gs JOIN games g ON g.id = gs.game_id \
+                   WHERE gs.account_id = $1 ORDER BY g.updated_at DESC, gs.game_id, gs.seat LIMIT 500";
+        on_pool!(&self.db, p => {
+            match sqlx::query(sql).bind(account_id).fetch_all(p).await {
+                Ok(rows) => rows.iter().map(|r| Ok(SeatRow {
+                    game_id: r.try_get(0)?, game: r.try_get(1)?, status: r.try_get(2)?,
+                    seat: r.try_get::<i64, _>(3)? as u8, token: r.try_get(4)?,
+                    result: r.try_get(5)?, updated_at: r.try_get(6)?,
+                })).collect::<Result<Vec<_>, sqlx::Error>>(),
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(storage)
+    }
+
+    /// The public profile of `name` (any case): ratings per game, results, rating history, recent
+    /// games and games in progress. `None` for no such account.
+    pub async fn profile(&self, name: &str) -> Result<Option<Value>, AccountError> {
+        if check_name(name).is_err() {
+            return Ok(None);
+        }
+        let Some((account, _)) = self.find(name).await? else {
+            return Ok(None);
+        };
+        let created: i64 = on_pool!(&self.db, p => sqlx::query_scalar("SELECT created_at FROM accounts WHERE id = $1")
+            .bind(&account.id).fetch_one(p).await)
+        .map_err(storage)?;
+        let ratings: Vec<(String, f64, f64, i64)> = on_pool!(&self.db, p => {
+            match sqlx::query("SELECT game, rating, rd, games FROM ratings WHERE account_id = $1 ORDER BY game")
+                .bind(&account.id).fetch_all(p).await {
+                Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
+                    .collect::<Result<Vec<_>, sqlx::Error>>(),
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(storage)?;
+        let history: Vec<(String, String, i64, f64, f64)> = on_pool!(&self.db, p => {
+            match sqlx::query("SELECT game, game_id, at_ms, rating, rd FROM rating_history \
+                               WHERE account_id = $1 ORDER BY at_ms, game_id")
+                .bind(&account.id).fetch_all(p).await {
+                Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?, r.try_get(4)?)))
+                    .collect::<Result<Vec<_>, sqlx::Error>>(),
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(storage)?;
+        let seats = self.my_seats(&account.id).await?;
+        let mut rating_map = serde_json::Map::new();
+        for (game, rating, rd, games) in ratings {
+            let mine: Vec<_> = history.iter().filter(|h| h.0 == game).collect();
+            let points: Vec<Value> = mine[mine.len().saturating_sub(100)..]
+                .iter()
+                .map(|(_, id, at, r, d)| json!({"game_id": id, "at": at, "rating": r, "rd": d}))
+                .collect();
+            rating_map.insert(
+                game,
+                json!({"rating": rating, "rd": rd, "games": games, "history": points}),
+            );
+        }
+        let count = |w: &str| {
+            seats
+                .iter()
+                .filter(|s| s.result.as_deref() == Some(w))
+                .count()
+        };
+        let recent: Vec<Value> = seats
+            .iter()
+            .filter(|s| s.status == "over")
+            .take(50)
+            .map(|s| json!({"id": s.game_id, "game": s.game, "seat": s.seat, "result": s.result, "at": s.updated_at}))
+            .collect();
+        let playing: Vec<Value> = seats
+            .iter()
+            .filter(|s| s.status == "running" || s.status == "waiting")
+            .map(|s| json!({"id": s.game_id, "game": s.game, "seat": s.seat, "status": s.status}))
+            .collect();
+        Ok(Some(json!({
+            "name": account.name,
+            "created_at": created,
+            "ratings": rating_map,
+            "results": {"win": count("win"), "draw": count("draw"), "loss": count("loss")},
+            "recent_games": recent,
+            "playing": playing,
+        })))
+    }
+
+    /// The leaderboard of game kind `game`: the best [`LEADERBOARD_SIZE`] ratings whose deviation is
+    /// under [`LEADERBOARD_MAX_RD`].
+    pub async fn leaderboard(&self, game: &str) -> Result<Vec<Value>, AccountError> {
+        let sql = "SELECT a.name, r.rating, r.rd, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id \
+                   WHERE r.game = $1 AND r.rd < $2 ORDER BY r.rating DESC, a.name_key LIMIT $3";
+        let rows: Vec<(String, f64, f64, i64)> = on_pool!(&self.db, p => {
+            match sqlx::query(sql).bind(game).bind(LEADERBOARD_MAX_RD).bind(LEADERBOARD_SIZE).fetch_all(p).await {
+                Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
+                    .collect::<Result<Vec<_>, sqlx::Error>>(),
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(storage)?;
+        Ok(rows
+            .into_iter()
+            .enumerate()
+            .map(|(i, (name, rating, rd, games))| {
+                json!({"rank": i + 1, "name": name, "rating": rating, "rd": rd, "games": games})
+            })
+            .collect())
+    }
+
+    /// The players of the given games' seats: `(game id, seat, name, rating and RD in that game's
+    /// kind if rated)`.
+    pub async fn players(&self, game_ids: &[String]) -> Result<Vec<SeatPlayer>, AccountError> {
+        let mut out = Vec::new();
+        for chunk in game_ids.chunks(200) {
+            let head = "SELECT gs.game_id, gs.seat, a.name, r.rating, r.rd FROM game_seats gs \
+                 JOIN accounts a ON a.id = gs.account_id JOIN games g ON g.id = gs.game_id \
+                 LEFT JOIN ratings r ON r.account_id = gs.account_id AND r.game = g.game \
+                 WHERE gs.game_id IN (";
+            let rows: Vec<SeatPlayer> = on_pool!(&self.db, p => {
+                let mut q = sqlx::QueryBuilder::new(head);
+                let mut sep = q.separated(", ");
+                for id in chunk {
+                    sep.push_bind(id.as_str());
+                }
+                q.push(")");
+                match q.build().fetch_all(p).await {
+                    Ok(rows) => rows.iter().map(|r| Ok(SeatPlayer {
+                        game_id: r.try_get(0)?, seat: r.try_get::<i64, _>(1)? as u8, name: r.try_get(2)?,
+                        rating: r.try_get(3)?, rd: r.try_get(4)?,
+                    })).collect::<Result<Vec<_>, sqlx::Error>>(),
+                    Err(e) => Err(e),
+                }
+            })
+            .map_err(storage)?;
+            out.extend(rows);
+        }
+        Ok(out)
+    }
+}
+
+/// One seat an account holds.
+#[derive(Debug, Clone)]
+pub struct SeatRow {
+    pub game_id: String,
+    pub game: String,
+    pub status: String,
+    pub seat: u8,
+    pub token: String,
+    pub result: Option<String>,
+    pub updated_at: i64,
+}
+
+/// The account at one seat of a game, with its rating in that game's kind.
+#[derive(Debug, Clone)]
+pub struct SeatPlayer {
+    pub game_id: String,
+    pub seat: u8,
+    pub name: String,
+    pub rating: Option<f64>,
+    pub rd: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_3_to_20_letters_digits_dashes_underscores() {
+        for ok in ["abc", "A_b-9", "x".repeat(20).as_str()] {
+            assert!(check_name(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "ab",
+            "",
+            "a b c",
+            "émile",
+            "x".repeat(21).as_str(),
+            "a.bc",
+            "ab/c",
+        ] {
+            assert!(check_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn passwords_are_8_to_128_characters_and_not_the_name() {
+        assert!(check_password("alice", "correct horse").is_ok());
+        assert!(check_password("alice", "short").is_err());
+        assert!(check_password("alice", &"x".repeat(129)).is_err());
+        assert!(check_password("alice123", "ALICE123").is_err());
+    }
+
+    #[test]
+    fn the_session_cookie_is_found_among_others() {
+        let mut h = HeaderMap::new();
+        h.append(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; tabula_session=abc; b=2"),
+        );
+        assert_eq!(cookie(&h, SESSION_COOKIE), Some("abc"));
+        let mut h = HeaderMap::new();
+        h.append(header::COOKIE, HeaderValue::from_static("x=1"));
+        h.append(
+            header::COOKIE,
+            HeaderValue::from_static("tabula_session=def"),
+        );
+        assert_eq!(cookie(&h, SESSION_COOKIE), Some("def"));
+    }
+}

@@ -1,0 +1,387 @@
+//! Glicko-2 ratings per game kind (issue 24), with the `skillratings` crate's formula.
+//!
+//! * A rating belongs to an account and a game id (`cyvasse-trump` and `cyvasse-caird` are separate
+//!   kinds); it starts at 1500, RD 350, volatility 0.06 (τ = 0.5).
+//! * A game is **rated** when its creator chose so (`rated` in its `created` event) and, when it ends,
+//!   every seat is held by a distinct existing account (AI seats never are: a rated game cannot have
+//!   one). Each game is a rating period of its own. With more than two seats (Syba) the results are
+//!   rated pairwise: every seat met every other seat once, a win against a seat that scored less, a
+//!   draw against one that scored the same, a loss against one that scored more, all against the
+//!   ratings from before the game.
+//! * Ratings change once, in the writer's transaction that commits the game's `end` event
+//!   ([`record_end_sqlite`] / [`record_end_pg`]): the end and the new ratings are stored together or
+//!   not at all. The same transaction records each account seat's result (`game_seats.result`) for
+//!   the win/draw/loss counts, in rated and casual games alike.
+
+use skillratings::Outcomes;
+
+use crate::accounts::{Account, AccountError, Accounts};
+use crate::model::Refusal;
+use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
+
+/// A rating: value, deviation and volatility.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rating {
+    pub rating: f64,
+    pub rd: f64,
+    pub volatility: f64,
+}
+
+impl Default for Rating {
+    /// 1500, RD 350, volatility 0.06.
+    fn default() -> Rating {
+        let r = Glicko2Rating::new();
+        Rating {
+            rating: r.rating,
+            rd: r.deviation,
+            volatility: r.volatility,
+        }
+    }
+}
+
+impl From<Rating> for Glicko2Rating {
+    fn from(r: Rating) -> Glicko2Rating {
+        Glicko2Rating {
+            rating: r.rating,
+            deviation: r.rd,
+            volatility: r.volatility,
+        }
+    }
+}
+
+impl From<Glicko2Rating> for Rating {
+    fn from(r: Glicko2Rating) -> Rating {
+        Rating {
+            rating: r.rating,
+            rd: r.deviation,
+            volatility: r.volatility,
+        }
+    }
+}
+
+/// The players' ratings after one game in which seat `i` had rating `before[i]` and scored
+/// `scores[i]` (1 win, ½ draw, 0 loss): each seat against every other seat, pairwise, in one rating
+/// period.
+pub fn after_game(before: &[Rating], scores: &[f64]) -> Vec<Rating> {
+    let config = Glicko2Config::new();
+    (0..before.len())
+        .map(|i| {
+            let results: Vec<(Glicko2Rating, Outcomes)> = (0..before.len())
+                .filter(|&j| j != i)
+                .map(|j| {
+                    let s = scores.get(i).copied().unwrap_or(0.0);
+                    let t = scores.get(j).copied().unwrap_or(0.0);
+                    let outcome = if s > t {
+                        Outcomes::WIN
+                    } else if s < t {
+                        Outcomes::LOSS
+                    } else {
+                        Outcomes::DRAW
+                    };
+                    (before[j].into(), outcome)
+                })
+                .collect();
+            glicko2_rating_period(&before[i].into(), &results, &config).into()
+        })
+        .collect()
+}
+
+/// What the writer needs to know when it commits a game's end.
+#[derive(Debug, Clone)]
+pub struct GameEnd {
+    /// The game kind (its id), the key of the ratings.
+    pub game: String,
+    /// Whether the creator chose a rated game.
+    pub rated: bool,
+    /// Each seat's score (1 win, ½ draw, 0 loss).
+    pub scores: Vec<f64>,
+}
+
+/// The word stored in `game_seats.result` for a score.
+pub fn result_word(score: f64) -> &'static str {
+    if score >= 1.0 {
+        "win"
+    } else if score <= 0.0 {
+        "loss"
+    } else {
+        "draw"
+    }
+}
+
+/// A seat bound to an account in the same transaction as the event that gives it (a creation's
+/// host seats, a join).
+#[derive(Debug, Clone)]
+pub struct SeatBinding {
+    pub seat: u8,
+    pub account_id: String,
+    pub token: String,
+}
+
+/// A rated seek's range of ratings (inclusive).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RatingRange {
+    pub min: f64,
+    pub max: f64,
+}
+
+/// Checks a game's creation as to ratings: a `rating_range` only for a rated game, and a rated game
+/// only for a signed-in creator holding exactly one seat, at least two seats, no AI seat (AI seats
+/// are never rated).
+pub fn check_rated_creation(
+    config: &crate::model::GameConfig,
+    hosts: &[u8],
+    signed_in: bool,
+) -> Result<(), Refusal> {
+    if let Some(range) = config.rating_range {
+        if !config.rated {
+            return Err(Refusal::BadRequest(
+                "`rating_range` is for rated games (`\"rated\": true`)".into(),
+            ));
+        }
+        if !(range.min.is_finite() && range.max.is_finite() && range.min <= range.max) {
+            return Err(Refusal::BadRequest(
+                "`rating_range` needs finite `min` <= `max`".into(),
+            ));
+        }
+    }
+    if !config.rated {
+        return Ok(());
+    }
+    if !signed_in {
+        return Err(Refusal::Forbidden(
+            "only a signed-in player can create a rated game: sign in (POST /api/session) first"
+                .into(),
+        ));
+    }
+    if config
+        .seats
+        .iter()
+        .any(|s| !matches!(s, crate::model::SeatKind::Human))
+    {
+        return Err(Refusal::BadRequest(
+            "a rated game has no AI seat (games against the AI are never rated)".into(),
+        ));
+    }
+    if config.seats.len() < 2 || hosts.len() != 1 {
+        return Err(Refusal::BadRequest(
+            "in a rated game the creator holds exactly one seat (`host_seat`); each other seat is \
+             joined by another signed-in player"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a join of a rated game's open seat: by a signed-in player who holds no other seat of it.
+pub async fn check_rated_join(
+    accounts: &Accounts,
+    game_id: &str,
+    config: &crate::model::GameConfig,
+    by: Option<&Account>,
+) -> Result<(), Refusal> {
+    let Some(account) = by else {
+        return Err(Refusal::Forbidden(
+            "this game is rated: only signed-in players join it (sign in first)".into(),
+        ));
+    };
+    if let Some(seat) = accounts.seats_held(game_id, &account.id).await?.first() {
+        return Err(Refusal::Conflict(format!(
+            "you already hold seat {seat} of this rated game: each seat of a rated game is another \
+             player's"
+        )));
+    }
+    if let Some(range) = config.rating_range {
+        let rating = accounts
+            .rating(&account.id, &config.game)
+            .await?
+            .unwrap_or(Rating::default().rating);
+        if rating < range.min || rating > range.max {
+            return Err(Refusal::Forbidden(format!(
+                "this rated game is for players rated {:.0}–{:.0} in {}; your rating is {rating:.0}",
+                range.min, range.max, config.game
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// An account refusal where a game refusal is expected (storage errors and conflicts keep their code).
+pub fn as_refusal(e: AccountError) -> Refusal {
+    match e {
+        AccountError::Refused(r) => r,
+        other => Refusal::Forbidden(other.to_string()),
+    }
+}
+
+macro_rules! writer_fns {
+    ($bind:ident, $end:ident, $db:ty) => {
+        /// Binds seats to accounts (inside the writer's transaction).
+        pub async fn $bind(
+            conn: &mut <$db as sqlx::Database>::Connection,
+            game_id: &str,
+            bindings: &[SeatBinding],
+        ) -> Result<(), sqlx::Error> {
+            for b in bindings {
+                sqlx::query(
+                    "INSERT INTO game_seats (game_id, seat, account_id, token) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (game_id, seat) DO UPDATE SET account_id = excluded.account_id, \
+                     token = excluded.token",
+                )
+                .bind(game_id)
+                .bind(i64::from(b.seat))
+                .bind(&b.account_id)
+                .bind(&b.token)
+                .execute(&mut *conn)
+                .await?;
+            }
+            Ok(())
+        }
+
+        /// Records a game's end for the accounts that hold its seats (inside the writer's
+        /// transaction that commits the `end` event): each seat's result and, for a rated game whose
+        /// every seat is a distinct existing account, the new ratings and their history.
+        pub async fn $end(
+            conn: &mut <$db as sqlx::Database>::Connection,
+            game_id: &str,
+            at: i64,
+            end: &GameEnd,
+        ) -> Result<(), sqlx::Error> {
+            use sqlx::Row;
+            let rows = sqlx::query(
+                "SELECT gs.seat, gs.account_id, r.rating, r.rd, r.volatility FROM game_seats gs \
+                 JOIN accounts a ON a.id = gs.account_id \
+                 LEFT JOIN ratings r ON r.account_id = gs.account_id AND r.game = $2 \
+                 WHERE gs.game_id = $1 ORDER BY gs.seat",
+            )
+            .bind(game_id)
+            .bind(&end.game)
+            .fetch_all(&mut *conn)
+            .await?;
+            let mut held: Vec<(usize, String, Rating)> = Vec::with_capacity(rows.len());
+            for row in &rows {
+                let seat: i64 = row.try_get(0)?;
+                let account: String = row.try_get(1)?;
+                let rating = match (
+                    row.try_get::<Option<f64>, _>(2)?,
+                    row.try_get::<Option<f64>, _>(3)?,
+                    row.try_get::<Option<f64>, _>(4)?,
+                ) {
+                    (Some(rating), Some(rd), Some(volatility)) => Rating {
+                        rating,
+                        rd,
+                        volatility,
+                    },
+                    _ => Rating::default(),
+                };
+                held.push((seat as usize, account, rating));
+            }
+            for (seat, _, _) in &held {
+                let score = end.scores.get(*seat).copied().unwrap_or(0.0);
+                sqlx::query("UPDATE game_seats SET result = $1 WHERE game_id = $2 AND seat = $3")
+                    .bind(result_word(score))
+                    .bind(game_id)
+                    .bind(*seat as i64)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            let n = end.scores.len();
+            let mut accounts: Vec<&str> = held.iter().map(|(_, a, _)| a.as_str()).collect();
+            accounts.sort_unstable();
+            accounts.dedup();
+            let every_seat = n >= 2
+                && held.len() == n
+                && accounts.len() == n
+                && held.iter().enumerate().all(|(i, (seat, _, _))| *seat == i);
+            if !end.rated || !every_seat {
+                return Ok(());
+            }
+            let before: Vec<Rating> = held.iter().map(|(_, _, r)| *r).collect();
+            let after = after_game(&before, &end.scores);
+            for ((_, account, _), new) in held.iter().zip(&after) {
+                sqlx::query(
+                    "INSERT INTO ratings (account_id, game, rating, rd, volatility, games, updated_at) \
+                     VALUES ($1, $2, $3, $4, $5, 1, $6) ON CONFLICT (account_id, game) DO UPDATE SET \
+                     rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility, \
+                     games = ratings.games + 1, updated_at = excluded.updated_at",
+                )
+                .bind(account)
+                .bind(&end.game)
+                .bind(new.rating)
+                .bind(new.rd)
+                .bind(new.volatility)
+                .bind(at)
+                .execute(&mut *conn)
+                .await?;
+                sqlx::query(
+                    "INSERT INTO rating_history (account_id, game, game_id, at_ms, rating, rd) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(account)
+                .bind(&end.game)
+                .bind(game_id)
+                .bind(at)
+                .bind(new.rating)
+                .bind(new.rd)
+                .execute(&mut *conn)
+                .await?;
+            }
+            Ok(())
+        }
+    };
+}
+
+writer_fns!(bind_seats_sqlite, record_end_sqlite, sqlx::Sqlite);
+writer_fns!(bind_seats_pg, record_end_pg, sqlx::Postgres);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Glickman's worked example ("Example of the Glicko-2 system", 2013): a 1500 / RD 200 /
+    /// σ 0.06 player beats a 1400 / 30 player and loses to 1550 / 100 and 1700 / 300 players in one
+    /// period (τ 0.5): 1464.06, RD 151.52, σ 0.05999.
+    #[test]
+    fn glicko2_matches_glickmans_worked_example() {
+        let config = Glicko2Config::new();
+        let player = Glicko2Rating {
+            rating: 1500.0,
+            deviation: 200.0,
+            volatility: 0.06,
+        };
+        let opp = |rating, deviation| Glicko2Rating {
+            rating,
+            deviation,
+            volatility: 0.06,
+        };
+        let results = [
+            (opp(1400.0, 30.0), Outcomes::WIN),
+            (opp(1550.0, 100.0), Outcomes::LOSS),
+            (opp(1700.0, 300.0), Outcomes::LOSS),
+        ];
+        let after = glicko2_rating_period(&player, &results, &config);
+        assert!((after.rating - 1464.06).abs() < 0.01, "{after:?}");
+        assert!((after.deviation - 151.52).abs() < 0.01, "{after:?}");
+        assert!((after.volatility - 0.05999).abs() < 0.00001, "{after:?}");
+    }
+
+    /// A two-seat game is one rating period of one result for each player; a three-seat game rates
+    /// each seat against both others (Syba's results rated pairwise).
+    #[test]
+    fn multi_seat_results_are_rated_pairwise() {
+        let start = Rating::default();
+        let two = after_game(&[start, start], &[1.0, 0.0]);
+        assert!(two[0].rating > 1500.0 && two[1].rating < 1500.0);
+        assert!(((two[0].rating - 1500.0) + (two[1].rating - 1500.0)).abs() < 1e-9);
+        let three = after_game(&[start, start, start], &[1.0, 0.0, 0.0]);
+        let config = Glicko2Config::new();
+        let g = Glicko2Rating::from(start);
+        let winner = glicko2_rating_period(&g, &[(g, Outcomes::WIN), (g, Outcomes::WIN)], &config);
+        let loser = glicko2_rating_period(&g, &[(g, Outcomes::LOSS), (g, Outcomes::DRAW)], &config);
+        assert_eq!(three[0], Rating::from(winner));
+        assert_eq!(three[1], Rating::from(loser));
+        assert_eq!(three[2], Rating::from(loser));
+        let draw = after_game(&[start, start], &[0.5, 0.5]);
+        assert!((draw[0].rating - 1500.0).abs() < 1e-9 && draw[0].rd < 350.0);
+    }
+}

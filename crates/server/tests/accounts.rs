@@ -1,0 +1,975 @@
+//! Accounts, sessions, seats held by accounts and Glicko-2 ratings over HTTP (issue 24), on SQLite
+//! and (when a test cluster is given, see `postgres.rs`) PostgreSQL: sign-up and sign-in, rated games
+//! changing both ratings exactly as an independent Glicko-2 computation says, casual and AI games
+//! changing none, a second device seeing the same games; and the security rules (CSRF, brute force,
+//! deleted accounts, no secret in any answer or log line).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use common::*;
+use serde_json::{Value, json};
+use tabula_server::accounts::LoginLimits;
+use tabula_server::client::request_with_response_headers;
+use tabula_server::{Limits, RunningServer, Storage};
+
+// ---------------------------------------------------------------------------------------------
+// An independent Glicko-2 (Glickman, "Example of the Glicko-2 system", 2013), step by step.
+
+#[derive(Debug, Clone, Copy)]
+struct G2 {
+    rating: f64,
+    rd: f64,
+    vol: f64,
+}
+
+const START: G2 = G2 {
+    rating: 1500.0,
+    rd: 350.0,
+    vol: 0.06,
+};
+
+/// One rating period of `p` against `games` (opponent, score), τ = 0.5.
+fn glicko2(p: G2, games: &[(G2, f64)]) -> G2 {
+    let tau = 0.5;
+    let scale = 173.7178;
+    let mu = (p.rating - 1500.0) / scale;
+    let phi = p.rd / scale;
+    let g = |phi_j: f64| 1.0 / (1.0 + 3.0 * phi_j * phi_j / (std::f64::consts::PI.powi(2))).sqrt();
+    let e = |mu_j: f64, phi_j: f64| 1.0 / (1.0 + (-g(phi_j) * (mu - mu_j)).exp());
+    let mut v_inv = 0.0;
+    let mut delta_sum = 0.0;
+    for (o, s) in games {
+        let (mu_j, phi_j) = ((o.rating - 1500.0) / scale, o.rd / scale);
+        let (gj, ej) = (g(phi_j), e(mu_j, phi_j));
+        v_inv += gj * gj * ej * (1.0 - ej);
+        delta_sum += gj * (s - ej);
+    }
+    let v = 1.0 / v_inv;
+    let delta = v * delta_sum;
+    // Step 5: the new volatility (Illinois algorithm).
+    let a = (p.vol * p.vol).ln();
+    let f = |x: f64| {
+        let ex = x.exp();
+        ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex).powi(2))
+            - (x - a) / (tau * tau)
+    };
+    let mut big_a = a;
+    let mut big_b = if delta * delta > phi * phi + v {
+        (delta * delta - phi * phi - v).ln()
+    } else {
+        let mut k = 1.0;
+        while f(a - k * tau) < 0.0 {
+            k += 1.0;
+        }
+        a - k * tau
+    };
+    let (mut fa, mut fb) = (f(big_a), f(big_b));
+    while (big_b - big_a).abs() > 1e-6 {
+        let c = big_a + (big_a - big_b) * fa / (fb - fa);
+        let fc = f(c);
+        if fc * fb <= 0.0 {
+            big_a = big_b;
+            fa = fb;
+        } else {
+            fa /= 2.0;
+        }
+        big_b = c;
+        fb = fc;
+    }
+    let vol = (big_a / 2.0).exp();
+    let phi_star = (phi * phi + vol * vol).sqrt();
+    let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
+    let mu_new = mu + phi_new * phi_new * delta_sum;
+    G2 {
+        rating: mu_new * scale + 1500.0,
+        rd: phi_new * scale,
+        vol,
+    }
+}
+
+/// The reference reproduces the paper's worked example, so the checks below rest on it.
+#[test]
+fn reference_glicko2_reproduces_glickmans_worked_example() {
+    let p = G2 {
+        rating: 1500.0,
+        rd: 200.0,
+        vol: 0.06,
+    };
+    let o = |rating, rd| G2 {
+        rating,
+        rd,
+        vol: 0.06,
+    };
+    let after = glicko2(
+        p,
+        &[
+            (o(1400.0, 30.0), 1.0),
+            (o(1550.0, 100.0), 0.0),
+            (o(1700.0, 300.0), 0.0),
+        ],
+    );
+    assert!((after.rating - 1464.06).abs() < 0.01, "{after:?}");
+    assert!((after.rd - 151.52).abs() < 0.01, "{after:?}");
+    assert!((after.vol - 0.05999).abs() < 0.00001, "{after:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A browser-like client: a cookie jar of one session and its CSRF token.
+
+#[derive(Debug, Clone)]
+struct Device {
+    cookie: Option<String>,
+    csrf: Option<String>,
+}
+
+impl Device {
+    fn new() -> Device {
+        Device {
+            cookie: None,
+            csrf: None,
+        }
+    }
+}
+
+/// Every answer the tests received (status line aside): headers and bodies, to look for secrets.
+fn answers() -> &'static Mutex<Vec<String>> {
+    static A: OnceLock<Mutex<Vec<String>>> = OnceLock::new();
+    A.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// One request from `dev`: with its cookie, and with its CSRF token when `csrf`. Keeps a session
+/// cookie the server sets (or clears).
+async fn call(
+    addr: SocketAddr,
+    dev: &mut Device,
+    csrf: bool,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Vec<(String, String)>, Value) {
+    let mut headers: Vec<(&str, String)> = Vec::new();
+    if let Some(c) = &dev.cookie {
+        headers.push(("Cookie", format!("tabula_session={c}")));
+    }
+    if csrf && let Some(t) = &dev.csrf {
+        headers.push(("X-CSRF-Token", t.clone()));
+    }
+    let hs: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let payload = body.map(|b| b.to_string()).unwrap_or_default();
+    let (status, rh, v) =
+        request_with_response_headers(addr, method, path, &hs, payload.as_bytes())
+            .await
+            .unwrap();
+    answers().lock().unwrap().push(format!("{rh:?} {v}"));
+    for (k, val) in &rh {
+        if k == "set-cookie"
+            && let Some(rest) = val.strip_prefix("tabula_session=")
+        {
+            let token = rest.split(';').next().unwrap_or("");
+            dev.cookie = (!token.is_empty()).then(|| token.to_string());
+        }
+    }
+    if let Some(t) = v["csrf"].as_str() {
+        dev.csrf = Some(t.to_string());
+    }
+    (status, rh, v)
+}
+
+async fn sign_up(addr: SocketAddr, name: &str, password: &str) -> Device {
+    let mut dev = Device::new();
+    let (s, _, v) = call(
+        addr,
+        &mut dev,
+        false,
+        "POST",
+        "/api/account",
+        Some(json!({"name": name, "password": password})),
+    )
+    .await;
+    assert_eq!(s, 201, "{v}");
+    assert!(dev.cookie.is_some() && dev.csrf.is_some());
+    dev
+}
+
+async fn sign_in(addr: SocketAddr, name: &str, password: &str) -> (u16, Device, Value) {
+    let mut dev = Device::new();
+    let (s, _, v) = call(
+        addr,
+        &mut dev,
+        false,
+        "POST",
+        "/api/session",
+        Some(json!({"name": name, "password": password})),
+    )
+    .await;
+    (s, dev, v)
+}
+
+fn code(v: &Value) -> &str {
+    v["error"]["code"].as_str().unwrap_or("")
+}
+
+/// Creates a Duel as `dev` (signed in, with its CSRF token) holding seat 0; returns id and token.
+async fn create_as(addr: SocketAddr, dev: &mut Device, body: Value) -> (String, String) {
+    let (s, _, v) = call(addr, dev, true, "POST", "/api/games", Some(body)).await;
+    assert_eq!(s, 201, "{v}");
+    (
+        v["id"].as_str().unwrap().to_string(),
+        v["seats"][0]["token"].as_str().unwrap().to_string(),
+    )
+}
+
+async fn join_as(addr: SocketAddr, dev: &mut Device, id: &str, seat: u8) -> String {
+    let (s, _, v) = call(
+        addr,
+        dev,
+        true,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(json!({"seat": seat})),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    v["token"].as_str().unwrap().to_string()
+}
+
+/// Plays the game to its end over HTTP; returns its result.
+async fn play_out(addr: SocketAddr, id: &str, tokens: &[String]) -> Value {
+    while http_step(addr, id, tokens).await.is_some() {}
+    let snap = snapshot(addr, id, 0, &tokens[0]).await;
+    assert_eq!(snap["status"], "over", "{snap}");
+    snap["result"].clone()
+}
+
+async fn profile(addr: SocketAddr, name: &str) -> Value {
+    let (s, v) = get(addr, &format!("/api/players/{name}")).await;
+    assert_eq!(s, 200, "{v}");
+    v
+}
+
+fn assert_rating(profile: &Value, game: &str, expected: G2, games: u64) {
+    let r = &profile["ratings"][game];
+    let (rating, rd) = (r["rating"].as_f64().unwrap(), r["rd"].as_f64().unwrap());
+    assert!(
+        (rating - expected.rating).abs() < 1e-6 && (rd - expected.rd).abs() < 1e-6,
+        "{}: server {rating} / {rd}, Glicko-2 {expected:?}",
+        profile["name"]
+    );
+    assert_eq!(r["games"], games, "{profile}");
+}
+
+fn score(result: &Value, seat: usize) -> f64 {
+    match result["results"][seat].as_str().unwrap() {
+        "win" => 1.0,
+        "loss" => 0.0,
+        _ => 0.5,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scenarios, run on each database.
+
+/// Two accounts play a rated game to its end, then a second one ended by resignation: after each,
+/// both ratings (and deviations) are exactly what Glicko-2 gives from the ratings before it; the
+/// profiles count the results and keep the history; the leaderboard lists only low deviations.
+async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
+    let mut alice = sign_up(addr, "alice", "alice's long secret").await;
+    let mut bob = sign_up(addr, "Bob_2", "bob's long secret").await;
+    let (id, t0) = create_as(
+        addr,
+        &mut alice,
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0, "rated": true}),
+    )
+    .await;
+    let (_, lobby) = get(addr, "/api/lobby").await;
+    let open = &lobby["open"][0];
+    assert_eq!(open["rated"], true, "{lobby}");
+    assert_eq!(open["seats"][0]["player"]["name"], "alice", "{lobby}");
+    assert_eq!(open["seats"][0]["player"]["rating"], Value::Null, "{lobby}");
+    // An anonymous player cannot take the seat of a rated game; the creator cannot take both.
+    let (s, v) = post(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
+    assert_eq!((s, code(&v)), (403, "forbidden"), "{v}");
+    let (s, _, v) = call(
+        addr,
+        &mut alice,
+        true,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        json!({"seat": 1}).into(),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (409, "conflict"), "{v}");
+    let t1 = join_as(addr, &mut bob, &id, 1).await;
+    let tokens = vec![t0, t1];
+    let result = play_out(addr, &id, &tokens).await;
+    let (sa, sb) = (score(&result, 0), score(&result, 1));
+    let a1 = glicko2(START, &[(START, sa)]);
+    let b1 = glicko2(START, &[(START, sb)]);
+    let pa = profile(addr, "ALICE").await;
+    let pb = profile(addr, "bob_2").await;
+    assert_eq!(pa["name"], "alice");
+    assert_rating(&pa, "duel", a1, 1);
+    assert_rating(&pb, "duel", b1, 1);
+    assert_eq!(
+        pa["ratings"]["duel"]["history"].as_array().unwrap().len(),
+        1
+    );
+    assert_eq!(pa["recent_games"][0]["id"], id.as_str());
+
+    // The second game: Bob creates it, Alice joins, and Bob resigns at once.
+    let (id2, u1) = create_as(
+        addr,
+        &mut bob,
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0, "rated": true}),
+    )
+    .await;
+    let (_, lobby) = get(addr, "/api/lobby").await;
+    let rating_shown = lobby["open"][0]["seats"][0]["player"]["rating"]
+        .as_f64()
+        .unwrap();
+    assert!((rating_shown - b1.rating).abs() < 1e-6, "{lobby}");
+    let u0 = join_as(addr, &mut alice, &id2, 1).await;
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id2}/resign"),
+        json!({"seat": 0, "token": u1}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let snap = snapshot(addr, &id2, 1, &u0).await;
+    assert_eq!(snap["status"], "over");
+    let a2 = glicko2(a1, &[(b1, 1.0)]);
+    let b2 = glicko2(b1, &[(a1, 0.0)]);
+    let pa = profile(addr, "alice").await;
+    let pb = profile(addr, "Bob_2").await;
+    assert_rating(&pa, "duel", a2, 2);
+    assert_rating(&pb, "duel", b2, 2);
+    let wins = |p: &Value| p["results"]["win"].as_u64().unwrap();
+    let losses = |p: &Value| p["results"]["loss"].as_u64().unwrap();
+    assert_eq!(wins(&pa) + losses(&pa), 2, "{pa}");
+    assert_eq!(wins(&pa) + wins(&pb), 2, "{pa} {pb}");
+    assert_eq!(
+        pb["ratings"]["duel"]["history"].as_array().unwrap().len(),
+        2
+    );
+
+    // RD is still far above 110 after two games: nobody is on the leaderboard yet.
+    let (s, board) = get(addr, "/api/leaderboard/duel").await;
+    assert_eq!(s, 200, "{board}");
+    assert_eq!(board["players"], json!([]), "{board}");
+    let (s, v) = get(addr, "/api/leaderboard/chess").await;
+    assert_eq!((s, code(&v)), (404, "not_found"), "{v}");
+}
+
+/// A casual game between two accounts, and a game against the AI (which cannot be rated), change
+/// no rating; the casual results still count in the profiles.
+async fn casual_and_ai_games_change_no_rating(addr: SocketAddr) {
+    let mut carol = sign_up(addr, "carol", "carol's long secret").await;
+    let mut dave = sign_up(addr, "dave", "dave's long secret").await;
+    let (id, t0) = create_as(
+        addr,
+        &mut carol,
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0}),
+    )
+    .await;
+    let t1 = join_as(addr, &mut dave, &id, 1).await;
+    play_out(addr, &id, &[t0, t1]).await;
+    let pc = profile(addr, "carol").await;
+    let pd = profile(addr, "dave").await;
+    assert_eq!(pc["ratings"], json!({}), "{pc}");
+    assert_eq!(pd["ratings"], json!({}), "{pd}");
+    let played = |p: &Value| {
+        ["win", "draw", "loss"]
+            .iter()
+            .map(|k| p["results"][k].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert_eq!((played(&pc), played(&pd)), (1, 1));
+
+    // Rated with an AI seat is refused, and changes nothing.
+    let ai_seats = json!([{"kind": "human"}, {"kind": "ai", "level": 1}]);
+    let (s, _, v) = call(
+        addr,
+        &mut carol,
+        true,
+        "POST",
+        "/api/games",
+        Some(json!({"game": "duel", "seats": ai_seats, "host_seat": 0, "rated": true})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (400, "bad_request"), "{v}");
+    let (id, t0) = create_as(
+        addr,
+        &mut carol,
+        json!({"game": "duel", "seats": ai_seats, "host_seat": 0}),
+    )
+    .await;
+    // Carol plays whenever her seat's messages list legal actions; the AI answers by itself.
+    let mut sock = ws(addr, &id, Some((0, &t0))).await;
+    loop {
+        let m = sock.recv(T).await.unwrap().expect("connection open");
+        if m["status"] == "over" {
+            break;
+        }
+        if let Some(first) = m["legal"].as_array().and_then(|l| l.first()) {
+            let (s, v) = post(
+                addr,
+                &format!("/api/games/{id}/action"),
+                json!({"seat": 0, "token": t0, "action": first["action"]}),
+            )
+            .await;
+            // A message that was overtaken by the AI's move may list a stale action.
+            assert!(s == 200 || s == 409 || s == 422, "{v}");
+        }
+    }
+    let pc = profile(addr, "carol").await;
+    assert_eq!(pc["ratings"], json!({}), "{pc}");
+    assert_eq!(played(&pc), 2, "{pc}");
+}
+
+/// A game created on one device is listed, with its seat's token, on another device signed in to
+/// the same account, which can play it; an anonymous seat is claimed into an account.
+async fn a_second_device_sees_the_same_games(addr: SocketAddr) {
+    let mut phone = sign_up(addr, "erin", "erin's long secret").await;
+    let (id, t0) = create_as(
+        addr,
+        &mut phone,
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0}),
+    )
+    .await;
+    // An anonymous player joins seat 1 from the lobby.
+    let (s, v) = post(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
+    assert_eq!(s, 200, "{v}");
+    let t1 = v["token"].as_str().unwrap().to_string();
+
+    let (s, mut laptop, v) = sign_in(addr, "Erin", "erin's long secret").await;
+    assert_eq!(s, 200, "{v}");
+    let (s, _, mine) = call(addr, &mut laptop, false, "GET", "/api/me/games", None).await;
+    assert_eq!(s, 200, "{mine}");
+    let g = &mine["games"][0];
+    assert_eq!(
+        (g["id"].as_str(), g["seat"].as_u64()),
+        (Some(id.as_str()), Some(0)),
+        "{mine}"
+    );
+    assert_eq!(g["token"].as_str(), Some(t0.as_str()));
+    // Both seats choose a secret at once: it is Erin's turn.
+    assert_eq!(g["your_turn"], true, "{mine}");
+    assert_eq!(mine["awaiting"], 1);
+    // The laptop plays with the listed token; then it is no longer Erin's turn.
+    let token = g["token"].as_str().unwrap().to_string();
+    let (s, v) = post_action(addr, &id, 0, &token, "secret:amberword").await;
+    assert_eq!(s, 200, "{v}");
+    let (_, _, mine) = call(addr, &mut laptop, false, "GET", "/api/me/games", None).await;
+    assert_eq!(mine["games"][0]["your_turn"], false, "{mine}");
+    assert_eq!(mine["awaiting"], 0);
+    let (_, _, on_phone) = call(addr, &mut phone, false, "GET", "/api/me/games", None).await;
+    assert_eq!(on_phone["games"], mine["games"]);
+
+    // The anonymous player signs up on their device and claims the seat into the new account.
+    let mut frank = sign_up(addr, "frank", "frank's long secret").await;
+    let claim = json!({"game": id, "seat": 1, "token": "0".repeat(64)});
+    let (s, _, v) = call(addr, &mut frank, true, "POST", "/api/me/seats", Some(claim)).await;
+    assert_eq!((s, code(&v)), (403, "bad_token"), "{v}");
+    let claim = json!({"game": id, "seat": 1, "token": t1});
+    let (s, _, v) = call(
+        addr,
+        &mut frank,
+        true,
+        "POST",
+        "/api/me/seats",
+        Some(claim.clone()),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (_, _, mine) = call(addr, &mut frank, false, "GET", "/api/me/games", None).await;
+    assert_eq!(mine["games"][0]["id"].as_str(), Some(id.as_str()), "{mine}");
+    assert_eq!(mine["games"][0]["your_turn"], true, "{mine}");
+    // Erin cannot take Frank's seat with the same token.
+    let (s, _, v) = call(addr, &mut phone, true, "POST", "/api/me/seats", Some(claim)).await;
+    assert_eq!((s, code(&v)), (409, "conflict"), "{v}");
+    // Without a session there is no "my games".
+    let (s, v) = get(addr, "/api/me/games").await;
+    assert_eq!((s, code(&v)), (401, "not_signed_in"), "{v}");
+}
+
+async fn sqlite_server(name: &str, limits: Limits) -> (RunningServer, std::path::PathBuf) {
+    let dir = temp_dir(name);
+    let server = start_with(registry(), Storage::SqliteDir(dir.clone()), limits).await;
+    (server, dir)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_rated_games_change_both_ratings_as_glicko2_says() {
+    let (server, dir) = sqlite_server("rated", Limits::default()).await;
+    rated_games_change_both_ratings_as_glicko2_says(server.local_addr()).await;
+    // Low-deviation ratings are listed, best first; the rest are not.
+    let pool = sqlite_pool(&dir).await;
+    for (name, rating, rd) in [("alice", 1700.0, 60.0), ("Bob_2", 1800.0, 109.0)] {
+        sqlx::query(
+            "UPDATE ratings SET rating = $1, rd = $2 WHERE account_id = \
+             (SELECT id FROM accounts WHERE name = $3)",
+        )
+        .bind(rating)
+        .bind(rd)
+        .bind(name)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    let (_, board) = get(server.local_addr(), "/api/leaderboard/duel").await;
+    let names: Vec<&str> = board["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Bob_2", "alice"], "{board}");
+    sqlx::query("UPDATE ratings SET rd = 110")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let (_, board) = get(server.local_addr(), "/api/leaderboard/duel").await;
+    assert_eq!(board["players"], json!([]), "{board}");
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_casual_and_ai_games_change_no_rating() {
+    let (server, _) = sqlite_server("casual", Limits::default()).await;
+    casual_and_ai_games_change_no_rating(server.local_addr()).await;
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_second_device_sees_the_same_games() {
+    let (server, _) = sqlite_server("devices", Limits::default()).await;
+    a_second_device_sees_the_same_games(server.local_addr()).await;
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_rated_games_change_both_ratings_as_glicko2_says() {
+    let Some(url) = postgres_url().await else {
+        return;
+    };
+    let server = start_with(registry(), Storage::Postgres(url), Limits::default()).await;
+    rated_games_change_both_ratings_as_glicko2_says(server.local_addr()).await;
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_casual_and_ai_games_change_no_rating() {
+    let Some(url) = postgres_url().await else {
+        return;
+    };
+    let server = start_with(registry(), Storage::Postgres(url), Limits::default()).await;
+    casual_and_ai_games_change_no_rating(server.local_addr()).await;
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_second_device_sees_the_same_games() {
+    let Some(url) = postgres_url().await else {
+        return;
+    };
+    let server = start_with(registry(), Storage::Postgres(url), Limits::default()).await;
+    a_second_device_sees_the_same_games(server.local_addr()).await;
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_accounts_security() {
+    let Some(url) = postgres_url().await else {
+        return;
+    };
+    let server = start_with(registry(), Storage::Postgres(url), Limits::default()).await;
+    let addr = server.local_addr();
+    cookie_without_csrf_cannot_act(addr).await;
+    deleted_accounts_sessions_stop_working(addr).await;
+    server.shutdown().await.unwrap();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sign-up rules and security.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sign_up_checks_names_and_passwords() {
+    let (server, _) = sqlite_server("signup", Limits::default()).await;
+    let addr = server.local_addr();
+    let (s, rh, v) = call(
+        addr,
+        &mut Device::new(),
+        false,
+        "POST",
+        "/api/account",
+        Some(json!({"name": "Grace", "password": "grace's long secret"})),
+    )
+    .await;
+    assert_eq!(s, 201, "{v}");
+    let cookie = rh
+        .iter()
+        .find(|(k, _)| k == "set-cookie")
+        .unwrap()
+        .1
+        .clone();
+    for attr in ["HttpOnly", "SameSite=Lax", "Path=/"] {
+        assert!(cookie.contains(attr), "{cookie}");
+    }
+    assert!(!cookie.contains("Secure"), "no TLS, no Secure: {cookie}");
+    for (name, password, status, error) in [
+        ("grace", "another long secret", 409, "name_taken"),
+        ("GRACE", "another long secret", 409, "name_taken"),
+        ("gr", "another long secret", 400, "invalid_name"),
+        (
+            "twenty-one-characters",
+            "another long secret",
+            400,
+            "invalid_name",
+        ),
+        ("bad name", "another long secret", 400, "invalid_name"),
+        ("héloïse", "another long secret", 400, "invalid_name"),
+        ("heidi", "short", 400, "weak_password"),
+        ("heidi", "heidi", 400, "weak_password"),
+        ("heidi", &"x".repeat(129), 400, "weak_password"),
+    ] {
+        let (s, v) = post(
+            addr,
+            "/api/account",
+            json!({"name": name, "password": password}),
+        )
+        .await;
+        assert_eq!((s, code(&v)), (status, error), "{name} / {password}: {v}");
+    }
+    // Nothing of the refused sign-ups exists.
+    let (s, _) = get(addr, "/api/players/heidi").await;
+    assert_eq!(s, 404);
+    server.shutdown().await.unwrap();
+
+    // Behind TLS the cookie is Secure.
+    let limits = Limits {
+        secure_cookies: true,
+        ..Limits::default()
+    };
+    let (server, _) = sqlite_server("signup-tls", limits).await;
+    let (_, rh, _) = call(
+        server.local_addr(),
+        &mut Device::new(),
+        false,
+        "POST",
+        "/api/account",
+        Some(json!({"name": "ivan", "password": "ivan's long secret"})),
+    )
+    .await;
+    let cookie = &rh.iter().find(|(k, _)| k == "set-cookie").unwrap().1;
+    assert!(cookie.contains("; Secure"), "{cookie}");
+    server.shutdown().await.unwrap();
+}
+
+/// Every state change a session cookie authorises needs the session's CSRF token; without it the
+/// request is refused and changes nothing.
+async fn cookie_without_csrf_cannot_act(addr: SocketAddr) {
+    let mut judy = sign_up(addr, "judy", "judy's long secret").await;
+    let forged = |dev: &Device| Device {
+        cookie: dev.cookie.clone(),
+        csrf: Some("f".repeat(64)),
+    };
+    for csrf in [false, true] {
+        let mut dev = if csrf { forged(&judy) } else { judy.clone() };
+        let rated = json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0, "rated": true});
+        for (method, path, body) in [
+            ("POST", "/api/games", Some(rated)),
+            ("DELETE", "/api/session", None),
+            (
+                "POST",
+                "/api/account/password",
+                Some(json!({"current": "judy's long secret", "new": "a new long secret"})),
+            ),
+            (
+                "DELETE",
+                "/api/account",
+                Some(json!({"password": "judy's long secret"})),
+            ),
+        ] {
+            let (s, _, v) = call(addr, &mut dev, csrf, method, path, body).await;
+            assert_eq!((s, code(&v)), (403, "csrf"), "{method} {path}: {v}");
+        }
+    }
+    // Nothing changed: the session works, the password is the same, no game was created.
+    let (s, _, v) = call(addr, &mut judy, false, "GET", "/api/session", None).await;
+    assert_eq!((s, v["name"].as_str()), (200, Some("judy")), "{v}");
+    let (s, _, _) = sign_in(addr, "judy", "judy's long secret").await;
+    assert_eq!(s, 200);
+    let (_, _, mine) = call(addr, &mut judy, false, "GET", "/api/me/games", None).await;
+    assert_eq!(mine["games"], json!([]), "{mine}");
+    // With the token, it acts.
+    let (s, _, v) = call(addr, &mut judy, true, "DELETE", "/api/session", None).await;
+    assert_eq!(s, 200, "{v}");
+    assert!(judy.cookie.is_none(), "the cookie is cleared");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_session_cookie_without_the_csrf_token_cannot_act() {
+    let (server, _) = sqlite_server("csrf", Limits::default()).await;
+    cookie_without_csrf_cannot_act(server.local_addr()).await;
+    server.shutdown().await.unwrap();
+}
+
+/// Deleting an account ends every session of it at once (on every device).
+async fn deleted_accounts_sessions_stop_working(addr: SocketAddr) {
+    let mut one = sign_up(addr, "mallory", "mallory's long secret").await;
+    let (_, mut two, _) = sign_in(addr, "mallory", "mallory's long secret").await;
+    let (s, _, v) = call(
+        addr,
+        &mut one,
+        true,
+        "DELETE",
+        "/api/account",
+        Some(json!({"password": "wrong password"})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (401, "wrong_credentials"), "{v}");
+    let (s, _, v) = call(
+        addr,
+        &mut one,
+        true,
+        "DELETE",
+        "/api/account",
+        Some(json!({"password": "mallory's long secret"})),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let stale = two.clone();
+    for (method, path) in [("GET", "/api/session"), ("GET", "/api/me/games")] {
+        let (s, _, v) = call(addr, &mut two, false, method, path, None).await;
+        assert_eq!(
+            (s, code(&v)),
+            (401, "not_signed_in"),
+            "{method} {path}: {v}"
+        );
+    }
+    let mut two = stale;
+    let (s, _, v) = call(addr, &mut two, true, "DELETE", "/api/session", None).await;
+    assert_eq!((s, code(&v)), (401, "not_signed_in"), "{v}");
+    let (s, _, v) = sign_in(addr, "mallory", "mallory's long secret").await;
+    assert_eq!((s, code(&v)), (401, "wrong_credentials"), "{v}");
+    let (s, _) = get(addr, "/api/players/mallory").await;
+    assert_eq!(s, 404);
+    // The name is free again.
+    sign_up(addr, "Mallory", "a brand new secret").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_deleted_accounts_sessions_stop_working() {
+    let (server, _) = sqlite_server("delete", Limits::default()).await;
+    deleted_accounts_sessions_stop_working(server.local_addr()).await;
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_password_change_ends_the_other_sessions() {
+    let (server, _) = sqlite_server("password", Limits::default()).await;
+    let addr = server.local_addr();
+    let mut one = sign_up(addr, "niaj", "niaj's long secret").await;
+    let (_, mut two, _) = sign_in(addr, "niaj", "niaj's long secret").await;
+    let change = json!({"current": "niaj's long secret", "new": "niaj's newer secret"});
+    let (s, _, v) = call(
+        addr,
+        &mut one,
+        true,
+        "POST",
+        "/api/account/password",
+        Some(change),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, _, _) = call(addr, &mut one, false, "GET", "/api/session", None).await;
+    assert_eq!(s, 200, "the session that changed it stays");
+    let (s, _, _) = call(addr, &mut two, false, "GET", "/api/session", None).await;
+    assert_eq!(s, 401, "the other sessions end");
+    assert_eq!(sign_in(addr, "niaj", "niaj's long secret").await.0, 401);
+    assert_eq!(sign_in(addr, "niaj", "niaj's newer secret").await.0, 200);
+    server.shutdown().await.unwrap();
+}
+
+/// An unknown name and a wrong password get the same answer; attempts beyond the name's budget are
+/// refused even with the right password, and beyond the address's budget for any name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn brute_force_is_slowed_per_name_and_per_address() {
+    let limits = Limits {
+        login: LoginLimits {
+            name_burst: 3,
+            name_period: Duration::from_secs(3600),
+            address_burst: 8,
+            address_period: Duration::from_secs(3600),
+        },
+        ..Limits::default()
+    };
+    let (server, _) = sqlite_server("brute", limits).await;
+    let addr = server.local_addr();
+    sign_up(addr, "oscar", "oscar's long secret").await; // 1 of the address's 8
+    let (s1, _, unknown) = sign_in(addr, "nobody", "whatever password").await; // 2
+    let (s2, _, wrong) = sign_in(addr, "oscar", "whatever password").await; // 3; oscar 1
+    assert_eq!((s1, s2), (401, 401));
+    assert_eq!(
+        unknown, wrong,
+        "the same answer for an unknown name and a wrong password"
+    );
+    assert_eq!(code(&wrong), "wrong_credentials");
+    assert_eq!(sign_in(addr, "oscar", "guess two").await.0, 401); // 4; oscar 2
+    assert_eq!(sign_in(addr, "OSCAR", "guess three").await.0, 401); // 5; oscar 3
+    let (s, dev, v) = sign_in(addr, "oscar", "oscar's long secret").await; // 6; oscar spent
+    assert_eq!((s, code(&v)), (429, "too_many_attempts"), "{v}");
+    assert!(dev.cookie.is_none());
+    // Another name from this address still may, until the address's budget is spent too.
+    sign_up(addr, "peggy", "peggy's long secret").await; // 7
+    assert_eq!(sign_in(addr, "peggy", "peggy's long secret").await.0, 200); // 8
+    let (s, _, v) = sign_in(addr, "peggy", "peggy's long secret").await;
+    assert_eq!((s, code(&v)), (429, "too_many_attempts"), "{v}");
+    server.shutdown().await.unwrap();
+}
+
+/// Everything the server logged, at every level, in this test binary.
+fn log_lines() -> &'static Arc<Mutex<Vec<u8>>> {
+    static LOG: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+    LOG.get_or_init(|| {
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        let sink = buf.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_ansi(false)
+            .with_writer(move || LogWriter(sink.clone()))
+            .finish();
+        let _ = tracing::subscriber::set_global_default(subscriber);
+        buf
+    })
+}
+
+struct LogWriter(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogWriter {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Signing up, in (right and wrong), changing the password and deleting the account: no answer
+/// and no log line holds a password or a password hash.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_password_or_hash_in_any_response_or_log_line() {
+    let log = log_lines().clone();
+    let (server, dir) = sqlite_server("secrets", Limits::default()).await;
+    let addr = server.local_addr();
+    let (first, second, wrong) = ("Quentin-first-pw", "Quentin-second-pw", "Quentin-wrong-pw");
+    let mut dev = sign_up(addr, "quentin", first).await;
+    let _ = sign_in(addr, "quentin", wrong).await;
+    let _ = sign_in(addr, "quentin", first).await;
+    let change = json!({"current": first, "new": second});
+    let (s, _, _) = call(
+        addr,
+        &mut dev,
+        true,
+        "POST",
+        "/api/account/password",
+        Some(change),
+    )
+    .await;
+    assert_eq!(s, 200);
+    let _ = call(addr, &mut dev, false, "GET", "/api/session", None).await;
+    let _ = call(addr, &mut dev, false, "GET", "/api/players/quentin", None).await;
+    let pool = sqlite_pool(&dir).await;
+    let hash: String =
+        sqlx::query_scalar("SELECT password_hash FROM accounts WHERE name = 'quentin'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert!(hash.starts_with("$argon2id$"), "{hash}");
+    let (s, _, _) = call(
+        addr,
+        &mut dev,
+        true,
+        "DELETE",
+        "/api/account",
+        Some(json!({"password": second})),
+    )
+    .await;
+    assert_eq!(s, 200);
+    server.shutdown().await.unwrap();
+    let logged = String::from_utf8_lossy(&log.lock().unwrap()).to_string();
+    assert!(
+        logged.contains("account created"),
+        "the log was captured: {logged}"
+    );
+    let answers = answers().lock().unwrap().join("\n");
+    for secret in [first, second, wrong, "$argon2", hash.as_str()] {
+        assert!(!logged.contains(secret), "`{secret}` in the log");
+        assert!(!answers.contains(secret), "`{secret}` in an answer");
+    }
+    let _ = writeln!(std::io::stderr(), "checked {} log bytes", logged.len());
+}
+
+/// A rated seek with a rating range admits only players rated within it (1500 before their first
+/// rated game); a range on a casual game is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_seek_admits_only_players_within_its_rating_range() {
+    let (server, _) = sqlite_server("range", Limits::default()).await;
+    let addr = server.local_addr();
+    let mut rita = sign_up(addr, "rita", "rita's long secret").await;
+    let mut sam = sign_up(addr, "sam", "sam's long secret").await;
+    let seats = json!([{"kind": "human"}, {"kind": "human"}]);
+    let (s, _, v) = call(
+        addr,
+        &mut rita,
+        true,
+        "POST",
+        "/api/games",
+        Some(json!({"game": "duel", "seats": seats, "host_seat": 0, "rating_range": {"min": 1000, "max": 2000}})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (400, "bad_request"), "{v}");
+    let (high, _) = create_as(
+        addr,
+        &mut rita,
+        json!({"game": "duel", "seats": seats, "host_seat": 0, "rated": true, "rating_range": {"min": 1600, "max": 2200}}),
+    )
+    .await;
+    let (_, lobby) = get(addr, "/api/lobby").await;
+    assert_eq!(
+        lobby["open"][0]["rating_range"],
+        json!({"min": 1600.0, "max": 2200.0}),
+        "{lobby}"
+    );
+    let (s, _, v) = call(
+        addr,
+        &mut sam,
+        true,
+        "POST",
+        &format!("/api/games/{high}/join"),
+        Some(json!({"seat": 1})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (403, "forbidden"), "{v}");
+    let (_, lobby) = get(addr, "/api/lobby").await;
+    assert_eq!(
+        lobby["open"][0]["seats"][1]["joined"], false,
+        "the seat stays open: {lobby}"
+    );
+    let (around, _) = create_as(
+        addr,
+        &mut rita,
+        json!({"game": "duel", "seats": seats, "host_seat": 0, "rated": true, "rating_range": {"min": 1400, "max": 1600}}),
+    )
+    .await;
+    join_as(addr, &mut sam, &around, 1).await;
+    server.shutdown().await.unwrap();
+}
