@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { CellTokenizer, Selection, type LegalAction } from '../src/logic/select';
-import type { RenderContext, Renderer } from '../src/games/types';
+import { Selection, type LegalAction } from '../src/logic/select';
+import type { RenderContext } from '../src/games/types';
 import { trumpRenderer } from '../src/games/trump';
 import { kyoRenderer, parseStack } from '../src/games/kyo';
 import { territoriesRenderer } from '../src/games/territories';
@@ -9,17 +9,17 @@ import { cairdCells, cairdGeometry, cairdRenderer } from '../src/games/caird';
 import { bundle, sybaRenderer } from '../src/games/syba';
 import { genericRenderer } from '../src/games/generic';
 
-function ctxFor(r: Renderer, gameId: string, view: unknown, legal: LegalAction[], options: Record<string, unknown> = {}, seat: number | null = 0): RenderContext {
-  const tok = new CellTokenizer(r.cellNames(view, options), r.wordCells);
-  return { gameId, view, options, seat, seatNames: ['One', 'Two'], selection: new Selection(legal, tok), lastMove: [], onCell: () => undefined };
+function ctxFor(gameId: string, view: unknown, legal: LegalAction[], options: Record<string, unknown> = {}, seat: number | null = 0): RenderContext {
+  return { gameId, view, options, seat, seatNames: ['One', 'Two'], selection: new Selection(legal), lastMove: [], onCell: () => undefined };
 }
-const la = (notation: string): LegalAction => ({ action: notation, notation });
+/** A legal action as the server sends it, with the engine's cells (and, where it matters, its JSON). */
+const la = (notation: string, cells: string[] = [], action: unknown = notation): LegalAction => ({ action, notation, cells });
 const targets = (el: Element | null) => [...(el?.querySelectorAll('.cell.target') ?? [])].map((e) => e.getAttribute('data-cell'));
 
 describe('Trump hex board', () => {
   const view = { phase: 'play', committed: [true, true], board: { k3: 'K', j2: 'X', g1: 'M', a1: 'k', b2: 'd' }, to_move: 0, turn: 3, quiet_turns: 1 };
   it('draws 91 cells, every piece, and highlights the legal targets of the chosen piece', () => {
-    const ctx = ctxFor(trumpRenderer, 'cyvasse-trump', view, [la('k3-k4'), la('k3-j3'), la('j2*f5')]);
+    const ctx = ctxFor('cyvasse-trump', view, [la('k3-k4', ['k3', 'k4']), la('k3-j3', ['k3', 'j3']), la('j2*f5', ['j2', 'f5'])]);
     const { board } = trumpRenderer.render(ctx);
     expect(board?.querySelectorAll('polygon[data-cell]').length).toBe(91);
     expect(board?.querySelectorAll('.piece').length).toBe(5);
@@ -29,7 +29,7 @@ describe('Trump hex board', () => {
   });
   it('covers the opponent half during the hidden setup', () => {
     const setup = { ...view, phase: 'setup', committed: [false, true], board: {} };
-    const { board } = trumpRenderer.render(ctxFor(trumpRenderer, 'cyvasse-trump', setup, []));
+    const { board } = trumpRenderer.render(ctxFor('cyvasse-trump', setup, []));
     expect(board?.querySelectorAll('[data-testid=hidden-cover]').length).toBe(1);
     expect(trumpRenderer.setup?.(setup, {}, 0)?.home).toHaveLength(40);
     expect(trumpRenderer.setup?.(setup, {}, 1)).toBeNull();
@@ -44,7 +44,7 @@ describe('Kyo stacks', () => {
   });
   it('draws every chip and the slice choices of a move', () => {
     const view = { board: { A0: 'DDDH', E0: 'SSSK', A9: 'dddh' }, to_move: 0, turn: { phase: 'open', steps: 0 } };
-    const ctx = ctxFor(kyoRenderer, 'kyo', view, [la('A0>B1'), la('A0/1>B1'), la('A0-A1'), la('end')]);
+    const ctx = ctxFor('kyo', view, [la('A0>B1', ['A0', 'B1']), la('A0/1>B1', ['A0', 'B1']), la('A0-A1', ['A0', 'A1']), la('end')]);
     const { board } = kyoRenderer.render(ctx);
     expect(board?.querySelectorAll('[data-cell]').length).toBe(100);
     expect(board?.querySelectorAll('rect[rx="1.5"]').length).toBe(9);
@@ -64,7 +64,7 @@ describe('Territories grid', () => {
     points: [1, 0], offer: null, offers_made: 0, max_offers: 3,
   };
   it('draws 20 cards and 30 intersections, and tells card targets from corner targets', () => {
-    const ctx = ctxFor(territoriesRenderer, 'territories', view, [la('build 2,2'), la('expand 5,0 QH'), la('survey 1,1 QH'), la('end')]);
+    const ctx = ctxFor('territories', view, [la('build 2,2', ['2,2'], { build: [2, 2] }), la('expand 5,0 QH', ['5,0'], { expand: [[5, 0], 'QH'] }), la('survey 1,1 QH', ['1,1'], { survey: [[1, 1], 'QH'] }), la('end')]);
     const { board, panels } = territoriesRenderer.render(ctx);
     expect(board?.querySelectorAll('.card').length).toBe(20);
     expect(board?.querySelectorAll('.corner').length).toBe(30);
@@ -86,7 +86,7 @@ describe("Caird's Cyvasse", () => {
     expect(pieces.get('a1')).toEqual({ kind: 'King', seat: 0 });
     expect(pieces.get('h8')).toEqual({ kind: 'King', seat: 1 });
     expect(terrain.get('a1')).toBe('fortress');
-    const { panels } = cairdRenderer.render(ctxFor(cairdRenderer, 'cyvasse-caird', view, [], { board: 'square' }));
+    const { panels } = cairdRenderer.render(ctxFor('cyvasse-caird', view, [], { board: 'square' }));
     expect(panels[0].querySelector('[data-testid=check]')).not.toBeNull();
   });
   it('has 37-cell homes on the hexagon and 10x10 squares with large_board', () => {
@@ -95,16 +95,16 @@ describe("Caird's Cyvasse", () => {
     expect(hex.homeOf.filter((x) => x === -1)).toHaveLength(17);
     expect(cairdGeometry({ board: 'square', large_board: true }).names).toHaveLength(100);
     const view = { phase: 'setup', setup_committed: [false, false], board: '', terrain: '', setups: [{ terrain: '', pieces: 'K' }, null] };
-    const { board } = cairdRenderer.render(ctxFor(cairdRenderer, 'cyvasse-caird', view, [], { board: 'hex' }));
+    const { board } = cairdRenderer.render(ctxFor('cyvasse-caird', view, [], { board: 'hex' }));
     expect(board?.querySelectorAll('polygon[data-cell]').length).toBe(91);
     expect(board?.querySelectorAll('.piece').length).toBe(1);
   });
 });
 
 describe('Syba map', () => {
-  it('draws every area and unit and reads areas and units in notations', () => {
+  it('draws every area and unit and highlights the areas and units of legal actions', () => {
     const view = { observer: { seat: 0 }, state: { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [3, 2, 1] }, { race: 5, resources: [0, 0, 0] }], units: [{ id: 7, owner: 0, kind: 'soldier', area: 0, exhausted: false }, { id: 8, owner: 1, kind: { hero: 0 }, area: 1, exhausted: true }], city_owner: [0], city_destroyed: [], stack: [] } };
-    const ctx = ctxFor(sybaRenderer, 'syba', view, [la('move u7 kaul'), la('buy soldier stavensport'), la('end')]);
+    const ctx = ctxFor('syba', view, [la('move u7 kaul', ['u7', 'kaul']), la('buy soldier stavensport', ['stavensport']), la('end')]);
     const { board } = sybaRenderer.render(ctx);
     expect(board?.querySelectorAll('.area').length).toBeGreaterThanOrEqual(46);
     expect(board?.querySelectorAll('.unit').length).toBe(2);
@@ -123,7 +123,7 @@ describe('Syba trades in words', () => {
 
 describe('generic fallback', () => {
   it('shows any view as a tree', () => {
-    const { board, panels } = genericRenderer.render(ctxFor(genericRenderer, 'x', { a: [1, 2], b: { c: 'd' } }, []));
+    const { board, panels } = genericRenderer.render(ctxFor('x', { a: [1, 2], b: { c: 'd' } }, []));
     expect(board).toBeNull();
     expect(panels[0].textContent).toContain('c: "d"');
   });

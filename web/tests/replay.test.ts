@@ -125,11 +125,11 @@ describe('replay positions from the server', () => {
   });
 
   it('reads a position and refuses anything else with a clear message', () => {
-    const p = parsePosition({ id: 'g', n: 2, total: 5, view: { board: [] }, to_act: { seat: 1 }, last: { actor: 0, notation: 'e2-e4' }, result: null });
-    expect(p.last).toEqual({ actor: { seat: 0 }, notation: 'e2-e4' });
+    const p = parsePosition({ id: 'g', n: 2, total: 5, view: { board: [] }, to_act: { seat: 1 }, last: { actor: 0, notation: 'e2-e4', cells: ['e2', 'e4'] }, result: null });
+    expect(p.last).toEqual({ actor: { seat: 0 }, notation: 'e2-e4', cells: ['e2', 'e4'] });
     expect(p.to_act).toEqual({ seat: 1 });
     expect(parsePosition({ n: 0, total: 0, view: null, last: null }).last).toBeNull();
-    expect(parsePosition({ n: 1, total: 1, view: 1, last: { actor: 'chance', notation: null } }).last).toEqual({ actor: 'chance', notation: null });
+    expect(parsePosition({ n: 1, total: 1, view: 1, last: { actor: 'chance', notation: null } }).last).toEqual({ actor: 'chance', notation: null, cells: [] });
     expect(() => parsePosition(null)).toThrow('no position');
     expect(() => parsePosition({ total: 1, view: 1 })).toThrow('"n"');
     expect(() => parsePosition({ n: 3, total: 1, view: 1 })).toThrow('"total"');
@@ -153,39 +153,38 @@ describe('replay positions from the server', () => {
 });
 
 describe('what a replay position shows', () => {
+  // Each action's cells are the server's (none for chance, a hidden action or a button).
   const moves: MoveEntry[] = [
-    { seq: 3, actor: 'chance', notation: 'White first' },
-    { seq: 4, actor: { seat: 0 }, notation: 'a1-a2' },
-    { seq: 5, actor: 'chance', notation: '3+4' },
-    { seq: 6, actor: { seat: 1 }, notation: null },
-    { seq: 7, actor: 'chance', notation: '6+6' },
-    { seq: 8, actor: 'chance', notation: '1+2' },
+    { seq: 3, actor: 'chance', notation: 'White first', cells: [] },
+    { seq: 4, actor: { seat: 0 }, notation: 'a1-a2', cells: ['a1', 'a2'] },
+    { seq: 5, actor: 'chance', notation: '3+4', cells: [] },
+    { seq: 6, actor: { seat: 1 }, notation: null, cells: [] },
+    { seq: 7, actor: 'chance', notation: '6+6', cells: [] },
+    { seq: 8, actor: 'chance', notation: '1+2', cells: [] },
   ];
-  const cellsOf = (t: string) => t.match(/[a-j][0-9]+/g) ?? [];
   it('highlights the cells of the last turn before the position', () => {
-    expect(lastMoveCells(moves, 0, cellsOf)).toEqual([]);
-    expect(lastMoveCells(moves, 1, cellsOf)).toEqual([]); // only chance so far
-    expect(lastMoveCells(moves, 2, cellsOf)).toEqual(['a1', 'a2']);
-    expect(lastMoveCells(moves, 3, cellsOf)).toEqual(['a1', 'a2']); // the dice after it are no move
-    expect(lastMoveCells(moves, 4, cellsOf)).toEqual([]); // the hidden move names no cell
-    expect(lastMoveCells(moves, 6, cellsOf)).toEqual([]);
+    expect(lastMoveCells(moves, 0)).toEqual([]);
+    expect(lastMoveCells(moves, 1)).toEqual([]); // only chance so far
+    expect(lastMoveCells(moves, 2)).toEqual(['a1', 'a2']);
+    expect(lastMoveCells(moves, 3)).toEqual(['a1', 'a2']); // the dice after it are no move
+    expect(lastMoveCells(moves, 4)).toEqual([]); // the hidden move names no cell
+    expect(lastMoveCells(moves, 6)).toEqual([]);
   });
-  it('keeps a whole multi-action turn (a chain, then end) and skips armies', () => {
+  it('keeps a whole multi-action turn (a chain, then end) and no cell of a button (an army)', () => {
     const turn: MoveEntry[] = [
-      { seq: 1, actor: { seat: 1 }, notation: 'c3-c4' },
-      { seq: 2, actor: { seat: 0 }, notation: 'e1*d2' },
-      { seq: 3, actor: { seat: 0 }, notation: 'd2-d1' },
-      { seq: 4, actor: { seat: 0 }, notation: 'end' },
-      { seq: 5, actor: { seat: 1 }, notation: 'setup a1 a2 a3 a4 a5 a6 a7 a8 a9' },
+      { seq: 1, actor: { seat: 1 }, notation: 'c3-c4', cells: ['c3', 'c4'] },
+      { seq: 2, actor: { seat: 0 }, notation: 'e1*d2', cells: ['e1', 'd2'] },
+      { seq: 3, actor: { seat: 0 }, notation: 'd2-d1', cells: ['d2', 'd1'] },
+      { seq: 4, actor: { seat: 0 }, notation: 'end', cells: [] },
+      { seq: 5, actor: { seat: 1 }, notation: 'setup Ka1 Ra2 Ra3', cells: [] },
     ];
-    expect(lastMoveCells(turn, 4, cellsOf)).toEqual(['d2', 'd1', 'e1']);
-    expect(lastMoveCells(turn, 1, cellsOf)).toEqual(['c3', 'c4']);
-    expect(lastMoveCells(turn, 5, cellsOf)).toEqual([]);
-    expect(lastMoveCells(turn, 5, cellsOf, null, 20)).toHaveLength(9);
+    expect(lastMoveCells(turn, 4)).toEqual(['d2', 'd1', 'e1']);
+    expect(lastMoveCells(turn, 1)).toEqual(['c3', 'c4']);
+    expect(lastMoveCells(turn, 5)).toEqual([]);
   });
   it("uses the server's last action when the move list is shorter", () => {
-    expect(lastMoveCells([], 3, cellsOf, { actor: { seat: 1 }, notation: 'b2-b3' })).toEqual(['b2', 'b3']);
-    expect(lastMoveCells([], 3, cellsOf, { actor: 'chance', notation: 'e5' })).toEqual([]);
+    expect(lastMoveCells([], 3, { actor: { seat: 1 }, notation: 'b2-b3', cells: ['b2', 'b3'] })).toEqual(['b2', 'b3']);
+    expect(lastMoveCells([], 3, { actor: 'chance', notation: 'e5', cells: ['e5'] })).toEqual([]);
   });
   it('shows the chance outcomes since the last seat move', () => {
     expect(chanceAt(moves, 1)).toEqual(['White first']);

@@ -2,14 +2,14 @@
 // The Syba renderer's unit selection (a pending `select` on the stack): the chosen units are ringed, the
 // pickable ones are targets, and the panel names the purpose of the choice.
 import { describe, expect, it } from 'vitest';
-import { CellTokenizer, Selection, type LegalAction } from '../src/logic/select';
-import type { RenderContext, Renderer } from '../src/games/types';
+import { Selection, type LegalAction } from '../src/logic/select';
+import type { RenderContext } from '../src/games/types';
 import { sybaRenderer, selectionOf, tradeNote } from '../src/games/syba';
-function ctxFor(r: Renderer, view: unknown, legal: LegalAction[]): RenderContext {
-  const tok = new CellTokenizer(r.cellNames(view, {}), r.wordCells);
-  return { gameId: 'syba', view, options: {}, seat: 0, seatNames: ['One', 'Two'], selection: new Selection(legal, tok), lastMove: [], onCell: () => undefined };
+function ctxFor(view: unknown, legal: LegalAction[]): RenderContext {
+  return { gameId: 'syba', view, options: {}, seat: 0, seatNames: ['One', 'Two'], selection: new Selection(legal), lastMove: [], onCell: () => undefined };
 }
-const la = (notation: string): LegalAction => ({ action: notation, notation });
+/** A legal action as the server sends it, with the engine's cells. */
+const la = (notation: string, cells: string[] = []): LegalAction => ({ action: notation, notation, cells });
 const targets = (el: Element | null) => [...(el?.querySelectorAll('.cell.target') ?? [])].map((e) => e.getAttribute('data-cell'));
 describe('syba selection', () => {
   it('rings chosen units and makes units clickable', () => {
@@ -18,7 +18,7 @@ describe('syba selection', () => {
     const sel = selectionOf(state);
     expect(sel?.chosen).toEqual([7]);
     expect(sel?.purpose).toContain("attack P2's army");
-    const ctx = ctxFor(sybaRenderer, view, [la('pick u9'), la('hold u7'), la('confirm'), la('withdraw')]);
+    const ctx = ctxFor(view, [la('pick u9', ['u9']), la('hold u7', ['u7']), la('confirm'), la('withdraw')]);
     const { board, panels } = sybaRenderer.render(ctx);
     expect(board?.querySelectorAll('circle.chosen').length).toBe(1);
     expect(targets(board).sort()).toEqual(['u7', 'u9']);
@@ -33,7 +33,7 @@ describe('syba selection', () => {
     expect(sel?.moving).toBe(true);
     expect(sel?.purpose).toMatch(/^to move together from .+ to .+$/);
     expect(sel?.purpose).not.toContain('?');
-    const ctx = ctxFor(sybaRenderer, { observer: { seat: 0 }, state }, [la('hold u3'), la('hold u4'), la('confirm'), la('withdraw')]);
+    const ctx = ctxFor({ observer: { seat: 0 }, state }, [la('hold u3', ['u3']), la('hold u4', ['u4']), la('confirm'), la('withdraw')]);
     const { board, panels } = sybaRenderer.render(ctx);
     expect(board?.querySelectorAll('circle.chosen').length).toBe(2);
     const text = panels.map((p) => p.textContent).join(' ');
@@ -46,7 +46,7 @@ describe('syba selection', () => {
     // Greywood is another army, committed with `help-defend greywood` like any other help.
     const gw = 3;
     const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [0, 0, 0] }, { race: 5, resources: [0, 0, 0] }], units: [{ id: 4, owner: 0, kind: 'knight', area: gw, exhausted: false }, { id: 5, owner: 0, kind: 'soldier', area: gw, exhausted: false }, { id: 9, owner: 1, kind: 'monster', area: gw, exhausted: true }], city_owner: [], city_destroyed: [], stack: [{ intercept: { mover: 0, area: gw, queue: [], units: [5] } }, { battle: { attacker: 1, target: { army: { owner: 0, area: gw } }, attackers: [9], defenders: [], queue: [0], side: null, entering: [5] } }] };
-    const ctx = ctxFor(sybaRenderer, { observer: { seat: 0 }, state }, [la('help-defend greywood'), la('pass')]);
+    const ctx = ctxFor({ observer: { seat: 0 }, state }, [la('help-defend greywood', ['greywood']), la('pass')]);
     const { board, panels } = sybaRenderer.render(ctx);
     const text = panels.map((p) => p.textContent).join(' ');
     expect(text).toContain('entered Greywood with u5');
@@ -58,7 +58,7 @@ describe('syba selection', () => {
     expect(tradeNote({ note: '' })).toBe('');
     expect(tradeNote({})).toBe('');
     const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [3, 0, 0] }, { race: 5, resources: [0, 0, 0] }], units: [], city_owner: [], city_destroyed: [], stack: [{ trade: { partner: 1, give: { resources: [1, 0, 0], units: [], cities: [] }, get: { resources: [0, 0, 0], units: [], cities: [] }, proposed: true, note: 'no attack on Kaul' } }] };
-    const { panels } = sybaRenderer.render(ctxFor(sybaRenderer, { observer: { seat: 1 }, state }, [la('accept'), la('decline')]));
+    const { panels } = sybaRenderer.render(ctxFor({ observer: { seat: 1 }, state }, [la('accept'), la('decline')]));
     const text = panels.map((p) => p.textContent).join(' ');
     expect(text).toContain('gives 1 production');
     expect(text).toContain('Promises (not binding): “no attack on Kaul”');
@@ -66,7 +66,7 @@ describe('syba selection', () => {
     const sent: string[] = [];
     const withSend = (seat: number, proposed: boolean): Element[] => {
       const st = { ...state, stack: [{ trade: { ...state.stack[0].trade, proposed } }] };
-      return sybaRenderer.render({ ...ctxFor(sybaRenderer, { observer: { seat }, state: st }, [la('propose'), la('cancel')]), seat, sendNotation: (n) => sent.push(n) }).panels;
+      return sybaRenderer.render({ ...ctxFor({ observer: { seat }, state: st }, [la('propose'), la('cancel')]), seat, sendNotation: (n) => sent.push(n) }).panels;
     };
     const editor = (panels: Element[]) => panels.map((p) => p.querySelector('[data-testid=trade-note]')).find((e) => e) as HTMLInputElement | undefined;
     expect(editor(withSend(1, false))).toBeUndefined();

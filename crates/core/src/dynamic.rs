@@ -11,7 +11,7 @@ use std::fmt::Debug;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::options::{self, OptionSpec, OptionsError};
@@ -63,8 +63,8 @@ pub trait DynState: Send + Sync + Debug {
     /// Whether the listed actions of `seat` are only a sample (a composite decision such as a whole
     /// hidden setup, see [`Game::actions_sampled`]).
     fn actions_sampled(&self, seat: Seat) -> bool;
-    /// The legal actions of `seat` with their notation.
-    fn legal_actions_with_notation(&self, seat: Seat) -> Vec<(Value, String)>;
+    /// The legal actions of `seat`, each with its notation and the cells a player clicks to choose it.
+    fn legal_actions_listed(&self, seat: Seat) -> Vec<ListedAction>;
     /// The listed chance outcomes with their probabilities (empty when they cannot be listed).
     fn chance_outcomes(&self) -> Vec<(Value, f64)>;
     /// Draws a chance action.
@@ -77,6 +77,14 @@ pub trait DynState: Send + Sync + Debug {
     fn notation(&self, action: &Value) -> Result<String, ActionError>;
     /// How `observer` sees `action` by `actor` (None when hidden from them).
     fn describe_action(&self, actor: Actor, action: &Value, observer: Observer) -> Option<String>;
+    /// The cells of `action` by `actor` ([`Game::action_cells`]) as `observer` may see them: None
+    /// exactly when the action is hidden from them ([`DynState::describe_action`] is None).
+    fn describe_action_cells(
+        &self,
+        actor: Actor,
+        action: &Value,
+        observer: Observer,
+    ) -> Option<Vec<String>>;
     /// What `observer` may see, as JSON.
     fn view(&self, observer: Observer) -> Value;
     /// The full state as JSON (authority only).
@@ -92,6 +100,16 @@ pub trait DynState: Send + Sync + Debug {
     fn clone_box(&self) -> Box<dyn DynState>;
     /// For downcasting to [`Erased<G>`].
     fn as_any(&self) -> &dyn Any;
+}
+
+/// One legal action as a client receives it: the action (sent back unchanged to take it), its
+/// notation (shown to the player) and its cells ([`Game::action_cells`]: what the player clicks to
+/// choose it; empty for a button).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ListedAction {
+    pub action: Value,
+    pub notation: String,
+    pub cells: Vec<String>,
 }
 
 impl Clone for Box<dyn DynState> {
@@ -211,10 +229,14 @@ impl<G: Game> DynState for Erased<G> {
     fn actions_sampled(&self, seat: Seat) -> bool {
         self.0.actions_sampled(seat)
     }
-    fn legal_actions_with_notation(&self, seat: Seat) -> Vec<(Value, String)> {
+    fn legal_actions_listed(&self, seat: Seat) -> Vec<ListedAction> {
         crate::legal_actions_vec(&self.0, seat)
             .iter()
-            .map(|a| (to_json(a), self.0.action_notation(a)))
+            .map(|a| ListedAction {
+                action: to_json(a),
+                notation: self.0.action_notation(a),
+                cells: self.0.action_cells(a),
+            })
             .collect()
     }
     fn chance_outcomes(&self) -> Vec<(Value, f64)> {
@@ -245,6 +267,16 @@ impl<G: Game> DynState for Erased<G> {
     fn describe_action(&self, actor: Actor, action: &Value, observer: Observer) -> Option<String> {
         let a = parse_action_json::<G>(action).ok()?;
         self.0.describe_action(actor, &a, observer)
+    }
+    fn describe_action_cells(
+        &self,
+        actor: Actor,
+        action: &Value,
+        observer: Observer,
+    ) -> Option<Vec<String>> {
+        let a = parse_action_json::<G>(action).ok()?;
+        self.0.describe_action(actor, &a, observer)?;
+        Some(self.0.action_cells(&a))
     }
     fn view(&self, observer: Observer) -> Value {
         to_json(&self.0.view(observer))

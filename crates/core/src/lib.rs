@@ -374,6 +374,17 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
         Some(self.action_notation(action))
     }
 
+    /// The board cells and items (areas, units, hand cards…) a player clicks, in order, to choose
+    /// `action` in this state, named exactly as this game's view names them; empty for an action
+    /// chosen with a button (end the turn, answer a trade, a whole hidden setup). Clients map clicks to
+    /// legal actions with this list, never by reading notation, so a change of notation cannot change
+    /// how an action is chosen. Several legal actions may share one list (a Kyo slice, a piece bought
+    /// in a city): the client then offers them as a choice, by their notation.
+    fn action_cells(&self, action: &Self::Action) -> Vec<String> {
+        let _ = action;
+        Vec::new()
+    }
+
     /// The game's text notation of `action` in this state.
     fn action_notation(&self, action: &Self::Action) -> String {
         serde_json::to_string(action).unwrap_or_else(|_| format!("{action:?}"))

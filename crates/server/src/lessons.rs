@@ -260,6 +260,8 @@ pub struct Move {
     /// `you`, a seat's name, or `chance`.
     pub by: String,
     pub notation: String,
+    /// The cells the action involves as the player may see them (the last move is highlighted).
+    pub cells: Vec<String>,
 }
 
 /// Where the player's actions have led.
@@ -389,9 +391,9 @@ impl Lesson {
         let open = !solved && failure.is_none();
         let legal = if open && run.state.to_act().includes(run.seat) {
             run.state
-                .legal_actions_with_notation(run.seat)
+                .legal_actions_listed(run.seat)
                 .into_iter()
-                .map(|(action, notation)| json!({"action": action, "notation": notation}))
+                .map(|a| json!(a))
                 .collect()
         } else {
             Vec::new()
@@ -507,10 +509,12 @@ impl Run<'_> {
             return Err(ActionError::NotYourTurn(self.state.seat_name(self.seat)));
         }
         let notation = self.state.notation(action)?;
+        let cells = self.cells(Actor::Seat(self.seat), action);
         self.state.apply(Actor::Seat(self.seat), action)?;
         self.moves.push(Move {
             by: "you".into(),
             notation: notation.clone(),
+            cells,
         });
         self.played.push(notation);
         Ok(self.lesson.goal_check.holds(self))
@@ -536,12 +540,14 @@ impl Run<'_> {
                             .ok_or("a chance decision without any outcome")?,
                     };
                     let notation = self.state.notation(&action).map_err(|e| e.to_string())?;
+                    let cells = self.cells(Actor::Chance, &action);
                     self.state
                         .apply(Actor::Chance, &action)
                         .map_err(|e| format!("chance {notation}: {e}"))?;
                     self.moves.push(Move {
                         by: "chance".into(),
                         notation,
+                        cells,
                     });
                 }
                 ToAct::Seat(s) => self.reply(s)?,
@@ -579,14 +585,23 @@ impl Run<'_> {
                 .ok_or_else(|| format!("{} has no legal action", self.state.seat_name(seat)))?,
         };
         let notation = self.state.notation(&action).map_err(|e| e.to_string())?;
+        let cells = self.cells(Actor::Seat(seat), &action);
         self.state
             .apply(Actor::Seat(seat), &action)
             .map_err(|e| format!("reply {notation}: {e}"))?;
         self.moves.push(Move {
             by: self.state.seat_name(seat),
             notation,
+            cells,
         });
         Ok(())
+    }
+
+    /// The cells of `action` (before it is applied) as the player may see them; none when hidden.
+    fn cells(&self, actor: Actor, action: &Value) -> Vec<String> {
+        self.state
+            .describe_action_cells(actor, action, Observer::Seat(self.seat))
+            .unwrap_or_default()
     }
 
     /// Why the lesson cannot be solved any more, if it cannot.

@@ -492,6 +492,31 @@ pub fn results_outside_the_rules(state: &dyn DynState) -> Vec<Outcome> {
 pub const DRAW_BY_AGREEMENT: &str = "draw by agreement";
 
 /// The number of observers of a game with `seats` seats (each seat plus the spectator, last).
+/// How one observer sees an action: its notation and the cells it involves (for highlighting the
+/// last move). An action hidden from the observer has none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seen {
+    pub notation: String,
+    pub cells: Vec<String>,
+}
+
+impl Seen {
+    /// How `observer` sees `action` by `actor` in `state` (before it is applied); None when hidden.
+    pub fn of(
+        state: &dyn DynState,
+        actor: Actor,
+        action: &Value,
+        observer: Observer,
+    ) -> Option<Seen> {
+        Some(Seen {
+            notation: state.describe_action(actor, action, observer)?,
+            cells: state
+                .describe_action_cells(actor, action, observer)
+                .unwrap_or_default(),
+        })
+    }
+}
+
 pub fn observers(seats: usize) -> Vec<Observer> {
     (0..seats)
         .map(|i| Observer::Seat(Seat::new(i)))
@@ -605,7 +630,7 @@ impl GameCore {
         &mut self,
         data: &EventData,
         at: i64,
-    ) -> Result<Option<Vec<Option<String>>>, Refusal> {
+    ) -> Result<Option<Vec<Option<Seen>>>, Refusal> {
         let mut described = None;
         if let Some(clock) = &mut self.clock {
             clock.advance(at);
@@ -641,9 +666,9 @@ impl GameCore {
                     self.running()?;
                 }
                 let obs = observers(self.seats());
-                let desc: Vec<Option<String>> = obs
+                let desc: Vec<Option<Seen>> = obs
                     .iter()
-                    .map(|o| self.state.describe_action(*actor, action, *o))
+                    .map(|o| Seen::of(self.state.as_ref(), *actor, action, *o))
                     .collect();
                 if *actor == Actor::Chance && self.status != Status::Imported {
                     // Advance the authority's RNG exactly as the live draw did.

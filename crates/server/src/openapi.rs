@@ -140,7 +140,7 @@ pub fn document() -> Value {
                 "id": {"type": "string"}, "game": {"type": "string"}, "name": {"type": "string"}, "status": {"type": "string"},
                 "seq": {"type": "integer"}, "now": {"type": "integer"}, "you": {}, "seats": {"type": "array", "items": {"type": "object"}},
                 "options": {"type": "object"}, "to_act": {}, "view": {},
-                "legal": {"type": "array", "items": {"type": "object", "properties": {"action": {}, "notation": {"type": "string"}}}},
+                "legal": {"type": "array", "items": {"type": "object", "properties": {"action": {}, "notation": {"type": "string"}, "cells": {"type": "array", "items": {"type": "string"}}}}},
                 "events": {"type": "array", "items": {"type": "object"}}, "draw_offer": {"nullable": true},
                 "clock": {"nullable": true}, "result": {"nullable": true}, "rematch": {"nullable": true}, "text": {"type": "string"},
                 "seed_commitment": {"type": "string"},
@@ -148,7 +148,7 @@ pub fn document() -> Value {
             "Position": {"type": "object", "description": "See docs/protocol.md, `GET /api/games/{id}/view/{n}`.", "properties": {
                 "id": {"type": "string"}, "game": {"type": "string"}, "n": {"type": "integer"}, "total": {"type": "integer"},
                 "you": {}, "view": {}, "to_act": {},
-                "last": {"nullable": true, "type": "object", "properties": {"seq": {"type": "integer"}, "actor": {}, "notation": {"type": "string", "nullable": true}}},
+                "last": {"nullable": true, "type": "object", "properties": {"seq": {"type": "integer"}, "actor": {}, "notation": {"type": "string", "nullable": true}, "cells": {"type": "array", "items": {"type": "string"}}}},
                 "result": {"nullable": true}}},
             "Record": {"type": "object", "required": ["game", "actions"], "properties": {
                 "game": {"type": "string"}, "options": {"type": "object"},

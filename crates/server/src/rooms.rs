@@ -29,7 +29,7 @@ use tokio::sync::{Mutex, Semaphore, broadcast};
 
 use crate::db::{Db, Faults, WriteRequest, Writer};
 use crate::model::{
-    ClockSpec, Event, EventData, GameConfig, GameCore, Refusal, SeatKind, Status, hash_token,
+    ClockSpec, Event, EventData, GameConfig, GameCore, Refusal, SeatKind, Seen, Status, hash_token,
     new_token, observers, results_outside_the_rules,
 };
 use crate::{BotFn, Limits};
@@ -56,14 +56,14 @@ pub struct Update {
 
 /// How each observer (seats in order, then the spectator) sees one event (`None` for events that are
 /// not actions).
-pub type Described = Option<Vec<Option<String>>>;
+pub type Described = Option<Vec<Option<Seen>>>;
 
 /// The in-memory part of a game behind its lock.
 pub struct RoomInner {
     pub core: GameCore,
     pub events: Vec<Event>,
     /// For each event: how each observer sees it (actions only).
-    pub described: Vec<Option<Vec<Option<String>>>>,
+    pub described: Vec<Described>,
     ai_busy: Vec<bool>,
     /// Whether the log may hold events the room has not applied (a commit failed and storage could
     /// not tell whether it landed): the room catches up before its next change.
@@ -1464,7 +1464,7 @@ impl Room {
         kind: Arc<dyn DynGame>,
         core: GameCore,
         events: Vec<Event>,
-        described: Vec<Option<Vec<Option<String>>>>,
+        described: Vec<Described>,
     ) -> Room {
         // The channel keeps its last `capacity` updates alive (each a few KB per observer); a
         // socket that falls further behind renders what it missed itself (`Lagged`).
@@ -1584,7 +1584,7 @@ impl Room {
         // Only a seat that owes a decision has legal actions.
         let legal = match obs {
             Observer::Seat(s) if core.status == Status::Running && core.result.is_none() => {
-                core.state.legal_actions_with_notation(s)
+                core.state.legal_actions_listed(s)
             }
             _ => Vec::new(),
         };
@@ -1593,15 +1593,12 @@ impl Room {
             _ => false,
         };
         out.extend_from_slice(b"\"legal\":[");
-        for (i, (action, notation)) in legal.iter().enumerate() {
+        for (i, listed) in legal.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            out.extend_from_slice(b"{\"action\":");
-            write_json(&mut out, action);
-            out.extend_from_slice(b",\"notation\":");
-            write_json(&mut out, notation);
-            out.push(b'}');
+            // `{"action":…,"notation":…,"cells":[…]}`: what a client clicks to choose it.
+            write_json(&mut out, listed);
         }
         out.extend_from_slice(b"],");
         put(&mut out, "legal_sampled", &sampled);
@@ -1616,8 +1613,8 @@ impl Room {
             if i > 0 {
                 out.push(b',');
             }
-            let notation = d.as_ref().and_then(|d| d.get(oi)).cloned().flatten();
-            write_json(&mut out, &event_json(e, notation));
+            let seen = d.as_ref().and_then(|d| d.get(oi)).and_then(Option::as_ref);
+            write_json(&mut out, &event_json(e, seen));
         }
         out.push(b']');
         if snapshot {
@@ -1773,8 +1770,13 @@ impl Room {
                 }
             }
             if done + 1 == n {
-                let notation = state.describe_action(*actor, action, obs);
-                last = json!({"seq": seq, "actor": actor, "notation": notation});
+                let seen = Seen::of(state.as_ref(), *actor, action, obs);
+                last = json!({
+                    "seq": seq,
+                    "actor": actor,
+                    "notation": seen.as_ref().map(|s| &s.notation),
+                    "cells": seen.as_ref().map_or(&[][..], |s| &s.cells),
+                });
             }
             state
                 .apply(*actor, action)
@@ -1870,7 +1872,7 @@ fn seats_json(core: &GameCore) -> Vec<Value> {
         .collect()
 }
 
-fn event_json(e: &Event, notation: Option<String>) -> Value {
+fn event_json(e: &Event, seen: Option<&Seen>) -> Value {
     let mut v = json!({"seq": e.seq, "at": e.at, "kind": e.data.kind()});
     let Some(o) = v.as_object_mut() else {
         return v;
@@ -1887,7 +1889,8 @@ fn event_json(e: &Event, notation: Option<String>) -> Value {
         }
         EventData::Action { actor, .. } => {
             o.insert("actor".into(), json!(actor));
-            o.insert("notation".into(), json!(notation));
+            o.insert("notation".into(), json!(seen.map(|s| &s.notation)));
+            o.insert("cells".into(), json!(seen.map_or(&[][..], |s| &s.cells)));
         }
         EventData::End { result } => {
             o.insert("result".into(), json!(result));

@@ -101,6 +101,7 @@ fn check_messages(
     // States after k actions, and how each observer sees action k.
     let mut states: Vec<Box<dyn DynState>> = vec![kind.new_state(&record.options).unwrap()];
     let mut described: Vec<[Option<String>; 3]> = Vec::new();
+    let mut cells: Vec<[Option<Vec<String>>; 3]> = Vec::new();
     let obs = [
         Observer::Seat(Seat(0)),
         Observer::Seat(Seat(1)),
@@ -109,6 +110,7 @@ fn check_messages(
     for a in &record.actions {
         let before = states.last().unwrap().clone();
         described.push(obs.map(|o| before.describe_action(a.actor, &a.action, o)));
+        cells.push(obs.map(|o| before.describe_action_cells(a.actor, &a.action, o)));
         let mut next = before.clone();
         next.apply(a.actor, &a.action).unwrap();
         states.push(next);
@@ -142,9 +144,9 @@ fn check_messages(
                 assert_eq!(m["legal"], json!([]), "observer {i} got legal actions");
             } else {
                 let expected: Vec<Value> = state
-                    .legal_actions_with_notation(Seat(i as u8))
+                    .legal_actions_listed(Seat(i as u8))
                     .into_iter()
-                    .map(|(a, n)| json!({"action": a, "notation": n}))
+                    .map(|a| json!({"action": a.action, "notation": a.notation, "cells": a.cells}))
                     .collect();
                 assert_eq!(
                     m["legal"],
@@ -162,6 +164,13 @@ fn check_messages(
                     json!(described[j][i]),
                     "observer {i}: move {j} is described as the game says"
                 );
+                // Its cells (the last move's highlight) too; none for a hidden action.
+                assert_eq!(
+                    e["cells"],
+                    json!(cells[j][i].clone().unwrap_or_default()),
+                    "observer {i}: move {j} has the game's cells"
+                );
+                assert_eq!(cells[j][i].is_none(), described[j][i].is_none());
                 if described[j][i].is_none() {
                     hidden_moves += 1;
                     // The hidden action's JSON appears nowhere in what this observer received.

@@ -52,7 +52,8 @@ pub struct MovesArgs {
     /// the chance outcomes).
     #[arg(long)]
     pub seat: Option<u8>,
-    /// Print objects `{"action": …, "notation": "…"}` instead of bare actions.
+    /// Print objects `{"action": …, "notation": "…", "cells": […]}` instead of bare actions (`cells`:
+    /// what a player clicks to choose the action; a chance outcome has `probability` instead).
     #[arg(long)]
     pub notation: bool,
 }
@@ -233,9 +234,9 @@ pub fn moves(args: &MovesArgs, registry: &Registry) -> Result<()> {
             Actor::Seat(seat) => {
                 if args.notation {
                     state
-                        .legal_actions_with_notation(seat)
+                        .legal_actions_listed(seat)
                         .into_iter()
-                        .map(|(a, n)| json!({"action": a, "notation": n}))
+                        .map(|a| json!(a))
                         .collect()
                 } else {
                     state.legal_actions(seat)

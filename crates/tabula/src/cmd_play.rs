@@ -5,7 +5,7 @@ use std::io::BufRead;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use serde_json::Value;
-use tabula_core::dynamic::{DynState, Registry};
+use tabula_core::dynamic::{DynState, ListedAction, Registry};
 use tabula_core::record::{JsonRecord, RecordedAction};
 use tabula_core::{Actor, Observer, Seat, ToAct, rng_from_seed};
 
@@ -160,7 +160,7 @@ pub fn play(args: &PlayArgs, registry: &Registry) -> Result<()> {
                     outln!("{}", session.state.render_text(Observer::Seat(seat)));
                     last_shown = Some(seat);
                 }
-                let legal = session.state.legal_actions_with_notation(seat);
+                let legal = session.state.legal_actions_listed(seat);
                 list_actions(&legal, args.list)?;
                 out!("{}> ", session.state.seat_name(seat));
                 let Some(line) = lines.next() else {
@@ -183,7 +183,7 @@ pub fn play(args: &PlayArgs, registry: &Registry) -> Result<()> {
                     _ => {}
                 }
                 let action = match line.parse::<usize>() {
-                    Ok(n) if n >= 1 && n <= legal.len() => legal[n - 1].0.clone(),
+                    Ok(n) if n >= 1 && n <= legal.len() => legal[n - 1].action.clone(),
                     _ => match session.state.parse_action(line) {
                         Ok(a) => a,
                         Err(e) => {
@@ -208,9 +208,9 @@ pub fn play(args: &PlayArgs, registry: &Registry) -> Result<()> {
     Ok(())
 }
 
-fn list_actions(legal: &[(Value, String)], limit: usize) -> Result<()> {
-    for (i, (_, notation)) in legal.iter().enumerate().take(limit) {
-        outln!("  {:>3}. {notation}", i + 1);
+fn list_actions(legal: &[ListedAction], limit: usize) -> Result<()> {
+    for (i, a) in legal.iter().enumerate().take(limit) {
+        outln!("  {:>3}. {}", i + 1, a.notation);
     }
     if legal.len() > limit {
         outln!(

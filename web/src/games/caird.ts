@@ -88,7 +88,6 @@ export function cairdCells(view: unknown, geo: CairdGeometry, seat: number | nul
 }
 
 export const cairdRenderer: Renderer = {
-  cellNames: (_view, options) => cairdGeometry(options).names,
   setup(view, options, seat) {
     if (asString(get(view, 'phase')) !== 'setup' || get(view, 'setup_committed', seat) === true) return null;
     const geo = cairdGeometry(options);

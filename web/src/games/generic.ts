@@ -19,7 +19,6 @@ function tree(x: unknown, depth = 0): Element {
 }
 
 export const genericRenderer: Renderer = {
-  cellNames: () => [],
   render(ctx: RenderContext) {
     return { board: null, panels: [h('div.card', h('h3', 'Position'), h('div.json', tree(ctx.view)))] };
   },

@@ -56,7 +56,6 @@ function drawStack(st: Stack, x: number, y: number, size: number): SVGElement {
 }
 
 export const kyoRenderer: Renderer = {
-  cellNames: () => FILES.flatMap((f) => RANKS.map((r) => `${f}${r}`)),
   render(ctx: RenderContext) {
     const board = get(ctx.view, 'board');
     const stacks = new Map<string, Stack>();

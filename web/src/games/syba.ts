@@ -113,9 +113,7 @@ export function tradeNote(trade: unknown): string {
 }
 
 export const sybaRenderer: Renderer = {
-  wordCells: true,
   seatColour: (view, seat) => (typeof get(view, 'state', 'players', seat, 'race') === 'number' ? playerColour(view, seat).fill : null),
-  cellNames: (view) => [...AREAS.map((a) => a.id), ...asArray(get(view, 'state', 'units')).map((u) => `u${asNumber(get(u, 'id'))}`)],
   render(ctx: RenderContext) {
     const view = ctx.view;
     const state = get(view, 'state');

@@ -18,7 +18,8 @@ const SUITS: Record<string, { sym: string; name: string; colour: string }> = {
   D: { sym: '♦', name: 'diamonds', colour: '#b8560b' },
 };
 const SUIT_ORDER = ['H', 'S', 'C', 'D'];
-const CELL_VERBS = new Set(['survey', 'expand']);
+/** The actions (by their JSON's key) whose cell is a grid cell; every other cell is an intersection. */
+const CELL_ACTIONS = ['survey', 'expand'];
 
 function pt(x: unknown): [number, number] | null {
   if (Array.isArray(x) && x.length === 2 && typeof x[0] === 'number' && typeof x[1] === 'number') return [x[0], x[1]];
@@ -27,17 +28,6 @@ function pt(x: unknown): [number, number] | null {
 
 export function cardParts(card: string): { rank: string; suit: string } {
   return { rank: card.slice(0, -1), suit: card.slice(-1) };
-}
-
-/** Every point the view can name: grid cells, their corners, and empty cells next to the grid. */
-export function territoryPoints(view: unknown): string[] {
-  const out = new Set<string>();
-  for (const c of asArray(get(view, 'grid'))) {
-    const p = pt(get(c, 'at'));
-    if (!p) continue;
-    for (let dx = -1; dx <= 2; dx++) for (let dy = -1; dy <= 2; dy++) out.add(`${p[0] + dx},${p[1] + dy}`);
-  }
-  return [...out];
 }
 
 function cardFace(card: string, x: number, y: number, w: number, hgt: number): SVGElement {
@@ -51,7 +41,6 @@ function cardFace(card: string, x: number, y: number, w: number, hgt: number): S
 }
 
 export const territoriesRenderer: Renderer = {
-  cellNames: (view) => territoryPoints(view),
   render(ctx: RenderContext) {
     const view = ctx.view;
     const grid = asArray(get(view, 'grid')).map((c) => ({ at: pt(get(c, 'at')), card: asString(get(c, 'card')) })).filter((c) => c.at);
@@ -60,11 +49,11 @@ export const territoriesRenderer: Renderer = {
     // Which names are targets as cells (survey/expand) and which as intersections (everything else).
     const cellTargets = new Set<string>();
     const cornerTargets = new Set<string>();
-    for (const i of ctx.selection.candidates()) {
-      const next = i.cells[ctx.selection.prefix.length];
+    for (const a of ctx.selection.candidates()) {
+      const next = a.cells[ctx.selection.prefix.length];
       if (!next) continue;
-      const verb = i.legal.notation.split(' ')[0];
-      (CELL_VERBS.has(verb) ? cellTargets : cornerTargets).add(next);
+      const onCell = typeof a.action === 'object' && a.action !== null && CELL_ACTIONS.some((k) => k in (a.action as object));
+      (onCell ? cellTargets : cornerTargets).add(next);
     }
     if (grid.length) {
       const xs = grid.map((c) => c.at![0]);

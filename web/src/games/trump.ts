@@ -41,7 +41,6 @@ function kindName(kind: string): string {
 }
 
 export const trumpRenderer: Renderer = {
-  cellNames: () => rowCellNames(),
   setup(view, _options, seat) {
     if (asString(get(view, 'phase')) !== 'setup' || get(view, 'committed', seat) === true) return null;
     const home = rowCellNames().filter((c) => homeOf(c) === seat);

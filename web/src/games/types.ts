@@ -1,5 +1,5 @@
-// The interface of a board renderer. A renderer draws one game's view as SVG (plus optional side panels),
-// names its cells (so the generic click logic can read legal actions' notations) and reports clicks.
+// The interface of a board renderer. A renderer draws one game's view as SVG (plus optional side panels)
+// with each clickable cell named as the engine names it in legal actions' `cells`, and reports clicks.
 
 import type { Selection } from '../logic/select';
 import type { SetupDraft } from '../logic/setup';
@@ -38,14 +38,10 @@ export interface RenderContext {
 }
 
 export interface Renderer {
-  /** Every cell name this view draws (used to find cells in action notations). */
-  cellNames(view: unknown, options: Record<string, unknown>): string[];
   /** A seat's colour when the view decides it (a Syba race's colour). */
   seatColour?(view: unknown, seat: number): string | null;
   /** The setup editor's codec, when `seat` is to commit a whole-army setup now. */
   setup?(view: unknown, options: Record<string, unknown>, seat: number): SetupCodec | null;
-  /** Whether cell names are whole words (area names) rather than coordinates. */
-  wordCells?: boolean;
   /** The board (SVG) and any extra panels (hands, resources, dice). */
   render(ctx: RenderContext): { board: Element | null; panels: Element[] };
 }

@@ -11,6 +11,8 @@ import type { Actor, MoveEntry, Outcome, ToAct } from './snapshot';
 export interface LastAction {
   actor: Actor;
   notation: string | null;
+  /** The cells the action involves (none when it is hidden or chosen by a button). */
+  cells: string[];
 }
 
 /** One position of a replay. */
@@ -45,6 +47,11 @@ function actorOf(x: unknown): Actor | null {
   return null;
 }
 
+/** A list of cell names from the server (anything else: none). */
+export function cellList(x: unknown): string[] {
+  return Array.isArray(x) ? x.filter((c): c is string => typeof c === 'string') : [];
+}
+
 /** Reads a `view/{n}` response; throws a clear error on anything that is not one. */
 export function parsePosition(data: unknown): Position {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('the server sent no position');
@@ -58,7 +65,7 @@ export function parsePosition(data: unknown): Position {
   if (typeof d.last === 'object' && d.last !== null) {
     const l = d.last as Record<string, unknown>;
     const actor = actorOf(l.actor);
-    if (actor) last = { actor, notation: typeof l.notation === 'string' ? l.notation : null };
+    if (actor) last = { actor, notation: typeof l.notation === 'string' ? l.notation : null, cells: cellList(l.cells) };
   }
   const result = typeof d.result === 'object' && d.result !== null ? (d.result as Outcome) : null;
   return { n, total, view: d.view, to_act: (d.to_act as ToAct | undefined) ?? null, last, result };
@@ -172,24 +179,13 @@ export function positionOfMove(index: number): number {
   return index + 1;
 }
 
-/** The cells to highlight as the last move before position n: those named by the last turn, i.e. the
- * run of consecutive actions of the seat that acted last (a Kyo chain and its `end`, a Territories build
- * then `end`), skipping chance. Hidden actions name nothing; an action naming more than `maxCells` cells
- * (a whole Cyvasse army) is not a move to point at. Falls back to the server's `last` when the move list
- * is shorter than n. */
-export function lastMoveCells(
-  moves: MoveEntry[],
-  n: number,
-  cellsOf: (notation: string) => string[],
-  last: LastAction | null = null,
-  maxCells = 8,
-): string[] {
-  const named = (notation: string | null): string[] => {
-    if (!notation) return [];
-    const c = cellsOf(notation);
-    return c.length <= maxCells ? c : [];
-  };
-  if (n > moves.length) return last && last.actor !== 'chance' ? named(last.notation) : [];
+/** The cells to highlight as the last move before position n: those of the last turn, i.e. the run of
+ * consecutive actions of the seat that acted last (a Kyo chain and its `end`, a Territories build then
+ * `end`), skipping chance. Each action's cells come from the server (hidden actions and buttons, such as
+ * a whole Cyvasse army, have none). Falls back to the server's `last` when the move list is shorter
+ * than n. */
+export function lastMoveCells(moves: MoveEntry[], n: number, last: LastAction | null = null): string[] {
+  if (n > moves.length) return last && last.actor !== 'chance' ? [...last.cells] : [];
   let seat: number | null = null;
   const out: string[] = [];
   for (let i = Math.min(n, moves.length) - 1; i >= 0; i--) {
@@ -197,7 +193,7 @@ export function lastMoveCells(
     if (m.actor === 'chance') continue;
     if (seat === null) seat = m.actor.seat;
     else if (m.actor.seat !== seat) break;
-    for (const c of named(m.notation)) if (!out.includes(c)) out.push(c);
+    for (const c of m.cells) if (!out.includes(c)) out.push(c);
   }
   return out;
 }

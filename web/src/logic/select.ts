@@ -1,53 +1,14 @@
-// Maps clicks on board cells to the server's legal actions. The client never decides legality: it only
-// reads which cells each legal action's notation names, in order, and lets the player pick a path through
-// them. Actions naming no cell are offered as buttons.
+// Maps clicks on board cells to the server's legal actions. The client never decides legality: the
+// server lists, with each legal action, the cells (and items: areas, units) a player clicks to choose it,
+// in order (`cells`, from the game's engine), and the player picks a path through them. Actions with no
+// cell are offered as buttons; actions sharing their cells are offered as a choice, by their notation.
 
 export interface LegalAction {
   /** The action's JSON, sent back unchanged when chosen. */
   action: unknown;
-  /** The game's notation of the action (from the server). */
+  /** The game's notation of the action (from the server): what buttons and choices show. */
   notation: string;
-}
-
-/** Finds cell names inside notations: longest names first, so `a10` wins over `a1`. */
-export class CellTokenizer {
-  private readonly re: RegExp | null;
-  /** `words`: names are whole words (area names such as `bell` must not match inside `rebellion`). */
-  constructor(cellNames: Iterable<string>, words = false) {
-    const names = [...new Set(cellNames)].filter((n) => n.length > 0);
-    names.sort((a, b) => b.length - a.length || a.localeCompare(b));
-    const alt = names.map(escapeRegExp).join('|');
-    this.re = names.length
-      ? words
-        ? new RegExp(`(?<![A-Za-z0-9'-])(${alt})(?![A-Za-z0-9'-])`, 'g')
-        : new RegExp(`(${alt})(?![0-9])`, 'g')
-      : null;
-  }
-  /** The cells a notation names, in order of appearance. A cell name must not continue a number. */
-  cells(notation: string): string[] {
-    if (!this.re) return [];
-    const out: string[] = [];
-    this.re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = this.re.exec(notation)) !== null) {
-      const before = m.index > 0 ? notation[m.index - 1] : '';
-      // `a12` must not be read as `2` of some other name; names starting with a digit need a clean start.
-      if (/[0-9]/.test(m[0][0]) && /[0-9]/.test(before)) {
-        this.re.lastIndex = m.index + 1;
-        continue;
-      }
-      out.push(m[0]);
-    }
-    return out;
-  }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-export interface Indexed {
-  legal: LegalAction;
+  /** The cells a player clicks, in order, to choose the action (from the server); empty: a button. */
   cells: string[];
 }
 
@@ -63,27 +24,23 @@ function startsWith(cells: string[], prefix: string[]): boolean {
   return prefix.every((c, i) => cells[i] === c);
 }
 
-/** Click-by-click selection of a legal action through the cells its notation names. */
+/** Click-by-click selection of a legal action through its cells. */
 export class Selection {
-  readonly indexed: Indexed[];
+  readonly legal: LegalAction[];
   prefix: string[] = [];
 
-  /** Actions naming more than `maxCells` cells (a whole army's setup) are offered as buttons. */
-  constructor(legal: LegalAction[], tokenizer: CellTokenizer, maxCells = 8) {
-    this.indexed = legal.map((l) => {
-      const cells = tokenizer.cells(l.notation);
-      return { legal: l, cells: cells.length > maxCells ? [] : cells };
-    });
+  constructor(legal: LegalAction[]) {
+    this.legal = legal;
   }
 
-  /** Actions that name no cell (end turn, ready, roll, trade…): shown as buttons. */
+  /** Actions that name no cell (end turn, ready, roll, trade, a whole setup…): shown as buttons. */
   cellless(): LegalAction[] {
-    return this.indexed.filter((i) => i.cells.length === 0).map((i) => i.legal);
+    return this.legal.filter((l) => l.cells.length === 0);
   }
 
   /** Actions consistent with the cells chosen so far. */
-  candidates(prefix: string[] = this.prefix): Indexed[] {
-    return this.indexed.filter((i) => i.cells.length > 0 && startsWith(i.cells, prefix));
+  candidates(prefix: string[] = this.prefix): LegalAction[] {
+    return this.legal.filter((l) => l.cells.length > 0 && startsWith(l.cells, prefix));
   }
 
   /** Cells that may be clicked next. */
@@ -97,9 +54,7 @@ export class Selection {
 
   /** Actions complete at the current prefix (every named cell chosen). */
   complete(prefix: string[] = this.prefix): LegalAction[] {
-    return this.candidates(prefix)
-      .filter((i) => i.cells.length === prefix.length)
-      .map((i) => i.legal);
+    return this.candidates(prefix).filter((l) => l.cells.length === prefix.length);
   }
 
   reset(): void {
@@ -149,11 +104,6 @@ export class Selection {
     if (done.length > 0) return { kind: 'choose', options: done };
     return { kind: 'select' };
   }
-}
-
-/** The cells to mark as "last move": those named by the notation of the last visible move. */
-export function lastMoveCells(notation: string | null | undefined, tokenizer: CellTokenizer): string[] {
-  return notation ? tokenizer.cells(notation) : [];
 }
 
 /** Buttons grouped by the first word of their notation (`give`, `ask`, `bank`, `buy`…), in order. */

@@ -18,6 +18,8 @@ export interface GameEvent {
   kind: string;
   actor?: Actor;
   notation?: string | null;
+  /** An action's cells as this observer may see them. */
+  cells?: string[];
   seat?: number;
   result?: Outcome;
   game?: string;
@@ -65,6 +67,8 @@ export interface MoveEntry {
   seq: number;
   actor: Actor;
   notation: string | null;
+  /** The cells the action involves (none when hidden or chosen by a button). */
+  cells: string[];
 }
 
 /** Merges a server message into the current model. Returns the new model and whether a gap was seen
@@ -96,7 +100,7 @@ export function merge(
 export function moveList(events: GameEvent[]): MoveEntry[] {
   return events
     .filter((e) => e.kind === 'action')
-    .map((e) => ({ seq: e.seq, actor: e.actor ?? 'chance', notation: e.notation ?? null }));
+    .map((e) => ({ seq: e.seq, actor: e.actor ?? 'chance', notation: e.notation ?? null, cells: Array.isArray(e.cells) ? e.cells : [] }));
 }
 
 /** The last chance outcomes since the last seat action (dice rolls to show). */

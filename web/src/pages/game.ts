@@ -3,8 +3,8 @@
 
 import { api, positionFetcher } from '../api';
 import { GameConn, type ServerMsg } from '../conn';
-import { choiceHint, rendererFor } from '../games/index';
-import { CellTokenizer, Selection, groupByVerb, type LegalAction } from '../logic/select';
+import { choiceHint, rendererFor, selectionFor } from '../games/index';
+import { Selection, groupByVerb, type LegalAction } from '../logic/select';
 import {
   formatClock, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
   seatsToAct, statusLine, type Snapshot,
@@ -174,8 +174,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     nav.setTotal(moveList(next.events).length);
     const me = mySeat(next);
     const renderer = rendererFor(next.game);
-    const tok = new CellTokenizer(renderer.cellNames(next.view, next.options), renderer.wordCells);
-    selection = new Selection(me === null ? [] : next.legal, tok);
+    selection = selectionFor(next.game, me === null ? [] : next.legal);
     // A half-made choice survives an update that still allows it (a join, a draw offer, the other
     // seat's hidden setup); otherwise the one piece that can act is selected already.
     if (selection.keep(halfMade)) {
@@ -278,7 +277,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   }
 
   /** Sends a listed action, or (`action` undefined) an action written in notation only. */
-  function sendAction(a: LegalAction, fromSetupEditor = false): void {
+  function sendAction(a: Pick<LegalAction, 'action' | 'notation'>, fromSetupEditor = false): void {
     if (!model || sent.pending) return;
     errorText = '';
     setupError = null;
@@ -439,7 +438,6 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     }
     const renderer = rendererFor(model.game);
     const view = model.view;
-    const tok = new CellTokenizer(renderer.cellNames(view, model.options), renderer.wordCells);
     const { board, panels } = renderer.render({
       gameId: model.game,
       view,
@@ -447,7 +445,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       seat: mySeat(model),
       seatNames: model.seats.map((s) => s.name),
       selection,
-      lastMove: lastMoveCells(moves, moves.length, (t) => tok.cells(t)),
+      lastMove: lastMoveCells(moves, moves.length),
       onCell,
       sendNotation: reviewing() || mySeat(model) === null ? undefined : (notation: string) => sendAction({ action: undefined, notation }),
       draft,

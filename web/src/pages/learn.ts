@@ -5,9 +5,9 @@
 // the legal actions, whether the goal is met, the refusal of a wrong try, the hint.
 
 import { api } from '../api';
-import { choiceHint, rendererFor } from '../games/index';
+import { choiceHint, rendererFor, selectionFor } from '../games/index';
 import { attachBoardInput } from '../games/board';
-import { CellTokenizer, Selection, type LegalAction } from '../logic/select';
+import { Selection, type LegalAction } from '../logic/select';
 import { markSolved, nextUnsolved, solvedLessons } from '../logic/learned';
 import { clear, h } from '../ui/dom';
 import { GUIDES } from './learn-guides';
@@ -28,6 +28,8 @@ export interface GameLessons {
 interface Move {
   by: string;
   notation: string;
+  /** The cells the move involves (highlighted as the last move). */
+  cells: string[];
 }
 
 /** The server's answer for a lesson (POST /api/lessons/{game}/{n}). */
@@ -97,14 +99,13 @@ function lessonList(g: GameLessons): HTMLElement {
 /** A read-only board of a lesson's starting position, drawn by the game's renderer. */
 export function diagramOf(st: LessonState): HTMLElement {
   const renderer = rendererFor(st.game);
-  const tok = new CellTokenizer(renderer.cellNames(st.view, st.options), renderer.wordCells);
   const { board, panels } = renderer.render({
     gameId: st.game,
     view: st.view,
     options: st.options,
     seat: st.seat,
     seatNames: st.seats,
-    selection: new Selection([], tok),
+    selection: new Selection([]),
     lastMove: [],
     onCell: () => undefined,
   });
@@ -149,14 +150,10 @@ export async function guidePage(root: HTMLElement, game: string): Promise<void> 
   await Promise.all(pending);
 }
 
-/** The cells an action's notation names, from the board's own names. */
-function fromTo(sel: Selection, legal: LegalAction[]): boolean {
-  // Whether this game writes moves as `from-to` between two cells (then a click on a cell no legal
-  // move reaches is sent as such a try, for the game to explain why it is refused).
-  return legal.some((a) => {
-    const i = sel.indexed.find((x) => x.legal === a);
-    return i !== undefined && i.cells.length === 2 && a.notation === `${i.cells[0]}-${i.cells[1]}`;
-  });
+/** Whether this game writes moves as `from-to` between their two cells (then a click on a cell no legal
+ * move reaches is sent as such a try, for the game to explain why it is refused). */
+function fromTo(legal: LegalAction[]): boolean {
+  return legal.some((a) => a.cells.length === 2 && a.notation === `${a.cells[0]}-${a.cells[1]}`);
 }
 
 export async function lessonPage(root: HTMLElement, game: string, n: number): Promise<void> {
@@ -224,7 +221,7 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
       return;
     }
     if (r.kind === 'choose') chooser = r.options;
-    if (r.kind === 'clear' && before.length === 1 && before[0] !== cell && fromTo(selection, st.legal)) {
+    if (r.kind === 'clear' && before.length === 1 && before[0] !== cell && fromTo(st.legal)) {
       // A move to a cell no legal move reaches: the game says why.
       void send({ notation: `${before[0]}-${cell}` });
       return;
@@ -234,9 +231,8 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
 
   function draw(): void {
     const renderer = rendererFor(game);
-    const tok = new CellTokenizer(renderer.cellNames(st.view, st.options), renderer.wordCells);
     const keep = selection ? [...selection.prefix] : [];
-    selection = new Selection(st.legal, tok);
+    selection = selectionFor(game, st.legal);
     if (!selection.keep(keep)) selection.autoSelect();
     page.setAttribute('data-moves', String(actions.length));
     page.setAttribute('data-solved', st.solved ? '1' : '0');
@@ -275,7 +271,7 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
       seat: st.seat,
       seatNames: st.seats,
       selection,
-      lastMove: st.moves.length ? tok.cells(st.moves[st.moves.length - 1].notation) : [],
+      lastMove: st.moves.length ? st.moves[st.moves.length - 1].cells : [],
       onCell,
       sendNotation: (notation: string) => void send({ notation }),
     });

@@ -3,7 +3,7 @@
 
 import { rendererFor } from '../games/index';
 import { chanceAt, lastMoveCells, type Position, type ReplayNav } from '../logic/replay';
-import { CellTokenizer, Selection } from '../logic/select';
+import { Selection } from '../logic/select';
 import type { MoveEntry, SeatInfo } from '../logic/snapshot';
 import { h } from '../ui/dom';
 
@@ -19,15 +19,14 @@ export interface PositionContext {
 /** The board and panels of a position, drawn by the game's renderer with no selectable cell. */
 export function positionBoard(ctx: PositionContext, pos: Position): { board: Element | null; panels: Element[] } {
   const renderer = rendererFor(ctx.game);
-  const tok = new CellTokenizer(renderer.cellNames(pos.view, ctx.options), renderer.wordCells);
   const out = renderer.render({
     gameId: ctx.game,
     view: pos.view,
     options: ctx.options,
     seat: ctx.seat,
     seatNames: ctx.seats.map((s) => s.name),
-    selection: new Selection([], tok),
-    lastMove: lastMoveCells(ctx.moves, pos.n, (t) => tok.cells(t), pos.last),
+    selection: new Selection([]),
+    lastMove: lastMoveCells(ctx.moves, pos.n, pos.last),
     onCell: () => undefined,
   });
   const chance = chanceAt(ctx.moves, pos.n);

@@ -684,6 +684,10 @@ impl Game for Kyo {
         self.clone()
     }
 
+    fn action_cells(&self, action: &Action) -> Vec<String> {
+        self.cells(action)
+    }
+
     fn action_notation(&self, action: &Action) -> String {
         self.notation(action)
     }

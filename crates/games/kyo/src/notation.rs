@@ -58,6 +58,19 @@ impl Kyo {
         }
     }
 
+    /// The squares a player clicks to choose `action`: the stack, then the target square (a move or a
+    /// deploy); the stack alone for a shuffle (its new orders are then offered as a choice, as are
+    /// the slices of one move); none for ending the turn.
+    pub fn cells(&self, action: &Action) -> Vec<String> {
+        match *action {
+            Action::Step { from, to, .. } | Action::Deploy { from, to, .. } => {
+                vec![from.to_string(), to.to_string()]
+            }
+            Action::Shuffle { at, .. } => vec![at.to_string()],
+            Action::EndTurn => Vec::new(),
+        }
+    }
+
     /// Parses the notation of an action in this state.
     pub fn parse_notation(&self, text: &str) -> Result<Action, ActionError> {
         let bad = |m: String| ActionError::Malformed(m);

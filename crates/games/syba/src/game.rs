@@ -636,6 +636,10 @@ impl Game for Syba {
         }
     }
 
+    fn action_cells(&self, action: &Action) -> Vec<String> {
+        crate::notation::cells(action)
+    }
+
     fn action_notation(&self, action: &Action) -> String {
         crate::notation::notation(action)
     }

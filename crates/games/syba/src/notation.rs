@@ -108,6 +108,95 @@ pub fn notation(a: &Action) -> String {
     }
 }
 
+/// The name a client clicks for unit `u` (`u12`, as the renderer names unit chips).
+fn unit_cell(u: u32) -> String {
+    format!("u{u}")
+}
+
+/// The area city `c` stands in (its id, as the map names areas); none for a city not on the map.
+fn city_cell(c: u8) -> Option<String> {
+    let content = content();
+    let area = content.area_city.iter().position(|x| *x == Some(c))?;
+    content.areas.get(area).map(|a| a.id.clone())
+}
+
+fn area_cell(a: u8) -> Option<String> {
+    content().areas.get(a as usize).map(|x| x.id.clone())
+}
+
+fn target_cells(t: &EffectTarget, out: &mut Vec<String>) {
+    match t {
+        EffectTarget::None | EffectTarget::Player(_) => {}
+        EffectTarget::City(c) => out.extend(city_cell(*c)),
+        EffectTarget::Unit(u) => out.push(unit_cell(*u)),
+        EffectTarget::Army { area, .. } => out.extend(area_cell(*area)),
+    }
+}
+
+fn item_cells(i: &TradeItem, out: &mut Vec<String>) {
+    match i {
+        TradeItem::Resource(_) => {}
+        TradeItem::Unit(u) => out.push(unit_cell(*u)),
+        TradeItem::City(c) => out.extend(city_cell(*c)),
+    }
+}
+
+/// The areas and units a player clicks, in order, to choose an action (named as the view's map and
+/// unit chips are: an area's id, `u12`): the unit, then the area it moves to; the area an army leaves,
+/// then the one it enters; the area attacked (an army's or a city's: both are then offered as a
+/// choice); the city's area to buy or hire in; the unit or area a card, hero or once-per-game effect
+/// aims at; the unit to Rest, pick or hold back; a unit or city put into a trade. Choices without a
+/// place on the map (races, resources, answers, the end of the turn) are buttons: none.
+pub fn cells(a: &Action) -> Vec<String> {
+    let mut out = Vec::new();
+    match a {
+        Action::ChooseCity(c)
+        | Action::BuyUnit { city: c, .. }
+        | Action::BuyHero { city: c, .. } => out.extend(city_cell(*c)),
+        Action::Rest(u) | Action::ExtraExhaust(u) | Action::Choose(u) | Action::HoldBack(u) => {
+            out.push(unit_cell(*u))
+        }
+        Action::Research { target, .. } | Action::OncePerGame(target) => {
+            target_cells(target, &mut out)
+        }
+        Action::Move { unit, to } => {
+            out.push(unit_cell(*unit));
+            out.extend(area_cell(*to));
+        }
+        Action::MoveArmy { from, to } => {
+            out.extend(area_cell(*from));
+            out.extend(area_cell(*to));
+        }
+        Action::Attack { target } => match target {
+            Target::Army { area, .. } => out.extend(area_cell(*area)),
+            Target::City(c) => out.extend(city_cell(*c)),
+        },
+        Action::HeroAction { unit, target } => {
+            out.push(unit_cell(*unit));
+            target_cells(target, &mut out);
+        }
+        Action::HelpDefend(area) => out.extend(area_cell(*area)),
+        Action::TradeOffer(i) | Action::TradeAsk(i) => item_cells(i, &mut out),
+        Action::StartingPlayer(_)
+        | Action::ChooseRace(_)
+        | Action::MoveAgain
+        | Action::PowerUp
+        | Action::Intercept
+        | Action::HelpAttack
+        | Action::Pass
+        | Action::Confirm
+        | Action::Withdraw
+        | Action::TradeOpen(_)
+        | Action::TradeNote(_)
+        | Action::TradePropose
+        | Action::TradeCancel
+        | Action::TradeAccept
+        | Action::TradeDecline
+        | Action::EndTurn => {}
+    }
+    out
+}
+
 fn bad(msg: String) -> ActionError {
     ActionError::Malformed(msg)
 }

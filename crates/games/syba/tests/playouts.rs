@@ -194,7 +194,7 @@ fn registry_creates_loads_and_plays_through_json() {
     let mut s = loaded;
     let a = s.parse_action("start P2").unwrap();
     s.apply(tabula_core::Actor::Chance, &a).unwrap();
-    let legal = s.legal_actions_with_notation(tabula_core::Seat(1));
+    let legal = s.legal_actions_listed(tabula_core::Seat(1));
     assert_eq!(legal.len(), 6, "six races to choose from");
-    assert!(legal.iter().any(|(_, n)| n == "race forces-of-the-fey"));
+    assert!(legal.iter().any(|a| a.notation == "race forces-of-the-fey"));
 }

@@ -497,6 +497,10 @@ impl Game for Territories {
         }
     }
 
+    fn action_cells(&self, action: &Action) -> Vec<String> {
+        notation::cells(action)
+    }
+
     fn action_notation(&self, action: &Action) -> String {
         notation::notation(action)
     }

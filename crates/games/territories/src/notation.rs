@@ -55,6 +55,41 @@ pub fn notation(action: &Action) -> String {
     }
 }
 
+/// The point a player clicks to choose `action` (`x,y`, as the view names grid cells and
+/// intersections): the intersection to place, build, upgrade, raze or convert at, or the grid cell to
+/// survey or expand into (the territory card is then chosen among the actions sharing that cell).
+/// Dice, cards, trades and the end of the turn are buttons: none.
+pub fn cells(action: &Action) -> Vec<String> {
+    match action {
+        Action::Place(p)
+        | Action::Build(p)
+        | Action::Upgrade(p, _)
+        | Action::Survey(p, _)
+        | Action::Expand(p, _)
+        | Action::Raze(p)
+        | Action::Convert(p, _) => vec![point(*p)],
+        Action::Deal(_)
+        | Action::First(_)
+        | Action::Roll(_)
+        | Action::Die(_)
+        | Action::Duel(..)
+        | Action::TempleTake(_)
+        | Action::Discard(_)
+        | Action::Give(_)
+        | Action::AskRes(_)
+        | Action::AskTerritory
+        | Action::Propose
+        | Action::Withdraw
+        | Action::Accept
+        | Action::Decline
+        | Action::HandOver(_)
+        | Action::Bank(..)
+        | Action::Use(_)
+        | Action::Pay(_)
+        | Action::EndTurn => Vec::new(),
+    }
+}
+
 fn malformed(msg: impl Into<String>) -> ActionError {
     ActionError::Malformed(msg.into())
 }

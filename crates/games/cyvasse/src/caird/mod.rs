@@ -1014,6 +1014,22 @@ impl Game for CairdCyvasse {
         Some(self.action_notation(action))
     }
 
+    /// The cells a player clicks: the piece, then its target (a move, a capture, a shot); the cell
+    /// for placing the reserve Dragon or ruining a Fortress; none for a whole setup (composed in the
+    /// setup editor).
+    fn action_cells(&self, action: &CairdAction) -> Vec<String> {
+        let geo = self.rules.geo;
+        match action {
+            CairdAction::Setup(_) => Vec::new(),
+            CairdAction::Move { from, to } | CairdAction::Shot { from, to } => {
+                vec![geo.name(*from).to_string(), geo.name(*to).to_string()]
+            }
+            CairdAction::Place { to: at } | CairdAction::Ruin { at } => {
+                vec![geo.name(*at).to_string()]
+            }
+        }
+    }
+
     fn action_notation(&self, action: &CairdAction) -> String {
         let geo = self.rules.geo;
         match action {

@@ -280,6 +280,10 @@ impl Game for TrumpCyvasse {
         Some(self.action_notation(action))
     }
 
+    fn action_cells(&self, action: &TrumpAction) -> Vec<String> {
+        notation::cells(action)
+    }
+
     fn action_notation(&self, action: &TrumpAction) -> String {
         notation::notation(self, action)
     }

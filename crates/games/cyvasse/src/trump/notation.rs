@@ -36,6 +36,21 @@ pub fn notation(g: &TrumpCyvasse, action: &TrumpAction) -> String {
     }
 }
 
+/// The cells a player clicks to choose `action`: the unit, then its target (a move, a melee capture
+/// or a shot). A whole army's setup is composed in the setup editor and the coin flip, `end` and
+/// `pass` are buttons: none.
+pub fn cells(action: &TrumpAction) -> Vec<String> {
+    match action {
+        TrumpAction::Move { from, to } | TrumpAction::Shoot { from, to } => {
+            vec![from.to_string(), to.to_string()]
+        }
+        TrumpAction::Setup(_)
+        | TrumpAction::FirstPlayer(_)
+        | TrumpAction::EndTurn
+        | TrumpAction::Pass => Vec::new(),
+    }
+}
+
 fn malformed(text: &str) -> ActionError {
     ActionError::Malformed(format!(
         "`{text}` is not an action: write a move `h3-g4`, a melee capture `h3xg4`, a shot `i4*f5`, \
