@@ -73,6 +73,7 @@
 //!   socket watches as (the shared part once, each distinct view once), and the texts are shared by
 //!   all sockets of that observer. Figures: `docs/benchmarks/server.md`.
 
+pub mod analysis;
 pub mod assets;
 pub mod client;
 pub mod db;
@@ -189,6 +190,8 @@ pub enum Storage {
 pub struct ServerConfig {
     pub registry: Registry,
     pub bot: BotFn,
+    /// The engine of analyses and hints ([`analysis`]); `None`: those endpoints answer `503`.
+    pub analyst: Option<Arc<dyn analysis::Analyst>>,
     pub addr: SocketAddr,
     pub storage: Storage,
     pub limits: Limits,
@@ -273,6 +276,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         config.bot,
         db,
         config.limits,
+        config.analyst,
     ));
     let resumed = shared.resume_all().await.map_err(ServerError::Database)?;
     tracing::info!("resumed {resumed} unfinished games");
