@@ -83,6 +83,9 @@ async fn an_analysis_is_computed_once_with_progress_on_the_socket_and_kept_acros
     let path = format!("/api/games/{id}/analysis");
     let (s, v) = get(addr, &path).await;
     assert_eq!((s, &v["error"]["code"]), (404, &json!("not_found")), "{v}");
+    let (_, doc) = get(addr, "/api/openapi.json").await;
+    assert!(doc["paths"]["/api/games/{id}/analysis"]["post"].is_object());
+    assert!(doc["paths"]["/api/games/{id}/hint"]["post"].is_object());
 
     let mut spectator = ws(addr, &id, None).await;
     let (s, v) = post(addr, &path, json!({})).await;
