@@ -16,6 +16,8 @@
 //!   current decision, searched from that seat's view only. Only for a human seat of a running casual
 //!   game with an AI seat; refused otherwise (a game between people, a spectator, a wrong token, a
 //!   seat that owes no decision).
+//! * `POST /api/lessons/{game}/{n}/hint` with the lesson's body (`{"actions": […]}`): the same for the
+//!   lesson's player in the position those actions lead to.
 //!
 //! **Priority.** Analyses run one at a time, each on a blocking thread, and yield to live games: before
 //! each decision the analysis waits until no AI seat of a live game is thinking (or waiting for a
@@ -193,6 +195,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> Router<S
     Router::new()
         .route("/api/games/{id}/analysis", post(start).get(get_analysis))
         .route("/api/games/{id}/hint", post(hint))
+        .route("/api/lessons/{game}/{n}/hint", post(lesson_hint))
         .with_state(shared)
 }
 
@@ -363,6 +366,54 @@ struct HintReq {
     token: String,
 }
 
+/// The engine's hint in a lesson: the body is the lesson's (`{"actions": […]}`), the seat the
+/// lesson's player; `409` once the lesson is over.
+async fn lesson_hint(
+    State(shared): State<Arc<Shared>>,
+    path: Result<Path<(String, String)>, PathRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, Refusal> {
+    let Path((game, n)) =
+        path.map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))?;
+    let analyst = shared.analyses.analyst()?;
+    let position = crate::lessons::lesson_position(&shared.registry, &game, &n, body).await?;
+    let Some((state, seat)) = position else {
+        return Err(Refusal::Conflict("the lesson is over: no hint".into()));
+    };
+    if !state.to_act().includes(seat) {
+        return Err(Refusal::Conflict(
+            "the lesson's player owes no decision now".into(),
+        ));
+    }
+    ask(&shared, analyst, state, seat, 1).await
+}
+
+/// Runs a hint's search on the AI pool.
+async fn ask(
+    shared: &Shared,
+    analyst: Arc<dyn Analyst>,
+    state: Box<dyn DynState>,
+    seat: Seat,
+    seed: u64,
+) -> Result<Response, Refusal> {
+    let live = shared.analyses.live_move();
+    let permit = shared
+        .ai_pool
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|e| Refusal::Internal(e.to_string()))?;
+    let answer = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let _live = live;
+        analyst.hint(state.as_ref(), seat, seed)
+    })
+    .await
+    .map_err(|e| Refusal::Internal(e.to_string()))?
+    .map_err(Refusal::Internal)?;
+    Ok(Json(answer).into_response())
+}
+
 /// Iterations of a hint's search are the analyst's; the seed is the game's position.
 async fn hint(
     State(shared): State<Arc<Shared>>,
@@ -405,21 +456,5 @@ async fn hint(
         (inner.core.state.clone_box(), seed)
     };
     let analyst = shared.analyses.analyst()?;
-    let seat = Seat(req.seat);
-    let live = shared.analyses.live_move();
-    let permit = shared
-        .ai_pool
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|e| Refusal::Internal(e.to_string()))?;
-    let answer = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        let _live = live;
-        analyst.hint(state.as_ref(), seat, seed)
-    })
-    .await
-    .map_err(|e| Refusal::Internal(e.to_string()))?
-    .map_err(Refusal::Internal)?;
-    Ok(Json(answer).into_response())
+    ask(&shared, analyst, state, Seat(req.seat), seed).await
 }

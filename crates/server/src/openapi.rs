@@ -110,6 +110,9 @@ pub fn document() -> Value {
             "/api/lessons/{game}/{n}": {"post": op("Lesson n (from 1) after the player's actions: the position, legal actions, solved / failed, hint; a refused action is the game's explanation", json!([game, {"name": "n", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}}]),
                 Some(json!({"type": "object", "properties": {"actions": {"type": "array", "items": {"type": "object", "properties": {"action": {}, "notation": {"type": "string"}}}}}})),
                 with(json!({"200": ok(json!({"type": "object"}))}), errors(&["400", "404", "409", "422"])))},
+            "/api/lessons/{game}/{n}/hint": {"post": op("The engine's preferred action for the lesson's player after the given actions", json!([game, {"name": "n", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}}]),
+                Some(json!({"type": "object", "properties": {"actions": {"type": "array", "items": {"type": "object", "properties": {"action": {}, "notation": {"type": "string"}}}}}})),
+                with(json!({"200": ok(json!({"type": "object", "properties": {"seat": {"type": "integer"}, "action": {}, "notation": {"type": "string"}, "estimate": {"type": "number"}}}))}), errors(&["400", "404", "409", "422", "503"])))},
             "/api/records": {"post": op("Import a record as a read-only game", json!([]),
                 Some(json!({"type": "object", "required": ["record"], "properties": {"record": r("Record"), "public": {"type": "boolean"}}})),
                 with(json!({"201": ok(json!({"type": "object", "properties": {"id": {"type": "string"}}}))}), errors(&["400", "413"])))}

@@ -261,3 +261,44 @@ async fn hints_only_for_a_players_own_decision_in_a_game_against_the_ai() {
     assert_eq!((s, &v["error"]["code"]), (403, &json!("forbidden")), "{v}");
     server.shutdown().await.unwrap();
 }
+
+/// A lesson's engine hint is for the lesson's player in the position its actions lead to, and none
+/// is given once the lesson is solved.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lesson_gives_the_engines_hint_until_it_is_solved() {
+    let dir = temp_dir("analysis-lesson");
+    let mut registry = tabula_core::dynamic::Registry::new();
+    registry.register::<kyo::Kyo>();
+    let mut cfg = config(registry, Storage::SqliteDir(dir), Limits::default());
+    cfg.analyst = Some(Arc::new(Recorder::default()));
+    let server = tabula_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let (s, lesson) = post(addr, "/api/lessons/kyo/1", json!({})).await;
+    assert_eq!(s, 200, "{lesson}");
+    let (s, hint) = post(addr, "/api/lessons/kyo/1/hint", json!({})).await;
+    assert_eq!(s, 200, "{hint}");
+    assert_eq!(hint["seat"], lesson["seat"]);
+    let legal: Vec<&Value> = lesson["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| &l["action"])
+        .collect();
+    assert!(legal.contains(&&hint["action"]), "{hint}");
+    // Follow the lesson's own solution to the end: then there is nothing to hint.
+    let mut actions = Vec::new();
+    let mut state = lesson;
+    while state["solved"] != true {
+        let next = state["hint"].clone();
+        assert!(next.is_object(), "the solution goes on: {state}");
+        actions.push(json!({"action": next["action"]}));
+        let (s, v) = post(addr, "/api/lessons/kyo/1", json!({"actions": actions})).await;
+        assert_eq!(s, 200, "{v}");
+        state = v;
+    }
+    let (s, v) = post(addr, "/api/lessons/kyo/1/hint", json!({"actions": actions})).await;
+    assert_eq!((s, &v["error"]["code"]), (409, &json!("conflict")), "{v}");
+    let (s, _) = post(addr, "/api/lessons/kyo/99/hint", json!({})).await;
+    assert_eq!(s, 404);
+    server.shutdown().await.unwrap();
+}
