@@ -286,6 +286,9 @@ pub struct Progress {
     pub hint: Option<Value>,
 }
 
+/// A lesson's position and the player's seat in it.
+pub type PlayerPosition = (Box<dyn DynState>, Seat);
+
 /// A state during a lesson, with the lesson's chance and reply queues.
 struct Run<'a> {
     lesson: &'a Lesson,
@@ -392,7 +395,7 @@ impl Lesson {
         n: usize,
         kind: &dyn DynGame,
         actions: &[PlayerAction],
-    ) -> Result<Option<(Box<dyn DynState>, Seat)>, LessonError> {
+    ) -> Result<Option<PlayerPosition>, LessonError> {
         let (run, solved) = self.replay(n, kind, actions)?;
         if solved || run.failure().is_some() {
             return Ok(None);
@@ -752,7 +755,7 @@ pub(crate) async fn lesson_position(
     game: &str,
     n: &str,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Option<(Box<dyn DynState>, Seat)>, Refusal> {
+) -> Result<Option<PlayerPosition>, Refusal> {
     let (kind, file) = find(reg, game)?;
     let count = file.lessons.len();
     let (number, lesson) = n
