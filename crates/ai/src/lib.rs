@@ -15,6 +15,9 @@
 //! * [`alphabeta`]: iterative-deepening alpha-beta with a transposition table and move ordering.
 //! * [`tournament`]: round robins and benchmarks (used by `tabula tournament` and `tabula bench`).
 //! * [`choose_action`]: the type-erased entry point used by the server for AI seats.
+//! * [`analysis`]: the engine's review of a finished game (winning chance before and after every
+//!   decision, the preferred action, inaccuracies / mistakes / blunders) and hints, both from the
+//!   acting seat's information only.
 //!
 //! ## Levels
 //! | level | agent | budget |
@@ -64,6 +67,7 @@
 
 pub mod agents;
 pub mod alphabeta;
+pub mod analysis;
 pub mod games;
 pub mod knowledge;
 pub mod mcts;

@@ -196,10 +196,82 @@ pub fn search<G: Knowledge>(
     if root_actions.is_empty() {
         return None;
     }
-    let mut stats = MctsStats::default();
     if root_actions.len() == 1 {
-        return root_actions.into_iter().next().map(|a| (a, stats));
+        return root_actions
+            .into_iter()
+            .next()
+            .map(|a| (a, MctsStats::default()));
     }
+    let report = run(info, cfg, rng, first, root_actions);
+    let i = report.best;
+    report
+        .edges
+        .into_iter()
+        .nth(i)
+        .map(|e| (e.action, report.stats))
+}
+
+/// One root action after a search: how often it was tried and its mean score for the deciding seat.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RootEdge<A> {
+    pub action: A,
+    /// Iterations that went through this action.
+    pub visits: u32,
+    /// The deciding seat's mean score over those iterations (1.0 for a proven win); 0.5 when unvisited.
+    pub mean: f64,
+    /// The action ends the game and wins it for the deciding seat.
+    pub proven_win: bool,
+}
+
+/// What [`search_report`] found: every root action searched, in the order of the legal list, and
+/// the index of the one [`search`] would choose.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RootReport<A> {
+    pub edges: Vec<RootEdge<A>>,
+    pub best: usize,
+    pub stats: MctsStats,
+}
+
+impl<A> RootReport<A> {
+    /// The chosen root action's edge.
+    pub fn best_edge(&self) -> Option<&RootEdge<A>> {
+        self.edges.get(self.best)
+    }
+}
+
+/// Runs the search like [`search`] but reports every root action's statistics, and with `only`
+/// searches that one action alone at the root (the estimate of a given decision: the iterations all go
+/// to the replies beneath it). Unlike [`search`], a root with a single action is searched too, so the
+/// report always carries an estimate. `None` when the seat has no legal action; `only` must be one of
+/// the seat's actions (it is applied to every determinization as the seat's own choice).
+pub fn search_report<G: Knowledge>(
+    info: &InfoSet<'_, G>,
+    cfg: &MctsConfig,
+    rng: &mut GameRng,
+    only: Option<&G::Action>,
+) -> Option<RootReport<G::Action>> {
+    let first = info.sample(rng);
+    let root_actions = match only {
+        Some(a) => vec![a.clone()],
+        None => crate::knowledge::agent_actions_vec(&first, info.seat()),
+    };
+    if root_actions.is_empty() {
+        return None;
+    }
+    Some(run(info, cfg, rng, first, root_actions))
+}
+
+/// The search proper, from the first determinization `first` over the root actions `root_actions`
+/// (not empty).
+fn run<G: Knowledge>(
+    info: &InfoSet<'_, G>,
+    cfg: &MctsConfig,
+    rng: &mut GameRng,
+    first: G,
+    root_actions: Vec<G::Action>,
+) -> RootReport<G::Action> {
+    let root_seat = info.seat();
+    let mut stats = MctsStats::default();
     let mut tree: Tree<G::Action> = Tree {
         nodes: vec![Node::new()],
     };
@@ -346,21 +418,38 @@ pub fn search<G: Knowledge>(
     // The most visited root action; ties go to the higher mean reward, then to the earlier action.
     let root = &tree.nodes[0];
     let mut best: Option<(u32, f64, usize)> = None;
-    for (i, a) in root_actions.iter().enumerate() {
-        if let Some(&e) = root.index.get(&(Actor::Seat(root_seat), a.clone())) {
-            let edge = &root.edges[e as usize];
-            if edge.proven_win {
-                best = Some((u32::MAX, 1.0, i));
-                break;
+    let mut edges = Vec::with_capacity(root_actions.len());
+    for (i, a) in root_actions.into_iter().enumerate() {
+        let found = root
+            .index
+            .get(&(Actor::Seat(root_seat), a.clone()))
+            .map(|&e| &root.edges[e as usize]);
+        let (visits, mean, proven_win) = match found {
+            Some(edge) if edge.proven_win => (edge.visits, 1.0, true),
+            Some(edge) if edge.visits > 0 => {
+                (edge.visits, edge.reward / f64::from(edge.visits), false)
             }
-            let mean = edge.reward / f64::from(edge.visits.max(1));
-            if best.is_none_or(|(v, m, _)| edge.visits > v || (edge.visits == v && mean > m)) {
-                best = Some((edge.visits, mean, i));
+            _ => (0, 0.5, false),
+        };
+        if found.is_some() && best.is_none_or(|(v, _, _)| v < u32::MAX) {
+            if proven_win {
+                best = Some((u32::MAX, 1.0, i));
+            } else if best.is_none_or(|(v, m, _)| visits > v || (visits == v && mean > m)) {
+                best = Some((visits, mean, i));
             }
         }
+        edges.push(RootEdge {
+            action: a,
+            visits,
+            mean,
+            proven_win,
+        });
     }
-    let i = best.map_or(0, |(_, _, i)| i);
-    root_actions.into_iter().nth(i).map(|a| (a, stats))
+    RootReport {
+        edges,
+        best: best.map_or(0, |(_, _, i)| i),
+        stats,
+    }
 }
 
 /// A random playout count for benchmarks: plays `state` to the end (or the playout limit) and returns

@@ -47,6 +47,7 @@ async fn main() -> Result<(), String> {
     let server = tabula_server::start(ServerConfig {
         registry,
         bot,
+        analyst: None,
         addr: "127.0.0.1:0".parse().map_err(|e| format!("{e}"))?,
         storage: Storage::SqliteDir(dir.clone()),
         limits,

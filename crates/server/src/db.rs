@@ -4,7 +4,8 @@
 //! and listing; `events(game_id, seq, at_ms, kind, data)` is the log, the source of truth (`data` is the
 //! JSON of [`crate::model::EventData`]). Accounts add `accounts`, `sessions`, `game_seats` (the seats
 //! accounts hold, bound in the transaction of the event that gives them), `ratings` and
-//! `rating_history` (written in the transaction that commits a game's `end`: [`crate::ratings`]). Every write goes through one writer task that commits batches of
+//! `rating_history` (written in the transaction that commits a game's `end`: [`crate::ratings`]). `analyses(game_id, created_at, data)` keeps the engine's analysis of
+//! finished games (derived data, written on its own: [`crate::analysis`]). Every write goes through one writer task that commits batches of
 //! requests in one transaction each (group commit), and answers each request only after its commit:
 //! an action is acknowledged only once it is durable. SQLite runs in WAL mode with `synchronous=FULL`.
 //!
@@ -265,6 +266,27 @@ impl Db {
                 })
             })
             .collect()
+    }
+
+    /// The stored analysis of a game (its JSON text), if it has one.
+    pub async fn load_analysis(&self, id: &str) -> Result<Option<String>, String> {
+        let sql = "SELECT data FROM analyses WHERE game_id = $1";
+        on_pool!(self, p => {
+            sqlx::query(sql).bind(id).fetch_optional(p).await.map_err(|e| e.to_string())?
+                .map(|r| r.try_get::<String, _>(0)).transpose().map_err(|e| e.to_string())
+        })
+    }
+
+    /// Stores a game's analysis (a second one for the same game changes nothing: the first stays).
+    /// Not an event: the analysis is derived from the log, so it is written on its own, outside the
+    /// writer's batches.
+    pub async fn save_analysis(&self, id: &str, at: i64, data: &str) -> Result<(), String> {
+        let sql = "INSERT INTO analyses (game_id, created_at, data) VALUES ($1, $2, $3) \
+                   ON CONFLICT (game_id) DO NOTHING";
+        on_pool!(self, p => {
+            sqlx::query(sql).bind(id).bind(at).bind(data).execute(p).await
+                .map(|_| ()).map_err(|e| e.to_string())
+        })
     }
 
     /// Commits one batch of writes in one transaction, with a few multi-row statements rather than

@@ -168,6 +168,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/record", get(record))
         .merge(crate::http_accounts::routes())
         .merge(crate::lessons::routes(state.shared.registry.clone()))
+        .merge(crate::analysis::routes(state.shared.clone()))
         .layer(DefaultBodyLimit::max(limits.http_max_body))
         .merge(
             Router::new()
@@ -799,6 +800,7 @@ async fn session(
     let (mut sink, mut stream) = socket.split();
     let _watching = room.watch(obs);
     let mut rx = room.tx.subscribe();
+    let mut analysis_rx = shared.analyses.subscribe(&room.id);
     let (first, mut last_seq, seats) = {
         let inner = room.inner.lock().await;
         // The token was checked at the upgrade; a claim may have replaced it since.
@@ -930,6 +932,10 @@ async fn session(
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                 }
+            }
+            // An analysis's progress (`crate::analysis`): the same text for every observer.
+            Ok(text) = analysis_rx.recv() => {
+                if sink.send(Message::Text(text)).await.is_err() { break }
             }
         }
     }

@@ -286,6 +286,9 @@ pub struct Progress {
     pub hint: Option<Value>,
 }
 
+/// A lesson's position and the player's seat in it.
+pub type PlayerPosition = (Box<dyn DynState>, Seat);
+
 /// A state during a lesson, with the lesson's chance and reply queues.
 struct Run<'a> {
     lesson: &'a Lesson,
@@ -353,6 +356,61 @@ impl Lesson {
         kind: &dyn DynGame,
         actions: &[PlayerAction],
     ) -> Result<Progress, LessonError> {
+        let (run, solved) = self.replay(n, kind, actions)?;
+        let failure = if solved { None } else { run.failure() };
+        let open = !solved && failure.is_none();
+        let legal = if open && run.state.to_act().includes(run.seat) {
+            run.state
+                .legal_actions_listed(run.seat)
+                .into_iter()
+                .map(|a| json!(a))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let hint = if open {
+            self.hint(kind, &run.played)
+        } else {
+            None
+        };
+        Ok(Progress {
+            options: run.state.options(),
+            seat_names: (0..run.state.seats())
+                .map(|i| run.state.seat_name(Seat::new(i)))
+                .collect(),
+            view: run.state.view(Observer::Seat(run.seat)),
+            legal,
+            moves: run.moves,
+            solved,
+            failed: failure.is_some(),
+            failure,
+            hint,
+        })
+    }
+
+    /// The position the player's `actions` lead to and the player's seat, while the lesson is open
+    /// (for the engine's hint); `None` once it is solved or failed.
+    pub fn position_after(
+        &self,
+        n: usize,
+        kind: &dyn DynGame,
+        actions: &[PlayerAction],
+    ) -> Result<Option<PlayerPosition>, LessonError> {
+        let (run, solved) = self.replay(n, kind, actions)?;
+        if solved || run.failure().is_some() {
+            return Ok(None);
+        }
+        Ok(Some((run.state, run.seat)))
+    }
+
+    /// Replays the player's actions (with the replies and chance between them); whether the goal
+    /// was met.
+    fn replay(
+        &self,
+        n: usize,
+        kind: &dyn DynGame,
+        actions: &[PlayerAction],
+    ) -> Result<(Run<'_>, bool), LessonError> {
         if actions.len() > MAX_ACTIONS {
             return Err(LessonError::BadRequest(format!(
                 "at most {MAX_ACTIONS} actions in a lesson"
@@ -387,35 +445,7 @@ impl Lesson {
                 solved = run.others().map_err(broken)?;
             }
         }
-        let failure = if solved { None } else { run.failure() };
-        let open = !solved && failure.is_none();
-        let legal = if open && run.state.to_act().includes(run.seat) {
-            run.state
-                .legal_actions_listed(run.seat)
-                .into_iter()
-                .map(|a| json!(a))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let hint = if open {
-            self.hint(kind, &run.played)
-        } else {
-            None
-        };
-        Ok(Progress {
-            options: run.state.options(),
-            seat_names: (0..run.state.seats())
-                .map(|i| run.state.seat_name(Seat::new(i)))
-                .collect(),
-            view: run.state.view(Observer::Seat(run.seat)),
-            legal,
-            moves: run.moves,
-            solved,
-            failed: failure.is_some(),
-            failure,
-            hint,
-        })
+        Ok((run, solved))
     }
 
     fn start(&self, kind: &dyn DynGame) -> Result<Run<'_>, String> {
@@ -715,6 +745,41 @@ async fn list_game(
 struct PlayReq {
     #[serde(default)]
     actions: Vec<PlayerAction>,
+}
+
+/// The position of lesson `n` of `game` after the player's actions in `body` (the body of `POST
+/// /api/lessons/{game}/{n}`), with the player's seat; `None` once the lesson is solved or failed.
+/// Replayed on a blocking thread.
+pub(crate) async fn lesson_position(
+    reg: &Registry,
+    game: &str,
+    n: &str,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Option<PlayerPosition>, Refusal> {
+    let (kind, file) = find(reg, game)?;
+    let count = file.lessons.len();
+    let (number, lesson) = n
+        .parse::<usize>()
+        .ok()
+        .and_then(|i| Some((i, file.lessons.get(i.checked_sub(1)?)?)))
+        .ok_or_else(|| {
+            Refusal::NotFound(format!("`{game}` has lessons 1 to {count}, not `{n}`"))
+        })?;
+    let bytes =
+        body.map_err(|e| Refusal::BadRequest(format!("cannot read the request body: {e}")))?;
+    let req: PlayReq = if bytes.is_empty() {
+        PlayReq::default()
+    } else {
+        serde_json::from_slice(&bytes).map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?
+    };
+    tokio::task::spawn_blocking(move || lesson.position_after(number, kind.as_ref(), &req.actions))
+        .await
+        .map_err(|e| Refusal::Internal(e.to_string()))?
+        .map_err(|e| match e {
+            LessonError::Refused { error, .. } => Refusal::Action(error),
+            LessonError::BadRequest(m) => Refusal::BadRequest(m),
+            LessonError::Broken(..) => Refusal::Internal(e.to_string()),
+        })
 }
 
 async fn play_lesson(

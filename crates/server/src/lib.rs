@@ -76,6 +76,7 @@
 //!   all sockets of that observer. Figures: `docs/benchmarks/server.md`.
 
 pub mod accounts;
+pub mod analysis;
 pub mod assets;
 pub mod client;
 pub mod db;
@@ -200,6 +201,8 @@ pub enum Storage {
 pub struct ServerConfig {
     pub registry: Registry,
     pub bot: BotFn,
+    /// The engine of analyses and hints ([`analysis`]); `None`: those endpoints answer `503`.
+    pub analyst: Option<Arc<dyn analysis::Analyst>>,
     pub addr: SocketAddr,
     pub storage: Storage,
     pub limits: Limits,
@@ -284,6 +287,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         config.bot,
         db,
         config.limits,
+        config.analyst,
     ));
     let resumed = shared.resume_all().await.map_err(ServerError::Database)?;
     tracing::info!("resumed {resumed} unfinished games");

@@ -192,7 +192,9 @@ pub struct Shared {
     pub accounts: Arc<Accounts>,
     rooms: StdMutex<HashMap<String, Arc<Room>>>,
     loading: Mutex<()>,
-    ai_pool: Arc<Semaphore>,
+    pub(crate) ai_pool: Arc<Semaphore>,
+    /// Analyses of finished games and hints (`crate::analysis`).
+    pub analyses: crate::analysis::Analyses,
     /// Each seat's budget of non-move events (draw offers, acceptances, declines), by game and seat.
     seat_events: governor::DefaultKeyedRateLimiter<(String, u8)>,
     /// The lobby's index: the summary of every public waiting or running game, loaded or not.
@@ -324,6 +326,7 @@ impl Shared {
         bot: BotFn,
         db: Db,
         limits: Limits,
+        analyst: Option<Arc<dyn crate::analysis::Analyst>>,
     ) -> Shared {
         let workers = limits.ai_workers.max(1);
         let faults = Arc::new(Faults::default());
@@ -343,6 +346,7 @@ impl Shared {
             rooms: StdMutex::new(HashMap::new()),
             loading: Mutex::new(()),
             ai_pool: Arc::new(Semaphore::new(workers)),
+            analyses: crate::analysis::Analyses::new(analyst),
             seat_events: governor::RateLimiter::keyed(seat_events_quota(&limits)),
             lobby: StdMutex::new(LobbyIndex::default()),
             waiting: StdMutex::new(HashMap::new()),
@@ -1010,11 +1014,14 @@ impl Shared {
             let seed = inner.core.config.seed ^ seq.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             let shared = self.clone();
             let room = room.clone();
+            // Analyses of finished games wait while this move is queued or thinking.
+            let live = shared.analyses.live_move();
             tokio::spawn(async move {
                 let bot = shared.bot.clone();
                 let permit = shared.ai_pool.clone().acquire_owned().await;
                 let choice = tokio::task::spawn_blocking(move || {
                     let _permit = permit;
+                    let _live = live;
                     let choice = bot(state.as_ref(), seat, level, seed);
                     (choice, state)
                 })

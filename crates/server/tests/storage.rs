@@ -478,7 +478,7 @@ async fn a_database_from_before_versioned_migrations_still_opens() {
             .unwrap();
     assert_eq!(
         versions,
-        vec![1, 2],
+        vec![1, 2, 3],
         "the first migration is recorded as applied, and the later ones (accounts) are applied"
     );
     pool.close().await;

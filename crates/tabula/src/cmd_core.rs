@@ -140,7 +140,7 @@ fn read_input(path: &str) -> Result<String> {
     }
 }
 
-fn read_json(path: &str) -> Result<Value> {
+pub(crate) fn read_json(path: &str) -> Result<Value> {
     let text = read_input(path)?;
     serde_json::from_str(&text).with_context(|| format!("`{path}` is not valid JSON"))
 }
@@ -161,7 +161,7 @@ fn resolve_chance(state: &mut dyn DynState, seed: u64) -> Result<()> {
     Ok(())
 }
 
-fn print_json(v: &Value) -> Result<()> {
+pub(crate) fn print_json(v: &Value) -> Result<()> {
     outln!("{}", serde_json::to_string_pretty(v)?);
     Ok(())
 }

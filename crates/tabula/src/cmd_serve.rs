@@ -171,11 +171,43 @@ pub fn serve(args: ServeArgs, registry: Registry) -> anyhow::Result<()> {
     let config = ServerConfig {
         registry,
         bot,
+        analyst: Some(Arc::new(Engine)),
         addr: args.addr,
         storage,
         limits,
     };
     tabula_server::serve_blocking(config).context("the server stopped")
+}
+
+/// The AI crate's analysis and hints, for the server ([`tabula_server::analysis::Analyst`]), with
+/// the default budget per decision and seed 0 (so a game's analysis is the one `tabula analyse`
+/// prints for its record).
+struct Engine;
+
+/// Iterations of a hint's search (as many as an analysis spends choosing at each decision).
+const HINT_ITERATIONS: u32 = tabula_ai::analysis::DEFAULT_ITERATIONS;
+
+impl tabula_server::analysis::Analyst for Engine {
+    fn analyse(
+        &self,
+        record: &tabula_core::record::JsonRecord,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<serde_json::Value, String> {
+        let cfg = tabula_ai::analysis::AnalysisConfig::default();
+        let analysis =
+            tabula_ai::analysis::analyse_json(record, &cfg, progress).map_err(|e| e.to_string())?;
+        serde_json::to_value(analysis).map_err(|e| e.to_string())
+    }
+    fn hint(
+        &self,
+        state: &dyn tabula_core::dynamic::DynState,
+        seat: tabula_core::Seat,
+        seed: u64,
+    ) -> Result<serde_json::Value, String> {
+        let hint = tabula_ai::analysis::hint_dyn(state, seat, HINT_ITERATIONS, seed)
+            .map_err(|e| e.to_string())?;
+        serde_json::to_value(hint).map_err(|e| e.to_string())
+    }
 }
 
 /// Runs a bounded load test against a server on loopback.

@@ -26,6 +26,7 @@ macro_rules! out {
 }
 
 mod cmd_ai;
+mod cmd_analyse;
 mod cmd_core;
 mod cmd_play;
 mod cmd_serve;
@@ -64,6 +65,9 @@ enum Command {
     Playout(cmd_core::PlayoutArgs),
     /// Verify a game record (JSON) and print the final position.
     Replay(cmd_core::ReplayArgs),
+    /// Analyse a game record: each decision's winning chance before and after, the engine's
+    /// preferred action, and inaccuracies, mistakes and blunders.
+    Analyse(cmd_analyse::AnalyseArgs),
     /// Play a game in the terminal: hot-seat, optionally against the AI.
     Play(cmd_play::PlayArgs),
     /// Play a round-robin tournament between agents and print the standings.
@@ -87,6 +91,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => cmd_core::perft(&args, &registry),
         Command::Playout(args) => cmd_core::playout(&args, &registry),
         Command::Replay(args) => cmd_core::replay(&args, &registry),
+        Command::Analyse(args) => cmd_analyse::analyse(&args, &registry),
         Command::Play(args) => cmd_play::play(&args, &registry),
         Command::Tournament(args) => cmd_ai::tournament(&args, &registry),
         Command::Bench(args) => cmd_ai::bench(&args, &registry),

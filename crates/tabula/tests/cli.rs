@@ -184,6 +184,7 @@ fn every_subcommand_has_help() {
         "perft",
         "playout",
         "replay",
+        "analyse",
         "play",
         "tournament",
         "bench",
@@ -508,4 +509,69 @@ fn audit_seed_checks_the_seed_commitment_and_every_chance_action() {
     );
     // Without --audit-seed the moves alone are checked.
     assert!(tabula(&["replay", f.to_str().unwrap()]).status.success());
+}
+
+/// `tabula analyse` prints one row per decision of a seat and each seat's totals; `--json` gives the
+/// same analysis as data, the same for the same seed; a tampered record is a one-line error.
+#[test]
+fn analyse_reviews_a_record_as_a_table_and_as_json() {
+    let record_path = temp_file("analyse-record.json", "");
+    let record_arg = record_path.to_str().unwrap();
+    let o = tabula_stdin(
+        &["play", "kyo", "--seed", "9", "--record", record_arg],
+        &"1\n".repeat(12),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let budget = [
+        "--iterations",
+        "150",
+        "--estimate-iterations",
+        "100",
+        "--seed",
+        "4",
+    ];
+    let mut args = vec!["analyse", record_arg];
+    args.extend(budget);
+    let o = tabula(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("preferred") && out.contains("blunders"),
+        "{out}"
+    );
+    assert!(
+        out.contains("inaccuracy ≥ 10, mistake ≥ 20, blunder ≥ 30"),
+        "{out}"
+    );
+
+    args.push("--json");
+    let a: Value = serde_json::from_slice(&tabula(&args).stdout).unwrap();
+    let b: Value = serde_json::from_slice(&tabula(&args).stdout).unwrap();
+    assert_eq!(a, b, "same record and seed, same analysis");
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+    let seat_actions = record["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["actor"] != "chance")
+        .count();
+    assert_eq!(a["decisions"].as_array().unwrap().len(), seat_actions);
+    assert_eq!(a["seats"].as_array().unwrap().len(), 2);
+    for d in a["decisions"].as_array().unwrap() {
+        if d["kind"] == "judged" {
+            let before = d["before"].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&before), "{d}");
+            assert!(d["best"].is_object() || d["best"].is_string(), "{d}");
+        }
+    }
+
+    let mut tampered = record.clone();
+    tampered["actions"].as_array_mut().unwrap()[0]["actor"] = serde_json::json!({"seat": 1});
+    let bad = temp_file("analyse-tampered.json", &tampered.to_string());
+    assert_clean_error(&tabula(&["analyse", bad.to_str().unwrap()]), "refused");
+    assert_clean_error(
+        &tabula(&["analyse", "/nonexistent/record.json"]),
+        "cannot read",
+    );
 }

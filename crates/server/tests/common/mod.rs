@@ -207,6 +207,7 @@ pub fn config(registry: Registry, storage: Storage, limits: Limits) -> ServerCon
     ServerConfig {
         registry,
         bot: random_bot(),
+        analyst: None,
         addr: "127.0.0.1:0".parse().unwrap(),
         storage,
         limits,

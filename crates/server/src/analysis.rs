@@ -1,0 +1,465 @@
+//! The engine's analysis of finished games, and hints in games against the AI.
+//!
+//! The server knows no AI: the binary gives it an [`Analyst`] (the AI crate's analysis and hint,
+//! `tabula_ai::analysis`), as it gives it the AI seats' `BotFn`. Without one, these endpoints answer
+//! `503 unavailable`.
+//!
+//! * `POST /api/games/{id}/analysis` (a finished or imported game) starts the analysis, or answers
+//!   with the stored one: an analysis is computed once and kept in the `analyses` table (migration
+//!   `0003_analyses.sql`), so every later request, and every server after a restart, reads it.
+//! * `GET /api/games/{id}/analysis`: the stored analysis (`status: "done"`), the progress of a running
+//!   one (`status: "running"`, `done`, `total`), or `404` when none was asked for.
+//! * Progress goes to every socket watching the game as `{"type": "analysis", "status": "running",
+//!   "done": k, "total": n}` messages and a last one with `"status": "done"` (or `"failed"` and an
+//!   `error`).
+//! * `POST /api/games/{id}/hint` `{seat, token}`: the engine's preferred action for that seat's
+//!   current decision, searched from that seat's view only. Only for a human seat of a running casual
+//!   game with an AI seat; refused otherwise (a game between people, a spectator, a wrong token, a
+//!   seat that owes no decision).
+//! * `POST /api/lessons/{game}/{n}/hint` with the lesson's body (`{"actions": […]}`): the same for the
+//!   lesson's player in the position those actions lead to.
+//!
+//! **Priority.** Analyses run one at a time, each on a blocking thread, and yield to live games: before
+//! each decision the analysis waits until no AI seat of a live game is thinking (or waiting for a
+//! worker), so a live AI move waits for at most the one decision being analysed, and an analysis
+//! never holds one of the AI seats' workers. Hints are live requests: they take a worker of the AI
+//! pool like an AI seat's move.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, PathRejection};
+use axum::extract::ws::Utf8Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tabula_core::Seat;
+use tabula_core::dynamic::DynState;
+use tabula_core::record::JsonRecord;
+use tokio::sync::{Notify, Semaphore, broadcast};
+
+use crate::model::{Refusal, SeatKind, Status};
+use crate::rooms::{Shared, now_ms};
+
+/// The engine behind analyses and hints (the binary passes the AI crate's).
+pub trait Analyst: Send + Sync {
+    /// Analyses a finished game's record; `progress(done, total)` is called after each decision (and
+    /// may block: the server waits there for live games). The result is stored and served as it is.
+    fn analyse(
+        &self,
+        record: &JsonRecord,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Value, String>;
+    /// The preferred action of `seat` in `state`, from the seat's information only, as
+    /// `{"seat", "action", "notation", "estimate"}`.
+    fn hint(&self, state: &dyn DynState, seat: Seat, seed: u64) -> Result<Value, String>;
+}
+
+/// Live AI moves in progress (thinking or waiting for a worker); analyses wait while any is.
+#[derive(Default)]
+pub struct LiveMoves {
+    count: AtomicUsize,
+    idle: Notify,
+}
+
+/// Held while a live AI move is queued or thinking.
+pub struct LiveMove(Arc<LiveMoves>);
+
+impl Drop for LiveMove {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+impl LiveMoves {
+    /// Waits until no live AI move is in progress.
+    async fn quiet(&self) {
+        loop {
+            let notified = self.idle.notified();
+            if self.count.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// A running analysis's progress.
+#[derive(Debug, Clone, Copy)]
+struct Progress {
+    done: usize,
+    total: usize,
+    /// Waiting for live games' AI moves (or for another analysis) before its next decision.
+    waiting: bool,
+}
+
+impl Progress {
+    fn json(self) -> Value {
+        json!({"status": "running", "done": self.done, "total": self.total, "waiting": self.waiting})
+    }
+    fn message(self) -> Value {
+        json!({"type": "analysis", "status": "running", "done": self.done, "total": self.total,
+               "waiting": self.waiting})
+    }
+}
+
+/// The server's analyses: the engine, the running jobs and their progress channels.
+pub struct Analyses {
+    analyst: Option<Arc<dyn Analyst>>,
+    live: Arc<LiveMoves>,
+    /// One analysis at a time.
+    slot: Arc<Semaphore>,
+    /// Running (or queued) analyses.
+    running: StdMutex<HashMap<String, Progress>>,
+    /// Per game, the progress messages for its sockets (created when a socket subscribes).
+    channels: StdMutex<HashMap<String, broadcast::Sender<Utf8Bytes>>>,
+}
+
+impl Analyses {
+    pub fn new(analyst: Option<Arc<dyn Analyst>>) -> Analyses {
+        Analyses {
+            analyst,
+            live: Arc::new(LiveMoves::default()),
+            slot: Arc::new(Semaphore::new(1)),
+            running: StdMutex::new(HashMap::new()),
+            channels: StdMutex::new(HashMap::new()),
+        }
+    }
+
+    /// Marks a live AI move as in progress until the guard is dropped.
+    pub fn live_move(&self) -> LiveMove {
+        self.live.count.fetch_add(1, Ordering::SeqCst);
+        LiveMove(self.live.clone())
+    }
+
+    /// The analysis messages of game `id`, for a socket watching it.
+    pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Utf8Bytes> {
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        if channels.len() > 1024 {
+            channels.retain(|_, tx| tx.receiver_count() > 0);
+        }
+        channels
+            .entry(id.to_string())
+            .or_insert_with(|| broadcast::channel(16).0)
+            .subscribe()
+    }
+
+    fn publish(&self, id: &str, message: &Value) {
+        let channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = channels.get(id) {
+            let _ = tx.send(Utf8Bytes::from(message.to_string()));
+        }
+    }
+
+    fn progress(&self, id: &str) -> Option<Progress> {
+        let running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        running.get(id).copied()
+    }
+
+    fn set_progress(&self, id: &str, progress: Progress) {
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        running.insert(id.to_string(), progress);
+    }
+
+    /// Blocks this (blocking) thread until no live AI move is in progress; the analysis shows
+    /// `waiting` meanwhile.
+    fn yield_to_live_games(&self, handle: &tokio::runtime::Handle, id: &str, mut at: Progress) {
+        if self.live.count.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        at.waiting = true;
+        self.set_progress(id, at);
+        handle.block_on(self.live.quiet());
+        at.waiting = false;
+        self.set_progress(id, at);
+    }
+
+    fn analyst(&self) -> Result<Arc<dyn Analyst>, Refusal> {
+        self.analyst.clone().ok_or_else(|| {
+            Refusal::Unavailable("this server has no engine for analyses and hints".into())
+        })
+    }
+}
+
+/// The analysis and hint routes.
+pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> Router<S> {
+    Router::new()
+        .route("/api/games/{id}/analysis", post(start).get(get_analysis))
+        .route("/api/games/{id}/hint", post(hint))
+        .route("/api/lessons/{game}/{n}/hint", post(lesson_hint))
+        .with_state(shared)
+}
+
+fn game_id(path: Result<Path<String>, PathRejection>) -> Result<String, Refusal> {
+    path.map(|Path(id)| id)
+        .map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))
+}
+
+/// The stored analysis as the response body `{"status": "done", "analysis": …}`.
+fn done_json(stored: &str) -> Result<Response, Refusal> {
+    let analysis: Value = serde_json::from_str(stored)
+        .map_err(|e| Refusal::Internal(format!("the stored analysis is unreadable: {e}")))?;
+    Ok(Json(json!({"status": "done", "analysis": analysis})).into_response())
+}
+
+async fn get_analysis(
+    State(shared): State<Arc<Shared>>,
+    path: Result<Path<String>, PathRejection>,
+) -> Result<Response, Refusal> {
+    let id = game_id(path)?;
+    let _room = shared.room(&id).await?;
+    if let Some(progress) = shared.analyses.progress(&id) {
+        return Ok(Json(progress.json()).into_response());
+    }
+    match shared
+        .db
+        .load_analysis(&id)
+        .await
+        .map_err(Refusal::Unavailable)?
+    {
+        Some(stored) => done_json(&stored),
+        None => Err(Refusal::NotFound(format!(
+            "game {id} has no analysis yet: POST /api/games/{id}/analysis starts one"
+        ))),
+    }
+}
+
+async fn start(
+    State(shared): State<Arc<Shared>>,
+    path: Result<Path<String>, PathRejection>,
+) -> Result<Response, Refusal> {
+    let id = game_id(path)?;
+    let room = shared.room(&id).await?;
+    let record = {
+        let inner = room.inner.lock().await;
+        if !matches!(inner.core.status, Status::Over | Status::Imported) {
+            return Err(Refusal::Conflict(
+                "a game is analysed once it is over (the analysis reads its whole record)".into(),
+            ));
+        }
+        inner.core.record(&inner.events)
+    };
+    let analyst = shared.analyses.analyst()?;
+    if let Some(stored) = shared
+        .db
+        .load_analysis(&id)
+        .await
+        .map_err(Refusal::Unavailable)?
+    {
+        return done_json(&stored);
+    }
+    let total = record
+        .actions
+        .iter()
+        .filter(|a| matches!(a.actor, tabula_core::Actor::Seat(_)))
+        .count();
+    {
+        let mut running = shared
+            .analyses
+            .running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(progress) = running.get(&id) {
+            return Ok((StatusCode::ACCEPTED, Json(progress.json())).into_response());
+        }
+        running.insert(id.clone(), queued(total));
+    }
+    tokio::spawn(run(shared.clone(), analyst, id, record));
+    Ok((StatusCode::ACCEPTED, Json(queued(total).json())).into_response())
+}
+
+/// A job waiting for its turn.
+fn queued(total: usize) -> Progress {
+    Progress {
+        done: 0,
+        total,
+        waiting: true,
+    }
+}
+
+/// Progress messages are sent at most this often (plus the last one).
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+
+/// Runs one analysis to its end: waits for its turn, analyses on a blocking thread (yielding to live
+/// AI moves before each decision), stores the result and tells the game's sockets.
+async fn run(shared: Arc<Shared>, analyst: Arc<dyn Analyst>, id: String, record: JsonRecord) {
+    let total = record
+        .actions
+        .iter()
+        .filter(|a| matches!(a.actor, tabula_core::Actor::Seat(_)))
+        .count();
+    let permit = shared.analyses.slot.clone().acquire_owned().await;
+    let handle = tokio::runtime::Handle::current();
+    let job = {
+        let shared = shared.clone();
+        let id = id.clone();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let start = Progress {
+                done: 0,
+                total,
+                waiting: false,
+            };
+            shared.analyses.set_progress(&id, start);
+            shared.analyses.publish(&id, &start.message());
+            shared.analyses.yield_to_live_games(&handle, &id, start);
+            let mut last = Instant::now();
+            analyst.analyse(&record, &mut |done, total| {
+                let at = Progress {
+                    done,
+                    total,
+                    waiting: false,
+                };
+                shared.analyses.set_progress(&id, at);
+                if last.elapsed() >= PROGRESS_EVERY || done == total {
+                    last = Instant::now();
+                    shared.analyses.publish(&id, &at.message());
+                }
+                // Live games first: the next decision waits until no AI seat is thinking.
+                shared.analyses.yield_to_live_games(&handle, &id, at);
+            })
+        })
+        .await
+    };
+    let outcome = match job {
+        Ok(Ok(analysis)) => {
+            let text = analysis.to_string();
+            match shared.db.save_analysis(&id, now_ms(), &text).await {
+                Ok(()) => Ok(()),
+                Err(e) => Err(format!("the analysis could not be stored: {e}")),
+            }
+        }
+        Ok(Err(e)) => Err(e),
+        Err(e) => Err(format!("the analysis stopped: {e}")),
+    };
+    {
+        let mut running = shared
+            .analyses
+            .running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        running.remove(&id);
+    }
+    let message = match outcome {
+        Ok(()) => json!({"type": "analysis", "status": "done"}),
+        Err(e) => {
+            tracing::error!("analysis of game {id} failed: {e}");
+            json!({"type": "analysis", "status": "failed", "error": e})
+        }
+    };
+    shared.analyses.publish(&id, &message);
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HintReq {
+    seat: u8,
+    token: String,
+}
+
+/// The engine's hint in a lesson: the body is the lesson's (`{"actions": […]}`), the seat the
+/// lesson's player; `409` once the lesson is over.
+async fn lesson_hint(
+    State(shared): State<Arc<Shared>>,
+    path: Result<Path<(String, String)>, PathRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, Refusal> {
+    let Path((game, n)) =
+        path.map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))?;
+    let analyst = shared.analyses.analyst()?;
+    let position = crate::lessons::lesson_position(&shared.registry, &game, &n, body).await?;
+    let Some((state, seat)) = position else {
+        return Err(Refusal::Conflict("the lesson is over: no hint".into()));
+    };
+    if !state.to_act().includes(seat) {
+        return Err(Refusal::Conflict(
+            "the lesson's player owes no decision now".into(),
+        ));
+    }
+    ask(&shared, analyst, state, seat, 1).await
+}
+
+/// Runs a hint's search on the AI pool.
+async fn ask(
+    shared: &Shared,
+    analyst: Arc<dyn Analyst>,
+    state: Box<dyn DynState>,
+    seat: Seat,
+    seed: u64,
+) -> Result<Response, Refusal> {
+    let live = shared.analyses.live_move();
+    let permit = shared
+        .ai_pool
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|e| Refusal::Internal(e.to_string()))?;
+    let answer = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let _live = live;
+        analyst.hint(state.as_ref(), seat, seed)
+    })
+    .await
+    .map_err(|e| Refusal::Internal(e.to_string()))?
+    .map_err(Refusal::Internal)?;
+    Ok(Json(answer).into_response())
+}
+
+/// Iterations of a hint's search are the analyst's; the seed is the game's position.
+async fn hint(
+    State(shared): State<Arc<Shared>>,
+    path: Result<Path<String>, PathRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, Refusal> {
+    let id = game_id(path)?;
+    let bytes =
+        body.map_err(|e| Refusal::BadRequest(format!("cannot read the request body: {e}")))?;
+    let req: HintReq = serde_json::from_slice(&bytes)
+        .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
+    let room = shared.room(&id).await?;
+    let (state, seed) = {
+        let inner = room.inner.lock().await;
+        inner.core.check_token(req.seat, &req.token)?;
+        let config = &inner.core.config;
+        if config.imported || inner.core.status != Status::Running {
+            return Err(Refusal::Conflict(
+                "hints are given during a game, for the decision a seat owes".into(),
+            ));
+        }
+        if config.rated {
+            return Err(Refusal::Forbidden(
+                "hints are never given in rated games".into(),
+            ));
+        }
+        if !config
+            .seats
+            .iter()
+            .any(|s| matches!(s, SeatKind::Ai { .. }))
+        {
+            return Err(Refusal::Forbidden(
+                "hints are given only in games against the AI (and in lessons), never in games \
+                 between people"
+                    .into(),
+            ));
+        }
+        let seat = Seat(req.seat);
+        if !inner.core.state.to_act().includes(seat) {
+            return Err(Refusal::Conflict(format!(
+                "seat {seat} owes no decision now: a hint is for the seat's current decision"
+            )));
+        }
+        let seed = config.seed ^ inner.core.seq.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x4849_4e54;
+        (inner.core.state.clone_box(), seed)
+    };
+    let analyst = shared.analyses.analyst()?;
+    ask(&shared, analyst, state, Seat(req.seat), seed).await
+}
