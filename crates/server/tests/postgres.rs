@@ -7,54 +7,9 @@
 
 mod common;
 
-use std::io::Write as _;
-
 use common::*;
 use serde_json::json;
 use tabula_server::{Limits, Storage};
-
-/// Whether a missing PostgreSQL fails the tests instead of skipping them.
-fn required() -> bool {
-    let set = |k: &str| std::env::var(k).is_ok_and(|v| !v.is_empty() && v != "0" && v != "false");
-    set("CI") || set("TABULA_TEST_REQUIRE_POSTGRES")
-}
-
-/// The URL of a fresh, empty database on the test cluster, or `None` (after saying so, past the test
-/// harness's output capture) when there is no cluster and none is required.
-async fn postgres_url() -> Option<String> {
-    let base = match std::env::var("TABULA_TEST_POSTGRES_URL") {
-        Ok(url) if !url.is_empty() => url,
-        _ => {
-            assert!(
-                !required(),
-                "PostgreSQL tests must run here (CI or TABULA_TEST_REQUIRE_POSTGRES) but \
-                 TABULA_TEST_POSTGRES_URL is unset: run them with crates/server/scripts/with-postgres.sh"
-            );
-            let _ = writeln!(
-                std::io::stderr(),
-                "PostgreSQL test NOT RUN: TABULA_TEST_POSTGRES_URL is unset (run the tests with \
-                 crates/server/scripts/with-postgres.sh)"
-            );
-            return None;
-        }
-    };
-    let name = format!("tabula_test_{}", uuid::Uuid::new_v4().simple());
-    let pool = sqlx::PgPool::connect(&base)
-        .await
-        .expect("TABULA_TEST_POSTGRES_URL names a reachable PostgreSQL");
-    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-        .execute(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
-    let (head, tail) = base
-        .rsplit_once('/')
-        .expect("a postgres:// URL with a database");
-    let query = tail
-        .split_once('?')
-        .map_or(String::new(), |(_, q)| format!("?{q}"));
-    Some(format!("{head}/{name}{query}"))
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_full_game_restart_and_record() {
