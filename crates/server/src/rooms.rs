@@ -413,15 +413,7 @@ impl Shared {
             .clone();
         let mut core = GameCore::new(kind.as_ref(), config).map_err(|e| corrupt(e.to_string()))?;
         let mut described = vec![None];
-        for e in &events[1..] {
-            if e.seq != core.seq + 1 {
-                return Err(corrupt(format!("event {} follows {}", e.seq, core.seq)));
-            }
-            let d = core
-                .apply(&e.data, e.at)
-                .map_err(|r| corrupt(format!("event {}: {r}", e.seq)))?;
-            described.push(d);
-        }
+        described.extend(apply_logged(id, &mut core, &events[1..])?);
         Ok(Room::new(id.to_string(), kind, core, events, described))
     }
 
@@ -868,16 +860,7 @@ impl Shared {
         let known = inner.core.seq;
         let behind: Vec<Event> = events.into_iter().filter(|e| e.seq > known).collect();
         let mut core = inner.core.clone();
-        let mut desc = Vec::with_capacity(behind.len());
-        for e in &behind {
-            if e.seq != core.seq + 1 {
-                return Err(Refusal::Internal(format!(
-                    "game {}: stored log is inconsistent: event {} follows {}",
-                    room.id, e.seq, core.seq
-                )));
-            }
-            desc.push(core.apply(&e.data, e.at)?);
-        }
+        let desc = apply_logged(&room.id, &mut core, &behind)?;
         inner.unsure = false;
         if let (Some(first), Some(last)) = (behind.first(), behind.last()) {
             tracing::warn!(game_id = %room.id, events = behind.len(),
@@ -1476,6 +1459,28 @@ impl Shared {
         }
         n
     }
+}
+
+/// Applies events read from game `id`'s log to `core`, in order (each must follow the last seq);
+/// returns how each observer sees them. A log that does not apply is an internal error.
+fn apply_logged(
+    id: &str,
+    core: &mut GameCore,
+    events: &[Event],
+) -> Result<Vec<Described>, Refusal> {
+    let corrupt =
+        |m: String| Refusal::Internal(format!("game {id}: stored log is inconsistent: {m}"));
+    let mut described = Vec::with_capacity(events.len());
+    for e in events {
+        if e.seq != core.seq + 1 {
+            return Err(corrupt(format!("event {} follows {}", e.seq, core.seq)));
+        }
+        let d = core
+            .apply(&e.data, e.at)
+            .map_err(|r| corrupt(format!("event {}: {r}", e.seq)))?;
+        described.push(d);
+    }
+    Ok(described)
 }
 
 /// Whether a room may leave memory: nobody but the map holds it (no socket, AI task or request; a
