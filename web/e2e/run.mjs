@@ -109,6 +109,12 @@ async function status(page) {
   return (await page.locator('[data-testid=status]').first().textContent({ timeout: 15000 })) ?? '';
 }
 
+/** What the status line says, as the page marks it: 'over', 'waiting' (for players to join), 'yours'
+ * (this page owes a decision) or 'others'. */
+async function state(page) {
+  return (await page.locator('[data-testid=status]').first().getAttribute('data-state', { timeout: 15000 })) ?? '';
+}
+
 async function moveCount(page) {
   return page.locator('[data-testid=moves] li').count();
 }
@@ -121,9 +127,9 @@ async function closeDialogs(page) {
 async function waitMyTurnOrOver(page, timeout = 60000) {
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {
-    const st = await status(page);
-    if (st.startsWith('Game over')) return 'over';
-    if (st.startsWith('Your')) return 'turn';
+    const st = await state(page);
+    if (st === 'over') return 'over';
+    if (st === 'yours') return 'turn';
     await sleep(150);
   }
   throw new Error(`timed out waiting for a turn; status: ${await status(page)}`);
@@ -470,11 +476,14 @@ async function playAgainstAi(game, variant = null) {
     while (moves < MOVES && decisions < 200) {
       const st = await waitMyTurnOrOver(page);
       if (st === 'over') break;
-      const setup = (await status(page)).includes('same time');
+      const setup = /same time|Place your army/.test(await status(page));
       if (!edited && game.id === 'cyvasse-trump' && (await page.locator('[data-testid=setup-editor]').count())) {
         // Edit the hidden setup by dragging one piece onto another cell of the half (a swap), then
         // check that the draft changed before it is committed.
         edited = true;
+        const placing = await status(page);
+        assert(placing.startsWith('Place your army') && placing.includes('cannot see'),
+          `the hidden setup's status does not say that the army is placed unseen: "${placing}"`);
         const before = await page.locator('[data-testid=board] .piece').evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')).sort().join());
         const cells = await page.evaluate(() => {
           const pieces = new Set([...document.querySelectorAll('[data-testid=board] .piece')].map((e) => e.getAttribute('data-cell')));
@@ -504,6 +513,12 @@ async function playAgainstAi(game, variant = null) {
       }
     }
     if (variant?.options.version === 'expert') assert(edited, 'the setup editor never showed');
+    if (game.id === 'kyo' && (await state(page)) !== 'over') {
+      // A draw offered to the AI gets an answer on screen (the AI declines at once).
+      await page.locator('button', { hasText: 'Offer draw' }).click();
+      const declined = await page.locator('[data-testid=draw-declined]').textContent({ timeout: 15000 });
+      assert(declined.includes('The AI declined your draw offer'), `the draw offer's answer reads "${declined}"`);
+    }
     await sleep(300);
     await closeDialogs(page);
     await page.screenshot({ path: join(ARTIFACTS, `${label}.png`), fullPage: true });
@@ -543,21 +558,30 @@ async function onlineGame(game) {
     await card.locator('button', { hasText: 'Options & friends' }).click();
     await card.locator('select[data-seat="1"]').selectOption('friend');
     await card.locator('button', { hasText: 'Create game' }).click();
-    const link = await host.locator('dialog input[data-join-seat="1"]').inputValue({ timeout: 15000 });
-    await host.locator('dialog button[data-value=ok]').click();
     await host.waitForURL(/\/game\//);
     const id = host.url().split('/game/')[1];
+    // The waiting page keeps the friend's full link with a Copy button, also after a reload.
+    await host.reload();
+    const link = await host.locator('[data-testid=invites] input[data-join-seat="1"]').inputValue({ timeout: 15000 });
+    assert(link.startsWith(`${base()}/join/${id}/1/`) && /\/[0-9a-f]{64}$/.test(link), `the invite link is not a whole join link: ${link}`);
+    await host.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await host.locator('[data-testid=copy-invite-1]').click();
+    await host.locator('[data-testid=copy-invite-1]', { hasText: 'Copied' }).waitFor({ timeout: 5000 });
+    assert((await host.evaluate(() => navigator.clipboard.readText())) === link, 'Copy did not put the link on the clipboard');
+    await host.screenshot({ path: join(ARTIFACTS, `invite-${game.id}.png`), fullPage: true });
     await friend.goto(link);
     await friend.waitForURL(/\/game\//);
     await watcher.goto(`${base()}/watch/${id}`);
     await watcher.locator('[data-testid=status]').waitFor();
+    // Once the friend joined, the link is no longer offered.
+    await host.locator('[data-testid=invites]').waitFor({ state: 'detached', timeout: 15000 });
     // Alternate: whoever owes a decision clicks.
     let made = 0;
     for (let i = 0; i < 60 && made < 8; i++) {
       for (const p of [host, friend]) {
-        const st = await status(p);
-        if (st.startsWith('Game over')) break;
-        if (st.startsWith('Your')) {
+        const st = await state(p);
+        if (st === 'over') break;
+        if (st === 'yours') {
           await playOneDecision(p);
           made++;
         }
@@ -600,12 +624,12 @@ async function onlineGame(game) {
     // A network drop: the browser of the seat that is not to move goes offline; its page says so at once,
     // the other seat moves meanwhile, and when the network is back the page reconnects with its seat and
     // gets the missed move.
-    const mover = (await status(host)).startsWith('Your') ? host : friend;
+    const mover = (await state(host)) === 'yours' ? host : friend;
     const dropped = mover === host ? friend : host;
     dropped.allowNetworkErrors = true;
     await dropped.context().setOffline(true);
     await dropped.locator('[data-testid=conn].down').waitFor({ timeout: 10000 });
-    if ((await status(mover)).startsWith('Your')) await playOneDecision(mover);
+    if ((await state(mover)) === 'yours') await playOneDecision(mover);
     const movedTo = await moveCount(mover);
     await dropped.context().setOffline(false);
     await dropped.locator('[data-testid=conn]:not(.down)').waitFor({ timeout: 20000 });
@@ -628,7 +652,7 @@ async function onlineGame(game) {
     let actedAfterRestart = false;
     for (let i = 0; i < 40 && !actedAfterRestart; i++) {
       for (const p of [host, friend]) {
-        if ((await status(p)).startsWith('Your')) {
+        if ((await state(p)) === 'yours') {
           await playOneDecision(p);
           actedAfterRestart = true;
           break;
@@ -703,12 +727,12 @@ async function onlineGame(game) {
     await host.waitForURL((u) => u.pathname.endsWith(`/game/${rematchId}`), { timeout: 15000 });
     for (const p of [host, friend]) {
       const deadline = Date.now() + 15000;
-      while ((await status(p)).startsWith('Waiting for players') && Date.now() < deadline) await sleep(150);
+      while ((await state(p)) === 'waiting' && Date.now() < deadline) await sleep(150);
     }
     assert((await host.locator('[data-seat="1"]').textContent()).includes('(you)'), 'the host does not play the other side in the rematch');
     assert((await friend.locator('[data-seat="0"]').textContent()).includes('(you)'), 'the friend does not play the other side in the rematch');
-    const firstToMove = (await status(friend)).startsWith('Your') ? friend : host;
-    assert((await status(firstToMove)).startsWith('Your'), `nobody can move in the rematch: ${await status(host)} / ${await status(friend)}`);
+    const firstToMove = (await state(friend)) === 'yours' ? friend : host;
+    assert((await state(firstToMove)) === 'yours', `nobody can move in the rematch: ${await status(host)} / ${await status(friend)}`);
     await playOneDecision(firstToMove);
     await host.goto(`${base()}/`);
     await host.locator('[data-testid=import-file]').setInputFiles(file);
@@ -737,15 +761,17 @@ async function lobbyJoinAndWatch(game) {
     await card.locator('button', { hasText: 'Create game' }).click();
     await host.waitForURL(/\/game\//, { timeout: 15000 });
     const id = host.url().split('/game/')[1];
-    assert((await status(host)).startsWith('Waiting for players'), 'the game started before the open seat was taken');
+    assert((await state(host)) === 'waiting', 'the game started before the open seat was taken');
+    assert((await status(host)).startsWith('Waiting for your opponent to join'), `the waiting host reads "${await status(host)}"`);
+    assert((await host.locator('[data-seat] b', { hasText: 'to act' }).count()) === 0, 'a seat is marked "to act" before the game started');
     // Someone else claims the open seat from the lobby's list.
     await guest.goto(`${base()}/`);
     await guest.locator(`li[data-id="${id}"] button`, { hasText: 'Join as' }).click({ timeout: 15000 });
     await guest.waitForURL(new RegExp(`/game/${id}$`), { timeout: 15000 });
     for (const p of [host, guest]) {
       const deadline = Date.now() + 15000;
-      while ((await status(p)).startsWith('Waiting for players') && Date.now() < deadline) await sleep(150);
-      assert(!(await status(p)).startsWith('Waiting for players'), 'the game did not start when the open seat was taken');
+      while ((await state(p)) === 'waiting' && Date.now() < deadline) await sleep(150);
+      assert((await state(p)) !== 'waiting', 'the game did not start when the open seat was taken');
     }
     assert((await guest.locator('[data-seat="1"]', { hasText: '(you)' }).count()) === 1, 'the guest does not hold the claimed seat');
     // A third browser finds it among the live games and watches.
@@ -763,6 +789,15 @@ async function lobbyJoinAndWatch(game) {
 async function rulesPages(games) {
   const page = await newPage('rules');
   try {
+    // The top bar's "Rules" opens the index of every game, each linking to its rules.
+    await page.goto(`${base()}/`);
+    await page.locator('header.top a', { hasText: 'Rules' }).click();
+    await page.locator('[data-testid=rules-index]').waitFor({ timeout: 10000 });
+    for (const g of games) {
+      assert((await page.locator(`[data-testid=rules-index] li[data-game="${g.id}"] a[href="/rules/${g.id}"]`).count()) === 1,
+        `the rules index does not list ${g.id}`);
+    }
+    await page.screenshot({ path: join(ARTIFACTS, 'rules-index.png'), fullPage: true });
     // The two Cyvasse rule families share docs/rules/cyvasse.md: each page shows only its own family.
     const family = {
       'cyvasse-trump': { own: 'Board and armies', other: 'Hex Cyvasse' },
@@ -781,6 +816,22 @@ async function rulesPages(games) {
         assert((await page.locator('[data-testid=rules-family] a').count()) === 1, `the rules page of ${g.id} does not link the other family`);
       }
     }
+    await noConsoleErrors(page);
+  } finally {
+    await page.context().close();
+  }
+}
+
+/** An address that names no game says so and links back, instead of reconnecting forever. */
+async function unknownGame() {
+  const page = await newPage('unknown-game');
+  page.allowNetworkErrors = true; // the refused WebSocket upgrade (404) is logged by the browser
+  try {
+    await page.goto(`${base()}/game/no-such-game-here`);
+    await page.locator('[data-testid=no-such-game]').waitFor({ timeout: 20000 });
+    assert((await page.locator('[data-testid=no-such-game] h2').textContent()) === 'No such game', 'the page does not say "No such game"');
+    await page.locator('[data-testid=no-such-game] a', { hasText: 'Go to the lobby' }).click();
+    await page.waitForURL((u) => u.pathname === '/', { timeout: 10000 });
     await noConsoleErrors(page);
   } finally {
     await page.context().close();
@@ -856,10 +907,10 @@ async function hotSeat(game, cover, decisionsWanted, others = []) {
         assert((await shownSeat(page)) === to, 'the cover named another seat than the one shown after it');
         continue;
       }
-      const st = await status(page);
-      if (st.startsWith('Game over')) break;
+      const st = await state(page);
+      if (st === 'over') break;
       const seat = await shownSeat(page);
-      if (!st.includes('Your')) {
+      if (st !== 'yours') {
         await sleep(150); // chance, or the page between two updates
         continue;
       }
@@ -884,13 +935,13 @@ async function hotSeat(game, cover, decisionsWanted, others = []) {
       }
     }
     console.log(`     ${game.id} hot-seat: ${decisions} decisions, ${switches} seat changes, ${covers} covers`);
-    assert(decisions >= decisionsWanted || (await status(page)).startsWith('Game over'), `only ${decisions} decisions were made`);
+    assert(decisions >= decisionsWanted || (await state(page)) === 'over', `only ${decisions} decisions were made`);
     assert(seen.size === 2, `only seat(s) ${[...seen].join(', ')} played`);
     if (cover === true) assert(covers >= switches && covers >= 2, `${switches} seat changes, only ${covers} covers`);
     else if (cover === 'some') assert(covers >= 1, 'the hidden information was never covered');
     else assert(covers === 0, 'a cover appeared');
     await page.screenshot({ path: join(ARTIFACTS, `hotseat-${game.id}.png`), fullPage: true });
-    if (!(await status(page)).startsWith('Game over')) {
+    if ((await state(page)) !== 'over') {
       if (await page.locator('[data-testid=pass-cover]').count()) await page.locator('[data-testid=pass-show]').click();
       const who = await shownSeat(page);
       const name = (await page.locator(`[data-seat="${who}"]`).first().textContent()) ?? '';
@@ -906,8 +957,8 @@ async function hotSeat(game, cover, decisionsWanted, others = []) {
     await page.waitForURL((u) => u.pathname.startsWith('/game/') && !u.pathname.endsWith(id), { timeout: 20000 });
     await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
     const deadline2 = Date.now() + 15000;
-    while ((await status(page)).startsWith('Waiting for players') && Date.now() < deadline2) await sleep(150);
-    assert(!(await status(page)).startsWith('Waiting for players'), 'the hot-seat rematch waits for a player');
+    while ((await state(page)) === 'waiting' && Date.now() < deadline2) await sleep(150);
+    assert((await state(page)) !== 'waiting', 'the hot-seat rematch waits for a player');
     assert((await page.locator('[data-seat]', { hasText: '(this device' }).count()) >= 2, 'the rematch is not played on this device by both seats');
     await noConsoleErrors(page);
   } finally {
@@ -929,6 +980,7 @@ async function main() {
       });
     }
     await test('rules pages render for every game', () => rulesPages(games));
+    await test('an unknown game address says "No such game"', () => unknownGame());
     await learnTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS })(games);
     if (games.length) await test('the lobby fits a phone screen', () => lobbyOnPhone(games));
     for (const g of games) await test(`${g.id}: play against the AI by clicking`, () => playAgainstAi(g));

@@ -17,6 +17,9 @@ export interface ConnHandlers {
   /** The server closed the seat's socket because its token was replaced (a lobby claim): the seat is
    * no longer this device's, and the connection does not redial with the old token. */
   onRevoked?: () => void;
+  /** The server has no such game (its address is wrong or the game was never created): the connection
+   * gives up instead of redialling forever. */
+  onGone?: () => void;
 }
 
 /** The close code the server uses for a seat token that was replaced (`bad_token`, docs/protocol.md). */
@@ -66,7 +69,9 @@ export class GameConn {
       return;
     }
     this.ws = ws;
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       this.attempt = 0;
       this.lastHeard = Date.now();
       this.handlers.onStatus(true, 'connected');
@@ -101,11 +106,27 @@ export class GameConn {
       if (!this.closed) {
         this.handlers.onStatus(false, 'connection lost — reconnecting…');
         this.schedule();
+        // A socket refused before it opened: a server that is down, or a game that does not exist
+        // (the upgrade is answered 404, which a browser does not show). Ask once over HTTP.
+        if (!opened) void this.probe();
       }
     };
     ws.onerror = () => {
       /* onclose follows and reconnects */
     };
+  }
+
+  /** Asks the server whether the game exists; on a definite 404 gives up and tells the page. */
+  private async probe(): Promise<void> {
+    let res: Response;
+    try {
+      res = await fetch(`/api/games/${encodeURIComponent(this.gameId)}`, { method: 'HEAD' });
+    } catch {
+      return; // the server is unreachable: keep redialling
+    }
+    if (res.status !== 404 || this.closed) return;
+    this.close();
+    this.handlers.onGone?.();
   }
 
   /** Pings; a connection silent for SILENT_MS (a network drop that closed nothing) is dropped and redialled. */

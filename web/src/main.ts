@@ -5,7 +5,7 @@ import { h, clear } from './ui/dom';
 import { onRoute } from './router';
 import { lobbyPage } from './pages/lobby';
 import { gamePage, joinPage, leaveGame } from './pages/game';
-import { rulesPage } from './pages/rules';
+import { rulesIndex, rulesPage } from './pages/rules';
 import { leaveReplay, replayPage } from './pages/replay';
 import { guidePage, learnIndex, lessonPage } from './pages/learn';
 
@@ -14,7 +14,7 @@ const header = h('header.top',
   h('a.brand', { href: '/', 'data-link': '' }, '⚔ Tabula'),
   h('a', { href: '/', 'data-link': '' }, 'Play'),
   h('a', { href: '/learn', 'data-link': '' }, 'Learn'),
-  h('a', { href: '/rules/kyo', 'data-link': '' }, 'Rules'),
+  h('a', { href: '/rules', 'data-link': '' }, 'Rules'),
 );
 const main = h('main');
 app.append(header, main);
@@ -36,6 +36,10 @@ function route(path: string): void {
       return;
     }
     if (parts[0] === 'rules' && parts[1]) return rulesPage(main, parts[1]);
+    if (parts[0] === 'rules') {
+      rulesIndex(main).catch(fail);
+      return;
+    }
     if (parts[0] === 'learn') {
       const done = parts[2] ? lessonPage(main, parts[1], Number(parts[2])) : parts[1] ? guidePage(main, parts[1]) : learnIndex(main);
       done.catch(fail);

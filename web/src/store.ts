@@ -71,3 +71,36 @@ export function forgetSeat(id: string, seat: number): void {
     /* storage disabled: the seat is forgotten for as long as this page lives */
   }
 }
+
+/** An invitation to one seat of a game: the seat, its name, and the full join link (with its token). */
+export interface Invite {
+  seat: number;
+  name: string;
+  url: string;
+}
+
+const INVITES = (id: string) => `tabula:invites:${id}`;
+
+/** Keeps the creator's invitation links of game `id`, so the waiting page shows them until each seat is
+ * joined (a link is shown once by the server: its token is not stored there in the clear). */
+export function saveInvites(id: string, invites: Invite[]): void {
+  try {
+    localStorage.setItem(INVITES(id), JSON.stringify(invites));
+  } catch {
+    /* storage full or disabled: the links show on this page only */
+  }
+}
+
+/** The invitation links this device created for game `id` (none when it created none). */
+export function loadInvites(id: string): Invite[] {
+  let v: unknown;
+  try {
+    v = JSON.parse(localStorage.getItem(INVITES(id)) ?? '[]');
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(v)) return [];
+  return v.filter((x): x is Invite =>
+    typeof x === 'object' && x !== null && Number.isInteger(x.seat) && typeof x.name === 'string' &&
+    typeof x.url === 'string' && /^https?:\/\//.test(x.url));
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, merge, moveList, myResult, recentChance, statusLine, type Snapshot } from '../src/logic/snapshot';
+import {
+  drawDeclinedBy, formatClock, merge, moveList, myResult, recentChance, seatsMarkedToAct, statusLine, statusState, type Snapshot,
+} from '../src/logic/snapshot';
 import { reconnectDelay } from '../src/logic/backoff';
 
 function snap(over: Partial<Snapshot>): Snapshot {
@@ -54,11 +56,32 @@ describe('move list and status', () => {
     expect(statusLine(snap({}))).toBe('Your move');
     expect(statusLine(snap({ to_act: { seat: 1 } }))).toBe('Waiting for Red');
     expect(statusLine(snap({ to_act: { seats: [0, 1] } }))).toContain('same time');
-    const over = snap({ to_act: { over: { results: ['loss', 'win'], reason: 'King captured' } } });
-    expect(statusLine(over)).toBe('Game over: Red wins (King captured)');
+    const over = snap({ to_act: { over: { results: ['loss', 'win'], reason: 'king captured' } } });
+    expect(statusLine(over)).toBe('You lose — King captured: Red wins');
+    expect(statusLine({ ...over, you: 'spectator' })).toBe('Red wins — King captured');
+    expect(statusLine({ ...over, you: { seat: 1 } })).toBe('You win — King captured');
+    expect(statusLine(snap({ result: { results: ['draw', 'draw'], reason: 'draw by agreement' } }))).toBe('Draw — Draw by agreement');
+    expect(statusState(over)).toBe('over');
     expect(myResult({ results: ['loss', 'win'], reason: '' }, 0)).toBe('You lose');
     expect(myResult({ results: ['draw', 'draw'], reason: '' }, 1)).toBe('Draw');
-    expect(statusLine(snap({ status: 'waiting', seats: [{ seat: 0, name: 'Gold', kind: 'human', joined: true }, { seat: 1, name: 'Red', kind: 'human', joined: false }] }))).toContain('Red');
+    const waiting = snap({ status: 'waiting', to_act: { seats: [0, 1] }, seats: [{ seat: 0, name: 'Gold', kind: 'human', joined: true }, { seat: 1, name: 'Red', kind: 'human', joined: false }] });
+    expect(statusLine(waiting)).toBe('Waiting for your opponent to join (Red)');
+    expect(statusLine({ ...waiting, you: 'spectator' })).toBe('Waiting for players to join: Red');
+    expect(statusState(waiting)).toBe('waiting');
+    expect(statusState(snap({}))).toBe('yours');
+    expect(statusState(snap({ to_act: { seat: 1 } }))).toBe('others');
+  });
+  it('marks nobody as to act while a game waits for players or is over', () => {
+    const seats = [{ seat: 0, name: 'Gold', kind: 'human' as const, joined: true }, { seat: 1, name: 'Red', kind: 'human' as const, joined: false }];
+    expect(seatsMarkedToAct(snap({ status: 'waiting', to_act: { seats: [0, 1] }, seats }))).toEqual([]);
+    expect(seatsMarkedToAct(snap({ to_act: { over: { results: ['win', 'loss'], reason: 'resignation' } } }))).toEqual([]);
+    expect(seatsMarkedToAct(snap({ to_act: { seats: [0, 1] } }))).toEqual([0, 1]);
+  });
+  it('tells when a draw offer was declined, until the next move or offer', () => {
+    const base = [{ seq: 1, kind: 'created' }, { seq: 2, kind: 'action', actor: { seat: 0 } }];
+    expect(drawDeclinedBy(snap({ events: [...base, { seq: 3, kind: 'draw_offer', seat: 0 }, { seq: 4, kind: 'draw_decline', seat: 1 }] }))).toBe(1);
+    expect(drawDeclinedBy(snap({ events: [...base, { seq: 3, kind: 'draw_offer', seat: 0 }, { seq: 4, kind: 'draw_decline', seat: 1 }, { seq: 5, kind: 'action', actor: { seat: 0 } }] }))).toBe(null);
+    expect(drawDeclinedBy(snap({ events: [...base, { seq: 3, kind: 'draw_offer', seat: 0 }] }))).toBe(null);
   });
   it('formats clocks', () => {
     expect(formatClock(65000)).toBe('1:05');

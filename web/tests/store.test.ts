@@ -2,7 +2,7 @@
 // Seat credentials of this device: several seats per game (hot-seat), kept in localStorage, read back
 // after a reload, the format of a single seat (before hot-seat) still read.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseSeats, withSeat } from '../src/store';
+import { loadInvites, parseSeats, saveInvites, withSeat } from '../src/store';
 
 const T = (c: string) => c.repeat(64);
 
@@ -55,5 +55,18 @@ describe('localStorage', () => {
     expect(store.loadSeats('old')).toEqual([{ seat: 1, token: T('a') }]);
     store.saveSeat('old', { seat: 0, token: T('b') });
     expect(JSON.parse(localStorage.getItem('tabula:seat:old') ?? 'null')).toEqual([{ seat: 0, token: T('b') }, { seat: 1, token: T('a') }]);
+  });
+});
+
+describe('invitation links', () => {
+  it('keeps the creator\'s links per game and reads back only well-formed ones', () => {
+    const url = `http://localhost/join/g1/1/${T('a')}`;
+    saveInvites('g1', [{ seat: 1, name: 'Red', url }]);
+    expect(loadInvites('g1')).toEqual([{ seat: 1, name: 'Red', url }]);
+    expect(loadInvites('g2')).toEqual([]);
+    localStorage.setItem('tabula:invites:g3', '{broken');
+    expect(loadInvites('g3')).toEqual([]);
+    localStorage.setItem('tabula:invites:g4', JSON.stringify([{ seat: 1, name: 'Red', url: 'javascript:alert(1)' }, { seat: 'x' }, 5]));
+    expect(loadInvites('g4')).toEqual([]);
   });
 });

@@ -133,27 +133,61 @@ export function outcomeOf(s: Snapshot): Outcome | null {
   return typeof t === 'object' && t !== null && 'over' in t ? t.over : null;
 }
 
-/** A human sentence about who must act now. */
+/** A human sentence about who must act now, addressed to the seat looking (`you`) when it plays. */
 export function statusLine(s: Snapshot): string {
   const name = (i: number) => s.seats[i]?.name ?? `Seat ${i + 1}`;
+  const me = mySeat(s);
   const over = outcomeOf(s);
   if (over) {
+    const why = over.reason ? ` — ${over.reason.charAt(0).toUpperCase()}${over.reason.slice(1)}` : '';
     const winners = over.results.flatMap((r, i) => (r === 'win' ? [i] : []));
-    if (winners.length === 0) return `Game over: draw (${over.reason})`;
-    const verb = winners.length > 1 ? 'win' : 'wins';
-    return `Game over: ${winners.map(name).join(' and ')} ${verb} (${over.reason})`;
+    if (winners.length === 0) return `Draw${why}`;
+    if (me !== null && winners.includes(me)) {
+      const others = winners.filter((w) => w !== me).map(name);
+      return others.length ? `You and ${others.join(' and ')} win${why}` : `You win${why}`;
+    }
+    if (me !== null && over.results[me] === 'loss' && winners.length === 1) return `You lose${why}: ${name(winners[0])} wins`;
+    return `${winners.map(name).join(' and ')} ${winners.length > 1 ? 'win' : 'wins'}${why}`;
   }
   if (s.status === 'waiting') {
-    const open = s.seats.filter((x) => x.kind === 'human' && !x.joined).map((x) => x.name);
-    return `Waiting for players to join: ${open.join(', ')}`;
+    const open = s.seats.filter((x) => x.kind === 'human' && !x.joined);
+    if (me === null) return `Waiting for players to join: ${open.map((x) => x.name).join(', ')}`;
+    if (open.length === 1) return `Waiting for your opponent to join (${open[0].name})`;
+    return `Waiting for ${open.length} more players to join (${open.map((x) => x.name).join(', ')})`;
   }
   if (s.to_act === 'chance') return 'Rolling / dealing…';
   const seats = seatsToAct(s.to_act);
-  const me = mySeat(s);
   if (me !== null && seats.includes(me)) {
     return seats.length > 1 ? 'Your decision (the others decide at the same time, unseen)' : 'Your move';
   }
   return `Waiting for ${seats.map(name).join(', ')}`;
+}
+
+/** What the status line says, for styling and for tests: the game is over, waits for players to join,
+ * waits for this seat's decision, or for someone else's. */
+export type StatusState = 'over' | 'waiting' | 'yours' | 'others';
+
+export function statusState(s: Snapshot): StatusState {
+  if (outcomeOf(s)) return 'over';
+  if (s.status === 'waiting') return 'waiting';
+  const me = mySeat(s);
+  return me !== null && seatsToAct(s.to_act).includes(me) ? 'yours' : 'others';
+}
+
+/** The seats shown as "to act" beside their names: nobody while the game waits for players or is over. */
+export function seatsMarkedToAct(s: Snapshot): number[] {
+  return s.status === 'waiting' || outcomeOf(s) ? [] : seatsToAct(s.to_act);
+}
+
+/** The last answer to a draw offer, when it is the latest thing that happened (no move since): the
+ * seat that declined, or null. */
+export function drawDeclinedBy(s: Snapshot): number | null {
+  for (let i = s.events.length - 1; i >= 0; i--) {
+    const e = s.events[i];
+    if (e.kind === 'draw_decline') return typeof e.seat === 'number' ? e.seat : null;
+    if (e.kind === 'action' || e.kind === 'draw_offer' || e.kind === 'draw_accept') return null;
+  }
+  return null;
 }
 
 /** My result, for the game-over dialog. */

@@ -6,13 +6,13 @@ import { GameConn, type ServerMsg } from '../conn';
 import { choiceHint, rendererFor, selectionFor } from '../games/index';
 import { Selection, groupByVerb, type LegalAction } from '../logic/select';
 import {
-  formatClock, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
-  seatsToAct, statusLine, type Snapshot,
+  drawDeclinedBy, formatClock, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
+  seatsMarkedToAct, seatsToAct, statusLine, statusState, type Snapshot,
 } from '../logic/snapshot';
 import { fairnessText, fileName } from '../logic/record';
-import { forgetSeat, loadSeats, saveSeat, type SeatCredential } from '../store';
+import { forgetSeat, loadInvites, loadSeats, saveSeat, type SeatCredential } from '../store';
 import { inStep, needsCover, seatToShow } from '../logic/hotseat';
-import { clear, h } from '../ui/dom';
+import { clear, h, s } from '../ui/dom';
 import { showDialog } from '../ui/dialog';
 import { navigate } from '../router';
 import { seatColour } from '../games/art';
@@ -27,6 +27,13 @@ import { firstFinish, nextUnsolved, solvedAny } from '../logic/learned';
 import { allLessons } from './learn';
 
 let active: { close(): void } | null = null;
+
+/** A small clock face drawn as SVG (a font's clock glyph renders as an empty box where the font lacks it). */
+function clockIcon(): SVGElement {
+  return s('svg.clock-icon', { viewBox: '0 0 16 16', 'aria-hidden': 'true' },
+    s('circle', { cx: '8', cy: '8', r: '6.5', fill: 'none', stroke: 'currentColor', 'stroke-width': '1.5' }),
+    s('path', { d: 'M8 4.5V8l2.5 1.5', fill: 'none', stroke: 'currentColor', 'stroke-width': '1.5', 'stroke-linecap': 'round' }));
+}
 
 /** The key of the spectator's connection (seats are 0, 1, …). */
 const SPECTATOR = -1;
@@ -211,7 +218,18 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       onRevoked: () => {
         if (c) forgetSeat(id, c.seat);
       },
+      onGone: () => noSuchGame(),
     }));
+  }
+  /** The address names no game: say so (instead of "reconnecting…" forever) and offer the way on. */
+  function noSuchGame(): void {
+    leaveGame();
+    clear(root);
+    root.append(h('div.card.no-game', { 'data-testid': 'no-such-game' },
+      h('h2', 'No such game'),
+      h('p', `There is no game "${id}" on this server: the link may be mistyped or cut short.`),
+      h('p', h('a', { href: '/', 'data-link': '' }, 'Go to the lobby'), ' to start or join a game, or ',
+        h('a', { href: '/learn', 'data-link': '' }, 'learn a game'), '.')));
   }
   const online = () => conns.forEach((c) => c.kick());
   const offline = () => conns.forEach((c) => c.drop('offline — reconnecting when the network is back…'));
@@ -334,8 +352,12 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       return;
     }
     const me = mySeat(model);
-    const toAct = seatsToAct(model.to_act);
-    const myTurn = me !== null && toAct.includes(me);
+    const toAct = seatsMarkedToAct(model);
+    const state = statusState(model);
+    const myTurn = state === 'yours';
+    // Placing a hidden army (Cyvasse's setup): say what the editor is for and that it stays unseen.
+    const placing = myTurn && codec !== null && draft !== null;
+    const line = placing ? 'Place your army — the opponent cannot see it' : statusLine(model);
     header.append(
       h('div.row',
         h('h2', { style: 'margin:0' }, model.name ?? model.game),
@@ -343,8 +365,8 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         h('a', { href: `/learn/${model.game}`, 'data-link': '', 'data-testid': 'how-to-play' }, 'How to play'),
         h(`span.conn${connected ? '' : '.down'}`, { 'data-testid': 'conn' }, connected ? '● live' : `○ ${connText}`),
       ),
-      h(`div.banner${myTurn ? '.turn' : ''}`, { 'data-testid': 'status' },
-        hotseat && me !== null && !outcomeOf(model) ? `${seatName(me)} (this device): ${statusLine(model)}` : statusLine(model)),
+      h(`div.banner${myTurn ? '.turn' : ''}`, { 'data-testid': 'status', 'data-state': state },
+        hotseat && me !== null && !outcomeOf(model) ? `${seatName(me)} (this device): ${line}` : line),
       // Under the hot-seat cover the last action waits too (described as the next seat sees it).
       cover === null ? lastLine() : h('div.muted', { 'data-testid': 'last-move' }, 'Last action: shown with the board'),
       h('div.row', model.seats.map((s) =>
@@ -352,9 +374,13 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
           h('span.seat-chip', { style: `background:${rendererFor(model!.game).seatColour?.(model!.view, s.seat) ?? seatColour(s.seat)}` }),
           `${s.name}${hotseat && local.includes(s.seat) ? (s.seat === me ? ' (this device, shown)' : ' (this device)') : s.seat === me ? ' (you)' : ''} — ${s.kind === 'ai' ? `AI level ${s.level ?? '?'}` : s.joined ? 'player' : 'open'}`,
           toAct.includes(s.seat) ? h('b', ' ◀ to act') : '',
-          h('span.clock', { 'data-clock': s.seat }, ''),
+          model!.clock ? h('span.clock', { 'data-clock': s.seat }, clockIcon(), h('span.clock-time')) : '',
         ))),
           );
+    const invites = model.status === 'waiting'
+      ? loadInvites(id).filter((i) => model!.seats[i.seat]?.kind === 'human' && !model!.seats[i.seat]?.joined)
+      : [];
+    if (invites.length) header.appendChild(inviteCard(invites));
     if (model.rematch) {
       const rm = model.rematch;
       header.appendChild(h('div.banner', 'A rematch was created. ',
@@ -370,6 +396,14 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     }
     if (errorText) header.appendChild(h('div.banner.warn', { 'data-testid': 'error' }, errorText));
     if (model.draw_offer) header.appendChild(drawOfferBanner(model, me));
+    else {
+      const decliner = drawDeclinedBy(model);
+      if (decliner !== null && decliner !== me) {
+        const ai = model.seats[decliner]?.kind === 'ai';
+        header.appendChild(h('div.banner', { 'data-testid': 'draw-declined' },
+          ai ? 'The AI declined your draw offer — play on.' : `${seatName(decliner)} declined the draw offer — play on.`));
+      }
+    }
     drawClocks();
   }
 
@@ -399,10 +433,10 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     const base = model.now ?? Date.now();
     const lag = Date.now() - base;
     model.clock.seats.forEach((c, i) => {
-      const el = header.querySelector(`[data-clock="${i}"]`);
+      const el = header.querySelector(`[data-clock="${i}"] .clock-time`);
       if (!el) return;
       const ms = c.running && !outcomeOf(model!) ? c.remaining_ms - Math.max(0, lag) : c.remaining_ms;
-      el.textContent = ` ⏱ ${formatClock(ms)}`;
+      el.textContent = formatClock(ms);
     });
   }
 
@@ -679,6 +713,24 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     drawHeader();
     drawBoard();
     drawSide();
+  }
+
+  /** The links to send to friends, each with a Copy button, while their seats are not joined. */
+  function inviteCard(invites: { seat: number; name: string; url: string }[]): HTMLElement {
+    return h('div.card.invites', { 'data-testid': 'invites' },
+      h('b', invites.length > 1 ? 'Send each friend their link' : 'Send this link to your friend'),
+      h('span.muted', ' — the game starts when every seat has joined.'),
+      invites.map((i) => {
+        const field = h('input.invite-url', { value: i.url, readonly: true, 'data-join-seat': i.seat, onfocus: (e: Event) => (e.target as HTMLInputElement).select() }) as HTMLInputElement;
+        const button = h('button', { 'data-testid': `copy-invite-${i.seat}` }, 'Copy') as HTMLButtonElement;
+        button.addEventListener('click', () => {
+          field.select();
+          const done = () => { button.textContent = 'Copied ✓'; };
+          if (navigator.clipboard) navigator.clipboard.writeText(i.url).then(done, () => { button.textContent = 'Select and copy (Ctrl+C)'; });
+          else button.textContent = 'Select and copy (Ctrl+C)';
+        });
+        return h('div.invite', h('label', `${i.name}: `), field, button);
+      }));
   }
 
   function copy(text: string): void {

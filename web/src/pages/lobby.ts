@@ -5,10 +5,9 @@ import { api } from '../api';
 import { solvedAny } from '../logic/learned';
 import { changedOnly, defaults, hostSeats, label, parseValue, type OptionSpec, type OptionValues } from '../logic/options';
 import { parseRecord } from '../logic/record';
-import { saveSeat } from '../store';
+import { saveInvites, saveSeat } from '../store';
 import { clear, h } from '../ui/dom';
 import { navigate } from '../router';
-import { showDialog } from '../ui/dialog';
 
 export interface CatalogGame {
   id: string;
@@ -213,20 +212,12 @@ async function create(
     });
     const mine = res.seats.filter((s) => mySeats.includes(s.seat) && typeof s.token === 'string');
     for (const s of mine) saveSeat(res.id, { seat: s.seat, token: s.token as string });
-    const links = res.seats.filter((s) => choices[s.seat] === 'friend' && s.join_url);
-    if (links.length) {
-      await showDialog(
-        'Invite your friends',
-        h('div',
-          h('p', 'Send each friend their link. The game starts when every seat has joined.'),
-          links.map((s) => {
-            const url = `${location.origin}${s.join_url}`;
-            return h('p', h('b', `${s.name}: `), h('input', { value: url, readonly: true, size: 50, 'data-join-seat': s.seat }));
-          }),
-        ),
-        [{ label: 'Go to the game', value: 'ok' }],
-      );
-    }
+    // The friends' links are kept on this device and shown on the waiting game page, each with a Copy
+    // button, until its seat is joined.
+    const invites = res.seats
+      .filter((s) => choices[s.seat] === 'friend' && s.join_url)
+      .map((s) => ({ seat: s.seat, name: s.name, url: `${location.origin}${s.join_url}` }));
+    if (invites.length) saveInvites(res.id, invites);
     navigate(mine.length ? `/game/${res.id}` : `/watch/${res.id}`);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);

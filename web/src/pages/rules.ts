@@ -2,6 +2,7 @@
 // Games sharing a file (the two Cyvasse rule families) are each shown their own part of it.
 
 import { marked } from 'marked';
+import { api } from '../api';
 import { clear, h } from '../ui/dom';
 import { forPlayers, RULE_FAMILIES, rulesFileFor, rulesFor, siblingFamilies } from '../logic/rules';
 
@@ -33,4 +34,19 @@ function listOfRules(): HTMLElement {
     const name = f.split('/').pop()?.replace(/\.md$/, '') ?? f;
     return h('li', h('a', { href: `/rules/${name}`, 'data-link': '' }, name));
   })));
+}
+
+/** The index of the rules (`/rules`): every game the server offers, its name and what it is, with links
+ * to its rules and its first lesson. */
+export async function rulesIndex(root: HTMLElement): Promise<void> {
+  clear(root);
+  const cat = await api.get<{ games: { id: string; name: string; description?: string }[] }>('/api/catalog');
+  root.appendChild(h('div.card', { 'data-testid': 'rules-index' },
+    h('h2', 'Rules of the games'),
+    h('p.muted', 'Each page is the complete rules of one game, every ambiguity decided. New to a game? "How to play" teaches it step by step on the board.'),
+    h('ul.rules-index', cat.games.map((g) =>
+      h('li', { 'data-game': g.id },
+        h('a', { href: `/rules/${g.id}`, 'data-link': '' }, h('b', g.name)),
+        g.description ? h('span.muted', ` — ${g.description} `) : ' ',
+        h('a', { href: `/learn/${g.id}`, 'data-link': '' }, 'How to play'))))));
 }
