@@ -569,6 +569,11 @@ async function onlineGame(game) {
     await host.locator('[data-testid=copy-invite-1]', { hasText: 'Copied' }).waitFor({ timeout: 5000 });
     assert((await host.evaluate(() => navigator.clipboard.readText())) === link, 'Copy did not put the link on the clipboard');
     await host.screenshot({ path: join(ARTIFACTS, `invite-${game.id}.png`), fullPage: true });
+    // Listed in the lobby, the friend's seat cannot be taken from there by a stranger.
+    await watcher.goto(`${base()}/`);
+    await watcher.locator(`li[data-id="${id}"]`).waitFor({ timeout: 15000 });
+    assert((await watcher.locator(`li[data-id="${id}"] button`, { hasText: 'Join as' }).count()) === 0,
+      'a seat kept for a friend by link is offered in the lobby');
     await friend.goto(link);
     await friend.waitForURL(/\/game\//);
     await watcher.goto(`${base()}/watch/${id}`);

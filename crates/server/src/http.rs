@@ -365,11 +365,13 @@ async fn create_game(
                 (SeatKind::Ai { level }, _) => {
                     json!({"seat": i, "name": name, "kind": "ai", "level": level})
                 }
-                (SeatKind::Human, Some(t)) => {
-                    json!({"seat": i, "name": name, "kind": "human", "token": t,
+                (SeatKind::Human { open }, Some(t)) => {
+                    json!({"seat": i, "name": name, "kind": "human", "open": open, "token": t,
                     "join_url": format!("/join/{}/{i}/{t}", room.id)})
                 }
-                (SeatKind::Human, None) => json!({"seat": i, "name": name, "kind": "human"}),
+                (SeatKind::Human { open }, None) => {
+                    json!({"seat": i, "name": name, "kind": "human", "open": open})
+                }
             }
         })
         .collect();

@@ -16,10 +16,31 @@ use tabula_core::{ActionError, Actor, GameRng, Observer, Outcome, Seat, ToAct, r
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SeatKind {
-    /// A person, with a secret token.
-    Human,
+    /// A person, with a secret token: the creator's own seat or a friend's, joined by the link the
+    /// creator was given; or (`open`) a seat anyone may take from the lobby.
+    Human {
+        /// Open to anyone: listed in the lobby with a "Join" button, joined without a token. A seat
+        /// that is not open is joined only with its link, never claimed from the lobby.
+        #[serde(default, skip_serializing_if = "is_false")]
+        open: bool,
+    },
     /// The server's AI at a level.
     Ai { level: u8 },
+}
+
+impl SeatKind {
+    /// A person's seat (not open): the creator's or a friend's by link.
+    pub const HUMAN: SeatKind = SeatKind::Human { open: false };
+
+    /// Whether a person plays the seat (open or not).
+    pub fn is_human(&self) -> bool {
+        matches!(self, SeatKind::Human { .. })
+    }
+
+    /// Whether anyone may take the seat from the lobby.
+    pub fn is_open(&self) -> bool {
+        matches!(self, SeatKind::Human { open: true })
+    }
 }
 
 /// A game clock, enforced by the server.
@@ -653,7 +674,7 @@ impl GameCore {
             }
             EventData::Join { seat, token_hash } => {
                 self.check_seat(*seat)?;
-                if !matches!(self.config.seats[*seat as usize], SeatKind::Human) {
+                if !self.config.seats[*seat as usize].is_human() {
                     return Err(Refusal::Conflict(format!("seat {seat} is an AI seat")));
                 }
                 if self.status != Status::Waiting {

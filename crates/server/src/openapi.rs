@@ -207,7 +207,8 @@ fn base_document() -> Value {
                     "default": {}, "description": {"type": "string"}}}},
                 "default_seats": {"type": "array", "items": {"type": "string"}}}}}}},
             "SeatSpec": {"type": "object", "required": ["kind"], "properties": {
-                "kind": {"type": "string", "enum": ["human", "ai"]}, "level": {"type": "integer", "minimum": 1, "maximum": 10}}},
+                "kind": {"type": "string", "enum": ["human", "ai"]}, "level": {"type": "integer", "minimum": 1, "maximum": 10},
+                "open": {"type": "boolean", "description": "A human seat anyone may take from the lobby (default false: the creator's or a friend's by link)"}}},
             "Clock": {"type": "object", "required": ["kind"], "properties": {
                 "kind": {"type": "string", "enum": ["fischer", "correspondence"]},
                 "initial_ms": {"type": "integer"}, "increment_ms": {"type": "integer"}, "days_per_move": {"type": "integer"}}},

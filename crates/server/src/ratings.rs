@@ -154,11 +154,7 @@ pub fn check_rated_creation(
                 .into(),
         ));
     }
-    if config
-        .seats
-        .iter()
-        .any(|s| !matches!(s, crate::model::SeatKind::Human))
-    {
+    if config.seats.iter().any(|s| !s.is_human()) {
         return Err(Refusal::BadRequest(
             "a rated game has no AI seat (games against the AI are never rated)".into(),
         ));

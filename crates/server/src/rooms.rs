@@ -488,7 +488,7 @@ impl Shared {
         }
         if !self.limits.allow_ai_only_games
             && rematch_of.is_none()
-            && !req.seats.iter().any(|s| matches!(s, SeatKind::Human))
+            && !req.seats.iter().any(SeatKind::is_human)
         {
             return Err(Refusal::BadRequest(
                 "games with no human seat (AI against AI) are not played on this server: \
@@ -512,7 +512,7 @@ impl Shared {
                 let tokens: Vec<Option<String>> = req
                     .seats
                     .iter()
-                    .map(|s| matches!(s, SeatKind::Human).then(new_token))
+                    .map(|s| s.is_human().then(new_token))
                     .collect();
                 let hashes = tokens
                     .iter()
@@ -541,8 +541,16 @@ impl Shared {
         hosts.dedup();
         for &h in &hosts {
             core.check_seat(h)?;
-            if !matches!(core.config.seats[h as usize], SeatKind::Human) {
-                return Err(Refusal::BadRequest(format!("host seat {h} is an AI seat")));
+            match core.config.seats[h as usize] {
+                SeatKind::Ai { .. } => {
+                    return Err(Refusal::BadRequest(format!("host seat {h} is an AI seat")));
+                }
+                SeatKind::Human { open: true } => {
+                    return Err(Refusal::BadRequest(format!(
+                        "host seat {h} is an open seat: a seat is either the creator's or open to anyone"
+                    )));
+                }
+                SeatKind::Human { open: false } => {}
             }
         }
         crate::ratings::check_rated_creation(&core.config, &hosts, by.is_some())?;
@@ -633,7 +641,7 @@ impl Shared {
             game: kind.id().to_string(),
             options,
             seed: record.seed,
-            seats: vec![SeatKind::Human; seats],
+            seats: vec![SeatKind::HUMAN; seats],
             token_hashes: vec![None; seats],
             clock: None,
             public,
@@ -1238,6 +1246,11 @@ impl Shared {
                 if inner.core.joined[seat as usize] {
                     return Err(Refusal::Conflict(format!("seat {seat} is not open")));
                 }
+                if !inner.core.config.seats[seat as usize].is_open() {
+                    return Err(Refusal::BadToken(format!(
+                        "seat {seat} is kept for a player invited by link: only that link joins it"
+                    )));
+                }
                 let token = new_token();
                 let join = EventData::Join {
                     seat,
@@ -1295,7 +1308,7 @@ impl Shared {
         }
         let cfg = inner.core.config.clone();
         let rotate = |i: usize| (i + 1) % n;
-        let mut seats = vec![SeatKind::Human; n];
+        let mut seats = vec![SeatKind::HUMAN; n];
         let mut hashes = vec![None; n];
         for i in 0..n {
             seats[rotate(i)] = cfg.seats[i].clone();

@@ -284,7 +284,7 @@ async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
     let (id, t0) = create_as(
         addr,
         &mut alice,
-        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0, "rated": true}),
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seat": 0, "rated": true}),
     )
     .await;
     let (_, lobby) = get(addr, "/api/lobby").await;
@@ -326,7 +326,7 @@ async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
     let (id2, u1) = create_as(
         addr,
         &mut bob,
-        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0, "rated": true}),
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seat": 0, "rated": true}),
     )
     .await;
     let (_, lobby) = get(addr, "/api/lobby").await;
@@ -375,7 +375,7 @@ async fn casual_and_ai_games_change_no_rating(addr: SocketAddr) {
     let (id, t0) = create_as(
         addr,
         &mut carol,
-        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0}),
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seat": 0}),
     )
     .await;
     let t1 = join_as(addr, &mut dave, &id, 1).await;
@@ -440,7 +440,7 @@ async fn a_second_device_sees_the_same_games(addr: SocketAddr) {
     let (id, t0) = create_as(
         addr,
         &mut phone,
-        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0}),
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seat": 0}),
     )
     .await;
     // An anonymous player joins seat 1 from the lobby.
@@ -682,7 +682,7 @@ async fn cookie_without_csrf_cannot_act(addr: SocketAddr) {
     };
     for csrf in [false, true] {
         let mut dev = if csrf { forged(&judy) } else { judy.clone() };
-        let rated = json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0, "rated": true});
+        let rated = json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seat": 0, "rated": true});
         for (method, path, body) in [
             ("POST", "/api/games", Some(rated)),
             ("DELETE", "/api/session", None),
@@ -926,7 +926,7 @@ async fn a_rated_seek_admits_only_players_within_its_rating_range() {
     let addr = server.local_addr();
     let mut rita = sign_up(addr, "rita", "rita's long secret").await;
     let mut sam = sign_up(addr, "sam", "sam's long secret").await;
-    let seats = json!([{"kind": "human"}, {"kind": "human"}]);
+    let seats = json!([{"kind": "human"}, {"kind": "human", "open": true}]);
     let (s, _, v) = call(
         addr,
         &mut rita,

@@ -20,7 +20,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 async fn open_duel(addr: SocketAddr) -> (String, Vec<String>) {
     let (id, tokens) = create(
         addr,
-        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0]}),
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seats": [0]}),
     )
     .await;
     (id, tokens.into_iter().map(Option::unwrap).collect())

@@ -249,7 +249,7 @@ async fn a_claimed_seat_is_closed_to_the_token_it_replaced() {
     let addr = server.local_addr();
     let (id, tokens) = create(
         addr,
-        json!({"game": "territories", "seats": [{"kind": "human"}, {"kind": "human"}],
+        json!({"game": "territories", "seats": [{"kind": "human"}, {"kind": "human", "open": true}],
                "host_seats": [0]}),
     )
     .await;

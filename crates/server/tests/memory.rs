@@ -38,7 +38,7 @@ async fn idle_unfinished_games_leave_memory_and_come_back_on_demand() {
     let (seq, _) = http_step(addr, &running, &tokens).await.unwrap();
     let (open, open_tokens) = create(
         addr,
-        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0]}),
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seats": [0]}),
     )
     .await;
     assert_eq!(server.loaded_games(), 2);
@@ -149,7 +149,7 @@ async fn waiting_games_nobody_joined_expire() {
     let addr = server.local_addr();
     let (waiting, _) = create(
         addr,
-        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0]}),
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seats": [0]}),
     )
     .await;
     let (running, _) = create_duel(addr, 12).await;

@@ -574,7 +574,7 @@ async fn lobby_lists_open_and_live_games_and_seats_can_be_claimed() {
     let addr = server.local_addr();
     let (id, tokens) = create(
         addr,
-        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0]}),
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seats": [0]}),
     )
     .await;
     let (private, _) = create(
@@ -591,6 +591,8 @@ async fn lobby_lists_open_and_live_games_and_seats_can_be_claimed() {
         .collect();
     assert_eq!(open, vec![json!(id)]);
     assert_eq!(lobby["open"][0]["seats"][1]["joined"], false);
+    assert_eq!(lobby["open"][0]["seats"][1]["open"], true, "{lobby}");
+    assert_eq!(lobby["open"][0]["seats"][0].get("open"), None, "{lobby}");
     // Claiming a joined seat is refused; an open one gives a fresh token (the creator's stops working).
     let (s, _) = post(addr, &format!("/api/games/{id}/join"), json!({"seat": 0})).await;
     assert_eq!(s, 409);
@@ -619,6 +621,40 @@ async fn lobby_lists_open_and_live_games_and_seats_can_be_claimed() {
     let (_, lobby) = get(addr, "/api/lobby").await;
     assert_eq!(lobby["open"], json!([]));
     assert_eq!(lobby["live"][0]["id"], json!(id));
+    // A public game whose second seat is kept for a friend invited by link: listed, but its seat can
+    // be taken only with the link, never from the lobby.
+    let (friends, _) = create(
+        addr,
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0]}),
+    )
+    .await;
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{friends}/join"),
+        json!({"seat": 1}),
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].clone()),
+        (403, json!("bad_token")),
+        "{v}"
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("invited by link"),
+        "{v}"
+    );
+    let (_, lobby) = get(addr, "/api/lobby").await;
+    let listed = lobby["open"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == json!(friends))
+        .cloned()
+        .unwrap_or_else(|| panic!("the friends' game is not listed: {lobby}"));
+    assert_eq!(listed["seats"][1].get("open"), None, "{listed}");
     server.shutdown().await.unwrap();
 }
 

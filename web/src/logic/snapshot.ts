@@ -31,6 +31,8 @@ export interface SeatInfo {
   kind: 'human' | 'ai';
   level?: number;
   joined?: boolean;
+  /** A human seat anyone may take from the lobby (otherwise kept for the creator or a friend by link). */
+  open?: boolean;
 }
 
 export interface ClockInfo {

@@ -372,7 +372,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       h('div.row', model.seats.map((s) =>
         h('span', { 'data-seat': s.seat },
           h('span.seat-chip', { style: `background:${rendererFor(model!.game).seatColour?.(model!.view, s.seat) ?? seatColour(s.seat)}` }),
-          `${s.name}${hotseat && local.includes(s.seat) ? (s.seat === me ? ' (this device, shown)' : ' (this device)') : s.seat === me ? ' (you)' : ''} — ${s.kind === 'ai' ? `AI level ${s.level ?? '?'}` : s.joined ? 'player' : 'open'}`,
+          `${s.name}${hotseat && local.includes(s.seat) ? (s.seat === me ? ' (this device, shown)' : ' (this device)') : s.seat === me ? ' (you)' : ''} — ${s.kind === 'ai' ? `AI level ${s.level ?? '?'}` : s.joined ? 'player' : s.open ? 'open seat' : 'invited, not joined yet'}`,
           toAct.includes(s.seat) ? h('b', ' ◀ to act') : '',
           model!.clock ? h('span.clock', { 'data-clock': s.seat }, clockIcon(), h('span.clock-time')) : '',
         ))),

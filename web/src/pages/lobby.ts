@@ -22,7 +22,7 @@ interface LobbyGame {
   game: string;
   name: string;
   status: string;
-  seats: { seat: number; name: string; kind: string; joined: boolean; level?: number }[];
+  seats: { seat: number; name: string; kind: string; joined: boolean; open?: boolean; level?: number }[];
   moves: number;
 }
 
@@ -193,7 +193,7 @@ async function create(
   errorHost: HTMLElement,
 ): Promise<void> {
   const seats = choices.map((c) =>
-    c.startsWith('ai') ? { kind: 'ai', level: Number(c.slice(2)) || 3 } : { kind: 'human' },
+    c.startsWith('ai') ? { kind: 'ai', level: Number(c.slice(2)) || 3 } : c === 'open' ? { kind: 'human', open: true } : { kind: 'human' },
   );
   // Every seat for "me" is this device's: several make a hot-seat game, played on this page in turn.
   const mySeats = hostSeats(choices);
@@ -239,7 +239,7 @@ async function refreshLists(host: HTMLElement): Promise<void> {
     h('h2', 'Open games'),
     data.open.length
       ? h('ul', data.open.map((g) => h('li', { 'data-id': g.id }, lobbyLine(g),
-          g.seats.filter((s) => s.kind === 'human' && !s.joined).map((s) =>
+          g.seats.filter((s) => s.kind === 'human' && s.open === true && !s.joined).map((s) =>
             h('button', { onclick: () => claim(g.id, s.seat, host) }, `Join as ${s.name}`)))))
       : h('p.muted', 'No open games. Create one above and choose "Anyone" for a seat.'),
     h('h2', 'Live games'),
@@ -251,7 +251,7 @@ async function refreshLists(host: HTMLElement): Promise<void> {
 }
 
 function lobbyLine(g: LobbyGame): string {
-  const seats = g.seats.map((s) => `${s.name}: ${s.kind === 'ai' ? `AI ${s.level ?? ''}` : s.joined ? 'player' : 'open'}`).join(', ');
+  const seats = g.seats.map((s) => `${s.name}: ${s.kind === 'ai' ? `AI ${s.level ?? ''}` : s.joined ? 'player' : s.open ? 'open' : 'invited friend'}`).join(', ');
   return `${g.name} — ${seats} — ${g.moves} moves `;
 }
 
