@@ -522,6 +522,14 @@ async function playAgainstAi(game, variant = null) {
     await sleep(300);
     await closeDialogs(page);
     await page.screenshot({ path: join(ARTIFACTS, `${label}.png`), fullPage: true });
+    // On a laptop's screen the whole board is in view, from its first row to its last.
+    for (const [w, hgt] of [[1280, 800], [1366, 768]]) {
+      await page.setViewportSize({ width: w, height: hgt });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const box = await page.locator('[data-testid=board] svg').first().boundingBox();
+      assert(box && box.y >= 0 && box.y + box.height <= hgt, `at ${w}x${hgt} the board runs below the screen: ${JSON.stringify(box)}`);
+      if (w === 1280) await page.screenshot({ path: join(ARTIFACTS, `${label}-1280x800.png`) });
+    }
     // The same board on a phone-sized screen (the layout stacks; the SVG scales).
     await page.setViewportSize({ width: 390, height: 844 });
     await sleep(200);
