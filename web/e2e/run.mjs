@@ -477,6 +477,7 @@ async function playAgainstAi(game, variant = null) {
       const st = await waitMyTurnOrOver(page);
       if (st === 'over') break;
       const setup = /same time|Place your army/.test(await status(page));
+      if (decisions === 0) assert((await page.title()).startsWith('Your turn'), `the tab's title does not say it is the player's turn: "${await page.title()}"`);
       if (!edited && game.id === 'cyvasse-trump' && (await page.locator('[data-testid=setup-editor]').count())) {
         // Edit the hidden setup by dragging one piece onto another cell of the half (a swap), then
         // check that the draft changed before it is committed.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  drawDeclinedBy, formatClock, merge, moveList, myResult, recentChance, seatsMarkedToAct, statusLine, statusState, type Snapshot,
+  clockIsLow, drawDeclinedBy, formatClock, merge, moveList, myResult, recentChance, seatsMarkedToAct, statusLine, statusState, type Snapshot,
 } from '../src/logic/snapshot';
 import { reconnectDelay } from '../src/logic/backoff';
 
@@ -82,6 +82,12 @@ describe('move list and status', () => {
     expect(drawDeclinedBy(snap({ events: [...base, { seq: 3, kind: 'draw_offer', seat: 0 }, { seq: 4, kind: 'draw_decline', seat: 1 }] }))).toBe(1);
     expect(drawDeclinedBy(snap({ events: [...base, { seq: 3, kind: 'draw_offer', seat: 0 }, { seq: 4, kind: 'draw_decline', seat: 1 }, { seq: 5, kind: 'action', actor: { seat: 0 } }] }))).toBe(null);
     expect(drawDeclinedBy(snap({ events: [...base, { seq: 3, kind: 'draw_offer', seat: 0 }] }))).toBe(null);
+  });
+  it('shows a clock as low under 10 seconds (correspondence: under an hour)', () => {
+    expect(clockIsLow(9_999, 'fischer')).toBe(true);
+    expect(clockIsLow(10_000, 'fischer')).toBe(false);
+    expect(clockIsLow(59 * 60_000, 'correspondence')).toBe(true);
+    expect(clockIsLow(2 * 3_600_000, 'correspondence')).toBe(false);
   });
   it('formats clocks', () => {
     expect(formatClock(65000)).toBe('1:05');

@@ -202,6 +202,12 @@ export function myResult(over: Outcome, seat: number | null): string {
   return 'Game over';
 }
 
+/** Whether a clock shows as low (red): under 10 seconds on a Fischer clock (a correspondence clock counts
+ * days: under an hour). */
+export function clockIsLow(ms: number, kind: string): boolean {
+  return ms < (kind === 'correspondence' ? 3_600_000 : 10_000);
+}
+
 /** Formats a clock's remaining time as m:ss (h:mm:ss past an hour, days for correspondence). */
 export function formatClock(ms: number): string {
   const t = Math.max(0, Math.floor(ms / 1000));

@@ -6,7 +6,7 @@ import { GameConn, type ServerMsg } from '../conn';
 import { choiceHint, rendererFor, selectionFor } from '../games/index';
 import { Selection, groupByVerb, type LegalAction } from '../logic/select';
 import {
-  drawDeclinedBy, formatClock, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
+  clockIsLow, drawDeclinedBy, formatClock, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
   seatsMarkedToAct, seatsToAct, statusLine, statusState, type Snapshot,
 } from '../logic/snapshot';
 import { fairnessText, fileName } from '../logic/record';
@@ -39,6 +39,7 @@ function clockIcon(): SVGElement {
 const SPECTATOR = -1;
 
 export function leaveGame(): void {
+  if (active) document.title = 'Tabula';
   active?.close();
   active = null;
 }
@@ -358,6 +359,8 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     // Placing a hidden army (Cyvasse's setup): say what the editor is for and that it stays unseen.
     const placing = myTurn && codec !== null && draft !== null;
     const line = placing ? 'Place your army — the opponent cannot see it' : statusLine(model);
+    // The tab says when the player is to move, so a game waiting in a background tab is noticed.
+    document.title = `${myTurn ? 'Your turn — ' : ''}${model.name ?? model.game} — Tabula`;
     header.append(
       h('div.row',
         h('h2', { style: 'margin:0' }, model.name ?? model.game),
@@ -435,8 +438,11 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     model.clock.seats.forEach((c, i) => {
       const el = header.querySelector(`[data-clock="${i}"] .clock-time`);
       if (!el) return;
-      const ms = c.running && !outcomeOf(model!) ? c.remaining_ms - Math.max(0, lag) : c.remaining_ms;
+      const running = c.running && !outcomeOf(model!);
+      const ms = running ? c.remaining_ms - Math.max(0, lag) : c.remaining_ms;
       el.textContent = formatClock(ms);
+      el.parentElement?.classList.toggle('running', running);
+      el.parentElement?.classList.toggle('low', clockIsLow(ms, model!.clock?.kind ?? ''));
     });
   }
 
