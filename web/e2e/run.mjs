@@ -836,6 +836,23 @@ async function rulesPages(games) {
   }
 }
 
+/** The AI's level is chosen beside "Play vs AI", the game says which level plays, and the choice is kept. */
+async function chooseAiLevel(game) {
+  const page = await newPage('ai-level');
+  try {
+    await page.goto(`${base()}/`);
+    await page.locator(`[data-testid=ai-level-${game.id}]`).selectOption('2');
+    await page.locator(`[data-testid=play-ai-${game.id}]`).click();
+    await page.waitForURL(/\/game\//, { timeout: 20000 });
+    await page.locator('[data-seat="1"]', { hasText: 'AI level 2' }).waitFor({ timeout: 15000 });
+    await page.goto(`${base()}/`);
+    assert((await page.locator(`[data-testid=ai-level-${game.id}]`).inputValue()) === '2', 'the chosen AI level is not kept');
+    await noConsoleErrors(page);
+  } finally {
+    await page.context().close();
+  }
+}
+
 /** An address that names no game says so and links back, instead of reconnecting forever. */
 async function unknownGame() {
   const page = await newPage('unknown-game');
@@ -995,6 +1012,7 @@ async function main() {
     }
     await test('rules pages render for every game', () => rulesPages(games));
     await test('an unknown game address says "No such game"', () => unknownGame());
+    if (games.length) await test(`${games[0].id}: the AI level is chosen beside "Play vs AI"`, () => chooseAiLevel(games[0]));
     await learnTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS })(games);
     if (games.length) await test('the lobby fits a phone screen', () => lobbyOnPhone(games));
     for (const g of games) await test(`${g.id}: play against the AI by clicking`, () => playAgainstAi(g));

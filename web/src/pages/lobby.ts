@@ -67,9 +67,37 @@ export async function lobbyPage(root: HTMLElement): Promise<void> {
   await refreshLists(lists);
 }
 
+const AI_LEVEL_KEY = 'tabula:ai-level';
+
+/** The AI level a quick game starts with: `?ai=N` on the lobby's address, else the level last chosen on
+ * this device, else Club (3) — but someone who has solved no lesson here is new: the gentlest (1). */
+function quickLevel(): number {
+  const ok = (n: number) => Number.isInteger(n) && n >= 1 && n <= AI_LEVELS.length;
+  const asked = Number(new URLSearchParams(location.search).get('ai'));
+  if (ok(asked)) return asked;
+  let kept = NaN;
+  try {
+    kept = Number(localStorage.getItem(AI_LEVEL_KEY));
+  } catch {
+    /* storage disabled */
+  }
+  if (ok(kept)) return kept;
+  return solvedAny() ? 3 : 1;
+}
+
 function gameCard(g: CatalogGame): HTMLElement {
   const card = h('div.card.game-card', { 'data-game': g.id });
   const formHost = h('div');
+  const level = quickLevel();
+  const levelSel = h('select', { 'data-testid': `ai-level-${g.id}`, 'aria-label': 'AI level', title: 'The AI\'s strength' },
+    AI_LEVELS.map(([lvl, name]) => h('option', { value: String(lvl), selected: lvl === level }, `Level ${lvl} — ${name}`))) as HTMLSelectElement;
+  levelSel.addEventListener('change', () => {
+    try {
+      localStorage.setItem(AI_LEVEL_KEY, levelSel.value);
+    } catch {
+      /* storage disabled: the choice holds for this page */
+    }
+  });
   card.append(
     h('h3', g.name),
     h('p.muted', g.description),
@@ -77,8 +105,9 @@ function gameCard(g: CatalogGame): HTMLElement {
       'div.row',
       h('button.primary', {
         'data-testid': `play-ai-${g.id}`,
-        onclick: () => quickStart(g, card),
+        onclick: () => quickStart(g, Number(levelSel.value), card),
       }, 'Play vs AI'),
+      levelSel,
       h('button', { onclick: () => { toggleForm(g, formHost); card.classList.toggle('open', formHost.firstChild !== null); } }, 'Options & friends…'),
       h('a', { href: `/learn/${g.id}`, 'data-link': '', 'data-testid': `how-to-play-${g.id}` }, 'How to play'),
       h('a', { href: `/rules/${g.id}`, 'data-link': '' }, 'Rules'),
@@ -88,12 +117,8 @@ function gameCard(g: CatalogGame): HTMLElement {
   return card;
 }
 
-async function quickStart(g: CatalogGame, card: HTMLElement): Promise<void> {
+async function quickStart(g: CatalogGame, level: number, card: HTMLElement): Promise<void> {
   const seatCount = g.default_seats.length || 2;
-  // `?ai=N` on the lobby's address picks the quick game's AI level (default 3). Someone who has solved
-  // no lesson on this device is new here: the first game is against the gentlest AI, and says so.
-  const asked = Number(new URLSearchParams(location.search).get('ai'));
-  const level = Number.isInteger(asked) && asked >= 1 && asked <= 5 ? asked : solvedAny() ? 3 : 1;
   const seats: SeatChoice[] = Array.from({ length: seatCount }, (_, i) => (i === 0 ? 'me' : (`ai${level}` as SeatChoice)));
   await create(g, {}, seats, 'none', false, card);
 }
