@@ -514,6 +514,15 @@ async function playAgainstAi(game, variant = null) {
       }
     }
     if (variant?.options.version === 'expert') assert(edited, 'the setup editor never showed');
+    if (game.id === 'kyo') {
+      // Moves and the player's turn are heard (the page counts the sounds it played); the mute switch
+      // silences them and is kept on the device.
+      const heard = Number(await page.evaluate(() => document.documentElement.dataset.soundsPlayed ?? '0'));
+      assert(heard > 0, 'no sound was played during the game');
+      await page.locator('[data-testid=mute]', { hasText: 'Sound: on' }).click();
+      await page.locator('[data-testid=mute]', { hasText: 'Sound: off' }).waitFor({ timeout: 5000 });
+      assert((await page.evaluate(() => localStorage.getItem('tabula:muted'))) === '1', 'muting is not kept');
+    }
     if (game.id === 'kyo' && (await state(page)) !== 'over') {
       // A draw offered to the AI gets an answer on screen (the AI declines at once).
       await page.locator('button', { hasText: 'Offer draw' }).click();

@@ -14,6 +14,7 @@ import { forgetSeat, loadInvites, loadSeats, saveSeat, type SeatCredential } fro
 import { inStep, needsCover, seatToShow } from '../logic/hotseat';
 import { clear, h, s } from '../ui/dom';
 import { showDialog } from '../ui/dialog';
+import { isMuted, playSound, setMuted } from '../ui/sound';
 import { navigate } from '../router';
 import { seatColour } from '../games/art';
 import { attachBoardInput } from '../games/board';
@@ -85,6 +86,9 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   let setupError: string[] | null = null;
   let setupErrorStale = false; // the draft was edited since the refusal
   let clockTimer: number | undefined;
+  /** The number of moves and whether it was this player's turn when last drawn (for sounds; -1: not yet). */
+  let heardMoves = -1;
+  let wasMyTurn = false;
   /** Whether the fair-chance details are unfolded (kept across redraws). */
   let fairnessOpen = false;
 
@@ -179,7 +183,17 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     const halfMade = selection && !fresh ? [...selection.prefix] : [];
     const choosing = chooser !== null && !fresh;
     chooser = null;
-    nav.setTotal(moveList(next.events).length);
+    const moves = moveList(next.events).length;
+    nav.setTotal(moves);
+    // Sound: a chime when it becomes this player's turn, else a click for a new move (none on opening).
+    const turnNow = statusState(next) === 'yours';
+    if (heardMoves >= 0) {
+      // Hot-seat: the device passes between seats; a click for each move, no chime for each hand-over.
+      if (turnNow && !wasMyTurn && !hotseat) playSound('turn');
+      else if (moves > heardMoves) playSound('move');
+    }
+    heardMoves = moves;
+    wasMyTurn = turnNow;
     const me = mySeat(next);
     const renderer = rendererFor(next.game);
     selection = selectionFor(next.game, me === null ? [] : next.legal);
@@ -623,6 +637,12 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       if (me !== null) controls.append(h('button', { onclick: () => rematch() }, 'Rematch'));
     }
     controls.append(
+      h('button', {
+        'data-testid': 'mute',
+        'aria-pressed': String(isMuted()),
+        title: 'Sounds on moves and when it is your turn',
+        onclick: () => { setMuted(!isMuted()); drawSide(); },
+      }, isMuted() ? 'Sound: off' : 'Sound: on'),
       h('button', { onclick: () => copy(`${location.origin}/watch/${id}`) }, 'Copy watch link'),
       h('a', { href: '/', 'data-link': '' }, 'Lobby'),
     );
