@@ -598,6 +598,18 @@ async function onlineGame(game) {
     await watcher.locator('[data-testid=status]').waitFor();
     // Once the friend joined, the link is no longer offered.
     await host.locator('[data-testid=invites]').waitFor({ state: 'detached', timeout: 15000 });
+    // The spectator flips the board: the first seat's side goes to the top, and back.
+    if (game.id === 'kyo') {
+      const rowOf = async () => (await watcher.locator('[data-testid=board] [data-cell="A0"]').first().boundingBox()).y;
+      const before = await rowOf();
+      await watcher.locator('[data-testid=flip]').click();
+      await watcher.locator('[data-testid=flip][aria-pressed=true]').waitFor({ timeout: 5000 });
+      const after = await rowOf();
+      assert(after < before, `Flip board did not move A0 to the top (y ${before} → ${after})`);
+      await watcher.screenshot({ path: join(ARTIFACTS, `flipped-${game.id}.png`), fullPage: true });
+      await watcher.locator('[data-testid=flip]').click();
+      assert((await rowOf()) === before, 'flipping twice does not restore the board');
+    }
     // Alternate: whoever owes a decision clicks.
     let made = 0;
     for (let i = 0; i < 60 && made < 8; i++) {

@@ -88,6 +88,7 @@ export function cairdCells(view: unknown, geo: CairdGeometry, seat: number | nul
 }
 
 export const cairdRenderer: Renderer = {
+  flippable: true,
   setup(view, options, seat) {
     if (asString(get(view, 'phase')) !== 'setup' || get(view, 'setup_committed', seat) === true) return null;
     const geo = cairdGeometry(options);
@@ -118,7 +119,7 @@ export const cairdRenderer: Renderer = {
     let board: SVGElement;
     if (geo.hex) {
       board = drawHexBoard(ctx, {
-        layout: 'caird', pieces, terrain, covered, bottomSeat: me,
+        layout: 'caird', pieces, terrain, covered, bottomSeat: ctx.bottomSeat ?? me,
         homeOf: (name) => geo.homeOf[geo.names.indexOf(name)] ?? -1,
       });
     } else {
@@ -127,7 +128,7 @@ export const cairdRenderer: Renderer = {
       const ranks = Array.from({ length: w }, (_, i) => String(i + 1));
       const coveredRanks = covered.flatMap((s) => ranks.map((_, r) => r).filter((r) => (r < w / 2 ? 0 : 1) === s));
       board = drawSquareBoard(ctx, {
-        files, ranks, flip: me === 1, size: 52,
+        files, ranks, flip: (ctx.bottomSeat ?? me) === 1, size: 52,
         fill: (f, r, name) => {
           const t = terrain.get(name);
           if (t && TERRAIN_FILL[t]) return TERRAIN_FILL[t];

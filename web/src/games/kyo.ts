@@ -56,6 +56,7 @@ function drawStack(st: Stack, x: number, y: number, size: number): SVGElement {
 }
 
 export const kyoRenderer: Renderer = {
+  flippable: true,
   render(ctx: RenderContext) {
     const board = get(ctx.view, 'board');
     const stacks = new Map<string, Stack>();
@@ -63,7 +64,7 @@ export const kyoRenderer: Renderer = {
       for (const [sq, code] of Object.entries(board as Record<string, unknown>)) stacks.set(sq, parseStack(asString(code)));
     }
     const svg = drawSquareBoard(ctx, {
-      files: FILES, ranks: RANKS, flip: ctx.seat === 1, size: 56,
+      files: FILES, ranks: RANKS, flip: (ctx.bottomSeat ?? ctx.seat ?? 0) === 1, size: 56,
       fill: (f, r) => ((f + r) % 2 === 0 ? '#d9c9a3' : '#efe3c8'),
       content: (name, x, y) => {
         const st = stacks.get(name);

@@ -41,6 +41,7 @@ function kindName(kind: string): string {
 }
 
 export const trumpRenderer: Renderer = {
+  flippable: true,
   setup(view, _options, seat) {
     if (asString(get(view, 'phase')) !== 'setup' || get(view, 'committed', seat) === true) return null;
     const home = rowCellNames().filter((c) => homeOf(c) === seat);
@@ -58,7 +59,7 @@ export const trumpRenderer: Renderer = {
       for (const [cell, p] of [...pieces]) if (p.seat === me || (p.seat === -1 && homeOf(cell) === me)) pieces.delete(cell);
       for (const [cell, kind] of ctx.draft.pieces) pieces.set(cell, { kind: kindName(kind), seat: kind === 'mountain' ? -1 : me });
     }
-    const board = drawHexBoard(ctx, { layout: 'trump', pieces, homeOf, covered, bottomSeat: me });
+    const board = drawHexBoard(ctx, { layout: 'trump', pieces, homeOf, covered, bottomSeat: ctx.bottomSeat ?? me });
     const cav = get(view, 'cavalry', 'horse');
     const info = h('div.card',
       h('table.kv',

@@ -20,6 +20,8 @@ export interface RenderContext {
   options: Record<string, unknown>;
   /** This client's seat, or null for a spectator. */
   seat: number | null;
+  /** The seat whose side is drawn at the bottom (flip board); default: `seat`, else the first seat. */
+  bottomSeat?: number;
   seatNames: string[];
   selection: Selection;
   /** Cells of the last move, for highlighting. */
@@ -38,6 +40,8 @@ export interface RenderContext {
 }
 
 export interface Renderer {
+  /** Whether the board has two sides and can be flipped (the page then offers "Flip board"). */
+  flippable?: boolean;
   /** A seat's colour when the view decides it (a Syba race's colour). */
   seatColour?(view: unknown, seat: number): string | null;
   /** The setup editor's codec, when `seat` is to commit a whole-army setup now. */

@@ -86,6 +86,8 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   let setupError: string[] | null = null;
   let setupErrorStale = false; // the draft was edited since the refusal
   let clockTimer: number | undefined;
+  /** Flip board: the other side at the bottom (kept while the page is open). */
+  let flipped = false;
   /** The number of moves and whether it was this player's turn when last drawn (for sounds; -1: not yet). */
   let heardMoves = -1;
   let wasMyTurn = false;
@@ -476,7 +478,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     const moves = moveList(model.events);
     if (reviewing()) {
       // Replay mode: an earlier position from the server, drawn read-only with its last move.
-      const ctx = { game: model.game, options: model.options, seats: model.seats, seat: mySeat(model), moves };
+      const ctx = { game: model.game, options: model.options, seats: model.seats, seat: mySeat(model), bottomSeat: bottomSeat(), moves };
       boardHost.appendChild(h('div.banner', { 'data-testid': 'review' },
         h('div.row', positionLabel(ctx, nav.n, moves.length)),
         h('div.row', replayButtons(nav, (k) => void reviewAt(k)),
@@ -497,6 +499,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       view,
       options: model.options,
       seat: mySeat(model),
+      bottomSeat: bottomSeat(),
       seatNames: model.seats.map((s) => s.name),
       selection,
       lastMove: lastMoveCells(moves, moves.length),
@@ -509,6 +512,12 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     if (board) boardHost.appendChild(zoomableBoard(board, zoom, () => drawBoard()));
     else boardHost.appendChild(h('p.muted.no-board', 'No board to draw now: the panels and buttons show the game.'));
     for (const p of panels) panelsHost.appendChild(p);
+  }
+
+  /** The seat drawn at the bottom: the player's own (a spectator's: the first), or the other when flipped. */
+  function bottomSeat(): number {
+    const own = (model && mySeat(model)) ?? 0;
+    return flipped ? 1 - own : own;
   }
 
   function drawSide(): void {
@@ -637,6 +646,9 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       if (me !== null) controls.append(h('button', { onclick: () => rematch() }, 'Rematch'));
     }
     controls.append(
+      model && rendererFor(model.game).flippable && model.seats.length === 2
+        ? h('button', { 'data-testid': 'flip', 'aria-pressed': String(flipped), onclick: () => { flipped = !flipped; drawBoard(); drawSide(); } }, 'Flip board')
+        : '',
       h('button', {
         'data-testid': 'mute',
         'aria-pressed': String(isMuted()),

@@ -13,6 +13,8 @@ export interface PositionContext {
   seats: SeatInfo[];
   /** The observer's seat (null: spectator). */
   seat: number | null;
+  /** The seat drawn at the bottom (flip board); default: the observer's. */
+  bottomSeat?: number;
   moves: MoveEntry[];
 }
 
@@ -24,6 +26,7 @@ export function positionBoard(ctx: PositionContext, pos: Position): { board: Ele
     view: pos.view,
     options: ctx.options,
     seat: ctx.seat,
+    bottomSeat: ctx.bottomSeat,
     seatNames: ctx.seats.map((s) => s.name),
     selection: new Selection([]),
     lastMove: lastMoveCells(ctx.moves, pos.n, pos.last),
