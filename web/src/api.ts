@@ -16,10 +16,36 @@ export function errorMessage(data: unknown, status: number, statusText: string):
   return `${status} ${statusText}`.trim();
 }
 
+/** The signed-in session's CSRF token (docs/protocol.md, Accounts), sent with every state-changing
+ * request: the server refuses a request that its session cookie authorises without it. */
+let csrf: string | null = null;
+
+export function setCsrf(token: string | null): void {
+  csrf = token;
+}
+
+/** An error with the server's error code (`{"error": {"code"}}`), when it gave one. */
+export class ApiError extends Error {
+  constructor(message: string, readonly status: number, readonly code: string | null) {
+    super(message);
+  }
+}
+
+/** The code of an error response, or null. */
+export function errorCode(data: unknown): string | null {
+  if (typeof data === 'object' && data !== null && 'error' in data) {
+    const e = (data as { error: unknown }).error;
+    if (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string') return (e as { code: string }).code;
+  }
+  return null;
+}
+
 async function call<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = body === undefined ? { ...extra } : { 'content-type': 'application/json', ...extra };
+  if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf;
   const res = await fetch(path, {
     method,
-    headers: body === undefined ? { ...extra } : { 'content-type': 'application/json', ...extra },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -31,13 +57,14 @@ async function call<T>(method: string, path: string, body?: unknown, extra: Reco
       data = text;
     }
   }
-  if (!res.ok) throw new Error(errorMessage(data, res.status, res.statusText));
+  if (!res.ok) throw new ApiError(errorMessage(data, res.status, res.statusText), res.status, errorCode(data));
   return data as T;
 }
 
 export const api = {
   get: <T>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
   post: <T>(path: string, body?: unknown) => call<T>('POST', path, body ?? {}),
+  delete: <T>(path: string, body?: unknown) => call<T>('DELETE', path, body),
 };
 
 /** The fetcher of replay positions (`GET /api/games/{id}/view/{n}`) for a seat or a spectator. */

@@ -8,6 +8,12 @@ import { gamePage, joinPage, leaveGame } from './pages/game';
 import { rulesIndex, rulesPage } from './pages/rules';
 import { leaveReplay, replayPage } from './pages/replay';
 import { guidePage, learnIndex, lessonPage } from './pages/learn';
+import { awaitingCount, currentSession, loadSession, onAccountChange, refreshMyGames, signOut, titleWith } from './account';
+import { settingsPage, signInPage } from './pages/account';
+import { profilePage } from './pages/profile';
+import { leaveMyGames, myGamesPage } from './pages/mygames';
+import { leaderboardPage } from './pages/leaderboard';
+import { navigate } from './router';
 
 const app = document.getElementById('app') ?? document.body;
 const header = h('header.top',
@@ -15,9 +21,65 @@ const header = h('header.top',
   h('a', { href: '/', 'data-link': '' }, 'Play'),
   h('a', { href: '/learn', 'data-link': '' }, 'Learn'),
   h('a', { href: '/rules', 'data-link': '' }, 'Rules'),
+  h('a', { href: '/leaderboard', 'data-link': '' }, 'Leaderboards'),
 );
+const accountBox = h('span.account', { 'data-testid': 'account-box' });
+header.append(accountBox);
 const main = h('main');
 app.append(header, main);
+
+/** The top bar's account part: "Sign in", or the player's name, My games (N) and "Sign out". */
+function drawAccount(): void {
+  clear(accountBox);
+  const s = currentSession();
+  const n = awaitingCount();
+  document.title = titleWith(n, baseTitle);
+  if (!s) {
+    accountBox.append(h('a', { href: '/signin', 'data-link': '', 'data-testid': 'sign-in' }, 'Sign in'));
+    return;
+  }
+  accountBox.append(
+    h('a', { href: `/@/${encodeURIComponent(s.name)}`, 'data-link': '', 'data-testid': 'me' }, s.name),
+    h('a', { href: '/me', 'data-link': '', 'data-testid': 'my-games-link' }, 'My games', n ? h('span.count', { 'data-testid': 'awaiting-count' }, String(n)) : ''),
+    h('a', { href: '/account', 'data-link': '', title: 'Account settings' }, 'Account'),
+    h('button.link', {
+      'data-testid': 'top-sign-out',
+      onclick: async () => {
+        try {
+          await signOut();
+          navigate('/');
+        } catch (e) {
+          fail(e);
+        }
+      },
+    }, 'Sign out'),
+  );
+}
+
+/** The tab title without the count of games awaiting a move (a page may set its own). */
+let baseTitle = 'Tabula';
+const titleObserver = new MutationObserver(() => {
+  // A page set its own title: keep it, with the count in front.
+  const t = document.title.replace(/^\(\d+\) /, '');
+  if (t !== baseTitle) {
+    baseTitle = t;
+    const want = titleWith(awaitingCount(), baseTitle);
+    if (document.title !== want) document.title = want;
+  }
+});
+const titleEl = document.querySelector('title');
+if (titleEl) titleObserver.observe(titleEl, { childList: true });
+onAccountChange(drawAccount);
+drawAccount();
+
+/** How often the top bar asks how many games await a move, while signed in. */
+const POLL_MS = 30000;
+window.setInterval(() => {
+  if (currentSession() && !document.hidden) refreshMyGames().catch(() => undefined);
+}, POLL_MS);
+document.addEventListener('visibilitychange', () => {
+  if (currentSession() && !document.hidden) refreshMyGames().catch(() => undefined);
+});
 
 function fail(e: unknown): void {
   clear(main);
@@ -27,6 +89,9 @@ function fail(e: unknown): void {
 function route(path: string): void {
   leaveGame();
   leaveReplay();
+  leaveMyGames();
+  baseTitle = 'Tabula';
+  document.title = titleWith(awaitingCount(), baseTitle);
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   try {
     if (parts[0] === 'game' && parts[1]) return gamePage(main, parts[1], false);
@@ -49,6 +114,20 @@ function route(path: string): void {
       replayPage(main, parts[1]).catch(fail);
       return;
     }
+    if (parts[0]?.startsWith('@') && (parts[0].length > 1 || parts[1])) {
+      profilePage(main, parts[0].length > 1 ? parts[0].slice(1) : parts[1]).catch(fail);
+      return;
+    }
+    if (parts[0] === 'signin' || parts[0] === 'signup') return signInPage(main, parts[0] === 'signup');
+    if (parts[0] === 'account') return settingsPage(main);
+    if (parts[0] === 'me') {
+      myGamesPage(main).catch(fail);
+      return;
+    }
+    if (parts[0] === 'leaderboard') {
+      leaderboardPage(main, parts[1]).catch(fail);
+      return;
+    }
     lobbyPage(main).catch(fail);
   } catch (e) {
     fail(e);
@@ -56,4 +135,10 @@ function route(path: string): void {
 }
 
 onRoute(route);
-route(location.pathname);
+// Who is signed in decides what some pages show: ask first (a failure leaves the page anonymous).
+loadSession()
+  .then(() => {
+    if (currentSession()) refreshMyGames().catch(() => undefined);
+  })
+  .catch(() => undefined)
+  .finally(() => route(location.pathname));

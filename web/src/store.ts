@@ -104,3 +104,21 @@ export function loadInvites(id: string): Invite[] {
     typeof x === 'object' && x !== null && Number.isInteger(x.seat) && typeof x.name === 'string' &&
     typeof x.url === 'string' && /^https?:\/\//.test(x.url));
 }
+
+/** Every game this browser holds seats of, with its seats (for claiming them into an account). */
+export function allSeats(): { id: string; seats: SeatCredential[] }[] {
+  const out = new Map<string, SeatCredential[]>();
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key?.startsWith('tabula:seat:')) continue;
+      const id = key.slice('tabula:seat:'.length);
+      const seats = parseSeats(localStorage.getItem(key));
+      if (id && seats.length) out.set(id, seats);
+    }
+  } catch {
+    /* storage disabled: only this page's seats */
+  }
+  for (const [id, seats] of memory) if (seats.length) out.set(id, seats);
+  return [...out.entries()].map(([id, seats]) => ({ id, seats }));
+}

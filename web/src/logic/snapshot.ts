@@ -58,6 +58,8 @@ export interface Snapshot {
   clock: ClockInfo | null;
   result: Outcome | null;
   rematch: { id: string; seat?: number; token?: string } | null;
+  /** Whether the game is rated (its ratings change when it ends). */
+  rated?: boolean;
   /** SHA-256 (hex) of the seed's 8 little-endian bytes, from the first message on. */
   seed_commitment?: string;
   /** The seed (a decimal string, exact), once the game is over; null before. */

@@ -380,6 +380,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     header.append(
       h('div.row',
         h('h2', { style: 'margin:0' }, model.name ?? model.game),
+        model.rated ? h('span.rated', { 'data-testid': 'rated', title: 'The players\' ratings change when this game ends' }, 'Rated') : '',
         h('a', { href: `/rules/${model.game}`, 'data-link': '', target: '_blank' }, 'Rules'),
         h('a', { href: `/learn/${model.game}`, 'data-link': '', 'data-testid': 'how-to-play' }, 'How to play'),
         h(`span.conn${connected ? '' : '.down'}`, { 'data-testid': 'conn' }, connected ? '● live' : `○ ${connText}`),

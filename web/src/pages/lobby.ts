@@ -8,6 +8,9 @@ import { parseRecord } from '../logic/record';
 import { saveInvites, saveSeat } from '../store';
 import { clear, h } from '../ui/dom';
 import { navigate } from '../router';
+import { currentSession } from '../account';
+import { ratedBlock, ratingRange } from '../logic/rated';
+import { shownRating } from '../logic/chart';
 
 export interface CatalogGame {
   id: string;
@@ -22,8 +25,16 @@ interface LobbyGame {
   game: string;
   name: string;
   status: string;
-  seats: { seat: number; name: string; kind: string; joined: boolean; open?: boolean; level?: number }[];
+  seats: { seat: number; name: string; kind: string; joined: boolean; open?: boolean; level?: number; player?: { name: string; rating: number | null; rd: number | null } }[];
   moves: number;
+  rated?: boolean;
+  rating_range?: { min: number; max: number } | null;
+}
+
+/** A created game's rating settings: rated or casual, and a rated seek's range. */
+interface Rated {
+  rated: boolean;
+  range: { min: number; max: number } | null;
 }
 
 type SeatChoice = 'me' | 'friend' | 'open' | `ai${number}`;
@@ -143,7 +154,7 @@ function toggleForm(g: CatalogGame, host: HTMLElement): void {
     seatNames.forEach((name, i) => {
       const sel = h(
         'select',
-        { 'data-seat': i, onchange: (e: Event) => (seatChoices[i] = (e.target as HTMLSelectElement).value as SeatChoice) },
+        { 'data-seat': i, onchange: (e: Event) => { seatChoices[i] = (e.target as HTMLSelectElement).value as SeatChoice; drawRated(); } },
         h('option', { value: 'me' }, 'Me (this device)'),
         h('option', { value: 'friend' }, 'A friend (by link)'),
         h('option', { value: 'open' }, 'Anyone (open seat in the lobby)'),
@@ -152,7 +163,23 @@ function toggleForm(g: CatalogGame, host: HTMLElement): void {
       sel.value = seatChoices[i] ?? 'ai3';
       seatsBox.appendChild(h('label', `${name}: `, sel));
     });
+    drawRated();
   };
+
+  // Rated: only for a signed-in creator with one seat, the others for people (the box says why not).
+  const ratedBox = h('input', { type: 'checkbox', name: 'rated', 'data-testid': 'rated' }) as HTMLInputElement;
+  const ratedWhy = h('small', { 'data-testid': 'rated-why' });
+  const rangeMin = h('input', { type: 'number', name: 'rating_min', placeholder: 'any', step: 50, min: 0, max: 5000, size: 6 }) as HTMLInputElement;
+  const rangeMax = h('input', { type: 'number', name: 'rating_max', placeholder: 'any', step: 50, min: 0, max: 5000, size: 6 }) as HTMLInputElement;
+  const rangeRow = h('label.range', 'Opponents rated from ', rangeMin, ' to ', rangeMax, h('small', 'Optional: who may join this rated game.'));
+  ratedBox.addEventListener('change', () => drawRated());
+  function drawRated(): void {
+    const why = ratedBlock(currentSession() !== null, seatChoices);
+    ratedBox.disabled = why !== null;
+    if (why) ratedBox.checked = false;
+    ratedWhy.textContent = why ?? 'Ratings change when the game ends; every seat is a signed-in player.';
+    rangeRow.hidden = !ratedBox.checked;
+  }
 
   const refreshSeats = async () => {
     try {
@@ -177,9 +204,19 @@ function toggleForm(g: CatalogGame, host: HTMLElement): void {
       seatsBox,
       h('label', 'Clock: ', clockSel),
       h('label', publicBox, ' List in the lobby (others may watch or join open seats)'),
+      h('label', ratedBox, ' Rated', ratedWhy),
+      rangeRow,
       errors,
       h('button.primary', {
-        onclick: () => create(g, changedOnly(g.options, values), seatChoices, clockSel.value, publicBox.checked, host),
+        onclick: () => {
+          const range = ratingRange(rangeMin.value, rangeMax.value);
+          if (!range.ok) {
+            errors.textContent = range.error;
+            return;
+          }
+          const rated = { rated: ratedBox.checked, range: ratedBox.checked ? range.value : null };
+          void create(g, changedOnly(g.options, values), seatChoices, clockSel.value, publicBox.checked, host, rated);
+        },
       }, 'Create game'),
     ),
   );
@@ -216,6 +253,7 @@ async function create(
   clock: string,
   isPublic: boolean,
   errorHost: HTMLElement,
+  rated: Rated = { rated: false, range: null },
 ): Promise<void> {
   const seats = choices.map((c) =>
     c.startsWith('ai') ? { kind: 'ai', level: Number(c.slice(2)) || 3 } : c === 'open' ? { kind: 'human', open: true } : { kind: 'human' },
@@ -234,6 +272,8 @@ async function create(
       host_seats: mySeats.length ? mySeats : undefined,
       clock: CLOCKS[clock] ?? undefined,
       public: isPublic || choices.includes('open'),
+      rated: rated.rated || undefined,
+      rating_range: rated.range ?? undefined,
     });
     const mine = res.seats.filter((s) => mySeats.includes(s.seat) && typeof s.token === 'string');
     for (const s of mine) saveSeat(res.id, { seat: s.seat, token: s.token as string });
@@ -275,9 +315,21 @@ async function refreshLists(host: HTMLElement): Promise<void> {
   );
 }
 
-function lobbyLine(g: LobbyGame): string {
-  const seats = g.seats.map((s) => `${s.name}: ${s.kind === 'ai' ? `AI ${s.level ?? ''}` : s.joined ? 'player' : s.open ? 'open' : 'invited friend'}`).join(', ');
-  return `${g.name} — ${seats} — ${g.moves} moves `;
+/** A lobby game's line: its kind, rated or not, each seat (the account holding it with its rating in
+ * that kind, "player" for an anonymous one), the moves so far. */
+function lobbyLine(g: LobbyGame): HTMLElement {
+  const seat = (s: LobbyGame['seats'][number]) => {
+    if (s.kind === 'ai') return `${s.name}: AI ${s.level ?? ''}`;
+    if (!s.joined) return `${s.name}: ${s.open ? 'open' : 'invited friend'}`;
+    if (!s.player) return `${s.name}: player`;
+    return h('span', `${s.name}: `,
+      h('a', { href: `/@/${encodeURIComponent(s.player.name)}`, 'data-link': '', 'data-testid': 'lobby-player' }, s.player.name),
+      ` (${s.player.rating === null ? 'unrated' : shownRating(s.player.rating)})`);
+  };
+  const range = g.rating_range ? ` ${shownRating(g.rating_range.min)}–${shownRating(g.rating_range.max)}` : '';
+  const parts: (HTMLElement | string)[] = [];
+  g.seats.forEach((s, i) => parts.push(...(i ? [', '] : []), seat(s)));
+  return h('span', `${g.name} `, g.rated ? h('b.rated', { 'data-testid': 'lobby-rated' }, `Rated${range}`) : '', ' — ', parts, ` — ${g.moves} moves `);
 }
 
 async function claim(id: string, seat: number, host: HTMLElement): Promise<void> {

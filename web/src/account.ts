@@ -1,0 +1,138 @@
+// The signed-in account of this browser (docs/protocol.md, Accounts): who it is, its CSRF token, and
+// how many of its games await a move. The top bar and the pages listen to its changes.
+
+import { api, ApiError, setCsrf } from './api';
+import { allSeats } from './store';
+
+export interface SessionInfo {
+  name: string;
+  csrf: string;
+}
+
+/** A game of `GET /api/me/games`. */
+export interface MyGame {
+  id: string;
+  game: string;
+  seat: number;
+  seat_name?: string;
+  token: string;
+  status: string;
+  your_turn: boolean;
+  result: string | null;
+  updated_at: number;
+}
+
+export interface MyGames {
+  name: string;
+  awaiting: number;
+  games: MyGame[];
+  finished: MyGame[];
+}
+
+type Listener = () => void;
+
+let session: SessionInfo | null = null;
+let awaiting = 0;
+const listeners = new Set<Listener>();
+
+function changed(): void {
+  for (const l of listeners) l();
+}
+
+/** Calls `l` at every change of the session or of the count of games awaiting a move. */
+export function onAccountChange(l: Listener): () => void {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+
+export function currentSession(): SessionInfo | null {
+  return session;
+}
+
+export function awaitingCount(): number {
+  return awaiting;
+}
+
+function setSession(s: SessionInfo | null): void {
+  session = s;
+  setCsrf(s?.csrf ?? null);
+  if (!s) awaiting = 0;
+  changed();
+}
+
+/** Asks the server who is signed in (after a page load). */
+export async function loadSession(): Promise<SessionInfo | null> {
+  try {
+    setSession(await api.get<SessionInfo>('/api/session'));
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) setSession(null);
+    else throw e;
+  }
+  return session;
+}
+
+/** Signs up (`create`) or in; then claims the anonymous seats this browser holds into the account. */
+export async function signIn(name: string, password: string, create: boolean): Promise<SessionInfo> {
+  const s = create
+    ? await api.post<SessionInfo>('/api/account', { name, password })
+    : await api.post<SessionInfo>('/api/session', { name, password });
+  setSession(s);
+  await claimSeats();
+  await refreshMyGames().catch(() => undefined);
+  return s;
+}
+
+/** Binds every seat this browser holds anonymously to the signed-in account (`POST /api/me/seats`),
+ * so that they show under My games on every device. A seat that cannot be claimed (a finished or
+ * forgotten game, a rated game, a seat another account holds) is left as it is. Returns how many were
+ * claimed. */
+export async function claimSeats(): Promise<number> {
+  let n = 0;
+  for (const { id, seats } of allSeats()) {
+    for (const c of seats) {
+      try {
+        await api.post('/api/me/seats', { game: id, seat: c.seat, token: c.token });
+        n++;
+      } catch {
+        /* not claimable: see above */
+      }
+    }
+  }
+  return n;
+}
+
+export async function signOut(): Promise<void> {
+  await api.delete('/api/session');
+  setSession(null);
+}
+
+export async function changePassword(current: string, next: string): Promise<void> {
+  await api.post('/api/account/password', { current, new: next });
+}
+
+export async function deleteAccount(password: string): Promise<void> {
+  await api.delete('/api/account', { password });
+  setSession(null);
+}
+
+/** The signed-in player's games; updates the count of those awaiting a move. */
+export async function refreshMyGames(): Promise<MyGames | null> {
+  if (!session) return null;
+  try {
+    const g = await api.get<MyGames>('/api/me/games');
+    if (g.awaiting !== awaiting) {
+      awaiting = g.awaiting;
+      changed();
+    }
+    return g;
+  } catch (e) {
+    // The session ended elsewhere (signed out, password changed, account deleted).
+    if (e instanceof ApiError && e.status === 401) setSession(null);
+    throw e;
+  }
+}
+
+/** The tab title: the count of games awaiting a move first, as "(2) Tabula". */
+export function titleWith(count: number, base = 'Tabula'): string {
+  return count > 0 ? `(${count}) ${base}` : base;
+}
