@@ -8,12 +8,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { learnTests } from './learn.mjs';
+import { accountTests } from './accounts.mjs';
 
 const BIN = process.env.TABULA_BIN;
 const DATA_DIR = process.env.DATA_DIR;
 const ARTIFACTS = process.env.ARTIFACTS ?? 'test-artifacts';
 const MOVES = Number(process.env.E2E_MOVES ?? 30);
 const ONLY = process.env.E2E_ONLY ?? '';
+// E2E_TESTS: run only the tests whose names contain this text (e.g. "accounts").
+const NAMED = process.env.E2E_TESTS ?? '';
 const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -325,6 +328,7 @@ async function waitChange(page, beforeMoves, beforeStatus, timeout = 30000) {
 // ---------------------------------------------------------------- tests
 const results = [];
 async function test(name, fn) {
+  if (NAMED && !name.includes(NAMED)) return;
   const started = Date.now();
   try {
     await fn();
@@ -1068,6 +1072,7 @@ async function main() {
       const how = (cover === true ? ', the board covered between them' : cover ? ', the board covered while their views differ' : '') + (others.length ? `, ${others.length} AI seats` : '');
       if (g) await test(`${gid}: hot-seat, two seats on one page${how}, reload, resign, rematch`, () => hotSeat(g, cover, 12, others));
     }
+    await accountTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS })(games);
   } catch (e) {
     console.log(`FAIL setup: ${e instanceof Error ? e.message : e}`);
     results.push({ name: 'setup', ok: false });

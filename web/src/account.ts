@@ -53,15 +53,35 @@ export function awaitingCount(): number {
   return awaiting;
 }
 
+/** This browser's note that it signed in (the session cookie itself is out of the page's reach): a page
+ * load asks the server for the session only then, so an anonymous visit makes no failing request. */
+const HINT = 'tabula:signed-in';
+
+function hinted(): boolean {
+  try {
+    return localStorage.getItem(HINT) !== null;
+  } catch {
+    return true; // storage disabled: ask the server
+  }
+}
+
 function setSession(s: SessionInfo | null): void {
   session = s;
   setCsrf(s?.csrf ?? null);
   if (!s) awaiting = 0;
+  try {
+    if (s) localStorage.setItem(HINT, s.name);
+    else localStorage.removeItem(HINT);
+  } catch {
+    /* storage disabled: every page load asks */
+  }
   changed();
 }
 
-/** Asks the server who is signed in (after a page load). */
-export async function loadSession(): Promise<SessionInfo | null> {
+/** Asks the server who is signed in (after a page load, if this browser signed in; or always, with
+ * `force`: a request was refused for want of the CSRF token, so a session cookie exists). */
+export async function loadSession(force = false): Promise<SessionInfo | null> {
+  if (!force && !hinted()) return null;
   try {
     setSession(await api.get<SessionInfo>('/api/session'));
   } catch (e) {
@@ -87,9 +107,18 @@ export async function signIn(name: string, password: string, create: boolean): P
  * forgotten game, a rated game, a seat another account holds) is left as it is. Returns how many were
  * claimed. */
 export async function claimSeats(): Promise<number> {
+  // The seats the account holds already (taken while signed in, or claimed before) are skipped.
+  const held = new Set<string>();
+  try {
+    const mine = await api.get<MyGames>('/api/me/games');
+    for (const g of [...mine.games, ...mine.finished]) held.add(`${g.id}/${g.seat}`);
+  } catch {
+    /* claim them all */
+  }
   let n = 0;
   for (const { id, seats } of allSeats()) {
     for (const c of seats) {
+      if (held.has(`${id}/${c.seat}`)) continue;
       try {
         await api.post('/api/me/seats', { game: id, seat: c.seat, token: c.token });
         n++;

@@ -24,6 +24,14 @@ export function setCsrf(token: string | null): void {
   csrf = token;
 }
 
+/** Called when a request was refused for want of the CSRF token (this page did not know the session,
+ * e.g. signed in from another tab): learns the session's token; true if there is one. */
+let csrfRecovery: (() => Promise<boolean>) | null = null;
+
+export function onCsrfRefused(f: () => Promise<boolean>): void {
+  csrfRecovery = f;
+}
+
 /** An error with the server's error code (`{"error": {"code"}}`), when it gave one. */
 export class ApiError extends Error {
   constructor(message: string, readonly status: number, readonly code: string | null) {
@@ -40,7 +48,7 @@ export function errorCode(data: unknown): string | null {
   return null;
 }
 
-async function call<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
+async function call<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}, retry = true): Promise<T> {
   const headers: Record<string, string> = body === undefined ? { ...extra } : { 'content-type': 'application/json', ...extra };
   if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf;
   const res = await fetch(path, {
@@ -57,6 +65,9 @@ async function call<T>(method: string, path: string, body?: unknown, extra: Reco
       data = text;
     }
   }
+  if (!res.ok && retry && errorCode(data) === 'csrf' && csrfRecovery && (await csrfRecovery())) {
+    return call<T>(method, path, body, extra, false);
+  }
   if (!res.ok) throw new ApiError(errorMessage(data, res.status, res.statusText), res.status, errorCode(data));
   return data as T;
 }
@@ -64,7 +75,8 @@ async function call<T>(method: string, path: string, body?: unknown, extra: Reco
 export const api = {
   get: <T>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
   post: <T>(path: string, body?: unknown) => call<T>('POST', path, body ?? {}),
-  delete: <T>(path: string, body?: unknown) => call<T>('DELETE', path, body),
+  // The server takes a JSON body with every DELETE (an empty object when there is nothing to say).
+  delete: <T>(path: string, body?: unknown) => call<T>('DELETE', path, body ?? {}),
 };
 
 /** The fetcher of replay positions (`GET /api/games/{id}/view/{n}`) for a seat or a spectator. */

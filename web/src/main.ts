@@ -14,6 +14,7 @@ import { profilePage } from './pages/profile';
 import { leaveMyGames, myGamesPage } from './pages/mygames';
 import { leaderboardPage } from './pages/leaderboard';
 import { navigate } from './router';
+import { onCsrfRefused } from './api';
 
 const app = document.getElementById('app') ?? document.body;
 const header = h('header.top',
@@ -135,6 +136,7 @@ function route(path: string): void {
 }
 
 onRoute(route);
+onCsrfRefused(async () => (await loadSession(true).catch(() => null)) !== null);
 // Who is signed in decides what some pages show: ask first (a failure leaves the page anonymous).
 loadSession()
   .then(() => {

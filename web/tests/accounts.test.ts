@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ratingChart, shownRating } from '../src/logic/chart';
 import { ratedBlock, ratingRange } from '../src/logic/rated';
-import { api, setCsrf } from '../src/api';
+import { api, onCsrfRefused, setCsrf } from '../src/api';
 import { claimSeats, titleWith } from '../src/account';
 import { allSeats, saveSeat } from '../src/store';
 
@@ -90,6 +90,11 @@ describe('signing in on a device', () => {
     vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
       const body = init.body ? JSON.parse(String(init.body)) : undefined;
       calls.push({ url, method: init.method ?? 'GET', headers: init.headers as Record<string, string>, body });
+      // The account holds seat 0 of game g3 already.
+      if (url === '/api/me/games') {
+        const g3 = { id: 'g3', game: 'kyo', seat: 0, token: T('d'), status: 'running', your_turn: false, result: null, updated_at: 0 };
+        return new Response(JSON.stringify({ name: 'alice', awaiting: 0, games: [g3], finished: [] }), { status: 200 });
+      }
       // The server refuses the seat of game g2 (say, a rated game).
       if (body?.game === 'g2') return new Response(JSON.stringify({ error: { code: 'conflict', message: 'rated' } }), { status: 409 });
       return new Response(JSON.stringify({ ok: true }), { status: 200 });
@@ -104,16 +109,20 @@ describe('signing in on a device', () => {
     saveSeat('g1', { seat: 0, token: T('a') });
     saveSeat('g1', { seat: 1, token: T('b') });
     saveSeat('g2', { seat: 1, token: T('c') });
+    saveSeat('g3', { seat: 0, token: T('d') });
     localStorage.setItem('unrelated', 'x');
-    expect(allSeats().map((g) => g.id).sort()).toEqual(['g1', 'g2']);
+    expect(allSeats().map((g) => g.id).sort()).toEqual(['g1', 'g2', 'g3']);
     setCsrf('csrf-1');
     expect(await claimSeats()).toBe(2);
-    expect(calls.map((c) => c.body)).toEqual(expect.arrayContaining([
+    const claims = calls.filter((c) => c.url === '/api/me/seats');
+    // g3's seat is the account's already: not claimed again.
+    expect(claims.map((c) => c.body)).toEqual(expect.arrayContaining([
       { game: 'g1', seat: 0, token: T('a') },
       { game: 'g1', seat: 1, token: T('b') },
       { game: 'g2', seat: 1, token: T('c') },
     ]));
-    expect(calls.every((c) => c.url === '/api/me/seats' && c.method === 'POST' && c.headers['x-csrf-token'] === 'csrf-1')).toBe(true);
+    expect(claims).toHaveLength(3);
+    expect(claims.every((c) => c.method === 'POST' && c.headers['x-csrf-token'] === 'csrf-1')).toBe(true);
   });
 
   it('sends the CSRF token with state-changing requests only', async () => {
@@ -125,5 +134,31 @@ describe('signing in on a device', () => {
     setCsrf(null);
     await api.post('/api/games', {});
     expect(calls[3].headers['x-csrf-token']).toBeUndefined();
+  });
+
+  it('learns the session once when a request is refused for want of the CSRF token, and sends it again', async () => {
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      const headers = init.headers as Record<string, string>;
+      calls.push({ url, method: init.method ?? 'GET', headers, body: undefined });
+      if (headers['x-csrf-token'] === 'fresh') return new Response('{"id":"g9"}', { status: 201 });
+      return new Response(JSON.stringify({ error: { code: 'csrf', message: 'no CSRF token' } }), { status: 403 });
+    });
+    let asked = 0;
+    onCsrfRefused(async () => {
+      asked++;
+      setCsrf('fresh');
+      return true;
+    });
+    expect(await api.post('/api/games', {})).toEqual({ id: 'g9' });
+    expect(asked).toBe(1);
+    // A refusal of the retried request is the answer: no loop.
+    setCsrf(null);
+    onCsrfRefused(async () => {
+      asked++;
+      setCsrf('stale');
+      return true;
+    });
+    await expect(api.post('/api/games', {})).rejects.toThrow('no CSRF token');
+    expect(asked).toBe(2);
   });
 });

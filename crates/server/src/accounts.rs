@@ -678,6 +678,34 @@ impl Accounts {
             .collect())
     }
 
+    /// What the lobby shows of each seat of game `game_id` (`seats` seats): the account holding it,
+    /// `{"name", "rating", "rd"}` (rating and RD in the game's kind, `null` before the account's first
+    /// rated game of it), or `None` for a seat no account holds.
+    pub async fn lobby_players(
+        &self,
+        game_id: &str,
+        seats: usize,
+    ) -> Result<Vec<Option<Value>>, AccountError> {
+        let mut out = vec![None; seats];
+        for p in self.players(&[game_id.to_string()]).await? {
+            if let Some(slot) = out.get_mut(p.seat as usize) {
+                *slot = Some(json!({"name": p.name, "rating": p.rating, "rd": p.rd}));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The unfinished games (other than `game_id`) with a seat held by an account that holds a seat
+    /// of `game_id`: those whose lobby lines show a rating that the end of `game_id` changed.
+    pub async fn games_of_players(&self, game_id: &str) -> Result<Vec<String>, AccountError> {
+        let sql = "SELECT DISTINCT other.game_id FROM game_seats mine \
+                   JOIN game_seats other ON other.account_id = mine.account_id \
+                   JOIN games g ON g.id = other.game_id \
+                   WHERE mine.game_id = $1 AND other.game_id <> $1 AND g.status IN ('waiting', 'running')";
+        on_pool!(&self.db, p => sqlx::query_scalar::<_, String>(sql).bind(game_id).fetch_all(p).await)
+            .map_err(storage)
+    }
+
     /// The players of the given games' seats: `(game id, seat, name, rating and RD in that game's
     /// kind if rated)`.
     pub async fn players(&self, game_ids: &[String]) -> Result<Vec<SeatPlayer>, AccountError> {

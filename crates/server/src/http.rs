@@ -351,7 +351,11 @@ async fn create_game(
         .acting(&headers)
         .await?
         .map(|s| s.account);
+    let signed_in = by.is_some();
     let (room, tokens) = st.shared.create_as(req, by).await?;
+    if signed_in {
+        st.shared.refresh_players(&room).await;
+    }
     let inner = room.inner.lock().await;
     let seats: Vec<Value> = inner
         .core
@@ -381,12 +385,13 @@ async fn create_game(
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
-async fn lobby(State(st): State<AppState>) -> ApiResult {
-    let text = st.shared.lobby();
-    let mut lobby: Value = serde_json::from_str(&text)
-        .map_err(|e| Refusal::Internal(format!("the lobby's index is not JSON: {e}")))?;
-    crate::http_accounts::name_players(&st.shared.accounts, &mut lobby).await?;
-    Ok(Json(lobby).into_response())
+/// `GET /api/lobby`: the index's text as it is (the summaries name their seats' accounts already).
+async fn lobby(State(st): State<AppState>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        st.shared.lobby(),
+    )
+        .into_response()
 }
 
 #[derive(Deserialize, Default)]
@@ -499,7 +504,11 @@ async fn join(
         .await?
         .map(|s| s.account);
     let room = st.shared.room(&id).await?;
+    let signed_in = by.is_some();
     let token = st.shared.join_as(&room, req.seat, req.token, by).await?;
+    if signed_in {
+        st.shared.refresh_players(&room).await;
+    }
     let inner = room.inner.lock().await;
     let name = inner.core.state.seat_name(Seat(req.seat));
     Ok(Json(json!({"seat": req.seat, "name": name, "token": token})).into_response())

@@ -1,6 +1,7 @@
 //! The account endpoints (issue 24; see `docs/protocol.md`, "Accounts"): sign-up, sessions,
-//! password changes, deletion, profiles, leaderboards, "my games" and seat claims; and the player
-//! names and ratings the lobby shows. The rules are in [`crate::accounts`] and [`crate::ratings`].
+//! password changes, deletion, profiles, leaderboards, "my games" and seat claims. The rules are in
+//! [`crate::accounts`] and [`crate::ratings`]; the lobby's summaries name the accounts holding their
+//! seats ([`crate::rooms::Shared::refresh_players`]).
 
 use std::net::SocketAddr;
 
@@ -12,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use tabula_core::Seat;
 
 use crate::accounts::{AccountError, Accounts};
@@ -164,8 +165,17 @@ async fn delete_account(
     let req: Deletion = parse_body(body)?;
     let accounts = &st.shared.accounts;
     let session = accounts.signed_in(&headers).await?;
+    // The lobby stops naming the account in its games.
+    let unfinished: Vec<String> = accounts
+        .my_seats(&session.account.id)
+        .await?
+        .into_iter()
+        .filter(|s| s.status == Status::Running.as_str() || s.status == Status::Waiting.as_str())
+        .map(|s| s.game_id)
+        .collect();
     accounts.delete(&session, &req.password, peer.ip()).await?;
     tracing::info!(account = %session.account.name, "account deleted");
+    st.shared.refresh_players_of(&unfinished).await;
     Ok((
         [(header::SET_COOKIE, accounts.clear_cookie())],
         Json(json!({"deleted": true})),
@@ -277,48 +287,9 @@ async fn claim_seat(
     accounts
         .claim(&req.game, req.seat, &session.account.id, &req.token)
         .await?;
+    st.shared.refresh_players(&room).await;
     Ok(
         Json(json!({"game": req.game, "seat": req.seat, "name": session.account.name}))
             .into_response(),
     )
-}
-
-/// Adds to each seat of the lobby's games the account that holds it: `player: {name, rating, rd}`
-/// (rating and RD in that game's kind, `null` before the player's first rated game of it).
-pub(crate) async fn name_players(accounts: &Accounts, lobby: &mut Value) -> Result<(), Refusal> {
-    let ids: Vec<String> = ["open", "live"]
-        .iter()
-        .filter_map(|k| lobby[*k].as_array())
-        .flatten()
-        .filter_map(|g| g["id"].as_str().map(str::to_string))
-        .collect();
-    if ids.is_empty() {
-        return Ok(());
-    }
-    let players = accounts
-        .players(&ids)
-        .await
-        .map_err(crate::ratings::as_refusal)?;
-    for kind in ["open", "live"] {
-        let Some(games) = lobby[kind].as_array_mut() else {
-            continue;
-        };
-        for g in games {
-            let id = g["id"].as_str().unwrap_or("").to_string();
-            let Some(seats) = g["seats"].as_array_mut() else {
-                continue;
-            };
-            for p in players.iter().filter(|p| p.game_id == id) {
-                if let Some(seat) = seats.get_mut(p.seat as usize)
-                    && let Some(o) = seat.as_object_mut()
-                {
-                    o.insert(
-                        "player".into(),
-                        json!({"name": p.name, "rating": p.rating, "rd": p.rd}),
-                    );
-                }
-            }
-        }
-    }
-    Ok(())
 }

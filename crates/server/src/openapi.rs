@@ -100,7 +100,16 @@ fn account_schemas() -> Value {
                 "id": {"type": "string"}, "game": {"type": "string"}, "seat": {"type": "integer"}, "seat_name": {"type": "string"},
                 "token": {"type": "string"}, "status": {"type": "string"}, "your_turn": {"type": "boolean"},
                 "result": {"type": "string", "nullable": true, "enum": ["win", "draw", "loss"]}, "updated_at": {"type": "integer"}}});
-    json!({"Profile": profile, "MyGame": my_game})
+    let rating_range = json!({"type": "object", "required": ["min", "max"],
+        "description": "a rated game only: the ratings (in its game kind) of the players who may join",
+        "properties": {"min": {"type": "number"}, "max": {"type": "number"}}});
+    let player = json!({"type": "object",
+        "description": "the account holding the seat, with its rating and RD in this game kind (null before its first rated game of it)",
+        "properties": {"name": {"type": "string"}, "rating": {"type": "number", "nullable": true}, "rd": {"type": "number", "nullable": true}}});
+    let lobby_seat = json!({"type": "object", "properties": {
+        "seat": {"type": "integer"}, "name": {"type": "string"}, "kind": {"type": "string"}, "level": {"type": "integer"},
+        "joined": {"type": "boolean"}, "player": player}});
+    json!({"Profile": profile, "MyGame": my_game, "RatingRange": rating_range, "LobbySeat": lobby_seat})
 }
 
 /// The document.
@@ -115,6 +124,12 @@ pub fn document() -> Value {
     ) {
         schemas.extend(more);
     }
+    // The account fields of the game schemas.
+    let schemas = &mut doc["components"]["schemas"];
+    schemas["CreateGame"]["properties"]["rating_range"] = r("RatingRange");
+    schemas["Summary"]["properties"]["rating_range"] =
+        json!({"allOf": [r("RatingRange")], "nullable": true});
+    schemas["Summary"]["properties"]["seats"]["items"] = r("LobbySeat");
     doc
 }
 

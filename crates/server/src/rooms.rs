@@ -79,6 +79,9 @@ pub struct Room {
     pub inner: Mutex<RoomInner>,
     pub tx: broadcast::Sender<Arc<Update>>,
     summary: StdMutex<Value>,
+    /// Per seat, the account holding it as the lobby shows it (`{"name", "rating", "rd"}`), kept in
+    /// the summary; set by [`Shared::refresh_players`].
+    players: StdMutex<Vec<Option<Value>>>,
     status: StdMutex<Status>,
     /// Replay checkpoints (built on demand by [`Room::view_at`]; the log only grows, so they stay
     /// valid), at most [`MAX_CHECKPOINTS`].
@@ -392,6 +395,18 @@ impl Shared {
             // Nobody else can see the room yet: its lock is free, and its deadline and AI seats are
             // scheduled before it is shared (a caller that goes away cannot leave it unscheduled).
             let mut inner = room.inner.lock().await;
+            // The lobby names the accounts holding the seats of the games it lists.
+            let listed = matches!(inner.core.status, Status::Waiting | Status::Running);
+            if listed && inner.core.config.public {
+                match self.accounts.lobby_players(id, inner.core.seats()).await {
+                    Ok(players) => {
+                        *room.players.lock().unwrap_or_else(|e| e.into_inner()) = players
+                    }
+                    Err(e) => {
+                        tracing::warn!(game_id = %id, error = %e, "the lobby cannot name the game's players")
+                    }
+                }
+            }
             self.after_change(&room, &mut inner);
         }
         self.rooms().insert(id.to_string(), room.clone());
@@ -746,6 +761,7 @@ impl Shared {
             }),
             _ => None,
         };
+        let rated_end = end.as_ref().is_some_and(|e| e.rated);
         if let Some(c) = created {
             to_write.insert(0, c);
         }
@@ -788,7 +804,53 @@ impl Shared {
             }
         }
         self.install(room, inner, scratch, (first_seq, new_events, new_desc), now);
+        if rated_end {
+            self.ratings_changed(&room.id);
+        }
         Ok(first_seq)
+    }
+
+    /// Names the accounts holding the room's seats, with their ratings, in its lobby summary (after a
+    /// seat was bound to an account or unbound, or a player's rating changed).
+    pub async fn refresh_players(self: &Arc<Self>, room: &Arc<Room>) {
+        let inner = room.inner.lock().await;
+        match self
+            .accounts
+            .lobby_players(&room.id, inner.core.seats())
+            .await
+        {
+            Ok(players) => {
+                *room.players.lock().unwrap_or_else(|e| e.into_inner()) = players;
+                room.refresh_summary(&inner);
+                self.index(room, &inner);
+            }
+            Err(e) => {
+                tracing::warn!(game_id = %room.id, error = %e, "the lobby cannot name the game's players")
+            }
+        }
+    }
+
+    /// Refreshes, in the background, the lobby summaries of the unfinished games of the players of
+    /// game `id`, whose rated end changed their ratings.
+    fn ratings_changed(self: &Arc<Self>, id: &str) {
+        let (shared, id) = (self.clone(), id.to_string());
+        tokio::spawn(async move {
+            match shared.accounts.games_of_players(&id).await {
+                Ok(ids) => shared.refresh_players_of(&ids).await,
+                Err(e) => {
+                    tracing::warn!(game_id = %id, error = %e, "the lobby cannot refresh ratings")
+                }
+            }
+        });
+    }
+
+    /// [`Shared::refresh_players`] of the given games (loading them if needed).
+    pub async fn refresh_players_of(self: &Arc<Self>, ids: &[String]) {
+        for id in ids {
+            if let Ok(room) = self.room(id).await {
+                self.refresh_players(&room).await;
+            }
+        }
     }
 
     /// Makes committed events the room's own: its state, log and descriptions (the new events, the
@@ -1619,6 +1681,7 @@ impl Room {
             }),
             tx,
             summary: StdMutex::new(Value::Null),
+            players: StdMutex::new(Vec::new()),
             status: StdMutex::new(status),
             checkpoints: StdMutex::new(Checkpoints::new(REPLAY_STRIDE, MAX_CHECKPOINTS)),
             watchers: (0..=seats).map(|_| AtomicUsize::new(0)).collect(),
@@ -1634,6 +1697,14 @@ impl Room {
     fn refresh_summary(&self, inner: &RoomInner) {
         let core = &inner.core;
         let created_at = inner.events.first().map_or(0, |e| e.at);
+        let mut seats = seats_json(core);
+        let players = self.players.lock().unwrap_or_else(|e| e.into_inner());
+        for (seat, player) in seats.iter_mut().zip(players.iter()) {
+            if let (Some(o), Some(p)) = (seat.as_object_mut(), player) {
+                o.insert("player".into(), p.clone());
+            }
+        }
+        drop(players);
         let summary = json!({
             "id": self.id,
             "game": core.config.game,
@@ -1641,7 +1712,7 @@ impl Room {
             "status": core.status.as_str(),
             "public": core.config.public,
             "created_at": created_at,
-            "seats": seats_json(core),
+            "seats": seats,
             "clock": core.config.clock,
             "moves": core.actions,
             "seed_commitment": &*core.seed_commitment,

@@ -973,3 +973,121 @@ async fn a_rated_seek_admits_only_players_within_its_rating_range() {
     join_as(addr, &mut sam, &around, 1).await;
     server.shutdown().await.unwrap();
 }
+
+/// The lobby's line of game `id` (open or live), or `Null`.
+async fn lobby_line(addr: SocketAddr, id: &str) -> Value {
+    let (s, lobby) = get(addr, "/api/lobby").await;
+    assert_eq!(s, 200, "{lobby}");
+    ["open", "live"]
+        .iter()
+        .filter_map(|k| lobby[*k].as_array())
+        .flatten()
+        .find(|g| g["id"] == id)
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+/// The lobby names the account holding a seat from its stored summary: a seat claimed into an
+/// account is named at once; another game's rated end refreshes the rating shown (in the
+/// background: waited for); a restart names it again (from the database); a deleted account is no
+/// longer named.
+async fn the_lobby_names_the_accounts_holding_seats(storage: Storage) {
+    let server = start_with(registry(), storage.clone(), Limits::default()).await;
+    let addr = server.local_addr();
+    let duel =
+        || json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0});
+    // An anonymous seek, claimed into an account afterwards.
+    let (seek, tokens) = create(addr, duel()).await;
+    let line = lobby_line(addr, &seek).await;
+    assert!(line["seats"][0].get("player").is_none(), "{line}");
+    let mut carol = sign_up(addr, "Carol", "carol's long secret").await;
+    let claim = json!({"game": seek, "seat": 0, "token": tokens[0].clone().unwrap()});
+    let (s, _, v) = call(addr, &mut carol, true, "POST", "/api/me/seats", Some(claim)).await;
+    assert_eq!(s, 200, "{v}");
+    let line = lobby_line(addr, &seek).await;
+    assert_eq!(
+        line["seats"][0]["player"],
+        json!({"name": "Carol", "rating": null, "rd": null}),
+        "{line}"
+    );
+    assert!(line["seats"][1].get("player").is_none(), "{line}");
+
+    // Carol wins a rated game (by resignation): the seek shows her new rating.
+    let mut dave = sign_up(addr, "dave", "dave's long secret").await;
+    let (rated, c0) = create_as(
+        addr,
+        &mut carol,
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0, "rated": true}),
+    )
+    .await;
+    let d1 = join_as(addr, &mut dave, &rated, 1).await;
+    let line = lobby_line(addr, &rated).await;
+    assert_eq!(line["seats"][1]["player"]["name"], "dave", "{line}");
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{rated}/resign"),
+        json!({"seat": 1, "token": d1}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(snapshot(addr, &rated, 0, &c0).await["status"], "over");
+    let after = profile(addr, "carol").await["ratings"]["duel"]["rating"]
+        .as_f64()
+        .unwrap();
+    assert!(after > 1500.0, "the winner's rating is {after}");
+    let mut shown = Value::Null;
+    for _ in 0..500 {
+        shown = lobby_line(addr, &seek).await["seats"][0]["player"]["rating"].clone();
+        if shown.as_f64() == Some(after) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        shown.as_f64(),
+        Some(after),
+        "the seek shows the rating before the game"
+    );
+
+    // After a restart the summary names her again, from the database.
+    server.shutdown().await.unwrap();
+    let server = start_with(registry(), storage, Limits::default()).await;
+    let addr = server.local_addr();
+    let line = lobby_line(addr, &seek).await;
+    assert_eq!(line["seats"][0]["player"]["name"], "Carol", "{line}");
+    assert_eq!(
+        line["seats"][0]["player"]["rating"].as_f64(),
+        Some(after),
+        "{line}"
+    );
+
+    // A deleted account is named no more (its seat is still joined).
+    let (_, mut carol, _) = sign_in(addr, "carol", "carol's long secret").await;
+    let (s, _, v) = call(
+        addr,
+        &mut carol,
+        true,
+        "DELETE",
+        "/api/account",
+        Some(json!({"password": "carol's long secret"})),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let line = lobby_line(addr, &seek).await;
+    assert_eq!(line["seats"][0]["joined"], true, "{line}");
+    assert!(line["seats"][0].get("player").is_none(), "{line}");
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_the_lobby_names_the_accounts_holding_seats() {
+    the_lobby_names_the_accounts_holding_seats(Storage::SqliteDir(temp_dir("lobby-names"))).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_the_lobby_names_the_accounts_holding_seats() {
+    let Some(url) = postgres_url().await else {
+        return;
+    };
+    the_lobby_names_the_accounts_holding_seats(Storage::Postgres(url)).await;
+}

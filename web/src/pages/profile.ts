@@ -62,8 +62,9 @@ export async function profilePage(root: HTMLElement, name: string): Promise<void
         ? h('div.ratings', kinds.map(([game, r]) =>
             h('div.rating-card', { 'data-testid': 'rating', 'data-game': game, 'data-rating': r.rating.toFixed(1) },
               h('h4', h('a', { href: `/leaderboard/${game}`, 'data-link': '' }, gameName(game))),
-              h('p', h('b.big', shownRating(r.rating)), ` ± ${Math.round(2 * r.rd)}`,
-                h('span.muted', ` (RD ${shownRating(r.rd)}, ${r.games} rated game${r.games === 1 ? '' : 's'})`)),
+              h('p', h('b.big', shownRating(r.rating)),
+                h('span.muted', { title: 'Rating deviation: how uncertain the rating still is (350 at the start; it shrinks with every rated game)' },
+                  ` RD ${shownRating(r.rd)} · ${r.games} rated game${r.games === 1 ? '' : 's'}`)),
               historyChart(r.history),
             )))
         : h('p.muted', 'No rated games yet.'),
