@@ -160,8 +160,10 @@ export function accountTests({ test, newPage, base, assert, noConsoleErrors, ass
         await card.locator('button', { hasText: 'Options & friends' }).click();
         assert(await card.locator('[data-testid=rated]').isDisabled(), 'a game with an AI seat may be rated');
         assert(/AI/.test(await card.locator('[data-testid=rated-why]').textContent()), 'the form does not say why the game cannot be rated');
+        assert(!(await card.locator('input[name=rating_min]').isVisible()), 'the rating range is offered for a casual game');
         await card.locator('select[data-seat="1"]').selectOption('open');
         await card.locator('[data-testid=rated]').check();
+        await card.locator('input[name=rating_min]').waitFor({ timeout: 5000 });
         await card.locator('input[name=rating_min]').fill('1200');
         await card.locator('input[name=rating_max]').fill('1800');
         await shot(alice, 'create-rated');
@@ -180,7 +182,7 @@ export function accountTests({ test, newPage, base, assert, noConsoleErrors, ass
         await line.locator('button', { hasText: 'Join as' }).click();
         await bob.waitForURL(new RegExp(`/game/${id}$`), { timeout: 15000 });
         for (const p of [alice, bob]) {
-          await p.waitForFunction(() => !document.querySelector('[data-testid=status]')?.textContent?.startsWith('Waiting for players'), null, { timeout: 15000 });
+          await p.locator('[data-testid=status]:not([data-state=waiting])').waitFor({ timeout: 15000 });
         }
         await bob.locator('[data-testid=rated]').waitFor({ timeout: 15000 });
         await shot(bob, 'game-rated');
@@ -207,7 +209,7 @@ export function accountTests({ test, newPage, base, assert, noConsoleErrors, ass
         await bob.locator('dialog[open] button[data-value=yes]').click();
         await alice.goto(`${base()}/game/${id}`);
         for (const p of [alice, bob]) {
-          await p.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Game over'), null, { timeout: 20000 });
+          await p.locator('[data-testid=status][data-state=over]').waitFor({ timeout: 20000 });
           for (const d of await p.locator('dialog[open] button[data-value=close]').all()) await d.click();
         }
         // Both profiles changed: the winner gained, the loser lost, the game is listed, a chart drawn.
