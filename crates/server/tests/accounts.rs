@@ -994,8 +994,7 @@ async fn lobby_line(addr: SocketAddr, id: &str) -> Value {
 async fn the_lobby_names_the_accounts_holding_seats(storage: Storage) {
     let server = start_with(registry(), storage.clone(), Limits::default()).await;
     let addr = server.local_addr();
-    let duel =
-        || json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0});
+    let duel = || json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seat": 0});
     // An anonymous seek, claimed into an account afterwards.
     let (seek, tokens) = create(addr, duel()).await;
     let line = lobby_line(addr, &seek).await;
@@ -1017,7 +1016,7 @@ async fn the_lobby_names_the_accounts_holding_seats(storage: Storage) {
     let (rated, c0) = create_as(
         addr,
         &mut carol,
-        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seat": 0, "rated": true}),
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seat": 0, "rated": true}),
     )
     .await;
     let d1 = join_as(addr, &mut dave, &rated, 1).await;
