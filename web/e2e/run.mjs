@@ -519,6 +519,9 @@ async function playAgainstAi(game, variant = null) {
     }
     if (variant?.options.version === 'expert') assert(edited, 'the setup editor never showed');
     if (game.id === 'kyo') {
+      // The AI may still be moving (or have ended the game): settle first, with no dialog in the way.
+      await waitMyTurnOrOver(page);
+      await closeDialogs(page);
       // Moves and the player's turn are heard (the page counts the sounds it played); the mute switch
       // silences them and is kept on the device.
       const heard = Number(await page.evaluate(() => document.documentElement.dataset.soundsPlayed ?? '0'));
