@@ -142,6 +142,10 @@ pub struct DecisionAnalysis {
     pub action: Value,
     /// Its notation as the acting seat saw it.
     pub notation: String,
+    /// The board cells and items it involves ([`Game::action_cells`], as clients receive them with
+    /// legal actions; empty for an action chosen with a button).
+    #[serde(default)]
+    pub cells: Vec<String>,
     pub kind: DecisionKind,
     /// The seat's winning chance before the action: the estimate of the preferred action.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -155,6 +159,9 @@ pub struct DecisionAnalysis {
     /// Its notation as the acting seat would see it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_notation: Option<String>,
+    /// Its cells ([`Game::action_cells`]), for a client to draw it on the board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_cells: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mark: Option<Mark>,
 }
@@ -252,11 +259,13 @@ pub fn analyse_decision<G: Knowledge>(
         seat,
         action: to_value(played)?,
         notation: notation_for(state, seat, played),
+        cells: state.action_cells(played),
         kind: DecisionKind::Judged,
         before: None,
         after: None,
         best: None,
         best_notation: None,
+        best_cells: None,
         mark: None,
     };
     if matches!(state.to_act(), ToAct::Seats(_)) || state.actions_sampled(seat) {
@@ -283,6 +292,7 @@ pub fn analyse_decision<G: Knowledge>(
         estimate(&info, played, cfg.estimate_iterations, estimate_seed)
     };
     entry.best_notation = Some(notation_for(state, seat, &best));
+    entry.best_cells = Some(state.action_cells(&best));
     entry.best = Some(to_value(&best)?);
     entry.before = before;
     entry.after = after;
@@ -405,6 +415,9 @@ pub struct Hint {
     pub action: Value,
     /// Its notation as the seat sees it.
     pub notation: String,
+    /// Its cells ([`Game::action_cells`]), for a client to highlight it on the board.
+    #[serde(default)]
+    pub cells: Vec<String>,
     /// The seat's winning chance with it (the search's mean for the action); none for a setup, which
     /// the game's setup policy answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -428,6 +441,7 @@ pub fn hint<G: Knowledge>(
                 seat,
                 action: to_value(&a)?,
                 notation: notation_for(state, seat, &a),
+                cells: state.action_cells(&a),
                 estimate: None,
             });
         }
@@ -441,6 +455,7 @@ pub fn hint<G: Knowledge>(
         seat,
         action: to_value(&best.action)?,
         notation: notation_for(state, seat, &best.action),
+        cells: state.action_cells(&best.action),
         estimate: Some(best.mean),
     })
 }

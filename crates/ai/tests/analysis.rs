@@ -88,6 +88,18 @@ fn throwing_away_a_won_position_is_a_blunder() {
     );
     assert_eq!(analysis.seats[0].blunders, 1);
     assert_eq!(analysis.seats[0].judged, 1);
+    // The cells a client draws: those of the move taken and of the preferred one, as legal actions
+    // carry them.
+    assert_eq!(d.cells, vec!["E4".to_string(), "D3".to_string()]);
+    let best: kyo::Action = serde_json::from_value(d.best.clone().unwrap()).unwrap();
+    assert_eq!(d.best_cells.as_ref(), Some(&k.action_cells(&best)));
+    assert!(
+        d.best_cells.as_ref().unwrap().contains(&"E5".to_string()),
+        "{:?}",
+        d.best_cells
+    );
+    // A decision not judged carries the cells of its action and no preferred one.
+    assert_eq!(analysis.decisions[1].cells, after.action_cells(&reply));
 }
 
 #[test]
@@ -219,6 +231,9 @@ fn a_hint_is_the_preferred_action_from_the_seats_view() {
     let h = hint(&k, Seat(0), 200, 1).unwrap();
     assert!(wins(&k, &h.action), "hint: {:?}", h.action);
     assert_eq!(h.estimate, Some(1.0));
+    let a: kyo::Action = serde_json::from_value(h.action.clone()).unwrap();
+    assert_eq!(h.cells, k.action_cells(&a));
+    assert!(h.cells.contains(&"E5".to_string()), "{:?}", h.cells);
     assert!(
         hint(&k, Seat(1), 200, 1).is_err(),
         "no hint for a seat that owes no decision"

@@ -8,7 +8,7 @@
 //!   with the stored one: an analysis is computed once and kept in the `analyses` table (migration
 //!   `0003_analyses.sql`), so every later request, and every server after a restart, reads it.
 //! * `GET /api/games/{id}/analysis`: the stored analysis (`status: "done"`), the progress of a running
-//!   one (`status: "running"`, `done`, `total`), or `404` when none was asked for.
+//!   one (`status: "running"`, `done`, `total`), or `status: "none"` when none was asked for.
 //! * Progress goes to every socket watching the game as `{"type": "analysis", "status": "running",
 //!   "done": k, "total": n}` messages and a last one with `"status": "done"` (or `"failed"` and an
 //!   `error`).
@@ -227,9 +227,8 @@ async fn get_analysis(
         .map_err(Refusal::Unavailable)?
     {
         Some(stored) => done_json(&stored),
-        None => Err(Refusal::NotFound(format!(
-            "game {id} has no analysis yet: POST /api/games/{id}/analysis starts one"
-        ))),
+        // Not an error: a client showing a finished game asks whether it was analysed.
+        None => Ok(Json(json!({"status": "none"})).into_response()),
     }
 }
 
