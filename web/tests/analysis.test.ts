@@ -40,6 +40,7 @@ describe('reading an analysis', () => {
     expect(a.decisions[6]).toMatchObject({ kind: 'forced', before: null, after: null, best_cells: null, mark: null });
     expect(parseAnalysisState({ status: 'running', done: 3, total: 9, waiting: false })).toEqual({ status: 'running', done: 3, total: 9, waiting: false });
     expect(parseAnalysisState({ type: 'analysis', status: 'failed', error: 'boom' })).toEqual({ status: 'failed', error: 'boom' });
+    expect(parseAnalysisState({ status: 'none' })).toEqual({ status: 'none' });
     expect(() => parseAnalysisState(null)).toThrow(/no analysis status/);
     expect(() => parseAnalysisState({ status: 'maybe' })).toThrow(/unknown analysis status/);
     expect(() => parseAnalysis({ decisions: [{ seat: 0 }] })).toThrow(/no ply or seat/);

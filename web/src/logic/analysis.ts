@@ -127,8 +127,9 @@ export function parseAnalysis(data: unknown): Analysis {
   };
 }
 
-/** Reads the answer of `POST`/`GET /api/games/{id}/analysis` (`{"status": "running", …}` or
- * `{"status": "done", "analysis": …}`), or a WebSocket `analysis` message (`failed` with an error). */
+/** Reads the answer of `POST`/`GET /api/games/{id}/analysis` (`{"status": "running", …}`,
+ * `{"status": "done", "analysis": …}` or `{"status": "none"}`: none was asked for), or a WebSocket
+ * `analysis` message (`failed` with an error). */
 export function parseAnalysisState(data: unknown): AnalysisState {
   const d = obj(data);
   if (!d) throw new Error('the server sent no analysis status');
@@ -139,6 +140,8 @@ export function parseAnalysisState(data: unknown): AnalysisState {
       return { status: 'running', done: int(d.done), total: int(d.total), waiting: d.waiting === true };
     case 'failed':
       return { status: 'failed', error: str(d.error) ?? 'the analysis failed' };
+    case 'none':
+      return { status: 'none' };
     default:
       throw new Error(`unknown analysis status ${JSON.stringify(d.status)}`);
   }

@@ -25,6 +25,9 @@ import { lastMoveCells, positionOfMove, ReplayNav, type Position } from '../logi
 import { moveText, positionBoard, positionLabel, replayButtons, zoomableBoard, type ZoomState } from './position';
 import { scrollToCurrent } from './replay';
 import { firstFinish, nextUnsolved, solvedAny } from '../logic/learned';
+import { canAskHint, parseHint, type Hint } from '../logic/hint';
+import { percent } from '../logic/analysis';
+import { drawMovesOnBoard } from './analysis';
 import { allLessons } from './learn';
 
 let active: { close(): void } | null = null;
@@ -93,6 +96,10 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   let wasMyTurn = false;
   /** Whether the fair-chance details are unfolded (kept across redraws). */
   let fairnessOpen = false;
+  // The engine's hint for the shown seat's current decision (games against the AI, casual): valid
+  // while the game stays at the position (`seq`) it was asked at.
+  let hint: (Hint & { seq: number }) | null = null;
+  let hintBusy = false;
 
   const header = h('div.card');
   const boardHost = h('div.board-wrap', { 'data-testid': 'board' });
@@ -182,6 +189,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   /** Makes `next` (the shown seat's state) the page's model and redraws. */
   function adopt(next: Snapshot, fresh: boolean): void {
     model = next;
+    if (hint && (hint.seq !== next.seq || hint.seat !== mySeat(next))) hint = null;
     const halfMade = selection && !fresh ? [...selection.prefix] : [];
     const choosing = chooser !== null && !fresh;
     chooser = null;
@@ -510,8 +518,10 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       extraTargets: codec && draft ? new Set(codec.home) : undefined,
       extraSelected: draftSel,
     });
-    if (board) boardHost.appendChild(zoomableBoard(board, zoom, () => drawBoard()));
-    else boardHost.appendChild(h('p.muted.no-board', 'No board to draw now: the panels and buttons show the game.'));
+    if (board) {
+      boardHost.appendChild(zoomableBoard(board, zoom, () => drawBoard()));
+      if (hint && hint.cells.length) drawMovesOnBoard(boardHost, [{ cells: hint.cells, kind: 'hint' }]);
+    } else boardHost.appendChild(h('p.muted.no-board', 'No board to draw now: the panels and buttons show the game.'));
     for (const p of panels) panelsHost.appendChild(p);
   }
 
@@ -591,6 +601,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         }
         box.appendChild(allMoves(model.legal));
       }
+      if (canAskHint(model)) box.appendChild(hintBox());
       side.appendChild(box);
     }
     drawMovesAndControls(me, over);
@@ -673,6 +684,41 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         fair.seed !== null ? h('p', 'Seed: ', h('code', { 'data-testid': 'seed' }, fair.seed)) : null,
         h('p.muted', fair.note),
       ));
+    }
+  }
+
+  /** The Hint button (games against the AI, casual, the seat's own decision) and the hint once given. */
+  function hintBox(): HTMLElement {
+    const box = h('div.hint-box', { 'data-testid': 'hint-box' });
+    if (hint) {
+      box.appendChild(h('div.banner.turn', { 'data-testid': 'hint-text', role: 'status' },
+        'The engine suggests ', h('code', { 'data-testid': 'hint-move' }, short(hint.notation)),
+        hint.estimate !== null ? ` (your winning chance with it: ${percent(hint.estimate)})` : '',
+        hint.cells.length ? ' — the green arrow on the board.' : '.'));
+    } else {
+      box.appendChild(h('button', {
+        'data-testid': 'hint', disabled: hintBusy || sent.pending, title: 'The engine\'s move for this decision, from what you can see',
+        onclick: () => void askHint(),
+      }, hintBusy ? 'Thinking…' : 'Hint'));
+    }
+    return box;
+  }
+
+  async function askHint(): Promise<void> {
+    if (!model || !cred || hintBusy) return;
+    const asked = { seq: model.seq, seat: cred.seat };
+    hintBusy = true;
+    errorText = '';
+    drawSide();
+    try {
+      const got = parseHint(await api.post<unknown>(`/api/games/${encodeURIComponent(id)}/hint`, { seat: cred.seat, token: cred.token }));
+      // Kept only if the game is still where it was asked (no move came meanwhile).
+      if (model && model.seq === asked.seq && mySeat(model) === asked.seat) hint = { ...got, seq: asked.seq };
+    } catch (e) {
+      errorText = e instanceof Error ? e.message : String(e);
+    } finally {
+      hintBusy = false;
+      draw();
     }
   }
 

@@ -10,7 +10,10 @@ import { attachBoardInput } from '../games/board';
 import { Selection, type LegalAction } from '../logic/select';
 import { markSolved, nextUnsolved, solvedLessons } from '../logic/learned';
 import { clear, h } from '../ui/dom';
+import { parseHint, type Hint } from '../logic/hint';
+import { percent } from '../logic/analysis';
 import { GUIDES } from './learn-guides';
+import { drawMovesOnBoard, type BoardMove } from './analysis';
 
 export interface LessonSummary {
   n: number;
@@ -51,7 +54,8 @@ export interface LessonState {
   solved: boolean;
   failed: boolean;
   failure: string | null;
-  hint: LegalAction | null;
+  /** The next step of the lesson's solution (its action and notation; no cells). */
+  hint: Pick<LegalAction, 'action' | 'notation'> | null;
   next: number | null;
 }
 
@@ -171,6 +175,11 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
   let refusal = '';
   let showHint = false;
   let busy = false;
+  // The engine's hint for the position the actions lead to (asked on demand, or when the player has
+  // left the lesson's listed solution), and whether it is being searched.
+  let engineHint: Hint | null = null;
+  let engineBusy = false;
+  let engineError = '';
 
   const head = h('div.card');
   const boardHost = h('div.board-wrap', { 'data-testid': 'board' });
@@ -190,6 +199,8 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
       actions.push(a);
       refusal = '';
       showHint = false;
+      engineHint = null;
+      engineError = '';
       if (st.solved) markSolved(game, n);
     } catch (e) {
       // The engine refused the move: its explanation, and the position stays as it was.
@@ -206,9 +217,29 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
     actions.length = 0;
     refusal = '';
     showHint = false;
+    engineHint = null;
+    engineError = '';
     chooser = null;
     st = await postLesson(game, n, []);
     draw();
+  }
+
+  /** Asks the engine for its move in the current position (from the player's view only). */
+  async function askEngine(): Promise<void> {
+    if (engineBusy) return;
+    const at = actions.length;
+    engineBusy = true;
+    engineError = '';
+    draw();
+    try {
+      const got = parseHint(await api.post<unknown>(`/api/lessons/${encodeURIComponent(game)}/${n}/hint`, { actions }));
+      if (actions.length === at) engineHint = got;
+    } catch (e) {
+      engineError = e instanceof Error ? e.message : String(e);
+    } finally {
+      engineBusy = false;
+      draw();
+    }
   }
 
   function onCell(cell: string): void {
@@ -259,7 +290,13 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
     if (showHint) {
       head.appendChild(h('div.banner', { 'data-testid': 'lesson-hint-text' },
         st.hint_text ? `${st.hint_text} ` : '',
-        st.hint ? h('span', 'Next move: ', h('code', { 'data-testid': 'lesson-hint-move' }, st.hint.notation)) : h('span', 'You have left the lesson\'s path: start again to get the next move.')));
+        st.hint ? h('span', 'Next move: ', h('code', { 'data-testid': 'lesson-hint-move' }, st.hint.notation)) : h('span', 'You have left the lesson\'s path: start again to get the next move, or ask the engine.'),
+        h('div.hint-box', { 'data-testid': 'engine-hint-box' },
+          engineHint
+            ? h('span', { 'data-testid': 'engine-hint-text' }, 'The engine suggests ', h('code', { 'data-testid': 'engine-hint-move' }, engineHint.notation),
+              engineHint.estimate !== null ? ` (winning chance ${percent(engineHint.estimate)})` : '', engineHint.cells.length ? ' — the green arrow.' : '.')
+            : h('button', { 'data-testid': 'engine-hint', disabled: engineBusy, onclick: () => void askEngine() }, engineBusy ? 'The engine is thinking…' : 'Ask the engine'),
+          engineError ? h('span.error', ` ${engineError}`) : null)));
     }
 
     clear(boardHost);
@@ -276,6 +313,16 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
       sendNotation: (notation: string) => void send({ notation }),
     });
     boardHost.appendChild(board ? h('div.board-scroll', board) : h('p.muted.no-board', 'No board now: use the buttons.'));
+    if (board && showHint) {
+      const shownMoves: BoardMove[] = [];
+      if (engineHint?.cells.length) shownMoves.push({ cells: engineHint.cells, kind: 'hint' });
+      else if (st.hint) {
+        // The lesson's next step names its action: its cells are those of the same legal action.
+        const next = st.legal.find((a) => a.notation === st.hint?.notation);
+        if (next?.cells.length) shownMoves.push({ cells: next.cells, kind: 'hint' });
+      }
+      drawMovesOnBoard(boardHost, shownMoves);
+    }
     for (const p of panels) panelsHost.appendChild(p);
 
     clear(side);
@@ -303,7 +350,7 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
         input, h('button', { type: 'submit', 'data-testid': 'lesson-try' }, 'Try')));
     }
     box.appendChild(h('div.row', { style: 'margin-top:.5rem' },
-      !st.solved && !st.failed ? h('button', { 'data-testid': 'lesson-hint', onclick: () => { showHint = true; draw(); } }, 'Hint') : null,
+      !st.solved && !st.failed ? h('button', { 'data-testid': 'lesson-hint', onclick: () => { showHint = true; draw(); if (!st.hint && !engineHint) void askEngine(); } }, 'Hint') : null,
       h('button', { 'data-testid': 'lesson-restart-any', onclick: () => void restart() }, 'Start again')));
     side.appendChild(box);
     side.appendChild(h('div.card', h('h3', 'Moves'), st.moves.length
