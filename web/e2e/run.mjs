@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { learnTests } from './learn.mjs';
 import { accountTests } from './accounts.mjs';
+import { analysisTests } from './analysis.mjs';
 
 const BIN = process.env.TABULA_BIN;
 const DATA_DIR = process.env.DATA_DIR;
@@ -1070,6 +1071,9 @@ async function main() {
     const duo = games.find((g) => g.id === 'kyo') ?? games[0];
     if (duo) await test(`${duo.id}: an open seat claimed from the lobby, the game watched from the lobby`, () => lobbyJoinAndWatch(duo));
     if (duo) await test(`${duo.id}: two browsers online with a spectator, restart, resign, export, import, replay`, () => onlineGame(duo));
+    if (games.some((g) => g.id === 'kyo')) {
+      await analysisTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver, status, assertNoOverflow })();
+    }
     for (const [gid, cover, others] of [['territories', true, []], ['kyo', false, []], ['cyvasse-trump', 'some', []], ['syba', 'some', ['ai1', 'ai1']]]) {
       const g = games.find((x) => x.id === gid);
       const how = (cover === true ? ', the board covered between them' : cover ? ', the board covered while their views differ' : '') + (others.length ? `, ${others.length} AI seats` : '');
