@@ -161,7 +161,7 @@ export function decisionCard(d: DecisionAnalysis, who: string, go: (ply: number)
       body.push(h('p', { 'data-testid': 'best-move' }, 'The engine agrees with this move.'));
     }
   }
-  return h('div.decision', { 'data-testid': 'decision', 'data-ply': d.ply },
+  return h('div.analysis-decision', { 'data-testid': 'decision', 'data-ply': d.ply },
     h('p', h('b', `${who} played `), h('code', d.notation), ' ', mark,
       here ? h('span.muted', d.mark && d.cells.length ? ' (the dashed arrow)' : '') : h('span', ' ', h('button', { 'data-testid': 'decision-go', onclick: () => go(d.ply) }, 'Show the position before it'))),
     body);
