@@ -59,7 +59,7 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
   const analysisHost = h('div.card.analysis', { 'data-testid': 'analysis' });
   const panels = h('div.panels');
   const side = h('div.side');
-  root.append(h('div.game-layout', h('div.main-col', head, boardHost, analysisHost, panels), side));
+  root.append(h('div.game-layout.with-analysis', h('div.main-col', head, boardHost, analysisHost, panels), side));
 
   let snap: Snapshot;
   let cred: ViewCredential | null;
