@@ -19,8 +19,9 @@
 //! * `POST /api/lessons/{game}/{n}/hint` with the lesson's body (`{"actions": […]}`): the same for the
 //!   lesson's player in the position those actions lead to.
 //!
-//! **Priority.** Analyses run one at a time, each on a blocking thread, and yield to live games: before
-//! each decision the analysis waits until no AI seat of a live game is thinking (or waiting for a
+//! **Priority.** Analyses run one at a time, each on a thread of its own at the lowest scheduling
+//! priority (Linux's `SCHED_IDLE`: it gets a core only when nothing else wants one), and yield to live
+//! games: before each decision the analysis waits until no AI seat of a live game is thinking (or waiting for a
 //! worker), so a live AI move waits for at most the one decision being analysed, and an analysis
 //! never holds one of the AI seats' workers. Hints are live requests: they take a worker of the AI
 //! pool like an AI seat's move.
@@ -288,7 +289,31 @@ fn queued(total: usize) -> Progress {
 /// Progress messages are sent at most this often (plus the last one).
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
-/// Runs one analysis to its end: waits for its turn, analyses on a blocking thread (yielding to live
+/// Lowers the calling thread to the scheduling class that runs only when no other thread wants the CPU
+/// (Linux's `SCHED_IDLE`; elsewhere the lowest priority), so an analysis never takes a core from a live
+/// game's requests, its AI moves or its database work. Unprivileged; a refusal is only logged.
+fn run_at_lowest_priority() {
+    #[cfg(target_os = "linux")]
+    let lowered = {
+        use thread_priority::unix::{
+            NormalThreadSchedulePolicy, ThreadSchedulePolicy, set_thread_priority_and_policy,
+            thread_native_id,
+        };
+        set_thread_priority_and_policy(
+            thread_native_id(),
+            thread_priority::ThreadPriority::Min,
+            ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle),
+        )
+    };
+    #[cfg(not(target_os = "linux"))]
+    let lowered =
+        thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Min);
+    if let Err(e) = lowered {
+        tracing::warn!("the analysis thread runs at normal priority: {e:?}");
+    }
+}
+
+/// Runs one analysis to its end: waits for its turn, analyses on a thread of its own (yielding to live
 /// AI moves before each decision), stores the result and tells the game's sockets.
 async fn run(shared: Arc<Shared>, analyst: Arc<dyn Analyst>, id: String, record: JsonRecord) {
     let total = record
@@ -301,33 +326,44 @@ async fn run(shared: Arc<Shared>, analyst: Arc<dyn Analyst>, id: String, record:
     let job = {
         let shared = shared.clone();
         let id = id.clone();
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            let start = Progress {
-                done: 0,
-                total,
-                waiting: false,
-            };
-            shared.analyses.set_progress(&id, start);
-            shared.analyses.publish(&id, &start.message());
-            shared.analyses.yield_to_live_games(&handle, &id, start);
-            let mut last = Instant::now();
-            analyst.analyse(&record, &mut |done, total| {
-                let at = Progress {
-                    done,
+        let (done, result) = tokio::sync::oneshot::channel();
+        let spawned = std::thread::Builder::new()
+            .name(format!("analysis-{id}"))
+            .spawn(move || {
+                run_at_lowest_priority();
+                let _permit = permit;
+                let start = Progress {
+                    done: 0,
                     total,
                     waiting: false,
                 };
-                shared.analyses.set_progress(&id, at);
-                if last.elapsed() >= PROGRESS_EVERY || done == total {
-                    last = Instant::now();
-                    shared.analyses.publish(&id, &at.message());
-                }
-                // Live games first: the next decision waits until no AI seat is thinking.
-                shared.analyses.yield_to_live_games(&handle, &id, at);
-            })
-        })
-        .await
+                shared.analyses.set_progress(&id, start);
+                shared.analyses.publish(&id, &start.message());
+                shared.analyses.yield_to_live_games(&handle, &id, start);
+                let mut last = Instant::now();
+                let analysis = analyst.analyse(&record, &mut |done, total| {
+                    let at = Progress {
+                        done,
+                        total,
+                        waiting: false,
+                    };
+                    shared.analyses.set_progress(&id, at);
+                    if last.elapsed() >= PROGRESS_EVERY || done == total {
+                        last = Instant::now();
+                        shared.analyses.publish(&id, &at.message());
+                    }
+                    // Live games first: the next decision waits until no AI seat is thinking.
+                    shared.analyses.yield_to_live_games(&handle, &id, at);
+                });
+                let _ = done.send(analysis);
+            });
+        match spawned {
+            // A panic drops the sender: the analysis stopped.
+            Ok(_) => result
+                .await
+                .map_err(|_| "its thread ended without a result".to_string()),
+            Err(e) => Err(format!("no thread could be started for it: {e}")),
+        }
     };
     let outcome = match job {
         Ok(Ok(analysis)) => {
