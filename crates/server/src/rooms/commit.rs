@@ -1,0 +1,252 @@
+//! The one path of every change: check on a scratch copy, commit to the log, then install and
+//! broadcast.
+//!
+//! Invariants:
+//! * every change goes through [`Shared::commit_bound`] (or [`Shared::commit_inner`]) under the room's
+//!   lock; the room is changed only after storage acknowledged the events, so the log is the truth and
+//!   the room never runs ahead of it;
+//! * a refused change (the game refuses an event, storage refuses the commit) leaves the room as it
+//!   was;
+//! * a commit whose answer was lost is settled by reading the log: landed, it is acknowledged; not
+//!   landed, nothing changed; unknown, the room is marked unsure and catches up with its log before
+//!   any further change (and by itself in the background meanwhile);
+//! * after every change [`Shared::after_change`] refreshes the lobby summary, files the clock's next
+//!   deadline and schedules the AI seats.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use tabula_core::Seat;
+
+use super::load::apply_logged;
+use super::{Described, Room, RoomInner, Shared, now_ms};
+use crate::db::WriteRequest;
+use crate::model::{Event, EventData, GameCore, Refusal, Status};
+use crate::ratings::{GameEnd, SeatBinding};
+
+impl Shared {
+    /// Applies `first` (then the automatic follow-ups) to a scratch copy, commits, then installs and
+    /// broadcasts. Returns the seq of the first new event. Runs only on tasks nobody cancels (see the
+    /// module documentation): between the commit and the room's update there must be no way out.
+    pub(super) async fn commit_inner(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        inner: &mut RoomInner,
+        first: Vec<EventData>,
+        created: Option<Event>,
+    ) -> Result<u64, Refusal> {
+        self.commit_bound(room, inner, first, created, Vec::new())
+            .await
+    }
+
+    /// [`Shared::commit_inner`] that also binds seats to accounts, in the same transaction.
+    pub(super) async fn commit_bound(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        inner: &mut RoomInner,
+        first: Vec<EventData>,
+        created: Option<Event>,
+        bindings: Vec<SeatBinding>,
+    ) -> Result<u64, Refusal> {
+        self.catch_up(room, inner).await?;
+        let last_at = inner.events.last().map_or(0, |e| e.at);
+        let now = now_ms().max(last_at);
+        let mut scratch = inner.core.clone();
+        let mut new_events = Vec::new();
+        let mut new_desc = Vec::new();
+        for data in first {
+            let seq = scratch.seq + 1;
+            new_desc.push(scratch.apply(&data, now)?);
+            new_events.push(Event { seq, at: now, data });
+        }
+        let mut guard = 0u32;
+        loop {
+            let more = scratch.followups();
+            if more.is_empty() {
+                break;
+            }
+            guard += 1;
+            if guard > 100_000 {
+                return Err(Refusal::Internal(
+                    "the game does not settle (endless chance)".into(),
+                ));
+            }
+            for data in more {
+                let seq = scratch.seq + 1;
+                new_desc.push(scratch.apply(&data, now)?);
+                new_events.push(Event { seq, at: now, data });
+            }
+        }
+        let first_seq = match (&created, new_events.first()) {
+            (Some(c), _) => c.seq,
+            (None, Some(e)) => e.seq,
+            (None, None) => return Ok(inner.core.seq),
+        };
+        let mut to_write = new_events.clone();
+        let new_game = created.is_some();
+        // The game ends with these events: the accounts' results and ratings are recorded with them.
+        let end = match (&scratch.result, &inner.core.result) {
+            (Some(result), None) if scratch.status == Status::Over => Some(GameEnd {
+                game: scratch.config.game.clone(),
+                rated: scratch.config.rated,
+                scores: (0..scratch.seats())
+                    .map(|i| result.score(Seat::new(i)))
+                    .collect(),
+            }),
+            _ => None,
+        };
+        let rated_end = end.as_ref().is_some_and(|e| e.rated);
+        if let Some(c) = created {
+            to_write.insert(0, c);
+        }
+        let written = self
+            .writer
+            .write(WriteRequest {
+                game_id: room.id.clone(),
+                game: scratch.config.game.clone(),
+                new_game,
+                status: scratch.status.as_str(),
+                at: now,
+                events: to_write,
+                bindings,
+                end,
+            })
+            .await;
+        if let Err(e) = written {
+            // The commit may have landed although its answer was lost (a connection that broke
+            // after `COMMIT`): the log decides. Landed: it is durable, so it is acknowledged like
+            // any other. Not landed: nothing changed. Unknown (storage is down): the room may be
+            // behind its log, and catches up before its next change (and by itself meanwhile).
+            match self.stored_seq(&room.id).await {
+                Ok(stored) if stored == scratch.seq => {
+                    tracing::warn!(game_id = %room.id, seq = stored,
+                        "the answer to a commit was lost, but the log holds it: acknowledged");
+                }
+                Ok(stored) if stored <= inner.core.seq => {
+                    return Err(Refusal::Unavailable(e.to_string()));
+                }
+                Ok(stored) => {
+                    tracing::error!(game_id = %room.id, stored, memory = inner.core.seq,
+                        "the log and the room disagree after a failed commit; catching up");
+                    self.mark_unsure(room, inner);
+                    return Err(Refusal::Unavailable(e.to_string()));
+                }
+                Err(_) => {
+                    self.mark_unsure(room, inner);
+                    return Err(Refusal::Unavailable(e.to_string()));
+                }
+            }
+        }
+        self.install(room, inner, scratch, (first_seq, new_events, new_desc), now);
+        if rated_end {
+            self.ratings_changed(&room.id);
+        }
+        Ok(first_seq)
+    }
+
+    /// Makes committed events the room's own: its state, log and descriptions (the new events, the
+    /// first seq of the change — a new game's `created` event is already in the log — and how each
+    /// observer sees them); revokes replaced tokens; broadcasts them; schedules what follows.
+    fn install(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        inner: &mut RoomInner,
+        core: GameCore,
+        (first_seq, new_events, new_desc): (u64, Vec<Event>, Vec<Described>),
+        now: i64,
+    ) {
+        // A replaced token (a claimed seat) revokes the sockets that authenticated with the old one:
+        // they see the new count before the update for the seat's new holder reaches them.
+        for (i, rev) in room.token_revs.iter().enumerate() {
+            if inner.core.token_hashes.get(i) != core.token_hashes.get(i) {
+                rev.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+        inner.core = core;
+        room.last_change.store(now, Ordering::SeqCst);
+        inner.events.extend(new_events);
+        inner.described.extend(new_desc);
+        if room.tx.receiver_count() > 0 {
+            // Rendered once per watched observer, whatever the number of sockets.
+            let update = room.render_update(inner, first_seq);
+            let _ = room.tx.send(Arc::new(update));
+        }
+        self.after_change(room, inner);
+    }
+
+    /// The last seq of game `id`'s log as storage holds it (0 for a game not stored).
+    async fn stored_seq(&self, id: &str) -> Result<u64, String> {
+        self.faults.check_load()?;
+        self.db.last_seq(id).await
+    }
+
+    /// Marks the room as possibly behind its log, and starts catching up in the background (with a
+    /// growing pause between tries) until storage answers.
+    fn mark_unsure(self: &Arc<Self>, room: &Arc<Room>, inner: &mut RoomInner) {
+        if inner.unsure {
+            return;
+        }
+        inner.unsure = true;
+        let shared = self.clone();
+        let room = room.clone();
+        tokio::spawn(async move {
+            let mut pause = Duration::from_millis(250);
+            loop {
+                tokio::time::sleep(pause).await;
+                let mut inner = room.inner.lock().await;
+                if !inner.unsure || shared.catch_up(&room, &mut inner).await.is_ok() {
+                    return;
+                }
+                drop(inner);
+                pause = (pause * 2).min(Duration::from_secs(30));
+            }
+        });
+    }
+
+    /// Brings a room marked unsure up to its log: the events storage holds beyond the room's are
+    /// applied and broadcast like any commit. Fails (`503`) while storage cannot be read.
+    async fn catch_up(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        inner: &mut RoomInner,
+    ) -> Result<(), Refusal> {
+        if !inner.unsure {
+            return Ok(());
+        }
+        self.faults.check_load().map_err(Refusal::Unavailable)?;
+        let events = self.db.load_events(&room.id).await.map_err(|e| {
+            tracing::error!(game_id = %room.id, error = %e, "storage error: cannot read the log to catch up");
+            Refusal::Unavailable(crate::db::WriteError.to_string())
+        })?;
+        let known = inner.core.seq;
+        let behind: Vec<Event> = events.into_iter().filter(|e| e.seq > known).collect();
+        let mut core = inner.core.clone();
+        let desc = apply_logged(&room.id, &mut core, &behind)?;
+        inner.unsure = false;
+        if let (Some(first), Some(last)) = (behind.first(), behind.last()) {
+            tracing::warn!(game_id = %room.id, events = behind.len(),
+                "caught up with the log: a commit whose answer was lost had landed");
+            let (first, now) = (first.seq, last.at);
+            self.install(room, inner, core, (first, behind, desc), now);
+        }
+        Ok(())
+    }
+
+    /// Refreshes the lobby summary, files the clock's next deadline, and schedules the AI seats.
+    pub(super) fn after_change(self: &Arc<Self>, room: &Arc<Room>, inner: &mut RoomInner) {
+        room.refresh_summary(inner);
+        self.index(room, inner);
+        let deadline = match &inner.core.clock {
+            Some(clock) if inner.core.status == Status::Running => clock.next_deadline(now_ms()),
+            _ => None,
+        };
+        // The clock sweeper ends the game on time, in memory or not: a running clock does not hold
+        // the room.
+        self.file_deadline(&room.id, deadline);
+        if inner.core.status != Status::Running {
+            return;
+        }
+        self.schedule_ai(room, inner);
+    }
+}

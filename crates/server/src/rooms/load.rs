@@ -1,0 +1,156 @@
+//! Loading a game into memory and letting it go again.
+//!
+//! A room is its log replayed ([`Shared::room`] rebuilds it with [`apply_logged`], the one function that
+//! applies stored events: each must follow the last seq, and a log that does not apply is an internal
+//! error, never a refusal). Loads are serialised, so a game is never in memory twice; a loaded room
+//! has its deadline and AI seats scheduled before anyone else can see it. A room leaves memory only
+//! when nothing but the map holds it (no socket, AI move or request in flight) and it is over or idle:
+//! it is loaded again from the log when asked for, so eviction loses nothing.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use super::clock::downtime_note;
+use super::{Described, Room, Shared, now_ms};
+use crate::model::{Event, EventData, GameCore, Refusal, Status};
+
+impl Shared {
+    /// The room of game `id`, loading it from the log if needed.
+    pub async fn room(self: &Arc<Self>, id: &str) -> Result<Arc<Room>, Refusal> {
+        if let Some(r) = self.rooms().get(id) {
+            return Ok(r.clone());
+        }
+        if uuid::Uuid::parse_str(id).is_err() {
+            return Err(Refusal::NotFound(format!("no game `{id}`")));
+        }
+        let _guard = self.loading.lock().await;
+        if let Some(r) = self.rooms().get(id) {
+            return Ok(r.clone());
+        }
+        let events = self.db.load_events(id).await.map_err(|e| {
+            tracing::error!(game_id = %id, error = %e, "storage error: cannot load the game");
+            Refusal::Internal(e)
+        })?;
+        if events.is_empty() {
+            return Err(Refusal::NotFound(format!("no game `{id}`")));
+        }
+        let room = Arc::new(self.rebuild(id, events)?);
+        {
+            // Nobody else can see the room yet: its lock is free, and its deadline and AI seats are
+            // scheduled before it is shared (a caller that goes away cannot leave it unscheduled).
+            let mut inner = room.inner.lock().await;
+            // The lobby names the accounts holding the seats of the games it lists.
+            let listed = matches!(inner.core.status, Status::Waiting | Status::Running);
+            if listed && inner.core.config.public {
+                match self.accounts.lobby_players(id, inner.core.seats()).await {
+                    Ok(players) => {
+                        *room.players.lock().unwrap_or_else(|e| e.into_inner()) = players
+                    }
+                    Err(e) => {
+                        tracing::warn!(game_id = %id, error = %e, "the lobby cannot name the game's players")
+                    }
+                }
+            }
+            self.after_change(&room, &mut inner);
+        }
+        self.rooms().insert(id.to_string(), room.clone());
+        Ok(room)
+    }
+
+    /// Rebuilds a game by replaying its log.
+    fn rebuild(&self, id: &str, events: Vec<Event>) -> Result<Room, Refusal> {
+        let corrupt =
+            |m: String| Refusal::Internal(format!("game {id}: stored log is inconsistent: {m}"));
+        let config = match events.first().map(|e| &e.data) {
+            Some(EventData::Created { config }) => (**config).clone(),
+            _ => return Err(corrupt("it does not start with `created`".into())),
+        };
+        let kind = self
+            .registry
+            .get(&config.game)
+            .map_err(|e| corrupt(e.to_string()))?
+            .clone();
+        let mut core = GameCore::new(kind.as_ref(), config).map_err(|e| corrupt(e.to_string()))?;
+        let mut described = vec![None];
+        described.extend(apply_logged(id, &mut core, &events[1..])?);
+        Ok(Room::new(id.to_string(), kind, core, events, described))
+    }
+
+    /// Resumes every unfinished game (at startup), one at a time: each is replayed so that its clock
+    /// and AI seats resume and the lobby's index lists it, then dropped from memory again unless
+    /// something holds it (a socket, an AI move) or it changed within [`crate::Limits::room_idle`].
+    pub async fn resume_all(self: &Arc<Self>) -> Result<usize, String> {
+        let ids = self.db.unfinished_games().await?;
+        let mut n = 0;
+        for id in ids {
+            match self.room(&id).await {
+                Ok(room) => {
+                    n += 1;
+                    let inner = room.inner.lock().await;
+                    if let Some(line) = downtime_note(&inner, now_ms()) {
+                        tracing::warn!(game = %id, "{line}");
+                    }
+                    drop(inner);
+                    drop(room);
+                    self.evict_if_idle(&id);
+                }
+                Err(e) => tracing::error!("cannot resume game {id}: {e}"),
+            }
+        }
+        Ok(n)
+    }
+
+    /// Drops from memory the games nobody holds (no socket, AI move or request in flight)
+    /// that are over, or have not changed for [`crate::Limits::room_idle`]: they are loaded again from the
+    /// log on demand. Returns how many were dropped.
+    pub fn evict_idle(&self) -> usize {
+        let idle_before = now_ms().saturating_sub(self.limits.room_idle.as_millis() as i64);
+        let mut rooms = self.rooms();
+        let before = rooms.len();
+        rooms.retain(|_, r| !evictable(r, idle_before));
+        before - rooms.len()
+    }
+
+    /// Drops game `id` from memory if it is evictable (see [`Shared::evict_idle`]).
+    fn evict_if_idle(&self, id: &str) {
+        let idle_before = now_ms().saturating_sub(self.limits.room_idle.as_millis() as i64);
+        let mut rooms = self.rooms();
+        if rooms.get(id).is_some_and(|r| evictable(r, idle_before)) {
+            rooms.remove(id);
+        }
+    }
+}
+
+/// Applies events read from game `id`'s log to `core`, in order (each must follow the last seq);
+/// returns how each observer sees them. A log that does not apply is an internal error.
+pub(super) fn apply_logged(
+    id: &str,
+    core: &mut GameCore,
+    events: &[Event],
+) -> Result<Vec<Described>, Refusal> {
+    let corrupt =
+        |m: String| Refusal::Internal(format!("game {id}: stored log is inconsistent: {m}"));
+    let mut described = Vec::with_capacity(events.len());
+    for e in events {
+        if e.seq != core.seq + 1 {
+            return Err(corrupt(format!("event {} follows {}", e.seq, core.seq)));
+        }
+        let d = core
+            .apply(&e.data, e.at)
+            .map_err(|r| corrupt(format!("event {}: {r}", e.seq)))?;
+        described.push(d);
+    }
+    Ok(described)
+}
+
+/// Whether a room may leave memory: nobody but the map holds it (no socket, AI task or request; a
+/// clock timer does not hold it, the clock sweeper brings it back), and it is over or unchanged since
+/// `idle_before`.
+fn evictable(room: &Arc<Room>, idle_before: i64) -> bool {
+    if Arc::strong_count(room) > 1 {
+        return false;
+    }
+    let status = *room.status.lock().unwrap_or_else(|e| e.into_inner());
+    matches!(status, Status::Over | Status::Imported)
+        || room.last_change.load(Ordering::SeqCst) <= idle_before
+}

@@ -1,0 +1,212 @@
+//! Replay: the position after any number of actions, as one observer saw it, rebuilt from the log.
+//!
+//! The log only grows, so states at regular positions ([`Checkpoints`]) stay valid once built; a
+//! request applies at most one stride of actions from the nearest, without holding the game's lock
+//! while replaying. The checkpoints are bounded per game ([`MAX_CHECKPOINTS`]): a longer game doubles
+//! its stride instead of keeping more.
+
+use serde_json::{Value, json};
+use tabula_core::dynamic::DynState;
+use tabula_core::{Actor, Observer};
+
+use super::Room;
+use crate::model::{EventData, Refusal, Seen};
+
+/// Actions between two replay checkpoints at first: a position is rebuilt with at most this many
+/// actions, until a game is longer than [`MAX_CHECKPOINTS`] times it.
+pub const REPLAY_STRIDE: u64 = 32;
+
+/// The most replay checkpoints a game keeps: a longer game doubles its stride (drops every other
+/// checkpoint) instead of keeping more.
+pub const MAX_CHECKPOINTS: usize = 64;
+
+/// States at regular positions of a game: entry `k` is the state after the first `k * stride`
+/// actions. Bounded: past `max` entries, every other one is dropped and the stride doubles.
+#[derive(Debug)]
+pub struct Checkpoints<T> {
+    stride: u64,
+    max: usize,
+    states: Vec<T>,
+}
+
+impl<T> Checkpoints<T> {
+    /// No checkpoints yet, `stride` actions apart, at most `max` (at least 2) kept.
+    pub fn new(stride: u64, max: usize) -> Checkpoints<T> {
+        Checkpoints {
+            stride: stride.max(1),
+            max: max.max(2),
+            states: Vec::new(),
+        }
+    }
+    /// The checkpoint to rebuild the position before the `n`-th action from: its position and state
+    /// (position 0 and `None` when there is none: start from the game's initial state).
+    pub fn base_for(&self, n: u64) -> (u64, Option<&T>) {
+        if self.states.is_empty() {
+            return (0, None);
+        }
+        let k = (n.saturating_sub(1) / self.stride).min(self.states.len() as u64 - 1);
+        (k * self.stride, self.states.get(k as usize))
+    }
+    /// Whether the state after `done` actions is the next checkpoint to keep.
+    pub fn wants(&self, done: u64) -> bool {
+        done.is_multiple_of(self.stride) && self.states.len() as u64 == done / self.stride
+    }
+    /// Keeps `state`, the state after `done` actions, if it is the next checkpoint.
+    pub fn offer(&mut self, done: u64, state: impl FnOnce() -> T) {
+        if !self.wants(done) {
+            return;
+        }
+        self.states.push(state());
+        if self.states.len() > self.max {
+            let mut k = 0;
+            self.states.retain(|_| {
+                k += 1;
+                k % 2 == 1
+            });
+            self.stride *= 2;
+        }
+    }
+    /// The checkpoints kept.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+    /// Actions between two checkpoints now.
+    pub fn stride(&self) -> u64 {
+        self.stride
+    }
+}
+
+impl Room {
+    /// What `obs` saw right after the first `n` actions of the game (chance included): the replay
+    /// object of `GET /api/games/{id}/view/{n}`. The position is rebuilt from the log, starting from the
+    /// nearest checkpoint (so at most [`REPLAY_STRIDE`] actions are applied, after the first request
+    /// has built the checkpoints, or a multiple of it in a game longer than [`MAX_CHECKPOINTS`] times
+    /// it), without holding the game's lock while replaying.
+    pub async fn view_at(&self, obs: Observer, n: u64) -> Result<Value, Refusal> {
+        // Start before the n-th action (its description needs the state before it).
+        let (base, base_state) = {
+            let cps = self.lock_checkpoints();
+            let (base, state) = cps.base_for(n);
+            (base, state.map(|s| s.clone_box()))
+        };
+        let (config, total, actions, end) = {
+            let inner = self.inner.lock().await;
+            let total = inner.core.actions;
+            if n > total {
+                return Err(Refusal::NotFound(format!(
+                    "position {n} does not exist: game {} has {total} actions so far (n is 0..={total})",
+                    self.id
+                )));
+            }
+            let actions: Vec<(u64, Actor, Value)> = inner
+                .events
+                .iter()
+                .filter_map(|e| match &e.data {
+                    EventData::Action { actor, action } => Some((e.seq, *actor, action.clone())),
+                    _ => None,
+                })
+                .skip(base as usize)
+                .take((n - base) as usize)
+                .collect();
+            // At the last position the server's own knowledge (a result by resignation, time or
+            // agreement) overrides the game's.
+            let end = (n == total).then(|| (inner.core.to_act(), inner.core.result.clone()));
+            (inner.core.config.clone(), total, actions, end)
+        };
+        let corrupt = |m: String| {
+            Refusal::Internal(format!(
+                "game {}: stored log cannot be replayed: {m}",
+                self.id
+            ))
+        };
+        let mut state = match base_state {
+            None => self
+                .kind
+                .new_state(&config.options)
+                .map_err(|e| corrupt(e.to_string()))?,
+            Some(s) => s,
+        };
+        let mut last = Value::Null;
+        for (done, (seq, actor, action)) in (base..).zip(&actions) {
+            {
+                let mut cps = self.lock_checkpoints();
+                if cps.wants(done) {
+                    cps.offer(done, || state.clone_box());
+                }
+            }
+            if done + 1 == n {
+                let seen = Seen::of(state.as_ref(), *actor, action, obs);
+                last = json!({
+                    "seq": seq,
+                    "actor": actor,
+                    "notation": seen.as_ref().map(|s| &s.notation),
+                    "cells": seen.as_ref().map_or(&[][..], |s| &s.cells),
+                });
+            }
+            state
+                .apply(*actor, action)
+                .map_err(|e| corrupt(format!("event {seq}: {e}")))?;
+        }
+        let (to_act, result) = match end {
+            Some((to_act, result)) => (to_act, result),
+            None => (state.to_act(), None),
+        };
+        let you = match obs {
+            Observer::Seat(s) => json!({"seat": s.0}),
+            Observer::Spectator => json!("spectator"),
+        };
+        Ok(json!({
+            "id": self.id,
+            "game": config.game,
+            "n": n,
+            "total": total,
+            "you": you,
+            "view": state.view(obs),
+            "to_act": to_act,
+            "last": last,
+            "result": result,
+        }))
+    }
+
+    /// The replay checkpoints this game keeps in memory.
+    pub fn checkpoint_count(&self) -> usize {
+        self.lock_checkpoints().len()
+    }
+
+    fn lock_checkpoints(&self) -> std::sync::MutexGuard<'_, Checkpoints<Box<dyn DynState>>> {
+        self.checkpoints.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Checkpoints;
+
+    /// A game of any length keeps at most `max` checkpoints, and each stays the state after
+    /// `index * stride` actions (here the state is the number of actions itself).
+    #[test]
+    fn replay_checkpoints_are_bounded_whatever_the_game_length() {
+        let mut cps = Checkpoints::new(4, 8);
+        for done in 0..10_000u64 {
+            cps.offer(done, || done);
+            assert!(
+                cps.len() <= 8,
+                "{} checkpoints after {done} actions",
+                cps.len()
+            );
+        }
+        assert!(cps.stride() > 4);
+        for n in [0, 1, 5, 4_000, 9_999, 20_000] {
+            let (base, state) = cps.base_for(n);
+            assert!(base < n.max(1), "position {n}: base {base}");
+            assert_eq!(state.copied().unwrap_or(0), base, "position {n}");
+        }
+        // The last checkpoint is close to the end: at most two strides behind the log.
+        let (base, _) = cps.base_for(10_000);
+        assert!(10_000 - base <= 2 * cps.stride(), "{base}");
+    }
+}
