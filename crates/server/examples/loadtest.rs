@@ -12,9 +12,9 @@ use std::time::Duration;
 
 use serde_json::json;
 use tabula_core::dynamic::Registry;
-use tabula_server::client::request;
-use tabula_server::loadtest::{LoadConfig, run};
 use tabula_server::{BotFn, Limits, ServerConfig, Storage};
+use tabula_tools::client::request;
+use tabula_tools::loadtest::{LoadConfig, run};
 
 fn rss_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
@@ -87,7 +87,7 @@ async fn main() -> Result<(), String> {
         duration: Duration::from_secs(secs),
         seed: 1,
         server_pid: None,
-        timeout: tabula_server::loadtest::DEFAULT_TIMEOUT,
+        timeout: tabula_tools::loadtest::DEFAULT_TIMEOUT,
     })
     .await?;
     println!("{report} (server and load generator in this one process)");

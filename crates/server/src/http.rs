@@ -970,7 +970,7 @@ async fn linger(stream: &mut futures_util::stream::SplitStream<WebSocket>) {
 
 /// The description of a WebSocket read error that is a message over the hard size limit.
 fn too_large(e: axum::Error) -> Option<String> {
-    use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError};
+    use tungstenite::error::{CapacityError, Error as WsError};
     match e.into_inner().downcast::<WsError>() {
         Ok(e) => match *e {
             WsError::Capacity(CapacityError::MessageTooLong { size, max_size }) => Some(format!(

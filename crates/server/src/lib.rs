@@ -19,7 +19,8 @@
 //!   requests only as `application/json`; no AI-against-AI games unless allowed.
 //! * Cancellation: a change, once started, runs to its end on a task of its own (committed, applied to
 //!   the game in memory, broadcast), even if the HTTP client or WebSocket that asked goes away.
-//! * Load: [`loadtest`] drives a server over loopback with many WebSocket clients.
+//! * Load: the load generator of the `tabula-tools` crate (`tabula loadtest`) drives a server over
+//!   loopback with many WebSocket clients.
 //! * Accounts (optional): [`accounts`] (sign-up, sessions with CSRF tokens, sign-in rate limits) and
 //!   [`ratings`] (Glicko-2 per game kind, updated in the transaction that records a game's end).
 //!
@@ -78,12 +79,10 @@
 pub mod accounts;
 pub mod analysis;
 pub mod assets;
-pub mod client;
 pub mod db;
 pub mod http;
 mod http_accounts;
 pub mod lessons;
-pub mod loadtest;
 pub mod model;
 pub mod net;
 pub mod openapi;

@@ -15,8 +15,8 @@ use std::time::Duration;
 use common::*;
 use serde_json::{Value, json};
 use tabula_server::accounts::LoginLimits;
-use tabula_server::client::request_with_response_headers;
 use tabula_server::{Limits, RunningServer, Storage};
+use tabula_tools::client::request_with_response_headers;
 
 // ---------------------------------------------------------------------------------------------
 // An independent Glicko-2 (Glickman, "Example of the Glicko-2 system", 2013), step by step.

@@ -79,7 +79,7 @@ async fn kill9_mid_game_loses_no_acknowledged_action() {
                 // Stop quietly once the server is gone.
                 let mut seat_action = None;
                 for (seat, token) in tokens.iter().enumerate() {
-                    let Ok((200, snap)) = tabula_server::client::request(
+                    let Ok((200, snap)) = tabula_tools::client::request(
                         addr,
                         "GET",
                         &format!("/api/games/{id}?seat={seat}&token={token}"),
@@ -98,7 +98,7 @@ async fn kill9_mid_game_loses_no_acknowledged_action() {
                     return done;
                 };
                 let body = json!({"seat": seat, "token": token, "action": first["action"]});
-                match tabula_server::client::request(
+                match tabula_tools::client::request(
                     addr,
                     "POST",
                     &format!("/api/games/{id}/action"),

@@ -17,8 +17,8 @@ use serde_json::{Value, json};
 use tabula_core::dynamic::{DynState, Registry};
 use tabula_core::record::JsonRecord;
 use tabula_core::{Observer, Seat};
-use tabula_server::client::WsClient;
 use tabula_server::{Limits, Storage};
+use tabula_tools::client::WsClient;
 
 fn games_registry() -> Registry {
     let mut r = Registry::new();
@@ -289,7 +289,7 @@ async fn a_claimed_seat_is_closed_to_the_token_it_replaced() {
     recv_until(&mut spec, |m| m["status"] == "running").await;
     // The old token opens nothing any more.
     assert!(
-        tabula_server::client::WsClient::connect(
+        tabula_tools::client::WsClient::connect(
             addr,
             &format!("/api/games/{id}/ws?seat=1&token={old}")
         )

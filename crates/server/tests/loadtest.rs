@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use common::*;
 use serde_json::json;
-use tabula_server::client::{WsClient, request_with_headers};
-use tabula_server::loadtest::{LoadConfig, LoadReport, run};
 use tabula_server::{Limits, Storage};
+use tabula_tools::client::{WsClient, request_with_headers};
+use tabula_tools::loadtest::{LoadConfig, LoadReport, run};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -29,7 +29,7 @@ fn config(addr: SocketAddr, games: usize, secs: u64) -> LoadConfig {
         duration: Duration::from_secs(secs),
         seed: 3,
         server_pid: None,
-        timeout: tabula_server::loadtest::DEFAULT_TIMEOUT,
+        timeout: tabula_tools::loadtest::DEFAULT_TIMEOUT,
     }
 }
 

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use common::*;
 use serde_json::{Value, json};
-use tabula_server::client::{WsClient, request, request_raw, request_with_headers, request_within};
 use tabula_server::{Limits, Storage};
+use tabula_tools::client::{WsClient, request, request_raw, request_with_headers, request_within};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_openapi_catalog_and_web_fallback() {
@@ -149,7 +149,7 @@ async fn full_game_over_websockets_with_spectator_errors_record_and_import() {
     let e = recv_until(&mut spec, |m| m["type"] == "error").await;
     assert_eq!(e["code"], "bad_token");
     assert!(
-        tabula_server::client::WsClient::connect(
+        tabula_tools::client::WsClient::connect(
             addr,
             &format!("/api/games/{id}/ws?seat=0&token={}", tokens[1])
         )
@@ -549,7 +549,7 @@ async fn restart_resumes_games_and_reconnect_gets_missed_events() {
     let seen = before0["seq"].as_u64().unwrap();
     http_step(addr, &id, &tokens).await.unwrap();
     http_step(addr, &id, &tokens).await.unwrap();
-    let mut s0 = tabula_server::client::WsClient::connect(
+    let mut s0 = tabula_tools::client::WsClient::connect(
         addr,
         &format!("/api/games/{id}/ws?seat=0&token={}&since={seen}", tokens[0]),
     )
@@ -796,7 +796,7 @@ async fn load_generator_plays_games_and_reports_latencies() {
         ..Limits::default()
     };
     let server = start_with(registry(), Storage::SqliteDir(dir), limits).await;
-    let report = tabula_server::loadtest::run(tabula_server::loadtest::LoadConfig {
+    let report = tabula_tools::loadtest::run(tabula_tools::loadtest::LoadConfig {
         addr: server.local_addr(),
         game: "duel".into(),
         options: json!({"target": 40}),
@@ -805,7 +805,7 @@ async fn load_generator_plays_games_and_reports_latencies() {
         duration: Duration::from_secs(2),
         seed: 5,
         server_pid: Some(std::process::id()),
-        timeout: tabula_server::loadtest::DEFAULT_TIMEOUT,
+        timeout: tabula_tools::loadtest::DEFAULT_TIMEOUT,
     })
     .await
     .unwrap();
@@ -818,7 +818,7 @@ async fn load_generator_plays_games_and_reports_latencies() {
     assert!(report.server_cpu_ms_per_action.is_some_and(|c| c >= 0.0));
     server.shutdown().await.unwrap();
     // Not a loopback address: refused before anything is sent.
-    let err = tabula_server::loadtest::run(tabula_server::loadtest::LoadConfig {
+    let err = tabula_tools::loadtest::run(tabula_tools::loadtest::LoadConfig {
         addr: "192.0.2.1:80".parse().unwrap(),
         game: "duel".into(),
         options: json!({}),
@@ -827,7 +827,7 @@ async fn load_generator_plays_games_and_reports_latencies() {
         duration: Duration::from_secs(1),
         seed: 1,
         server_pid: None,
-        timeout: tabula_server::loadtest::DEFAULT_TIMEOUT,
+        timeout: tabula_tools::loadtest::DEFAULT_TIMEOUT,
     })
     .await
     .unwrap_err();

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use tabula_core::dynamic::{DynState, Registry};
 use tabula_core::record::JsonRecord;
 use tabula_core::{Observer, Seat};
-use tabula_server::client::request_with_headers;
 use tabula_server::{Limits, RunningServer, Storage};
+use tabula_tools::client::request_with_headers;
 
 fn games_registry() -> Registry {
     let mut r = Registry::new();

@@ -1,5 +1,5 @@
-//! `tabula serve` and `tabula loadtest`: thin wrappers over `tabula_server` (which owns the runtime,
-//! the server and the load generator).
+//! `tabula serve` and `tabula loadtest`: thin wrappers over `tabula_server` (which owns the server's
+//! runtime) and `tabula_tools` (the load generator, a client of the server like any other).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -214,7 +214,7 @@ impl tabula_server::analysis::Analyst for Engine {
 pub fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
     let options: serde_json::Value =
         serde_json::from_str(&args.options).context("--options must be a JSON object")?;
-    let config = tabula_server::loadtest::LoadConfig {
+    let config = tabula_tools::loadtest::LoadConfig {
         addr: args.addr,
         game: args.game,
         options,
@@ -225,7 +225,7 @@ pub fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         server_pid: args.server_pid,
         timeout: Duration::from_secs(args.timeout),
     };
-    let report = tabula_server::loadtest::run_blocking(config).map_err(anyhow::Error::msg)?;
+    let report = tabula_tools::loadtest::run_blocking(config).map_err(anyhow::Error::msg)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -16,8 +16,8 @@ use tabula_core::{
     ActionError, Actor, Game, GameOptions, Observer, OptionSpec, OptionsError, Outcome, Seat,
     ToAct, check_listed,
 };
-use tabula_server::client::{WsClient, request};
 use tabula_server::{BotFn, Limits, RunningServer, ServerConfig, Storage};
+use tabula_tools::client::{WsClient, request};
 
 /// The secret words each seat chooses from (never shown to the other seat or spectators).
 pub const WORDS: [[&str; 2]; 2] = [["amberword", "azureword"], ["birchword", "beechword"]];
