@@ -1,4 +1,4 @@
-//! Rule tests for Strength & Trump Cyvasse, one or more per clause of `shared/rules/cyvasse.md`
+//! Rule tests for Strength & Trump Cyvasse, one or more per clause of `docs/rules/cyvasse.md`
 //! (family 1), each built from an explicit position and citing the rule it checks.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -1,7 +1,7 @@
 //! # Kyo
 //!
 //! Game id `kyo`, type [`Kyo`]. Seat 0 is **Gold** (rows 0–1, moves first), seat 1 is **Red**
-//! (rows 8–9). The canonical rules are `shared/rules/kyo.md`; this page states them as implemented,
+//! (rows 8–9). The canonical rules are `docs/rules/kyo.md`; this page states them as implemented,
 //! with every **\[decision\]** of the rules file and every point the rules left open (marked
 //! **\[crate decision\]**).
 //!

@@ -1,4 +1,4 @@
-//! One or more tests per clause of `shared/rules/kyo.md`, each named after its clause and built from
+//! One or more tests per clause of `docs/rules/kyo.md`, each named after its clause and built from
 //! explicit stacks (stack codes: chips bottom to top then the pawn; upper case Gold, lower case Red).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -1,6 +1,6 @@
 //! # Syba Chess 2.0
 //!
-//! The full multiplayer game of `shared/rules/syba.md` for 2–6 players, with this project's edition of
+//! The full multiplayer game of `docs/rules/syba.md` for 2–6 players, with this project's edition of
 //! the content (map, 36 cities, 14 heroes, 26 research cards, 6 races) as JSON data embedded in the
 //! binary (`data/*.json`, [`content`]) and validated at load. The game type is [`Syba`] (id `syba`),
 //! options [`SybaOptions`], actions [`Action`], views [`SybaView`].

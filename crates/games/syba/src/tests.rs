@@ -1,4 +1,4 @@
-//! Rule tests, one or more per clause of `shared/rules/syba.md`, each built from an explicit position,
+//! Rule tests, one or more per clause of `docs/rules/syba.md`, each built from an explicit position,
 //! and the guide's worked example replayed action by action.
 
 use tabula_core::{Actor, Game, Observer, Seat, SeatResult, ToAct};

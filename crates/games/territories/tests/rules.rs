@@ -1,4 +1,4 @@
-//! One or more tests per clause of `shared/rules/territories.md`, each named after its clause and built
+//! One or more tests per clause of `docs/rules/territories.md`, each named after its clause and built
 //! from an explicit position. See `common/mod.rs` for the unshuffled grid the positions start from.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -1,6 +1,6 @@
 //! # Cyvasse "Strength & Trump" (game id `cyvasse-trump`)
 //!
-//! Family 1 of `shared/rules/cyvasse.md`, implemented exactly. Type: [`TrumpCyvasse`], options
+//! Family 1 of `docs/rules/cyvasse.md`, implemented exactly. Type: [`TrumpCyvasse`], options
 //! [`TrumpOptions`], actions [`TrumpAction`], view [`TrumpView`].
 //!
 //! ## Rules as implemented
