@@ -123,8 +123,10 @@ pub const MAX_CHANCE_RUN: usize = 10_000;
 
 /// Draws chance actions with `rng` and applies them until a seat must decide or the game ends, calling
 /// `on_action` with each one after it is applied (to record it, store it as an event, print it…).
-/// Returns how many were applied. This is the one chance loop of the type-erased world (the CLI and the
-/// server); typed code has [`crate::record::Match::resolve_chance`].
+/// Returns how many were applied. The CLI's state commands (`tabula new`, `apply`, `perft`) resolve
+/// chance with it; typed code has [`crate::record::Match::resolve_chance`]. The server draws chance
+/// one event at a time instead (each chance action is an event of its log, committed with the change
+/// that led to it), and so do interactive loops that show each draw (`tabula play`, lessons).
 ///
 /// Errors — leaving the state after the chance actions already applied — when a chance node lists no
 /// outcome or chance keeps deciding for more than [`MAX_CHANCE_RUN`] actions in a row.
