@@ -52,32 +52,7 @@ impl Shared {
         self.catch_up(room, inner).await?;
         let last_at = inner.events.last().map_or(0, |e| e.at);
         let now = now_ms().max(last_at);
-        let mut scratch = inner.core.clone();
-        let mut new_events = Vec::new();
-        let mut new_desc = Vec::new();
-        for data in first {
-            let seq = scratch.seq + 1;
-            new_desc.push(scratch.apply(&data, now)?);
-            new_events.push(Event { seq, at: now, data });
-        }
-        let mut guard = 0u32;
-        loop {
-            let more = scratch.followups();
-            if more.is_empty() {
-                break;
-            }
-            guard += 1;
-            if guard > 100_000 {
-                return Err(Refusal::Internal(
-                    "the game does not settle (endless chance)".into(),
-                ));
-            }
-            for data in more {
-                let seq = scratch.seq + 1;
-                new_desc.push(scratch.apply(&data, now)?);
-                new_events.push(Event { seq, at: now, data });
-            }
-        }
+        let (scratch, new_events, new_desc) = stage(&inner.core, first, now)?;
         let first_seq = match (&created, new_events.first()) {
             (Some(c), _) => c.seq,
             (None, Some(e)) => e.seq,
@@ -249,4 +224,49 @@ impl Shared {
         }
         self.schedule_ai(room, inner);
     }
+}
+
+/// Rounds of follow-ups after which a change is refused as one that never settles (a game whose
+/// chance keeps deciding forever).
+const MAX_FOLLOWUP_ROUNDS: u32 = 100_000;
+
+/// The change `first` and everything that follows it by itself ([`GameCore::followups`]: the start,
+/// chance actions drawn from the game's RNG, the end, AI seats declining a draw offer), applied to a
+/// copy of `core` at time `now`. Returns the game after them, the events (numbered on from `core`'s
+/// last seq) and how each observer sees them. An event the game refuses refuses the whole change;
+/// `core` itself is never touched.
+fn stage(
+    core: &GameCore,
+    first: Vec<EventData>,
+    now: i64,
+) -> Result<(GameCore, Vec<Event>, Vec<Described>), Refusal> {
+    let mut scratch = core.clone();
+    let mut events = Vec::new();
+    let mut described = Vec::new();
+    let mut apply = |scratch: &mut GameCore, data: EventData| -> Result<(), Refusal> {
+        let seq = scratch.seq + 1;
+        described.push(scratch.apply(&data, now)?);
+        events.push(Event { seq, at: now, data });
+        Ok(())
+    };
+    for data in first {
+        apply(&mut scratch, data)?;
+    }
+    let mut rounds = 0u32;
+    loop {
+        let more = scratch.followups();
+        if more.is_empty() {
+            break;
+        }
+        rounds += 1;
+        if rounds > MAX_FOLLOWUP_ROUNDS {
+            return Err(Refusal::Internal(
+                "the game does not settle (endless chance)".into(),
+            ));
+        }
+        for data in more {
+            apply(&mut scratch, data)?;
+        }
+    }
+    Ok((scratch, events, described))
 }
