@@ -104,16 +104,21 @@ impl Shared {
     /// that are over, or have not changed for [`crate::Limits::room_idle`]: they are loaded again from the
     /// log on demand. Returns how many were dropped.
     pub fn evict_idle(&self) -> usize {
-        let idle_before = now_ms().saturating_sub(self.limits.room_idle.as_millis() as i64);
+        let idle_before = self.idle_before();
         let mut rooms = self.rooms();
         let before = rooms.len();
         rooms.retain(|_, r| !evictable(r, idle_before));
         before - rooms.len()
     }
 
+    /// A room unchanged since this time (ms since the epoch) is idle: [`crate::Limits::room_idle`] ago.
+    fn idle_before(&self) -> i64 {
+        now_ms().saturating_sub(self.limits.room_idle.as_millis() as i64)
+    }
+
     /// Drops game `id` from memory if it is evictable (see [`Shared::evict_idle`]).
     fn evict_if_idle(&self, id: &str) {
-        let idle_before = now_ms().saturating_sub(self.limits.room_idle.as_millis() as i64);
+        let idle_before = self.idle_before();
         let mut rooms = self.rooms();
         if rooms.get(id).is_some_and(|r| evictable(r, idle_before)) {
             rooms.remove(id);
