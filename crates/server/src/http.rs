@@ -799,6 +799,36 @@ async fn refuse_and_close(
     let _ = sink.send(Message::Close(Some(close))).await;
 }
 
+/// Renders `kind` ("snapshot" or "update") for `obs` under the room's lock, with the events after
+/// `since` (and `request_id` when it answers a `sync`), then sends it. Returns the seq the socket is at
+/// after it, or `None` when the session ends: the socket is gone, or the seat's token was replaced
+/// since the socket authenticated with it (`rev`), in which case the socket is told and closed instead
+/// (see [`revoke`]) and gets nothing rendered for the seat's new holder.
+async fn send_rendered(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    room: &Room,
+    obs: Observer,
+    rev: u64,
+    since: u64,
+    kind: &str,
+    request_id: Option<Option<i64>>,
+) -> Option<u64> {
+    let rendered = {
+        let inner = room.inner.lock().await;
+        // Checked under the lock: a claim that replaces the token commits under it too.
+        (!room.token_revoked(obs, rev)).then(|| {
+            let text = room.message_text(&inner, obs, since, kind, now_ms(), request_id);
+            (text, inner.core.seq)
+        })
+    };
+    let Some((text, seq)) = rendered else {
+        revoke(sink, obs).await;
+        return None;
+    };
+    sink.send(Message::Text(text.into())).await.ok()?;
+    Some(seq)
+}
+
 async fn session(
     socket: WebSocket,
     shared: Arc<Shared>,
@@ -812,21 +842,12 @@ async fn session(
     let _watching = room.watch(obs);
     let mut rx = room.tx.subscribe();
     let mut analysis_rx = shared.analyses.subscribe(&room.id);
-    let (first, mut last_seq, seats) = {
-        let inner = room.inner.lock().await;
-        // The token was checked at the upgrade; a claim may have replaced it since.
-        if room.token_revoked(obs, rev) {
-            drop(inner);
-            revoke(&mut sink, obs).await;
-            return;
-        }
-        let m = room.message_text(&inner, obs, since, "snapshot", now_ms(), None);
-        (m, inner.core.seq, inner.core.seats())
-    };
-    if sink.send(Message::Text(first.into())).await.is_err() {
+    let Some(mut last_seq) =
+        send_rendered(&mut sink, &room, obs, rev, since, "snapshot", None).await
+    else {
         return;
-    }
-    let oi = room.observer_index(obs, seats);
+    };
+    let oi = room.observer_index(obs);
     let limits = shared.limits.clone();
     let budget = RateLimiter::direct(quota(limits.ws_rate_per_sec, limits.ws_burst));
     let mut refused = 0u32;
@@ -882,19 +903,10 @@ async fn session(
                         if sink.send(Message::Text(t.into())).await.is_err() { break }
                     }
                     Reply::Snapshot(id) => {
-                        let rendered = {
-                            let inner = room.inner.lock().await;
-                            (!room.token_revoked(obs, rev)).then(|| {
-                                let m = room.message_text(&inner, obs, 0, "snapshot", now_ms(), Some(id));
-                                (m, inner.core.seq)
-                            })
-                        };
-                        let Some((m, seq)) = rendered else {
-                            revoke(&mut sink, obs).await;
-                            break;
-                        };
-                        last_seq = seq;
-                        if sink.send(Message::Text(m.into())).await.is_err() { break }
+                        match send_rendered(&mut sink, &room, obs, rev, 0, "snapshot", Some(id)).await {
+                            Some(seq) => last_seq = seq,
+                            None => break,
+                        }
                     }
                 }
             }
@@ -907,39 +919,25 @@ async fn session(
                 match update {
                     Ok(u) => {
                         if u.seq <= last_seq { continue }
-                        let text = match u.messages.get(oi) {
+                        match u.messages.get(oi) {
                             // The common case: one shared, already rendered text for every socket.
                             Some(Some(m)) if u.first == last_seq + 1 => {
                                 last_seq = u.seq;
-                                m.clone()
+                                if sink.send(Message::Text(m.clone())).await.is_err() { break }
                             }
-                            _ => {
-                                let inner = room.inner.lock().await;
-                                if room.token_revoked(obs, rev) {
-                                    drop(inner);
-                                    revoke(&mut sink, obs).await;
-                                    break;
-                                }
-                                let m = room.message_text(&inner, obs, last_seq, "update", now_ms(), None);
-                                last_seq = inner.core.seq;
-                                m.into()
-                            }
-                        };
-                        if sink.send(Message::Text(text)).await.is_err() { break }
+                            // Nobody watched as this observer when it was rendered, or this socket
+                            // missed an earlier update: it renders what it lacks itself.
+                            _ => match send_rendered(&mut sink, &room, obs, rev, last_seq, "update", None).await {
+                                Some(seq) => last_seq = seq,
+                                None => break,
+                            },
+                        }
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        let rendered = {
-                            let inner = room.inner.lock().await;
-                            (!room.token_revoked(obs, rev)).then(|| {
-                                (room.message_text(&inner, obs, last_seq, "update", now_ms(), None), inner.core.seq)
-                            })
-                        };
-                        let Some((m, seq)) = rendered else {
-                            revoke(&mut sink, obs).await;
-                            break;
-                        };
-                        last_seq = seq;
-                        if sink.send(Message::Text(m.into())).await.is_err() { break }
+                        match send_rendered(&mut sink, &room, obs, rev, last_seq, "update", None).await {
+                            Some(seq) => last_seq = seq,
+                            None => break,
+                        }
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                 }

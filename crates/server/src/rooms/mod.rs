@@ -302,7 +302,7 @@ impl Room {
     /// subscribing to [`Room::tx`] and taking the first snapshot, so that every later update is
     /// rendered for this observer.
     pub fn watch(self: &Arc<Self>, obs: Observer) -> Watching {
-        let index = observer_index(obs, self.watchers.len().saturating_sub(1));
+        let index = self.observer_index(obs);
         if let Some(w) = self.watchers.get(index) {
             w.fetch_add(1, Ordering::SeqCst);
         }
@@ -329,8 +329,9 @@ impl Room {
         }
     }
 
-    /// The observer index of `obs` in [`Update::messages`].
-    pub fn observer_index(&self, obs: Observer, seats: usize) -> usize {
-        observer_index(obs, seats)
+    /// The observer index of `obs` in [`Update::messages`] (seats in order, then the spectator).
+    pub fn observer_index(&self, obs: Observer) -> usize {
+        // One watcher count per observer: the seats, then the spectator.
+        observer_index(obs, self.watchers.len().saturating_sub(1))
     }
 }
