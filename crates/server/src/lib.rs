@@ -156,6 +156,10 @@ pub struct Limits {
     pub login: accounts::LoginLimits,
     /// Session cookies are marked `Secure` (the server is reached over TLS, e.g. behind a proxy).
     pub secure_cookies: bool,
+    /// Reverse proxies (their addresses) whose `X-Forwarded-For` names the client: requests through
+    /// them are rate-limited per player, not per proxy, and their connections are not capped
+    /// ([`net`]).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for Limits {
@@ -182,6 +186,7 @@ impl Default for Limits {
             waiting_expiry: Duration::from_secs(7 * 86_400),
             login: accounts::LoginLimits::default(),
             secure_cookies: false,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -312,6 +317,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         header_read_timeout: shared.limits.header_read_timeout,
         idle_timeout: shared.limits.idle_timeout,
         max_per_ip: shared.limits.max_connections_per_ip.max(1),
+        trusted_proxies: shared.limits.trusted_proxies.clone().into(),
     };
     let task = tokio::spawn(net::serve(listener, app, conn_limits, async move {
         let _ = rx.await;
@@ -324,8 +330,8 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     })
 }
 
-/// Runs the server until Ctrl-C on a new multi-threaded Tokio runtime (for callers without one, like
-/// the `tabula` binary).
+/// Runs the server until Ctrl-C or `SIGTERM` on a new multi-threaded Tokio runtime (for callers
+/// without one, like the `tabula` binary).
 pub fn serve_blocking(config: ServerConfig) -> Result<(), ServerError> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -333,11 +339,29 @@ pub fn serve_blocking(config: ServerConfig) -> Result<(), ServerError> {
     rt.block_on(serve(config))
 }
 
-/// Runs the server until Ctrl-C.
+/// Runs the server until Ctrl-C (`SIGINT`) or `SIGTERM` (what systemd and `docker stop` send), then
+/// shuts it down gracefully (open requests finish, pending writes are committed).
 pub async fn serve(config: ServerConfig) -> Result<(), ServerError> {
     let server = start(config).await?;
     tracing::info!("listening on http://{}", server.local_addr());
     println!("Tabula server listening on http://{}", server.local_addr());
-    tokio::signal::ctrl_c().await?;
+    stop_signal().await?;
+    tracing::info!("stopping");
     server.shutdown().await
+}
+
+/// Resolves on the first Ctrl-C or (on Unix) `SIGTERM`.
+async fn stop_signal() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            r = tokio::signal::ctrl_c() => r,
+            _ = term.recv() => Ok(()),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::signal::ctrl_c().await
+    }
 }

@@ -5,11 +5,19 @@
 //! The accept loop is hyper's HTTP/1 connection driver (what `axum::serve` runs) with its header
 //! timer switched on. A connection over its address's cap is closed as soon as it is accepted, before
 //! anything is read from it; the loop goes straight back to accepting.
+//!
+//! Behind a reverse proxy (nginx, `deploy/`), every connection comes from the proxy's address. A
+//! proxy named with `--trusted-proxy` is therefore not capped per address (it carries every player's
+//! connections; the proxy caps them per client, see `deploy/nginx.conf`), and each request it sends is
+//! attributed to the client its `X-Forwarded-For` header names: the rightmost address in that list that
+//! is not itself a trusted proxy (entries further left were written by the client and prove nothing).
+//! The per-address HTTP rate limit and the sign-in limits then apply to players, not to the proxy. A
+//! request from any other peer keeps its TCP address whatever headers it sends.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex as StdMutex};
 use std::task::{Context, Poll};
@@ -26,11 +34,38 @@ use tokio::sync::watch;
 use tokio::time::{Instant, Sleep};
 
 /// The connection bounds (from [`crate::Limits`]).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ConnLimits {
     pub header_read_timeout: Duration,
     pub idle_timeout: Duration,
     pub max_per_ip: usize,
+    /// Reverse proxies whose `X-Forwarded-For` is believed (and whose connections are not capped).
+    pub trusted_proxies: Arc<[IpAddr]>,
+}
+
+/// The client a request comes from: the TCP peer, or, when the peer is a trusted proxy, the rightmost
+/// address of `X-Forwarded-For` that is not a trusted proxy (the peer itself when the header is
+/// missing, unreadable or names only proxies).
+pub fn client_addr(
+    peer: SocketAddr,
+    forwarded_for: Option<&hyper::header::HeaderValue>,
+    trusted: &[IpAddr],
+) -> SocketAddr {
+    if !trusted.contains(&peer.ip()) {
+        return peer;
+    }
+    let Some(list) = forwarded_for.and_then(|v| v.to_str().ok()) else {
+        return peer;
+    };
+    for entry in list.rsplit(',') {
+        match entry.trim().parse::<IpAddr>() {
+            Ok(ip) if trusted.contains(&ip) => continue,
+            Ok(ip) => return SocketAddr::new(ip, peer.port()),
+            // A malformed entry: nothing left of it can be trusted either.
+            Err(_) => return peer,
+        }
+    }
+    peer
 }
 
 /// Open connections per client address.
@@ -101,7 +136,13 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let Some(slot) = Slot::take(&counts, peer.ip(), limits.max_per_ip) else {
+        let proxied = limits.trusted_proxies.contains(&peer.ip());
+        let cap = if proxied {
+            usize::MAX
+        } else {
+            limits.max_per_ip
+        };
+        let Some(slot) = Slot::take(&counts, peer.ip(), cap) else {
             tracing::debug!(
                 "closing a connection from {}: it already has {} open",
                 peer.ip(),
@@ -112,13 +153,19 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let app = app.clone();
+        let trusted = limits.trusted_proxies.clone();
         let mut stop = stop_rx.clone();
         tokio::spawn(async move {
             let _slot = slot;
             let io = TokioIo::new(IdleIo::new(stream, limits.idle_timeout));
             let tower = TowerToHyperService::new(app);
             let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
-                req.extensions_mut().insert(ConnectInfo(peer));
+                let client = if proxied {
+                    client_addr(peer, req.headers().get("x-forwarded-for"), &trusted)
+                } else {
+                    peer
+                };
+                req.extensions_mut().insert(ConnectInfo(client));
                 hyper::service::Service::call(&tower, req)
             });
             let mut builder = hyper::server::conn::http1::Builder::new();

@@ -330,3 +330,81 @@ async fn idle_connections_are_closed() {
     assert_eq!(until_closed(&mut w).await, Vec::<Value>::new());
     server.shutdown().await.unwrap();
 }
+
+/// `GET path` from the loopback address `from`, with `X-Forwarded-For: xff` when given; the status.
+async fn get_via(from: [u8; 4], addr: SocketAddr, path: &str, xff: Option<&str>) -> u16 {
+    let mut s = connect_from(from, addr).await;
+    let forwarded = xff.map_or(String::new(), |x| format!("X-Forwarded-For: {x}\r\n"));
+    let req =
+        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{forwarded}Connection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    tokio::time::timeout(WAIT, s.read_to_end(&mut buf))
+        .await
+        .unwrap()
+        .unwrap();
+    let text = String::from_utf8_lossy(&buf);
+    text.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_through_a_trusted_proxy_are_limited_per_forwarded_client() {
+    let limits = Limits {
+        http_rate_per_sec: 0.001,
+        http_burst: 2.0,
+        max_connections_per_ip: 2,
+        trusted_proxies: vec![IpAddr::from([127, 0, 0, 1])],
+        ..Limits::default()
+    };
+    let server = start_with(registry(), Storage::SqliteDir(temp_dir("proxy")), limits).await;
+    let addr = server.local_addr();
+    // Through the proxy (127.0.0.1), each forwarded client has its own budget.
+    for _ in 0..2 {
+        assert_eq!(
+            get_via([127, 0, 0, 1], addr, "/api/lobby", Some("203.0.113.1")).await,
+            200
+        );
+    }
+    assert_eq!(
+        get_via([127, 0, 0, 1], addr, "/api/lobby", Some("203.0.113.1")).await,
+        429,
+        "the forwarded client's budget is spent"
+    );
+    // A client cannot escape its budget by writing its own X-Forwarded-For entry in front: the
+    // rightmost untrusted entry is the one the proxy saw.
+    assert_eq!(
+        get_via(
+            [127, 0, 0, 1],
+            addr,
+            "/api/lobby",
+            Some("198.51.100.9, 203.0.113.1")
+        )
+        .await,
+        429
+    );
+    assert_eq!(
+        get_via([127, 0, 0, 1], addr, "/api/lobby", Some("203.0.113.2")).await,
+        200,
+        "another player behind the same proxy is still served"
+    );
+    // An untrusted peer's header is ignored: its requests count against its own address.
+    for _ in 0..2 {
+        assert_eq!(
+            get_via([127, 0, 0, 2], addr, "/api/lobby", Some("203.0.113.50")).await,
+            200
+        );
+    }
+    assert_eq!(
+        get_via([127, 0, 0, 2], addr, "/api/lobby", Some("203.0.113.51")).await,
+        429,
+        "an untrusted peer cannot choose its address"
+    );
+    // The proxy carries many players' connections: it is not capped per address.
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        let mut s = connect_from([127, 0, 0, 1], addr).await;
+        assert!(health_on(&mut s, addr).await.contains("200"));
+        held.push(s);
+    }
+    server.shutdown().await.unwrap();
+}

@@ -42,6 +42,12 @@ pub struct ServeArgs {
     /// players reach the server over TLS (e.g. behind a TLS-terminating proxy).
     #[arg(long)]
     pub secure_cookies: bool,
+    /// The address of a reverse proxy in front of this server (nginx: `127.0.0.1`; repeat for
+    /// several). Requests through it are attributed to the client its `X-Forwarded-For` names, so
+    /// rate limits apply per player rather than to the proxy, and its connections are not capped
+    /// per address. Never name an address that untrusted clients can connect from.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// How the log on stderr is written: `text` lines for people, or `json` (one JSON object per
     /// line). Which messages: the `RUST_LOG` environment variable (e.g. `warn`,
     /// `tabula_server=debug`; default `info`).
@@ -154,6 +160,7 @@ pub fn serve(args: ServeArgs, registry: Registry) -> anyhow::Result<()> {
         idle_timeout: Duration::from_secs(args.idle_timeout),
         allow_ai_only_games: args.allow_ai_games,
         secure_cookies: args.secure_cookies,
+        trusted_proxies: args.trusted_proxies,
         ..Limits::default()
     };
     if !(args.ws_rate.is_finite() && args.ws_rate > 0.0) {
