@@ -36,6 +36,32 @@ describe('Trump hex board', () => {
   });
 });
 
+describe('Piece art and marks', () => {
+  const view = { phase: 'play', committed: [true, true], board: { k3: 'K', j2: 'X', f5: 'd', g1: 'M' }, to_move: 0, turn: 3, quiet_turns: 1 };
+  it('draws every piece as an SVG symbol from the sprite, explained in words', () => {
+    const { board } = trumpRenderer.render(ctxFor('cyvasse-trump', view, []));
+    const king = board?.querySelector('.piece[data-cell="k3"]');
+    expect(king?.querySelector('use')?.getAttribute('href')).toBe('#tabula-emblem-king');
+    expect(king?.getAttribute('data-info')).toBe('South King: moves 2, strength 2; lose it and the game is lost');
+    expect(board?.querySelector('.piece[data-cell="f5"] use')?.getAttribute('href')).toBe('#tabula-emblem-dragon');
+    expect(document.querySelectorAll('#tabula-sprite symbol#tabula-emblem-dragon').length).toBe(1);
+    expect(board?.querySelectorAll('.piece text').length).toBe(0);
+  });
+  it('rings a target with a piece on it and dots an empty one, and tints the last move', () => {
+    const ctx = { ...ctxFor('cyvasse-trump', view, [la('j2*f5', ['j2', 'f5']), la('j2-i2', ['j2', 'i2'])]), lastMove: ['k2', 'k3'] };
+    ctx.selection.click('j2');
+    const { board } = trumpRenderer.render(ctx);
+    const marks = [...(board?.querySelectorAll('.mark-target') ?? [])];
+    expect(marks).toHaveLength(2);
+    const radii = marks.map((m) => Number(m.getAttribute('r'))).sort((a, b) => a - b);
+    expect(radii[0]).toBeLessThan(10);
+    expect(radii[1]).toBeGreaterThan(20);
+    expect(marks.find((m) => Number(m.getAttribute('r')) > 20)?.getAttribute('fill')).toBe('none');
+    expect(board?.querySelectorAll('.last-tint').length).toBe(2);
+    expect(board?.getAttribute('data-last-move')).toBe('k2 k3');
+  });
+});
+
 describe('Kyo stacks', () => {
   it('parses stacks bottom to top with owners', () => {
     expect(parseStack('DDLH')).toEqual({ chips: [{ kind: 'D', owner: 0 }, { kind: 'D', owner: 0 }, { kind: 'L', owner: 0 }], pawn: { kind: 'Heavy', owner: 0 } });
@@ -47,7 +73,9 @@ describe('Kyo stacks', () => {
     const ctx = ctxFor('kyo', view, [la('A0>B1', ['A0', 'B1']), la('A0/1>B1', ['A0', 'B1']), la('A0-A1', ['A0', 'A1']), la('end')]);
     const { board } = kyoRenderer.render(ctx);
     expect(board?.querySelectorAll('[data-cell]').length).toBe(100);
-    expect(board?.querySelectorAll('rect[rx="1.5"]').length).toBe(9);
+    expect(board?.querySelectorAll('rect.chip').length).toBe(9);
+    expect(board?.querySelectorAll('rect.chip-S').length).toBe(3);
+    expect(board?.querySelector('[data-cell="E0"] .stack')?.getAttribute('data-info')).toBe('Gold King on Shield (Gold), Shield (Gold), Shield (Gold)');
     expect(ctx.selection.click('A0')).toEqual({ kind: 'select' });
     const r = ctx.selection.click('B1');
     expect(r.kind).toBe('choose');
@@ -83,8 +111,8 @@ describe("Caird's Cyvasse", () => {
     expect(geo.names[63]).toBe('h8');
     const view = { phase: 'play', setup_committed: [true, true], in_check: true, board: 'K......./......../......../......../......../......../......../.......k', terrain: 'c.......' };
     const { pieces, terrain } = cairdCells(view, geo, 0);
-    expect(pieces.get('a1')).toEqual({ kind: 'King', seat: 0 });
-    expect(pieces.get('h8')).toEqual({ kind: 'King', seat: 1 });
+    expect(pieces.get('a1')).toMatchObject({ kind: 'King', seat: 0 });
+    expect(pieces.get('h8')).toMatchObject({ kind: 'King', seat: 1 });
     expect(terrain.get('a1')).toBe('fortress');
     const { panels } = cairdRenderer.render(ctxFor('cyvasse-caird', view, [], { board: 'square' }));
     expect(panels[0].querySelector('[data-testid=check]')).not.toBeNull();

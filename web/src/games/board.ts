@@ -17,12 +17,39 @@ export function cellState(ctx: RenderContext, name: string, targets: Set<string>
   };
 }
 
-/** Extra outline drawn over a cell: selected (thick gold), target (green dot + ring), last move (blue). */
-export function cellMarks(st: CellState, x: number, y: number, r: number): SVGElement[] {
+/** How a board draws a cell's marks: whether a piece stands on it (a legal target there is a ring at
+ * the cell's rim, never a dot over the piece) and whether the board tints the last move's cells itself
+ * (then no ring is drawn for it). */
+export interface MarkOptions {
+  occupied?: boolean;
+  tinted?: boolean;
+  /** A square cell (of side 2r): rims are drawn as square frames along its edge. */
+  square?: boolean;
+}
+
+/** Marks drawn over a cell: selected (thick gold rim), target (a green dot on an empty cell, a green rim
+ * around a piece), last move (a blue dashed rim, unless the board tints the cell). None covers the
+ * middle of a piece, where its emblem is. */
+export function cellMarks(st: CellState, x: number, y: number, r: number, o: MarkOptions = {}): SVGElement[] {
   const out: SVGElement[] = [];
-  if (st.last) out.push(s('circle', { cx: x, cy: y, r: r * 0.9, fill: 'none', stroke: 'var(--last)', 'stroke-width': r * 0.12, 'stroke-dasharray': `${r * 0.3} ${r * 0.15}` }));
-  if (st.selected) out.push(s('circle', { cx: x, cy: y, r: r * 0.92, fill: 'none', stroke: 'var(--hi2)', 'stroke-width': r * 0.18 }));
-  if (st.target) out.push(s('circle', { cx: x, cy: y, r: r * 0.22, fill: 'var(--hi)', 'fill-opacity': 0.75, stroke: '#fff', 'stroke-width': r * 0.05 }));
+  const frame = (cls: string, colour: string, width: number, opacity = 1): SVGElement =>
+    s('rect', { class: cls, x: x - r + width / 2, y: y - r + width / 2, width: 2 * r - width, height: 2 * r - width, rx: width, fill: 'none', stroke: colour, 'stroke-opacity': opacity, 'stroke-width': width });
+  if (o.square) {
+    if (st.selected) out.push(frame('mark-selected', 'var(--hi2)', r * 0.14));
+    if (st.target) {
+      out.push(o.occupied
+        ? frame('mark-target', 'var(--hi)', r * 0.12, 0.85)
+        : s('circle', { class: 'mark-target', cx: x, cy: y, r: r * 0.26, fill: 'var(--hi)', 'fill-opacity': 0.7 }));
+    }
+    return out;
+  }
+  if (st.last && !o.tinted) out.push(s('circle', { class: 'mark-last', cx: x, cy: y, r: r * 0.9, fill: 'none', stroke: 'var(--last)', 'stroke-width': r * 0.12, 'stroke-dasharray': `${r * 0.3} ${r * 0.15}` }));
+  if (st.selected) out.push(s('circle', { class: 'mark-selected', cx: x, cy: y, r: r * 0.92, fill: 'none', stroke: 'var(--hi2)', 'stroke-width': r * 0.18 }));
+  if (st.target) {
+    out.push(o.occupied
+      ? s('circle', { class: 'mark-target', cx: x, cy: y, r: r * 0.95, fill: 'none', stroke: 'var(--hi)', 'stroke-opacity': 0.85, 'stroke-width': r * 0.14 })
+      : s('circle', { class: 'mark-target', cx: x, cy: y, r: r * 0.26, fill: 'var(--hi)', 'fill-opacity': 0.7 }));
+  }
   return out;
 }
 
@@ -54,5 +81,49 @@ export function attachBoardInput(host: HTMLElement, onCell: (cell: string) => vo
     if (!start) return;
     const c = cellAt(ev);
     if (c && c !== start) onCell(c);
+  });
+}
+
+/** The last move already seen per game (animated, or shown on arrival), so a redraw for a click does
+ * not replay it. */
+const seenLastMove = new Map<string, string>();
+
+/** Whether the reader asked the system for less motion. */
+function reducedMotion(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/** How long a move slides, in milliseconds. */
+export const MOVE_MS = 180;
+
+/** Marks `svg` with the last move (`data-last-move="from to"`) and, once it is in the page, slides what
+ * now stands on the destination (the element with `data-anim-cell` set to it) from the origin's centre
+ * to its own: the last move's first two cells are the latest action's origin and destination. Only a
+ * last move not seen before in this game slides (not the one on the screen when the page opens, nor
+ * again on a redraw); the slide is a Web Animation of the CSS `translate`, marked by `data-animated`
+ * on the board, the class `moving` on the piece while it runs and a count in the page's
+ * `data-moves-animated`; it is skipped when the reader prefers reduced motion. */
+export function animateLastMove(svg: SVGElement, ctx: RenderContext, centre: (cell: string) => { x: number; y: number } | null): void {
+  const cells = ctx.lastMove;
+  if (cells.length) svg.setAttribute('data-last-move', cells.slice(0, 2).join(' '));
+  const key = cells.join(' ');
+  const seen = seenLastMove.get(ctx.gameId);
+  seenLastMove.set(ctx.gameId, key);
+  if (seen === undefined || seen === key || cells.length < 2 || reducedMotion()) return;
+  const [from, to] = cells;
+  const a = centre(from);
+  const b = centre(to);
+  if (!a || !b) return;
+  requestAnimationFrame(() => {
+    if (!svg.isConnected) return;
+    const el = [...svg.querySelectorAll('[data-anim-cell]')].find((e) => e.getAttribute('data-anim-cell') === to);
+    if (!(el instanceof SVGElement) || typeof el.animate !== 'function') return;
+    el.classList.add('moving');
+    svg.setAttribute('data-animated', `${from} ${to}`);
+    // Counted on the page (like the sounds played) so a browser test can tell that moves slide.
+    const root = document.documentElement;
+    root.dataset.movesAnimated = String(Number(root.dataset.movesAnimated ?? '0') + 1);
+    const anim = el.animate([{ translate: `${a.x - b.x}px ${a.y - b.y}px` }, { translate: '0px 0px' }], { duration: MOVE_MS, easing: 'ease-out' });
+    anim.onfinish = () => el.classList.remove('moving');
   });
 }

@@ -18,6 +18,26 @@ const KINDS: Record<string, string> = {
   K: 'King', D: 'Dragon', E: 'Elephant', T: 'Trebuchet', C: 'Crossbowman', H: 'Heavy Horse',
   L: 'Light Horse', S: 'Spear', R: 'Rabble', M: 'Mountain',
 };
+/** Each piece in the rule book's words (Caird's rules): category, level, basic move. */
+const PIECE_WORDS: Record<string, string> = {
+  King: 'king; moves and takes 1 orthogonally or diagonally',
+  Dragon: 'special, elite; up to 4 orthogonally or diagonally',
+  Elephant: 'special, basic; up to 3 orthogonally',
+  Trebuchet: 'ranged, elite; up to 3 orthogonally',
+  Crossbowman: 'ranged, basic; up to 2 diagonally',
+  'Heavy Horse': 'cavalry, elite; up to 3 diagonally',
+  'Light Horse': 'cavalry, basic; up to 2 diagonally',
+  Spear: 'infantry, elite; 1 orthogonally or diagonally',
+  Rabble: 'infantry, basic; 1 orthogonally',
+  Mountain: 'never moves, never captured',
+};
+
+/** What a hover or a tap on a piece says: "Black Dragon: special, elite; …". */
+export function cairdInfo(kind: string, seat: number): string {
+  const side = seat === 0 ? 'White' : seat === 1 ? 'Black' : '';
+  return `${side ? `${side} ` : ''}${kind}: ${PIECE_WORDS[kind] ?? ''}`;
+}
+
 const TERRAIN: Record<string, string> = { h: 'hills', f: 'forest', w: 'water', c: 'fortress', b: 'burning' };
 
 export interface CairdGeometry {
@@ -65,7 +85,8 @@ export function cairdCells(view: unknown, geo: CairdGeometry, seat: number | nul
     const name = geo.names[i];
     if (!name) return;
     if (p && p !== '.' && KINDS[p.toUpperCase()]) {
-      pieces.set(name, { kind: KINDS[p.toUpperCase()], seat: p === 'M' || p === 'm' ? -1 : p === p.toUpperCase() ? 0 : 1 });
+      const seat = p === 'M' || p === 'm' ? -1 : p === p.toUpperCase() ? 0 : 1;
+      pieces.set(name, { kind: KINDS[p.toUpperCase()], seat, info: cairdInfo(KINDS[p.toUpperCase()], seat) });
     }
     if (t && TERRAIN[t]) terrain.set(name, TERRAIN[t]);
   };
@@ -107,7 +128,10 @@ export const cairdRenderer: Renderer = {
       });
       for (const [cell, code] of ctx.draft.pieces) {
         const kind = KINDS[code.toUpperCase()];
-        if (kind) pieces.set(cell, { kind, seat: code.toUpperCase() === 'M' ? -1 : mine });
+        if (kind) {
+          const seat = code.toUpperCase() === 'M' ? -1 : mine;
+          pieces.set(cell, { kind, seat, info: cairdInfo(kind, seat) });
+        }
       }
       for (const [cell, code] of ctx.draft.terrain) if (TERRAIN[code]) terrain.set(cell, TERRAIN[code]);
     }
@@ -137,7 +161,7 @@ export const cairdRenderer: Renderer = {
         content: (name, x, y) => {
           const p = pieces.get(name);
           const t = terrain.get(name);
-          const g = p ? pieceToken(p.kind, p.seat, x + 26, y + 26, 19) : null;
+          const g = p ? pieceToken(p.kind, p.seat, x + 26, y + 26, 21, { info: p.info }) : null;
           if (t && t !== 'grassland') {
             const label = document.createElementNS('http://www.w3.org/2000/svg', 'text');
             label.setAttribute('x', String(x + 3));
@@ -162,7 +186,7 @@ export const cairdRenderer: Renderer = {
       inCheck ? h('div.banner.warn', { 'data-testid': 'check' }, 'Check!') : null,
       h('div', `Phase: ${phase}${phase === 'setup' ? ` — ready: ${committed.map((c, i) => `${ctx.seatNames[i] ?? i} ${c ? 'yes' : 'no'}`).join(', ')}` : ''}`),
       reserve.some(Boolean) ? h('div', `Dragon in reserve: ${reserve.map((r, i) => (r ? ctx.seatNames[i] ?? i : null)).filter((x) => x !== null).join(', ')}`) : null,
-      h('p.muted', 'K King, Dr Dragon, El Elephant, Tr Trebuchet, Xb Crossbowman, HH Heavy Horse, LH Light Horse, Sp Spear, Ra Rabble; grey peaks are Mountains. Terrain: Hills (tan), Water (blue), Forest (green), Fort (Fortress). White plays round tokens, Black octagons.'),
+      h('p.muted', 'A crown is the King, wings the Dragon, a trunk the Elephant, a long arm and counterweight the Trebuchet, a bow the Crossbowman, a horse head the Heavy Horse (with speed lines: the Light Horse), a spear and shield the Spear, a pitchfork the Rabble; grey peaks are Mountains. Terrain: Hills (tan), Water (blue), Forest (green), Fort (Fortress). White plays round tokens, Black octagons. Hover or tap a piece for how it moves.'),
     );
     return { board, panels: [info] };
   },

@@ -4,13 +4,15 @@
 
 import { s } from '../ui/dom';
 import { cubeToPixel, hexColour, hexPoints, parseRowCell, rowCellNames, rowCellToCube } from '../logic/hex';
-import { cellClass, cellMarks, cellState } from './board';
-import { pieceToken } from './art';
+import { animateLastMove, cellClass, cellMarks, cellState } from './board';
+import { PALETTE, pieceToken } from './art';
 import type { RenderContext } from './types';
 
 export interface HexPiece {
   kind: string;
   seat: number;
+  /** What a hover or tap on the piece says (default: its kind). */
+  info?: string;
 }
 
 export interface HexDrawSpec {
@@ -62,20 +64,21 @@ export function drawHexBoard(ctx: RenderContext, spec: HexDrawSpec): SVGElement 
     const cube = rowCellToCube(p.row, p.index);
     const home = spec.homeOf(name);
     const terrain = spec.terrain?.get(name);
-    const base = ['#efe3c8', '#e3d2ad', '#d6c196'][hexColour(cube)];
+    const base = [PALETTE.light, PALETTE.mid, PALETTE.dark][hexColour(cube)];
     const fill = terrain && TERRAIN_FILL[terrain] ? TERRAIN_FILL[terrain] : home === -1 ? '#d9d2c0' : base;
     const st = cellState(ctx, name, targets);
     cells.push(s('polygon', {
       class: cellClass(st), 'data-cell': name, points: hexPoints(pos.x, pos.y, SIZE * 0.97, orientation),
-      fill, stroke: '#7b6446', 'stroke-width': 1,
+      fill, stroke: PALETTE.line, 'stroke-width': 1,
     }, s('title', terrain ? `${name} (${terrain})` : name)));
+    if (st.last) cells.push(s('polygon', { class: 'last-tint', points: hexPoints(pos.x, pos.y, SIZE * 0.97, orientation), fill: PALETTE.last, 'fill-opacity': 0.38, 'pointer-events': 'none' }));
     if (terrain && TERRAIN_LABEL[terrain]) {
       cells.push(s('text', { x: pos.x, y: pos.y + SIZE * 0.78, 'text-anchor': 'middle', 'font-size': 7, fill: '#3d3024' }, TERRAIN_LABEL[terrain]));
     }
-    cells.push(s('text', { x: pos.x - SIZE * 0.55, y: pos.y - SIZE * 0.35, 'font-size': 7, fill: '#7b6446' }, name));
+    cells.push(s('text', { x: pos.x - SIZE * 0.55, y: pos.y - SIZE * 0.35, 'font-size': 7, fill: PALETTE.line }, name));
     const piece = spec.pieces.get(name);
-    if (piece) pieces.push(pieceToken(piece.kind, piece.seat, pos.x, pos.y, SIZE * 0.72, { 'data-cell': name }));
-    marks.push(...cellMarks(st, pos.x, pos.y, SIZE * 0.8).map((m) => {
+    if (piece) pieces.push(pieceToken(piece.kind, piece.seat, pos.x, pos.y, SIZE * 0.72, { attrs: { 'data-cell': name, 'data-anim-cell': name }, info: piece.info }));
+    marks.push(...cellMarks(st, pos.x, pos.y, SIZE * 0.8, { occupied: !!piece, tinted: true }).map((m) => {
       m.setAttribute('pointer-events', 'none');
       return m;
     }));
@@ -92,12 +95,14 @@ export function drawHexBoard(ctx: RenderContext, spec: HexDrawSpec): SVGElement 
     if (!pts.length) continue;
     // Cover the half with one polygon per cell (exact, whatever the orientation).
     const g = s('g', { class: 'cover', 'data-testid': 'hidden-cover', 'pointer-events': 'none' },
-      pts.map((p) => s('polygon', { points: hexPoints(p.x, p.y, SIZE, orientation), fill: '#3b2a1a', 'fill-opacity': 0.85 })));
+      pts.map((p) => s('polygon', { points: hexPoints(p.x, p.y, SIZE, orientation), fill: PALETTE.cover, 'fill-opacity': 0.85 })));
     const cx = pts.reduce((a, p) => a + p.x, 0) / pts.length;
     const cy = pts.reduce((a, p) => a + p.y, 0) / pts.length;
-    g.appendChild(s('text', { x: cx, y: cy, 'text-anchor': 'middle', 'font-size': 16, fill: '#f6d9a8', 'font-weight': 700 }, 'Hidden until both armies are ready'));
+    g.appendChild(s('text', { x: cx, y: cy, 'text-anchor': 'middle', 'font-size': 16, fill: PALETTE.coverInk, 'font-weight': 700 }, 'Hidden until both armies are ready'));
     covers.push(g);
   }
-  return s('svg', { class: 'board', viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${(maxX - minX).toFixed(1)} ${(maxY - minY).toFixed(1)}`, role: 'img', 'aria-label': 'hex board' },
+  const svg = s('svg', { class: 'board', viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${(maxX - minX).toFixed(1)} ${(maxY - minY).toFixed(1)}`, role: 'img', 'aria-label': 'hex board' },
     s('g', cells), s('g', pieces), s('g', marks), s('g', covers));
+  animateLastMove(svg, ctx, (cell) => position(cell, spec.layout, flip));
+  return svg;
 }

@@ -5,7 +5,7 @@
 // slice itself is chosen among the legal actions when a move's cells are clicked.
 
 import { h, s } from '../ui/dom';
-import { pieceToken, seatColour } from './art';
+import { PALETTE, pieceToken, seatColour } from './art';
 import { drawSquareBoard } from './squares';
 import { asNumber, asString, get } from './types';
 import type { Renderer, RenderContext } from './types';
@@ -34,23 +34,39 @@ export function parseStack(code: string): Stack {
   return { chips, pawn };
 }
 
+const CHIP_NAME: Record<string, string> = { D: 'Dark Mana', L: 'Light Mana', S: 'Shield' };
+const SIDE = ['Gold', 'Red'];
+
+/** A stack in words, top first: "Gold Heavy on Dark Mana (Gold), Light Mana (Red)". */
+export function stackWords(st: Stack): string {
+  const chips = [...st.chips].reverse().map((c) => `${CHIP_NAME[c.kind]} (${SIDE[c.owner]})`).join(', ');
+  const pawn = st.pawn ? `${SIDE[st.pawn.owner]} ${st.pawn.kind}` : '';
+  if (pawn && chips) return `${pawn} on ${chips}`;
+  return pawn || chips || 'empty';
+}
+
+/** A stack: its chips as a column on the right, bottom to top (every chip drawn, so the composition
+ * and the slice to lift are visible at a glance: Dark Mana purple, Light Mana yellow, Shields grey with
+ * a notch; the owner by the edge, gold or red), its pawn as a token on the left. */
 function drawStack(st: Stack, x: number, y: number, size: number): SVGElement {
-  const g = s('g', { 'pointer-events': 'none' });
-  const chipH = Math.min(7, (size * 0.5) / Math.max(1, st.chips.length));
+  const g = s('g', { class: 'stack', 'pointer-events': 'none', 'data-info': stackWords(st) });
+  const n = st.chips.length;
+  const colW = size * 0.28;
+  const colX = x + size - colW - 5;
+  const chipH = Math.min(size * 0.2, (size - 10) / Math.max(1, n));
   st.chips.forEach((c, i) => {
-    const cy = y + size - 4 - (i + 1) * chipH;
+    const cy = y + size - 5 - (i + 1) * chipH;
     g.appendChild(s('rect', {
-      x: x + 5, y: cy, width: size - 10, height: chipH - 0.8, rx: 1.5,
-      fill: CHIP_FILL[c.kind], stroke: c.owner === 0 ? '#c9a227' : '#b3261e', 'stroke-width': 1.6,
+      class: `chip chip-${c.kind}`, x: colX, y: cy + 0.4, width: colW, height: chipH - 0.8, rx: Math.min(2, chipH / 3),
+      fill: CHIP_FILL[c.kind], stroke: c.owner === 0 ? '#d4a017' : '#c0392b', 'stroke-width': Math.min(2.2, chipH / 3),
     }));
-    if (chipH >= 5) {
-      g.appendChild(s('text', { x: x + size / 2, y: cy + chipH - 1.8, 'text-anchor': 'middle', 'font-size': chipH - 1, fill: CHIP_INK[c.kind] }, `${c.kind}${c.owner === 0 ? '' : '\u2032'}`));
-    }
+    if (c.kind === 'S') g.appendChild(s('path', { d: `M${colX + colW / 2 - 2.5},${cy + 1.5}h5v${Math.max(1, chipH - 4.5)}l-2.5,1.5l-2.5,-1.5Z`, fill: '#f4efe3', 'fill-opacity': 0.85 }));
+    else if (chipH >= 9) g.appendChild(s('text', { x: colX + colW / 2, y: cy + chipH - 2.2, 'text-anchor': 'middle', 'font-size': chipH - 3, 'font-weight': 700, fill: CHIP_INK[c.kind] }, c.kind));
   });
   if (st.pawn) {
-    const top = y + size - 4 - st.chips.length * chipH;
-    const r = size * 0.26;
-    g.appendChild(pieceToken(st.pawn.kind, st.pawn.owner, x + size / 2, Math.min(top - r + 4, y + size / 2), r));
+    const r = size * 0.31;
+    const words = stackWords(st);
+    g.appendChild(pieceToken(st.pawn.kind, st.pawn.owner, x + size * 0.33, y + size / 2, r, { game: 'chess', info: words }));
   }
   return g;
 }
@@ -65,16 +81,14 @@ export const kyoRenderer: Renderer = {
     }
     const svg = drawSquareBoard(ctx, {
       files: FILES, ranks: RANKS, flip: (ctx.bottomSeat ?? ctx.seat ?? 0) === 1, size: 56,
-      fill: (f, r) => ((f + r) % 2 === 0 ? '#d9c9a3' : '#efe3c8'),
+      fill: (f, r) => ((f + r) % 2 === 0 ? PALETTE.dark : PALETTE.light),
       content: (name, x, y) => {
         const st = stacks.get(name);
         return st ? drawStack(st, x, y, 56) : null;
       },
       title: (name) => {
         const st = stacks.get(name);
-        if (!st) return `${name}: empty`;
-        const chips = st.chips.map((c) => `${c.kind}${c.owner === 0 ? '(Gold)' : '(Red)'}`).join(' ');
-        return `${name}: ${chips || 'no chips'}${st.pawn ? ` under ${st.pawn.owner === 0 ? 'Gold' : 'Red'} ${st.pawn.kind}` : ''}`;
+        return `${name}: ${st ? stackWords(st) : 'empty'}`;
       },
     });
     const turn = get(ctx.view, 'turn');
@@ -86,7 +100,7 @@ export const kyoRenderer: Renderer = {
       h('div', h('span.seat-chip', { style: `background:${seatColour(toMove)}` }), `${ctx.seatNames[toMove] ?? (toMove === 0 ? 'Gold' : 'Red')} to move`),
       h('div', `This turn: ${asString(get(turn, 'phase'), 'open')}${get(turn, 'active') ? `, piece on ${asString(get(turn, 'active'))}` : ''}, ${asNumber(get(turn, 'steps'))} step(s)`),
       h('div', `Mana chips on the board — Gold: ${mana[0]}, Red: ${mana[1]}`),
-      h('p.muted', 'Chips bottom to top: D Dark Mana (purple), L Light Mana (yellow), S Shield (grey); gold edges are Gold\'s, red edges and a prime (′) are Red\'s. Click a stack, then a target; pick the slice (chips left behind, /N) when asked.'),
+      h('p.muted', 'Each stack: the pawn on the left, its chips on the right from the bottom up — Dark Mana (purple), Light Mana (yellow), Shield (grey, notched); gold edges are Gold\'s chips, red edges Red\'s. Tap a stack to read it. Click a stack, then a target; pick the slice (chips left behind, /N) when asked.'),
     );
     return { board: svg, panels: [info] };
   },

@@ -2,7 +2,8 @@
 // and by Kyo (whose cells draw stacks).
 
 import { s } from '../ui/dom';
-import { cellClass, cellMarks, cellState } from './board';
+import { PALETTE } from './art';
+import { animateLastMove, cellClass, cellMarks, cellState } from './board';
 import type { RenderContext } from './types';
 
 export interface SquareSpec {
@@ -35,11 +36,14 @@ export function drawSquareBoard(ctx: RenderContext, spec: SquareSpec): SVGElemen
       const name = `${files[f]}${ranks[r]}`;
       const { x, y } = pos(f, r);
       const st = cellState(ctx, name, targets);
+      const content = spec.content(name, x, y);
+      if (content) content.setAttribute('data-anim-cell', name);
       layers.push(s('g', { class: cellClass(st), 'data-cell': name },
         s('title', spec.title ? spec.title(name) : name),
-        s('rect', { x, y, width: size, height: size, fill: spec.fill(f, r, name), stroke: '#7b6446', 'stroke-width': 0.5 }),
-        spec.content(name, x, y)));
-      marks.push(...cellMarks(st, x + size / 2, y + size / 2, size * 0.45).map((m) => {
+        s('rect', { x, y, width: size, height: size, fill: spec.fill(f, r, name), stroke: PALETTE.line, 'stroke-width': 0.5 }),
+        st.last ? s('rect', { class: 'last-tint', x, y, width: size, height: size, fill: PALETTE.last, 'fill-opacity': 0.38, 'pointer-events': 'none' }) : null,
+        content));
+      marks.push(...cellMarks(st, x + size / 2, y + size / 2, size / 2, { occupied: content !== null, tinted: true, square: true }).map((m) => {
         m.setAttribute('pointer-events', 'none');
         return m;
       }));
@@ -48,11 +52,11 @@ export function drawSquareBoard(ctx: RenderContext, spec: SquareSpec): SVGElemen
   const labels: SVGElement[] = [];
   files.forEach((f, i) => {
     const { x } = pos(i, 0);
-    labels.push(s('text', { x: x + size / 2, y: margin + ranks.length * size + 13, 'text-anchor': 'middle', 'font-size': 11, fill: '#6d5f50' }, f));
+    labels.push(s('text', { x: x + size / 2, y: margin + ranks.length * size + 13, 'text-anchor': 'middle', 'font-size': 11, fill: PALETTE.label }, f));
   });
   ranks.forEach((r, i) => {
     const { y } = pos(0, i);
-    labels.push(s('text', { x: 9, y: y + size / 2 + 4, 'text-anchor': 'middle', 'font-size': 11, fill: '#6d5f50' }, r));
+    labels.push(s('text', { x: 9, y: y + size / 2 + 4, 'text-anchor': 'middle', 'font-size': 11, fill: PALETTE.label }, r));
   });
   const covers: SVGElement[] = [];
   if (spec.covered && spec.covered.ranks.length) {
@@ -60,11 +64,26 @@ export function drawSquareBoard(ctx: RenderContext, spec: SquareSpec): SVGElemen
     const top = Math.min(...ys);
     const height = (Math.max(...ys) - top) + size;
     covers.push(s('g', { class: 'cover', 'data-testid': 'hidden-cover', 'pointer-events': 'none' },
-      s('rect', { x: margin, y: top, width: files.length * size, height, fill: '#3b2a1a', 'fill-opacity': 0.85 }),
-      s('text', { x: margin + (files.length * size) / 2, y: top + height / 2, 'text-anchor': 'middle', 'font-size': size * 0.4, fill: '#f6d9a8', 'font-weight': 700 }, spec.covered.label)));
+      s('rect', { x: margin, y: top, width: files.length * size, height, fill: PALETTE.cover, 'fill-opacity': 0.85 }),
+      s('text', { x: margin + (files.length * size) / 2, y: top + height / 2, 'text-anchor': 'middle', 'font-size': size * 0.4, fill: PALETTE.coverInk, 'font-weight': 700 }, spec.covered.label)));
   }
   const w = files.length * size + 2 * margin;
   const hgt = ranks.length * size + 2 * margin;
-  return s('svg', { class: 'board', viewBox: `0 0 ${w} ${hgt}`, role: 'img', 'aria-label': 'board' },
+  const svg = s('svg', { class: 'board', viewBox: `0 0 ${w} ${hgt}`, role: 'img', 'aria-label': 'board' },
     s('g', layers), s('g', labels), s('g', marks), s('g', covers));
+  const index = (cell: string): { f: number; r: number } | null => {
+    for (let r = 0; r < ranks.length; r++) {
+      if (!cell.endsWith(ranks[r])) continue;
+      const f = files.indexOf(cell.slice(0, cell.length - ranks[r].length));
+      if (f >= 0) return { f, r };
+    }
+    return null;
+  };
+  animateLastMove(svg, ctx, (cell) => {
+    const i = index(cell);
+    if (!i) return null;
+    const { x, y } = pos(i.f, i.r);
+    return { x: x + size / 2, y: y + size / 2 };
+  });
+  return svg;
 }

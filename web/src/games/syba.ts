@@ -10,7 +10,7 @@ import mapData from '../../../crates/games/syba/data/map.json';
 import citiesData from '../../../crates/games/syba/data/cities.json';
 import racesData from '../../../crates/games/syba/data/races.json';
 import heroesData from '../../../crates/games/syba/data/heroes.json';
-import { seatColour, seatInk } from './art';
+import { emblemUse, PALETTE, seatColour, seatInk } from './art';
 import { cellMarks, cellState } from './board';
 import { asArray, asNumber, asString, get } from './types';
 import type { Renderer, RenderContext } from './types';
@@ -65,11 +65,39 @@ export function selectionOf(state: unknown): { seat: number; purpose: string; mo
   return { seat: asNumber(get(sel, 'seat')), purpose: what, moving: !!move, chosen: asArray(get(sel, 'chosen')).map((x) => asNumber(x, -1)) };
 }
 
-function unitLabel(kind: unknown): { letter: string; name: string } {
-  if (typeof kind === 'string') return { letter: kind[0]?.toUpperCase() ?? '?', name: kind };
+const UNIT_POWER: Record<string, number> = { soldier: 1, knight: 2, monster: 3 };
+const LEVEL_NAME: Record<string, string> = { settlement: 'Settlement', village: 'Village', town: 'Town', major: 'Major City', capital: 'Capital City' };
+const LEVEL_EMBLEM: Record<string, string> = { settlement: 'settlement', village: 'village', town: 'citytown', major: 'major', capital: 'citycapital' };
+
+/** A unit's emblem, its name (the race's own name for the chip, or the hero's) and its type in words. */
+function unitLabel(kind: unknown, race: number | null): { emblem: string; name: string; type: string } {
+  if (typeof kind === 'string') {
+    const r = race === null ? undefined : RACES[race];
+    const own = r ? (r as unknown as Record<string, unknown>)[kind] : undefined;
+    const type = kind.charAt(0).toUpperCase() + kind.slice(1);
+    const power = UNIT_POWER[kind];
+    return { emblem: kind in UNIT_POWER ? kind : 'soldier', name: typeof own === 'string' && own ? own : type, type: `${type}${power ? `, Power ${power}` : ''}` };
+  }
   const hero = get(kind, 'hero');
-  if (typeof hero === 'number') return { letter: 'H', name: HEROES[hero]?.name ?? `hero ${hero}` };
-  return { letter: '?', name: 'unit' };
+  if (typeof hero === 'number') {
+    const hd = HEROES[hero];
+    return { emblem: 'hero', name: hd?.name ?? `hero ${hero}`, type: `Hero${hd ? `, Power ${hd.power}` : ''}` };
+  }
+  return { emblem: 'soldier', name: 'unit', type: 'unit' };
+}
+
+/** A unit in the rule book's words, for its tooltip and tap. */
+export function unitInfo(id: string, name: string, type: string, owner: string, exhausted: boolean, picked: boolean): string {
+  const state = exhausted
+    ? 'Exhausted (used this turn; Rest it with 1 Food)'
+    : 'Rested (may be Exhausted to move again, attack or use a hero action)';
+  return `${id}: ${name} (${type}) of ${owner}, ${state}${picked ? '; chosen' : ''}`;
+}
+
+/** A city in the rule book's words: its type, City Strength (also the resources it gives) and owner. */
+export function cityInfo(city: string, level: string, owner: string | null, destroyed: boolean): string {
+  const n = LEVEL_STRENGTH[level];
+  return `${city}: ${LEVEL_NAME[level] ?? level}, City Strength ${n ?? '?'} (gives ${n ?? '?'} resources)${owner ? `, owned by ${owner}` : ', unowned'}${destroyed ? ', destroyed' : ''}`;
 }
 
 /** A trade bundle in words: `2 production, u17, Kaul`. */
@@ -141,13 +169,16 @@ export const sybaRenderer: Renderer = {
       const level = cityIdx >= 0 ? CITIES[cityIdx].level : '';
       const g = s('g', { class: `cell area${st.target ? ' target' : ''}`, 'data-cell': area.id },
         s('title', `${area.name}${cityIdx >= 0 ? ` — ${level} (strength ${LEVEL_STRENGTH[level] ?? '?'})${typeof owner === 'number' ? `, owned by ${ctx.seatNames[owner] ?? `P${owner + 1}`}` : ', unowned'}${gone ? ', destroyed' : ''}` : ''}`),
-        s('polygon', { points: hexPts(x, y, R * 0.98), fill: cityIdx >= 0 && !gone ? '#efe3c8' : '#dfe6cf', stroke: st.target ? 'var(--hi)' : '#7b6446', 'stroke-width': st.target ? 4 : 1.2 }),
+        s('polygon', { points: hexPts(x, y, R * 0.98), fill: cityIdx >= 0 && !gone ? PALETTE.light : PALETTE.neutral, stroke: st.target ? 'var(--hi)' : PALETTE.line, 'stroke-width': st.target ? 4 : 1.2 }),
         s('text', { x, y: y - R * 0.55, 'text-anchor': 'middle', 'font-size': 9, 'font-weight': 700, fill: '#3b2a1a' }, area.name.length > 14 ? area.code : area.name));
       if (cityIdx >= 0 && !gone) {
         const oc = typeof owner === 'number' ? playerColour(view, owner) : { fill: '#fff', ink: '#333' };
-        g.appendChild(s('g', { transform: `translate(${x - R * 0.62},${y - R * 0.32})` },
-          s('rect', { width: 20, height: 14, rx: 2, fill: oc.fill, stroke: '#3b2a1a' }),
-          s('text', { x: 10, y: 11, 'text-anchor': 'middle', 'font-size': 10, 'font-weight': 700, fill: oc.ink }, `${LEVEL_STRENGTH[level] ?? '?'}${typeof owner === 'number' ? `P${owner + 1}` : ''}`)));
+        const info = cityInfo(area.city ?? area.name, level, typeof owner === 'number' ? ctx.seatNames[owner] ?? `P${owner + 1}` : null, false);
+        g.appendChild(s('g', { class: 'city-badge', transform: `translate(${x - R * 0.7},${y - R * 0.36})`, 'data-info': info },
+          s('title', info),
+          s('rect', { width: 30, height: 16, rx: 3, fill: oc.fill, stroke: '#3b2a1a' }),
+          emblemUse(LEVEL_EMBLEM[level] ?? 'settlement', 8.5, 8, 13, oc.ink),
+          s('text', { x: 22.5, y: 12.5, 'text-anchor': 'middle', 'font-size': 11, 'font-weight': 700, fill: oc.ink }, `${LEVEL_STRENGTH[level] ?? '?'}`)));
       }
       // Units in this area, each a chip (a hero is round), drawn above every area.
       const here = units.filter((u) => asNumber(get(u, 'area'), -1) === ai);
@@ -159,14 +190,16 @@ export const sybaRenderer: Renderer = {
         const col = playerColour(view, o);
         const ex = get(u, 'exhausted') === true;
         const picked = chosen.has(asNumber(get(u, 'id'), -1));
-        const { letter, name } = unitLabel(get(u, 'kind'));
+        const race = get(state, 'players', o, 'race');
+        const { emblem, name, type } = unitLabel(get(u, 'kind'), typeof race === 'number' ? race : null);
+        const info = unitInfo(id, name, type, ctx.seatNames[o] ?? `P${o + 1}`, ex, picked);
         const cx = x - R * 0.6 + (k % 7) * 11.5;
         const cy = y + 9 + Math.floor(k / 7) * 12;
-        ug.appendChild(s('g', { class: `cell unit${ust.target ? ' target' : ''}`, 'data-cell': id, transform: `translate(${cx},${cy})${ex ? ' rotate(90)' : ''}` },
-          s('title', `${id}: ${name} of ${ctx.seatNames[o] ?? `P${o + 1}`}, ${ex ? 'Exhausted' : 'Rested'}${picked ? ', chosen to Exhaust' : ''}`),
+        ug.appendChild(s('g', { class: `cell unit${ust.target ? ' target' : ''}${ust.last ? ' last' : ''}`, 'data-cell': id, 'data-info': info, transform: `translate(${cx},${cy})${ex ? ' rotate(90)' : ''}` },
+          s('title', info),
           ...(picked ? [s('circle', { class: 'chosen', r: 8.5, fill: 'none', stroke: '#d4a017', 'stroke-width': 2.5 })] : []),
-          s('rect', { x: -5.5, y: -5.5, width: 11, height: 11, rx: letter === 'H' ? 5.5 : 2, fill: col.fill, stroke: ust.target ? 'var(--hi)' : '#1d1b19', 'stroke-width': ust.target ? 2.5 : 1, 'stroke-dasharray': ex ? '2 1' : 'none' }),
-          s('text', { y: 3.5, 'text-anchor': 'middle', 'font-size': 8, 'font-weight': 700, fill: col.ink }, letter),
+          s('rect', { x: -5.5, y: -5.5, width: 11, height: 11, rx: emblem === 'hero' ? 5.5 : 2, fill: col.fill, stroke: ust.target ? 'var(--hi)' : '#1d1b19', 'stroke-width': ust.target ? 2.5 : 1, 'stroke-dasharray': ex ? '2 1' : 'none' }),
+          emblemUse(emblem, 0, 0, 9.5, col.ink),
           ...cellMarks(ust, 0, 0, 6)));
       });
       if (here.length) {
@@ -217,7 +250,7 @@ export const sybaRenderer: Renderer = {
     }
     const lb = get(state, 'last_battle');
     if (lb && typeof lb === 'object') panels.push(h('div.card', `Last battle: attack ${asNumber(get(lb, 'attack'))} vs defence ${asNumber(get(lb, 'defence'))} — ${get(lb, 'success') === true ? 'won' : 'held'}${asNumber(get(lb, 'destroyed')) ? `, ${asNumber(get(lb, 'destroyed'))} unit(s) destroyed` : ''}`));
-    panels.push(h('p.muted', 'Chips: S Soldier (1), K Knight (2), M Monster (3), H hero (round). Exhausted units are turned sideways with a dashed edge and counted as "Ex". City badges show City Strength and owner (P1…). Click a unit then an area to move it; an area then another to move an army (then choose which units go: all start chosen, ringed); a target area to attack it (then choose the units: all in Reach start chosen, ringed).'));
+    panels.push(h('p.muted', 'Units: a spear is a Soldier (Power 1), a horse head a Knight (2), claws a Monster (3), a star on a round chip a hero. Exhausted units are turned sideways with a dashed edge and counted as "Ex". City badges show the city\'s type (hut Settlement, two houses Village, house and tower Town, walls Major City, castle Capital City) and its City Strength, in the owner\'s colour. Hover or tap a unit or a city for more. Click a unit then an area to move it; an area then another to move an army (then choose which units go: all start chosen, ringed); a target area to attack it (then choose the units: all in Reach start chosen, ringed).'));
     return { board, panels };
   },
 };

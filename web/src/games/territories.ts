@@ -3,7 +3,7 @@
 // intersections alike; intersection (x, y) is the corner shared by cells (x-1..x, y-1..y)).
 
 import { h, s } from '../ui/dom';
-import { pieceToken, seatColour } from './art';
+import { PALETTE, pieceToken, seatColour } from './art';
 import { cellMarks, cellState } from './board';
 import { asArray, asNumber, asString, get } from './types';
 import type { Renderer, RenderContext } from './types';
@@ -20,6 +20,24 @@ const SUITS: Record<string, { sym: string; name: string; colour: string }> = {
 const SUIT_ORDER = ['H', 'S', 'C', 'D'];
 /** The actions (by their JSON's key) whose cell is a grid cell; every other cell is an intersection. */
 const CELL_ACTIONS = ['survey', 'expand'];
+
+/** Each building in the rule book's words: the chess piece that plays it, points, what it collects and
+ * the ability it allows. */
+const BUILDING_WORDS: Record<string, string> = {
+  town: 'a pawn; 1 point; collects 1 resource of a touched card\'s suit on its number',
+  fort: 'a rook; 2 points; collects 1 resource; allows Survey',
+  barracks: 'a knight; 2 points; collects 1 resource; allows Raid',
+  temple: 'a bishop; 2 points; collects 1 resource of any suit; allows Convert',
+  palace: 'a queen; 2 points; collects 2 resources; allows Expand',
+  capital: 'a king; 3 points; collects for every card it touches; allows every ability',
+};
+
+/** What a hover or a tap on a building says: "Town of White (a pawn; 1 point; …)". */
+export function buildingInfo(piece: string, owner: string): string {
+  const k = piece.toLowerCase();
+  const name = k.charAt(0).toUpperCase() + k.slice(1);
+  return `${name} of ${owner}${BUILDING_WORDS[k] ? ` (${BUILDING_WORDS[k]})` : ''}`;
+}
 
 function pt(x: unknown): [number, number] | null {
   if (Array.isArray(x) && x.length === 2 && typeof x[0] === 'number' && typeof x[1] === 'number') return [x[0], x[1]];
@@ -97,10 +115,11 @@ export const territoriesRenderer: Renderer = {
         const st = cellState(ctx, name, cornerTargets);
         const b = buildings.get(name);
         layer.push(s('g', { class: `cell corner${st.target ? ' target' : ''}`, 'data-cell': name },
-          s('title', b ? `${b.piece} of ${ctx.seatNames[b.owner] ?? b.owner} at ${name}` : `intersection ${name}`),
-          s('circle', { cx: x, cy: y, r: 15, fill: st.target ? '#dff0d8' : '#efe5d3', stroke: '#6d5f50', 'fill-opacity': b ? 0 : 0.9 }),
-          b ? pieceToken(b.piece, b.owner, x, y, 17) : null,
-          ...cellMarks(st, x, y, 15)));
+          s('title', b ? `${buildingInfo(b.piece, ctx.seatNames[b.owner] ?? `seat ${b.owner + 1}`)} at ${name}` : `intersection ${name}`),
+          s('circle', { cx: x, cy: y, r: 15, fill: st.target ? '#dff0d8' : PALETTE.light, stroke: PALETTE.label, 'fill-opacity': b ? 0 : 0.9 }),
+          st.last ? s('circle', { class: 'last-tint', cx: x, cy: y, r: 21, fill: PALETTE.last, 'fill-opacity': 0.45 }) : null,
+          b ? pieceToken(b.piece, b.owner, x, y, 18, { game: 'chess', info: buildingInfo(b.piece, ctx.seatNames[b.owner] ?? `seat ${b.owner + 1}`) }) : null,
+          ...cellMarks(st, x, y, 17, { occupied: !!b, tinted: true })));
       }
       const width = (maxX - minX + 1) * W + 2 * PAD;
       const height = (maxY - minY + 1) * H + 2 * PAD;
@@ -141,7 +160,7 @@ export const territoriesRenderer: Renderer = {
         ` — asks ${fmt(get(offer, 'ask_res'))}${asNumber(get(offer, 'ask_territories')) ? ` + ${asNumber(get(offer, 'ask_territories'))} territory card(s)` : ''}`,
         h('div.muted', `Offers this turn: ${asNumber(get(view, 'offers_made'))} of ${asNumber(get(view, 'max_offers'))}`)));
     }
-    panels.push(h('p.muted', 'Buildings: Town (house), Fort (battlements), Barracks (hall), Temple (columns), Palace (towers), Capital (crown). White plays round tokens, Black octagons.'));
+    panels.push(h('p.muted', 'Buildings are chess pieces: Town a pawn, Fort a rook, Barracks a knight, Temple a bishop, Palace a queen, Capital a king. White plays round tokens, Black octagons. Hover or tap a building for what it collects and allows.'));
     return { board, panels };
   },
 };

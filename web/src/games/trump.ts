@@ -13,6 +13,27 @@ const KINDS: Record<string, string> = {
   C: 'Catapult', T: 'Trebuchet', D: 'Dragon', K: 'King', M: 'Mountain',
 };
 
+/** Each unit in the rule book's words (Strength & Trump): movement, strength, range, trump. */
+const UNIT_WORDS: Record<string, string> = {
+  Rabble: 'moves 3, strength 1',
+  Spearman: 'moves 2, strength 2, trumps Light Horse',
+  Elephant: 'moves 3, strength 4',
+  'Light Horse': 'moves 3 + 2, strength 2',
+  'Heavy Horse': 'moves 2 + 2, strength 3',
+  Crossbowman: 'moves 1, strength 2, range 2, trumps Elephant',
+  Catapult: 'moves 2, strength 3, range 3, trumps Dragon',
+  Trebuchet: 'never moves, strength 1, range 3, trumps Dragon',
+  Dragon: 'flies any distance along the six hex lines, strength 5',
+  King: 'moves 2, strength 2; lose it and the game is lost',
+  Mountain: 'never moves, blocks the way, never captured',
+};
+
+/** What a hover or a tap on a piece says: "North Dragon: flies …". */
+export function trumpInfo(kind: string, seat: number): string {
+  const side = seat === 0 ? 'South' : seat === 1 ? 'North' : '';
+  return `${side ? `${side} ` : ''}${kind}: ${UNIT_WORDS[kind] ?? ''}`;
+}
+
 export function trumpPieces(view: unknown): Map<string, HexPiece> {
   const out = new Map<string, HexPiece>();
   const board = get(view, 'board');
@@ -20,10 +41,13 @@ export function trumpPieces(view: unknown): Map<string, HexPiece> {
     for (const [cell, code] of Object.entries(board as Record<string, unknown>)) {
       const c = asString(code);
       if (!c) continue;
-      if (c === 'M') out.set(cell, { kind: 'Mountain', seat: -1 });
+      if (c === 'M') out.set(cell, { kind: 'Mountain', seat: -1, info: trumpInfo('Mountain', -1) });
       else {
         const kind = KINDS[c.toUpperCase()];
-        if (kind) out.set(cell, { kind, seat: c === c.toUpperCase() ? 0 : 1 });
+        if (kind) {
+          const seat = c === c.toUpperCase() ? 0 : 1;
+          out.set(cell, { kind, seat, info: trumpInfo(kind, seat) });
+        }
       }
     }
   }
@@ -71,7 +95,7 @@ export const trumpRenderer: Renderer = {
           ? h('tr', h('td', 'Armies ready'), h('td', committed.map((c, i) => `${ctx.seatNames[i] ?? i}: ${c ? 'ready' : 'placing'}`).join(', ')))
           : null,
       ),
-      h('p.muted', 'Units: R Rabble, Sp Spearman, El Elephant, LH Light Horse, HH Heavy Horse, Xb Crossbowman, Ca Catapult, Tr Trebuchet, Dr Dragon, K King; grey peaks are Mountains. South plays the round tokens, North the octagons.'),
+      h('p.muted', 'Units: a crown is the King, wings the Dragon, a trunk the Elephant, a horse head the Heavy Horse (with speed lines: the Light Horse), a spear and shield the Spearman, a pitchfork the Rabble, a bow the Crossbowman, a throwing arm the Catapult, a long arm and counterweight the Trebuchet; grey peaks are Mountains. South plays the round tokens, North the octagons. Hover or tap a piece for its moves and strength.'),
     );
     return { board, panels: [info] };
   },
