@@ -15,7 +15,11 @@ export function onRoute(h: Handler): void {
   });
 }
 
+/** Goes to `path` in the page. A new page opens at its top (a phone would otherwise keep the previous
+ * page's scroll, e.g. the lobby's Create button near its bottom, and open the game scrolled down). */
 export function navigate(path: string): void {
-  if (location.pathname !== path) history.pushState(null, '', path);
+  const moved = location.pathname !== path;
+  if (moved) history.pushState(null, '', path);
   handler(path);
+  if (moved) window.scrollTo(0, 0);
 }
