@@ -537,6 +537,29 @@ async function playAgainstAi(game, variant = null) {
       const declined = await page.locator('[data-testid=draw-declined]').textContent({ timeout: 15000 });
       assert(declined.includes('The AI declined your draw offer'), `the draw offer's answer reads "${declined}"`);
     }
+    // Every board draws its pieces (units, cities, buildings) as SVG symbols of the sprite, not letters.
+    const symbols = await page.locator('[data-testid=board] svg use[href^="#tabula-emblem-"]').count();
+    assert(symbols > 0, 'no piece is drawn as an SVG symbol');
+    assert((await page.locator('#tabula-sprite symbol').count()) > 10, 'the sprite of piece symbols is missing');
+    if (['kyo', 'cyvasse-trump', 'cyvasse-caird'].includes(game.id)) {
+      // The last move's origin and destination are tinted, and moves slide from one to the other.
+      await waitMyTurnOrOver(page);
+      const last = await page.locator('[data-testid=board] svg.board').first().getAttribute('data-last-move');
+      assert(last && last.split(' ').length === 2, `the board does not name the last move's cells: ${last}`);
+      const tinted = await page.locator('[data-testid=board] .last-tint').count();
+      assert(tinted >= 2, `the last move's cells are not tinted (${tinted} tinted)`);
+      const slid = Number(await page.evaluate(() => document.documentElement.dataset.movesAnimated ?? '0'));
+      assert(slid > 0, 'no move slid from its origin to its destination');
+    }
+    // A tap on a piece says what it is in words. (The press is sent to the piece without bubbling, so
+    // the board does not also select it and the game goes on unchanged.)
+    const info = page.locator('[data-testid=board] svg [data-info]').first();
+    if (await info.count()) {
+      const words = await info.getAttribute('data-info');
+      await info.evaluate((el) => el.dispatchEvent(new PointerEvent('pointerdown', { bubbles: false, clientX: 120, clientY: 120, pointerType: 'touch' })));
+      const tip = await page.locator('[data-testid=piece-tip]').textContent({ timeout: 5000 });
+      assert(tip === words, `a tap on a piece shows "${tip}", not "${words}"`);
+    }
     await sleep(300);
     await closeDialogs(page);
     await page.screenshot({ path: join(ARTIFACTS, `${label}.png`), fullPage: true });
@@ -916,6 +939,32 @@ async function lobbyOnPhone(games) {
   }
 }
 
+/** On a phone, a game opened from the lobby (scrolled down to its last game's "Play vs AI") opens at the
+ * top of the page, not at the lobby's scroll position. */
+async function phoneOpensAtTop(games) {
+  const page = await newPage('phone-top');
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base()}/?ai=1`);
+    const last = games[games.length - 1];
+    const button = page.locator(`[data-testid=play-ai-${last.id}]`);
+    await button.waitFor({ timeout: 10000 });
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const lobbyY = await page.evaluate(() => window.scrollY);
+    assert(lobbyY > 0, 'the lobby does not scroll on a phone');
+    await button.click();
+    await page.waitForURL(/\/game\//, { timeout: 20000 });
+    await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
+    await page.locator('[data-testid=board] svg').first().waitFor({ timeout: 20000 });
+    const y = await page.evaluate(() => window.scrollY);
+    assert(y === 0, `the game opens scrolled down by ${y}px on a phone (the lobby was at ${lobbyY}px)`);
+    await page.screenshot({ path: join(ARTIFACTS, 'phone-opens-at-top.png') });
+    await noConsoleErrors(page);
+  } finally {
+    await page.context().close();
+  }
+}
+
 /** The seat a hot-seat page shows now (the header marks it "this device, shown"), or null. */
 async function shownSeat(page) {
   const el = page.locator('[data-testid=status]').locator('xpath=..').locator('[data-seat]', { hasText: 'this device, shown' });
@@ -1044,6 +1093,7 @@ async function main() {
     if (games.length) await test(`${games[0].id}: the AI level is chosen beside "Play vs AI"`, () => chooseAiLevel(games[0]));
     await learnTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS })(games);
     if (games.length) await test('the lobby fits a phone screen', () => lobbyOnPhone(games));
+    if (games.length) await test('a game opened from the lobby on a phone starts at the top of the page', () => phoneOpensAtTop(games));
     for (const g of games) await test(`${g.id}: play against the AI by clicking`, () => playAgainstAi(g));
     // Caird's Cyvasse with non-default options, created through the options form: Hex Cyvasse in the
     // Expert version, and the 10x10 board in the Expert version.
