@@ -559,6 +559,12 @@ async function playAgainstAi(game, variant = null) {
       await info.evaluate((el) => el.dispatchEvent(new PointerEvent('pointerdown', { bubbles: false, clientX: 120, clientY: 120, pointerType: 'touch' })));
       const tip = await page.locator('[data-testid=piece-tip]').textContent({ timeout: 5000 });
       assert(tip === words, `a tap on a piece shows "${tip}", not "${words}"`);
+      const box = await page.locator('[data-testid=piece-tip]').boundingBox();
+      const width = await page.evaluate(() => document.documentElement.clientWidth);
+      assert(box && box.x >= 0 && box.x + box.width <= width && box.y >= 0, `the tap's words run off the window: ${JSON.stringify(box)}`);
+      // A tap elsewhere hides them.
+      await page.evaluate(() => document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: false, clientX: 5, clientY: 5 })));
+      await page.locator('[data-testid=piece-tip]').waitFor({ state: 'hidden', timeout: 5000 });
     }
     await sleep(300);
     await closeDialogs(page);

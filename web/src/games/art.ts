@@ -148,10 +148,13 @@ function installInfoTips(doc: Document): void {
     }
     tip.textContent = text;
     tip.hidden = false;
+    // Centred above the finger, kept inside the window (below the finger near the top edge).
     const w = doc.documentElement.clientWidth;
-    const left = Math.max(8, Math.min(w - 8, ev.clientX));
+    const half = tip.offsetWidth / 2;
+    const left = Math.max(8 + half, Math.min(w - 8 - half, ev.clientX));
+    const above = ev.clientY - 14 - tip.offsetHeight >= 8;
     tip.style.left = `${left}px`;
-    tip.style.top = `${Math.max(8, ev.clientY - 14)}px`;
+    tip.style.top = `${above ? ev.clientY - 14 : ev.clientY + 24 + tip.offsetHeight}px`;
     clearTimeout(timer);
     timer = setTimeout(hide, 5000);
   }, { passive: true, capture: true });
