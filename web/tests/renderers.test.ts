@@ -62,6 +62,31 @@ describe('Piece art and marks', () => {
   });
 });
 
+describe('Move animation', () => {
+  const view = { board: { A0: 'DDDH', B1: 'LH' }, to_move: 1, turn: { phase: 'open', steps: 0 } };
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r(null)));
+  it('slides only a new last move, once, from its origin to its destination', async () => {
+    const ctx = { ...ctxFor('kyo', view, []), gameId: 'kyo-anim-test', lastMove: ['A0', 'A1'] };
+    const first = kyoRenderer.render(ctx).board as SVGElement;
+    document.body.appendChild(first);
+    await frame();
+    expect(first.getAttribute('data-animated')).toBeNull();
+    first.remove();
+    const moved = kyoRenderer.render({ ...ctx, lastMove: ['A1', 'B1'] }).board as SVGElement;
+    document.body.appendChild(moved);
+    await frame();
+    expect(moved.getAttribute('data-animated')).toBe('A1 B1');
+    expect(moved.querySelector('[data-anim-cell="B1"]')?.classList.contains('moving')).toBe(true);
+    expect(moved.getAttribute('data-last-move')).toBe('A1 B1');
+    moved.remove();
+    const again = kyoRenderer.render({ ...ctx, lastMove: ['A1', 'B1'] }).board as SVGElement;
+    document.body.appendChild(again);
+    await frame();
+    expect(again.getAttribute('data-animated')).toBeNull();
+    again.remove();
+  });
+});
+
 describe('Kyo stacks', () => {
   it('parses stacks bottom to top with owners', () => {
     expect(parseStack('DDLH')).toEqual({ chips: [{ kind: 'D', owner: 0 }, { kind: 'D', owner: 0 }, { kind: 'L', owner: 0 }], pawn: { kind: 'Heavy', owner: 0 } });

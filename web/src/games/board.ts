@@ -84,8 +84,8 @@ export function attachBoardInput(host: HTMLElement, onCell: (cell: string) => vo
   });
 }
 
-/** The last move already seen per game (animated, or shown on arrival), so a redraw for a click does
- * not replay it. */
+/** The last move already seen per page and game (animated, or shown on arrival), so a redraw for a
+ * click does not replay it. */
 const seenLastMove = new Map<string, string>();
 
 /** Whether the reader asked the system for less motion. */
@@ -107,8 +107,10 @@ export function animateLastMove(svg: SVGElement, ctx: RenderContext, centre: (ce
   const cells = ctx.lastMove;
   if (cells.length) svg.setAttribute('data-last-move', cells.slice(0, 2).join(' '));
   const key = cells.join(' ');
-  const seen = seenLastMove.get(ctx.gameId);
-  seenLastMove.set(ctx.gameId, key);
+  // Per page and game: another game of the same kind opens without a slide.
+  const where = `${typeof location === 'undefined' ? '' : location.pathname} ${ctx.gameId}`;
+  const seen = seenLastMove.get(where);
+  seenLastMove.set(where, key);
   if (seen === undefined || seen === key || cells.length < 2 || reducedMotion()) return;
   const [from, to] = cells;
   const a = centre(from);
