@@ -193,14 +193,14 @@ export const sybaRenderer: Renderer = {
         const race = get(state, 'players', o, 'race');
         const { emblem, name, type } = unitLabel(get(u, 'kind'), typeof race === 'number' ? race : null);
         const info = unitInfo(id, name, type, ctx.seatNames[o] ?? `P${o + 1}`, ex, picked);
-        const cx = x - R * 0.6 + (k % 7) * 11.5;
-        const cy = y + 9 + Math.floor(k / 7) * 12;
+        const cx = x - R * 0.62 + (k % 5) * 14;
+        const cy = y + 10 + Math.floor(k / 5) * 14;
         ug.appendChild(s('g', { class: `cell unit${ust.target ? ' target' : ''}${ust.last ? ' last' : ''}`, 'data-cell': id, 'data-info': info, transform: `translate(${cx},${cy})${ex ? ' rotate(90)' : ''}` },
           s('title', info),
-          ...(picked ? [s('circle', { class: 'chosen', r: 8.5, fill: 'none', stroke: '#d4a017', 'stroke-width': 2.5 })] : []),
-          s('rect', { x: -5.5, y: -5.5, width: 11, height: 11, rx: emblem === 'hero' ? 5.5 : 2, fill: col.fill, stroke: ust.target ? 'var(--hi)' : '#1d1b19', 'stroke-width': ust.target ? 2.5 : 1, 'stroke-dasharray': ex ? '2 1' : 'none' }),
-          emblemUse(emblem, 0, 0, 9.5, col.ink),
-          ...cellMarks(ust, 0, 0, 6)));
+          ...(picked ? [s('circle', { class: 'chosen', r: 9.5, fill: 'none', stroke: '#d4a017', 'stroke-width': 2.5 })] : []),
+          s('rect', { x: -6.5, y: -6.5, width: 13, height: 13, rx: emblem === 'hero' ? 6.5 : 2, fill: col.fill, stroke: ust.target ? 'var(--hi)' : '#1d1b19', 'stroke-width': ust.target ? 2.5 : 1, 'stroke-dasharray': ex ? '2 1' : 'none' }),
+          emblemUse(emblem, 0, 0, 11.5, col.ink),
+          ...cellMarks(ust, 0, 0, 7, { occupied: true })));
       });
       if (here.length) {
         const ex = here.filter((u) => get(u, 'exhausted') === true).length;
