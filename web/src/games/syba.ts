@@ -206,7 +206,8 @@ export const sybaRenderer: Renderer = {
         const ex = here.filter((u) => get(u, 'exhausted') === true).length;
         g.appendChild(s('text', { x: x + R * 0.62, y: y - R * 0.12, 'text-anchor': 'end', 'font-size': 7, fill: '#3b2a1a' }, `${here.length - ex}R${ex ? ` ${ex}Ex` : ''}`));
       }
-      g.append(...cellMarks(st, x + R * 0.5, y - R * 0.35, 7));
+      if (st.last) g.insertBefore(s('polygon', { class: 'last-tint', points: hexPts(x, y, R * 0.98), fill: PALETTE.last, 'fill-opacity': 0.3, 'pointer-events': 'none' }), g.childNodes[2] ?? null);
+      g.append(...cellMarks(st, x + R * 0.5, y - R * 0.35, 7, { tinted: true }));
       layer.push(g);
       top.push(ug);
     });
