@@ -85,6 +85,22 @@ describe('Move animation', () => {
     expect(again.getAttribute('data-animated')).toBeNull();
     again.remove();
   });
+  it('does not slide when the reader prefers reduced motion', async () => {
+    const real = window.matchMedia;
+    window.matchMedia = ((q: string) => ({ matches: q.includes('reduce'), media: q })) as unknown as typeof window.matchMedia;
+    try {
+      const ctx = { ...ctxFor('kyo', view, []), gameId: 'kyo-reduced-test', lastMove: ['A0', 'A1'] };
+      kyoRenderer.render(ctx);
+      const moved = kyoRenderer.render({ ...ctx, lastMove: ['A1', 'B1'] }).board as SVGElement;
+      document.body.appendChild(moved);
+      await frame();
+      expect(moved.getAttribute('data-last-move')).toBe('A1 B1');
+      expect(moved.getAttribute('data-animated')).toBeNull();
+      moved.remove();
+    } finally {
+      window.matchMedia = real;
+    }
+  });
 });
 
 describe('Kyo stacks', () => {
