@@ -183,6 +183,25 @@ describe('Syba map', () => {
   });
 });
 
+describe('Syba unit slide', () => {
+  it('slides a unit that moved to another area from where it stood, and nothing on a redraw', async () => {
+    const unit = (area: number) => ({ observer: { seat: 0 }, state: { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [3, 2, 1] }], units: [{ id: 7, owner: 0, kind: 'soldier', area, exhausted: false }], city_owner: [0], city_destroyed: [], stack: [] } });
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(null)));
+    const ctx = { ...ctxFor('syba', unit(0), []), gameId: 'syba-slide-test' };
+    const draw = async (view: unknown) => {
+      const b = sybaRenderer.render({ ...ctx, view }).board as SVGElement;
+      document.body.appendChild(b);
+      await frame();
+      b.remove();
+      return b.getAttribute('data-animated');
+    };
+    expect(await draw(unit(0))).toBeNull();
+    expect(await draw(unit(0))).toBeNull();
+    expect(await draw(unit(1))).toBe('u7');
+    expect(await draw(unit(1))).toBeNull();
+  });
+});
+
 describe('Syba trades in words', () => {
   it('names resources, units and cities', () => {
     expect(bundle({ resources: [2, 0, 1], units: [17], cities: [0] })).toBe('2 production, 1 research, u17, Stavensport');

@@ -119,13 +119,45 @@ export function animateLastMove(svg: SVGElement, ctx: RenderContext, centre: (ce
   requestAnimationFrame(() => {
     if (!svg.isConnected) return;
     const el = [...svg.querySelectorAll('[data-anim-cell]')].find((e) => e.getAttribute('data-anim-cell') === to);
-    if (!(el instanceof SVGElement) || typeof el.animate !== 'function') return;
-    el.classList.add('moving');
-    svg.setAttribute('data-animated', `${from} ${to}`);
-    // Counted on the page (like the sounds played) so a browser test can tell that moves slide.
-    const root = document.documentElement;
-    root.dataset.movesAnimated = String(Number(root.dataset.movesAnimated ?? '0') + 1);
-    const anim = el.animate([{ translate: `${a.x - b.x}px ${a.y - b.y}px` }, { translate: '0px 0px' }], { duration: MOVE_MS, easing: 'ease-out' });
-    anim.onfinish = () => el.classList.remove('moving');
+    if (el instanceof SVGElement) slide(svg, el, a.x - b.x, a.y - b.y, `${from} ${to}`);
+  });
+}
+
+/** Slides `el` (in the page) from (dx, dy) board units away to where it is drawn, marking the board
+ * with `data-animated="what"`, the piece with `moving` while it runs, and counting the slide. */
+function slide(svg: SVGElement, el: SVGElement, dx: number, dy: number, what: string): void {
+  if (typeof el.animate !== 'function') return;
+  el.classList.add('moving');
+  svg.setAttribute('data-animated', what);
+  // Counted on the page (like the sounds played) so a browser test can tell that moves slide.
+  const root = document.documentElement;
+  root.dataset.movesAnimated = String(Number(root.dataset.movesAnimated ?? '0') + 1);
+  const anim = el.animate([{ translate: `${dx}px ${dy}px` }, { translate: '0px 0px' }], { duration: MOVE_MS, easing: 'ease-out' });
+  anim.onfinish = () => el.classList.remove('moving');
+}
+
+/** Where each moving thing (`data-anim-id`) was drawn last, per page and game. */
+const lastPlaces = new Map<string, Map<string, { x: number; y: number }>>();
+
+/** For boards whose pieces are named rather than placed by cell (Syba's units): slides every element
+ * with `data-anim-id` that was drawn elsewhere in this page's previous drawing of the game, from its
+ * old place (`places`: where each is drawn now, board units). The first drawing slides nothing. */
+export function animateByIdentity(svg: SVGElement, ctx: RenderContext, places: Map<string, { x: number; y: number }>): void {
+  const where = `${typeof location === 'undefined' ? '' : location.pathname} ${ctx.gameId}`;
+  const before = lastPlaces.get(where);
+  lastPlaces.set(where, places);
+  if (!before || reducedMotion()) return;
+  const moved = [...places].filter(([id, p]) => {
+    const q = before.get(id);
+    return q !== undefined && (Math.abs(q.x - p.x) > 0.5 || Math.abs(q.y - p.y) > 0.5);
+  });
+  if (!moved.length) return;
+  requestAnimationFrame(() => {
+    if (!svg.isConnected) return;
+    for (const [id, p] of moved) {
+      const q = before.get(id);
+      const el = [...svg.querySelectorAll('[data-anim-id]')].find((e) => e.getAttribute('data-anim-id') === id);
+      if (q && el instanceof SVGElement) slide(svg, el, q.x - p.x, q.y - p.y, id);
+    }
   });
 }

@@ -11,7 +11,7 @@ import citiesData from '../../../crates/games/syba/data/cities.json';
 import racesData from '../../../crates/games/syba/data/races.json';
 import heroesData from '../../../crates/games/syba/data/heroes.json';
 import { emblemUse, PALETTE, seatColour, seatInk } from './art';
-import { cellMarks, cellState } from './board';
+import { animateByIdentity, cellMarks, cellState } from './board';
 import { asArray, asNumber, asString, get } from './types';
 import type { Renderer, RenderContext } from './types';
 
@@ -160,6 +160,7 @@ export const sybaRenderer: Renderer = {
     const selection = selectionOf(state);
     const chosen = new Set(selection?.chosen ?? []);
     const top: SVGElement[] = [];
+    const places = new Map<string, { x: number; y: number }>();
     AREAS.forEach((area, ai) => {
       const { x, y } = pos(area);
       const st = cellState(ctx, area.id, targets);
@@ -195,7 +196,8 @@ export const sybaRenderer: Renderer = {
         const info = unitInfo(id, name, type, ctx.seatNames[o] ?? `P${o + 1}`, ex, picked);
         const cx = x - R * 0.62 + (k % 5) * 14;
         const cy = y + 10 + Math.floor(k / 5) * 14;
-        ug.appendChild(s('g', { class: `cell unit${ust.target ? ' target' : ''}${ust.last ? ' last' : ''}`, 'data-cell': id, 'data-info': info, transform: `translate(${cx},${cy})${ex ? ' rotate(90)' : ''}` },
+        places.set(id, { x: cx, y: cy });
+        ug.appendChild(s('g', { class: `cell unit${ust.target ? ' target' : ''}${ust.last ? ' last' : ''}`, 'data-cell': id, 'data-anim-id': id, 'data-info': info, transform: `translate(${cx},${cy})${ex ? ' rotate(90)' : ''}` },
           s('title', info),
           ...(picked ? [s('circle', { class: 'chosen', r: 9.5, fill: 'none', stroke: '#d4a017', 'stroke-width': 2.5 })] : []),
           s('rect', { x: -6.5, y: -6.5, width: 13, height: 13, rx: emblem === 'hero' ? 6.5 : 2, fill: col.fill, stroke: ust.target ? 'var(--hi)' : '#1d1b19', 'stroke-width': ust.target ? 2.5 : 1, 'stroke-dasharray': ex ? '2 1' : 'none' }),
@@ -214,6 +216,8 @@ export const sybaRenderer: Renderer = {
     const maxX = Math.max(...AREAS.map((a) => pos(a).x)) + R * 1.3;
     const maxY = Math.max(...AREAS.map((a) => pos(a).y)) + R * 1.3;
     const board = s('svg', { class: 'board', viewBox: `0 0 ${maxX.toFixed(0)} ${maxY.toFixed(0)}`, role: 'img', 'aria-label': 'Syba map' }, s('g', layer), s('g', top));
+    // A unit that moved to another area slides there from where it stood.
+    animateByIdentity(board, ctx, places);
 
     // Panels: players, pending decisions, last battle.
     const players = asArray(get(state, 'players'));
