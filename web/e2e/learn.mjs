@@ -42,7 +42,9 @@ export function learnTests({ test, newPage, base, assert, sleep, noConsoleErrors
   const idle = async (page) => {
     const deadline = Date.now() + 20000;
     while (Date.now() < deadline) {
-      if ((await page.locator('[data-testid=lesson]').getAttribute('data-busy')) !== '1') return;
+      // Not busy, and no piece still sliding into place (it is clicked where it stands).
+      const busy = (await page.locator('[data-testid=lesson]').getAttribute('data-busy')) === '1';
+      if (!busy && (await page.locator('[data-testid=board] svg .moving').count()) === 0) return;
       await sleep(50);
     }
     throw new Error('the lesson page stayed busy for 20 s');

@@ -133,7 +133,8 @@ async function waitMyTurnOrOver(page, timeout = 60000) {
   while (Date.now() < deadline) {
     const st = await state(page);
     if (st === 'over') return 'over';
-    if (st === 'yours') return 'turn';
+    // The player's turn, once no piece is still sliding into place (pieces are clicked where they stand).
+    if (st === 'yours' && (await page.locator('[data-testid=board] svg .moving').count()) === 0) return 'turn';
     await sleep(150);
   }
   throw new Error(`timed out waiting for a turn; status: ${await status(page)}`);
