@@ -92,7 +92,6 @@ export const territoriesRenderer: Renderer = {
         layer.push(s('g', { class: `cell card${st.target ? ' target' : ''}`, 'data-cell': name },
           s('title', `card ${c.card} at ${name}`),
           s('rect', { x: X(cx) + 3, y: Y(cy + 1) + 3, width: W - 6, height: H - 6, rx: 6, fill: '#fffdf8', stroke: st.target ? 'var(--hi)' : '#6d5f50', 'stroke-width': st.target ? 4 : 1.5 }),
-          st.last ? s('rect', { class: 'last-tint', x: X(cx) + 3, y: Y(cy + 1) + 3, width: W - 6, height: H - 6, rx: 6, fill: PALETTE.last, 'fill-opacity': 0.25 }) : null,
           cardFace(c.card, X(cx) + 3, Y(cy + 1) + 3, W - 6, H - 6)));
       }
       for (const t of cellTargets) {
