@@ -246,7 +246,7 @@ async fn start(
                 "a game is analysed once it is over (the analysis reads its whole record)".into(),
             ));
         }
-        inner.core.record(&inner.events)
+        inner.core.record()
     };
     let analyst = shared.analyses.analyst()?;
     if let Some(stored) = shared

@@ -164,6 +164,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/action", post(action))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/takeback", post(takeback))
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/record", get(record))
         .merge(crate::http_accounts::routes())
@@ -581,6 +582,31 @@ fn draw_op(op: &str) -> Result<SeatOp, Refusal> {
     }
 }
 
+fn takeback_op(op: &str) -> Result<SeatOp, Refusal> {
+    match op {
+        "offer" => Ok(SeatOp::TakebackOffer),
+        "accept" => Ok(SeatOp::TakebackAccept),
+        "decline" => Ok(SeatOp::TakebackDecline),
+        other => Err(Refusal::BadRequest(format!(
+            "unknown takeback op `{other}`: use offer, accept or decline"
+        ))),
+    }
+}
+
+/// `POST /api/games/{id}/takeback`: asks to take back the seat's last turn (against the AI: done at
+/// once), or accepts or declines the opponent's request.
+async fn takeback(
+    State(st): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let req: DrawReq = parse_body(body)?;
+    let op = takeback_op(&req.op)?;
+    let room = st.shared.room(&id).await?;
+    let seq = st.shared.seat_op(&room, req.seat, &req.token, op).await?;
+    Ok(Json(json!({"seq": seq})).into_response())
+}
+
 async fn draw(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -612,7 +638,7 @@ async fn record(State(st): State<AppState>, ApiPath(id): ApiPath<String>) -> Api
             "the record (which shows hidden actions) is available once the game is over".into(),
         ));
     }
-    Ok(Json(inner.core.record(&inner.events)).into_response())
+    Ok(Json(inner.core.record()).into_response())
 }
 
 #[derive(Deserialize)]
@@ -733,6 +759,11 @@ enum ClientMsg {
         notation: Option<String>,
     },
     Draw {
+        #[serde(default)]
+        id: Option<i64>,
+        op: String,
+    },
+    Takeback {
         #[serde(default)]
         id: Option<i64>,
         op: String,
@@ -1042,6 +1073,16 @@ async fn handle_client(
                 return need_seat(id);
             };
             let r = match draw_op(&op) {
+                Ok(op) => shared.seat_op(room, seat, token, op).await,
+                Err(e) => Err(e),
+            };
+            ack(id, r)
+        }
+        ClientMsg::Takeback { id, op } => {
+            let Some(seat) = seat else {
+                return need_seat(id);
+            };
+            let r = match takeback_op(&op) {
                 Ok(op) => shared.seat_op(room, seat, token, op).await,
                 Err(e) => Err(e),
             };

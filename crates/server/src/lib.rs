@@ -135,7 +135,7 @@ pub struct Limits {
     /// Whether games with no human seat (AI against AI) may be created. Off on a public server: such
     /// a game costs AI time that no player waits for.
     pub allow_ai_only_games: bool,
-    /// Non-move events (draw offers, acceptances and declines) a seat may send in a burst.
+    /// Non-move events (draw and takeback offers, acceptances and declines) a seat may send in a burst.
     pub seat_events_burst: u32,
     /// How often a seat's budget of non-move events gains one back.
     pub seat_events_period: Duration,

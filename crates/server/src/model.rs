@@ -147,6 +147,23 @@ pub enum EventData {
     DrawDecline {
         seat: u8,
     },
+    /// A seat asks to take back its last turn (see [`GameCore::takeback_point`]). Against AI seats
+    /// only, the AI accepts at once and the takeback follows in the same change.
+    TakebackOffer {
+        seat: u8,
+    },
+    TakebackAccept {
+        seat: u8,
+    },
+    TakebackDecline {
+        seat: u8,
+    },
+    /// The takeback itself: every action after the event `to_seq` (the last one kept; 0: none) is
+    /// undone. The undone actions stay in the log; the game goes on from the position before them.
+    Takeback {
+        seat: u8,
+        to_seq: u64,
+    },
     Resign {
         seat: u8,
     },
@@ -172,6 +189,10 @@ impl EventData {
             EventData::DrawOffer { .. } => "draw_offer",
             EventData::DrawAccept { .. } => "draw_accept",
             EventData::DrawDecline { .. } => "draw_decline",
+            EventData::TakebackOffer { .. } => "takeback_offer",
+            EventData::TakebackAccept { .. } => "takeback_accept",
+            EventData::TakebackDecline { .. } => "takeback_decline",
+            EventData::Takeback { .. } => "takeback",
             EventData::Resign { .. } => "resign",
             EventData::Timeout { .. } => "timeout",
             EventData::End { .. } => "end",
@@ -216,6 +237,27 @@ pub struct DrawOffer {
     pub accepted: Vec<u8>,
 }
 
+/// A pending takeback offer: `by` asks to take back its last turn; the seats in `accepted` agree
+/// (AI seats accept by themselves).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TakebackOffer {
+    pub by: u8,
+    pub accepted: Vec<u8>,
+}
+
+/// One action of the game as it stands (not taken back): the position is the initial state with
+/// these applied in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Played {
+    /// The seq of its `action` event.
+    pub seq: u64,
+    pub actor: Actor,
+    pub action: Value,
+    /// Every observer saw it, and saw it alike (nothing of it was hidden from anyone): only such
+    /// actions may be taken back.
+    pub open: bool,
+}
+
 /// Clock state: banks (Fischer) or per-seat deadlines (correspondence), brought up to date at each event.
 #[derive(Debug, Clone)]
 pub struct Clock {
@@ -254,14 +296,18 @@ impl Clock {
         self.last = self.last.max(at);
     }
 
-    /// After a transition at `at`: the seats that owe a decision now are `owing`.
-    fn set_owing(&mut self, at: i64, owing: &[Seat]) {
+    /// After a transition at `at`: the seats that owe a decision now are `owing`. A seat whose
+    /// decision streak ends gets its increment when `increment` (not after a takeback, which ends
+    /// nobody's decision).
+    fn set_owing(&mut self, at: i64, owing: &[Seat], increment: bool) {
         for i in 0..self.owing_since.len() {
             let now_owing = owing.iter().any(|s| s.index() == i);
             match (self.owing_since[i], now_owing) {
                 (Some(_), false) => {
                     self.owing_since[i] = None;
-                    if let ClockSpec::Fischer { increment_ms, .. } = self.spec {
+                    if let ClockSpec::Fischer { increment_ms, .. } = self.spec
+                        && increment
+                    {
                         self.banks[i] += increment_ms as i64;
                     }
                 }
@@ -460,10 +506,17 @@ pub struct GameCore {
     pub status: Status,
     pub result: Option<Outcome>,
     pub draw: Option<DrawOffer>,
+    /// A pending takeback offer.
+    pub takeback: Option<TakebackOffer>,
     pub clock: Option<Clock>,
     pub rematch: Option<String>,
     pub seq: u64,
+    /// The number of actions of the game as it stands (`played.len()`).
     pub actions: u64,
+    /// The actions of the game as it stands, in order: those of the log minus the ones taken back.
+    pub played: Vec<Played>,
+    /// The state right after creation, from which a takeback replays `played`.
+    initial: Arc<dyn DynState>,
     /// [`tabula_core::record::seed_commitment`] of the seed: public from the first message on, while
     /// the seed itself stays secret until the game is over.
     pub seed_commitment: Arc<str>,
@@ -584,6 +637,9 @@ impl GameCore {
         };
         Ok(GameCore {
             rng: rng_from_seed(config.seed),
+            initial: Arc::from(state.clone_box()),
+            played: Vec::new(),
+            takeback: None,
             seed_commitment: tabula_core::record::seed_commitment(config.seed).into(),
             token_hashes: config.token_hashes.clone(),
             config: Arc::new(config),
@@ -708,9 +764,19 @@ impl GameCore {
                     let _ = self.state.sample_chance(&mut self.rng);
                 }
                 self.state.apply(*actor, action).map_err(Refusal::Action)?;
+                let open = desc.iter().all(|d| d.is_some() && *d == desc[0]);
+                self.played.push(Played {
+                    seq: self.seq + 1,
+                    actor: *actor,
+                    action: action.clone(),
+                    open,
+                });
                 self.actions += 1;
                 if matches!(actor, Actor::Seat(_)) {
+                    // A move withdraws a draw offer, and a takeback offer (the offerer's move) or
+                    // answers it (the opponent's: the game goes on from the new position).
                     self.draw = None;
+                    self.takeback = None;
                 }
                 described = Some(desc);
             }
@@ -753,6 +819,68 @@ impl GameCore {
                 }
                 self.draw = None;
             }
+            EventData::TakebackOffer { seat } => {
+                self.check_seat(*seat)?;
+                self.takeback_point(*seat)?;
+                if let Some(t) = &self.takeback {
+                    return Err(Refusal::Conflict(format!(
+                        "{} already asked for a takeback; accept or decline it",
+                        self.state.seat_name(Seat(t.by))
+                    )));
+                }
+                self.takeback = Some(TakebackOffer {
+                    by: *seat,
+                    accepted: vec![*seat],
+                });
+            }
+            EventData::TakebackAccept { seat } => {
+                self.check_seat(*seat)?;
+                self.running()?;
+                match &mut self.takeback {
+                    None => {
+                        return Err(Refusal::Conflict(
+                            "there is no takeback offer to accept".into(),
+                        ));
+                    }
+                    Some(t) if t.accepted.contains(seat) => {
+                        return Err(Refusal::Conflict(format!(
+                            "seat {seat} has already accepted the takeback"
+                        )));
+                    }
+                    Some(t) => t.accepted.push(*seat),
+                }
+            }
+            EventData::TakebackDecline { seat } => {
+                self.check_seat(*seat)?;
+                self.running()?;
+                if self.takeback.is_none() {
+                    return Err(Refusal::Conflict(
+                        "there is no takeback offer to decline".into(),
+                    ));
+                }
+                self.takeback = None;
+            }
+            EventData::Takeback { seat, to_seq } => {
+                self.check_seat(*seat)?;
+                let keep = self.takeback_point(*seat)?;
+                let expected = keep.checked_sub(1).map_or(0, |i| self.played[i].seq);
+                if expected != *to_seq {
+                    return Err(Refusal::Conflict(format!(
+                        "the takeback would go back to event {expected}, not {to_seq}"
+                    )));
+                }
+                let mut state = self.initial.clone_box();
+                for p in &self.played[..keep] {
+                    state.apply(p.actor, &p.action).map_err(|e| {
+                        Refusal::Internal(format!("replaying event {} for a takeback: {e}", p.seq))
+                    })?;
+                }
+                self.state = state;
+                self.played.truncate(keep);
+                self.actions = keep as u64;
+                self.takeback = None;
+                self.draw = None;
+            }
             EventData::Resign { seat } | EventData::Timeout { seat } => {
                 self.check_seat(*seat)?;
                 self.running()?;
@@ -763,6 +891,7 @@ impl GameCore {
                 }
                 self.result = Some(result.clone());
                 self.draw = None;
+                self.takeback = None;
                 if self.status != Status::Imported {
                     self.status = Status::Over;
                 }
@@ -784,10 +913,11 @@ impl GameCore {
         }
         self.seq += 1;
         let owing = self.owing();
+        let increment = !matches!(data, EventData::Takeback { .. });
         if let Some(clock) = &mut self.clock
             && self.status == Status::Running
         {
-            clock.set_owing(at, &owing);
+            clock.set_owing(at, &owing, increment);
         }
         Ok(described)
     }
@@ -830,7 +960,70 @@ impl GameCore {
                 });
             }
         }
+        if out.is_empty()
+            && let Some(t) = &self.takeback
+        {
+            // AI seats accept a takeback at once (only casual games allow one).
+            if let Some(ai) = (0..self.seats()).find(|&i| {
+                matches!(self.config.seats[i], SeatKind::Ai { .. })
+                    && !t.accepted.contains(&(i as u8))
+            }) {
+                out.push(EventData::TakebackAccept { seat: ai as u8 });
+            } else if t.accepted.len() == self.seats()
+                && let Ok(keep) = self.takeback_point(t.by)
+            {
+                out.push(EventData::Takeback {
+                    seat: t.by,
+                    to_seq: keep.checked_sub(1).map_or(0, |i| self.played[i].seq),
+                });
+            }
+        }
         out
+    }
+
+    /// Where a takeback by `seat` goes back to: the number of actions kept (an index into
+    /// [`GameCore::played`]). It undoes the seat's last turn (its last run of consecutive actions)
+    /// and everything after it (an AI's or the opponent's reply). Refused, with the reason a player
+    /// reads, in a game that is not running, in a rated game, before the seat has moved, and when the
+    /// actions to undo include chance (a dice roll, a card draw: undoing it would let a player try
+    /// for better luck) or anything hidden from someone (a hidden setup: the requester may have seen
+    /// what the undone position kept hidden).
+    pub fn takeback_point(&self, seat: u8) -> Result<usize, Refusal> {
+        self.running()?;
+        if self.config.rated {
+            return Err(Refusal::Conflict(
+                "takebacks are for casual games only: this game is rated".into(),
+            ));
+        }
+        let mine = Actor::Seat(Seat(seat));
+        let Some(last) = self.played.iter().rposition(|p| p.actor == mine) else {
+            return Err(Refusal::Conflict(format!(
+                "{} has not moved yet: there is nothing to take back",
+                self.state.seat_name(Seat(seat))
+            )));
+        };
+        let mut keep = last;
+        while keep > 0 && self.played[keep - 1].actor == mine {
+            keep -= 1;
+        }
+        let undone = &self.played[keep..];
+        if undone.iter().any(|p| p.actor == Actor::Chance) {
+            return Err(Refusal::Conflict(
+                "a takeback cannot undo chance: a dice roll or card draw came after that move \
+                 (undoing it would let a player try for better luck)"
+                    .into(),
+            ));
+        }
+        for p in undone {
+            if !p.open {
+                return Err(Refusal::Conflict(
+                    "a takeback cannot undo hidden information: a move since then was hidden \
+                     from a player (undoing it would keep what it revealed)"
+                        .into(),
+                ));
+            }
+        }
+        Ok(keep)
     }
 
     /// The result when `seat` resigns or loses on time: it loses, every other seat wins.
@@ -851,22 +1044,21 @@ impl GameCore {
         matches!(self.status, Status::Over | Status::Imported).then_some(self.config.seed)
     }
 
-    /// The game record (every action, hidden ones included, and the seed: authority only, or anyone
-    /// once the game is over).
-    pub fn record(&self, events: &[Event]) -> JsonRecord {
+    /// The game record (every action of the game as it stands, hidden ones included — actions taken
+    /// back are left out, so the record replays to the final position and its chance still follows
+    /// from the seed —, and the seed: authority only, or anyone once the game is over).
+    pub fn record(&self) -> JsonRecord {
         JsonRecord {
             game: self.config.game.clone(),
             options: self.config.options.clone(),
             seed: self.config.seed,
             seed_commitment: Some(self.seed_commitment.to_string()),
-            actions: events
+            actions: self
+                .played
                 .iter()
-                .filter_map(|e| match &e.data {
-                    EventData::Action { actor, action } => Some(RecordedAction {
-                        actor: *actor,
-                        action: action.clone(),
-                    }),
-                    _ => None,
+                .map(|p| RecordedAction {
+                    actor: p.actor,
+                    action: p.action.clone(),
                 })
                 .collect(),
             result: self.result.clone(),

@@ -176,6 +176,10 @@ fn base_document() -> Value {
             "/api/games/{id}/draw": {"post": op("Offer, accept or decline a draw", json!([id]),
                 Some(json!({"type": "object", "required": ["seat", "token", "op"], "properties": {
                     "seat": {"type": "integer"}, "token": {"type": "string"}, "op": {"type": "string", "enum": ["offer", "accept", "decline"]}}})),
+                with(json!({"200": ok(seq.clone())}), errors(&["400", "403", "404", "409", "415", "429"])))},
+            "/api/games/{id}/takeback": {"post": op("Ask to take back the seat's last turn (against the AI: done at once; casual games only, never across chance or hidden information), or accept or decline the opponent's request", json!([id]),
+                Some(json!({"type": "object", "required": ["seat", "token", "op"], "properties": {
+                    "seat": {"type": "integer"}, "token": {"type": "string"}, "op": {"type": "string", "enum": ["offer", "accept", "decline"]}}})),
                 with(json!({"200": ok(seq)}), errors(&["400", "403", "404", "409", "415", "429"])))},
             "/api/games/{id}/rematch": {"post": op("Ask for a rematch of a finished game (seats rotate; tokens stay the same)", json!([id]), Some(seat_auth),
                 with(json!({"200": ok(json!({"type": "object", "properties": {"id": {"type": "string"}, "seat": {"type": "integer"}, "token": {"type": "string"}}}))}), errors(&["400", "403", "404", "409"])))},
@@ -251,7 +255,7 @@ fn base_document() -> Value {
                 "seq": {"type": "integer"}, "now": {"type": "integer"}, "you": {}, "seats": {"type": "array", "items": {"type": "object"}},
                 "options": {"type": "object"}, "to_act": {}, "view": {},
                 "legal": {"type": "array", "items": {"type": "object", "properties": {"action": {}, "notation": {"type": "string"}, "cells": {"type": "array", "items": {"type": "string"}}}}},
-                "events": {"type": "array", "items": {"type": "object"}}, "draw_offer": {"nullable": true},
+                "events": {"type": "array", "items": {"type": "object"}}, "draw_offer": {"nullable": true}, "takeback_offer": {"nullable": true},
                 "clock": {"nullable": true}, "result": {"nullable": true}, "rematch": {"nullable": true}, "text": {"type": "string"},
                 "seed_commitment": {"type": "string"},
                 "seed": {"type": "string", "nullable": true, "description": "The seed (decimal), once the game is over"}}},

@@ -138,6 +138,13 @@ impl Shared {
                 rev.fetch_add(1, Ordering::SeqCst);
             }
         }
+        if new_events
+            .iter()
+            .any(|e| matches!(e.data, EventData::Takeback { .. }))
+        {
+            // Positions past the restored one are no longer the game's.
+            room.lock_checkpoints().truncate(core.actions);
+        }
         inner.core = core;
         room.last_change.store(now, Ordering::SeqCst);
         inner.events.extend(new_events);

@@ -3,7 +3,7 @@
 //!
 //! Every change follows one path (`commit`): the new events are applied to a scratch copy of the
 //! game (which checks them: a refused request changes nothing), the automatic follow-ups are added
-//! (start, chance, end of game, AI draw declines), the batch is committed to the database, and only then
+//! (start, chance, end of game, AI draw declines and takeback acceptances, takebacks), the batch is committed to the database, and only then
 //! is it applied to the room and broadcast. A room's lock is held across the commit, so each game's
 //! events are strictly ordered.
 //!
@@ -21,7 +21,7 @@
 //! * `commit`: the one path of every change, the catch-up of a room unsure of its log, and what
 //!   follows each change (lobby index, clock deadline, AI seats);
 //! * `create` and `seats`: the requests that change a game (create, import; act, resign, draws,
-//!   join, rematch), each authorised under the game's lock;
+//!   takebacks, join, rematch), each authorised under the game's lock;
 //! * `ai`: AI seats, thought on the blocking pool and committed like a seat's action;
 //! * `clock`: the clock sweeper, which ends games on time whether they are in memory or not;
 //! * `lobby`: the index of public unfinished games and the expiry of waiting games;

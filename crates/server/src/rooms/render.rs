@@ -47,6 +47,7 @@ impl Room {
         put(&mut out, "rated", &core.config.rated);
         put(&mut out, "to_act", &core.to_act());
         put(&mut out, "draw_offer", &core.draw);
+        put(&mut out, "takeback_offer", &core.takeback);
         put(
             &mut out,
             "clock",
@@ -262,6 +263,9 @@ fn event_json(e: &Event, seen: Option<&Seen>) -> Value {
         | EventData::DrawOffer { seat }
         | EventData::DrawAccept { seat }
         | EventData::DrawDecline { seat }
+        | EventData::TakebackOffer { seat }
+        | EventData::TakebackAccept { seat }
+        | EventData::TakebackDecline { seat }
         | EventData::Resign { seat }
         | EventData::Timeout { seat } => {
             o.insert("seat".into(), json!(seat));
@@ -270,6 +274,10 @@ fn event_json(e: &Event, seen: Option<&Seen>) -> Value {
             o.insert("actor".into(), json!(actor));
             o.insert("notation".into(), json!(seen.map(|s| &s.notation)));
             o.insert("cells".into(), json!(seen.map_or(&[][..], |s| &s.cells)));
+        }
+        EventData::Takeback { seat, to_seq } => {
+            o.insert("seat".into(), json!(seat));
+            o.insert("to_seq".into(), json!(to_seq));
         }
         EventData::End { result } => {
             o.insert("result".into(), json!(result));

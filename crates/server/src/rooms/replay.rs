@@ -1,6 +1,9 @@
 //! Replay: the position after any number of actions, as one observer saw it, rebuilt from the log.
 //!
-//! The log only grows, so states at regular positions ([`Checkpoints`]) stay valid once built; a
+//! Positions are those of the game as it stands: the actions of the log minus those a takeback undid
+//! ([`crate::model::GameCore::played`]). The log only grows, so states at regular positions
+//! ([`Checkpoints`]) stay valid once built, until a takeback undoes actions before one (the
+//! checkpoints past the restored position are dropped then, see [`Checkpoints::truncate`]); a
 //! request applies at most one stride of actions from the nearest, without holding the game's lock
 //! while replaying. The checkpoints are bounded per game ([`MAX_CHECKPOINTS`]): a longer game doubles
 //! its stride instead of keeping more.
@@ -10,7 +13,7 @@ use tabula_core::dynamic::DynState;
 use tabula_core::{Actor, Observer};
 
 use super::Room;
-use crate::model::{EventData, Refusal, Seen};
+use crate::model::{Refusal, Seen};
 
 /// Actions between two replay checkpoints at first: a position is rebuilt with at most this many
 /// actions, until a game is longer than [`MAX_CHECKPOINTS`] times it.
@@ -27,6 +30,8 @@ pub struct Checkpoints<T> {
     stride: u64,
     max: usize,
     states: Vec<T>,
+    /// Bumped by each [`Checkpoints::truncate`]: a state built before it is not offered after it.
+    epoch: u64,
 }
 
 impl<T> Checkpoints<T> {
@@ -36,6 +41,24 @@ impl<T> Checkpoints<T> {
             stride: stride.max(1),
             max: max.max(2),
             states: Vec::new(),
+            epoch: 0,
+        }
+    }
+    /// Drops the checkpoints past position `done` (a takeback went back to it).
+    pub fn truncate(&mut self, done: u64) {
+        let keep = (done / self.stride + 1) as usize;
+        self.states.truncate(keep);
+        self.epoch += 1;
+    }
+    /// The count of truncations so far (see [`Checkpoints::offer_in`]).
+    pub fn epoch(&self) -> u64 {
+        self.epoch
+    }
+    /// [`Checkpoints::offer`] of a state built from the positions as they were at `epoch`: ignored
+    /// once a takeback truncated the checkpoints since.
+    pub fn offer_in(&mut self, epoch: u64, done: u64, state: impl FnOnce() -> T) {
+        if epoch == self.epoch {
+            self.offer(done, state);
         }
     }
     /// The checkpoint to rebuild the position before the `n`-th action from: its position and state
@@ -87,13 +110,7 @@ impl Room {
     /// has built the checkpoints, or a multiple of it in a game longer than [`MAX_CHECKPOINTS`] times
     /// it), without holding the game's lock while replaying.
     pub async fn view_at(&self, obs: Observer, n: u64) -> Result<Value, Refusal> {
-        // Start before the n-th action (its description needs the state before it).
-        let (base, base_state) = {
-            let cps = self.lock_checkpoints();
-            let (base, state) = cps.base_for(n);
-            (base, state.map(|s| s.clone_box()))
-        };
-        let (config, total, actions, end) = {
+        let (config, total, actions, end, base, base_state, epoch) = {
             let inner = self.inner.lock().await;
             let total = inner.core.actions;
             if n > total {
@@ -102,20 +119,29 @@ impl Room {
                     self.id
                 )));
             }
-            let actions: Vec<(u64, Actor, Value)> = inner
-                .events
+            // Start before the n-th action (its description needs the state before it). Read
+            // under the game's lock: a takeback truncates the checkpoints under it too.
+            let (base, base_state, epoch) = {
+                let cps = self.lock_checkpoints();
+                let (base, state) = cps.base_for(n);
+                (base, state.map(|s| s.clone_box()), cps.epoch())
+            };
+            let actions: Vec<(u64, Actor, Value)> = inner.core.played[base as usize..n as usize]
                 .iter()
-                .filter_map(|e| match &e.data {
-                    EventData::Action { actor, action } => Some((e.seq, *actor, action.clone())),
-                    _ => None,
-                })
-                .skip(base as usize)
-                .take((n - base) as usize)
+                .map(|p| (p.seq, p.actor, p.action.clone()))
                 .collect();
             // At the last position the server's own knowledge (a result by resignation, time or
             // agreement) overrides the game's.
             let end = (n == total).then(|| (inner.core.to_act(), inner.core.result.clone()));
-            (inner.core.config.clone(), total, actions, end)
+            (
+                inner.core.config.clone(),
+                total,
+                actions,
+                end,
+                base,
+                base_state,
+                epoch,
+            )
         };
         let corrupt = |m: String| {
             Refusal::Internal(format!(
@@ -135,7 +161,7 @@ impl Room {
             {
                 let mut cps = self.lock_checkpoints();
                 if cps.wants(done) {
-                    cps.offer(done, || state.clone_box());
+                    cps.offer_in(epoch, done, || state.clone_box());
                 }
             }
             if done + 1 == n {
@@ -177,7 +203,9 @@ impl Room {
         self.lock_checkpoints().len()
     }
 
-    fn lock_checkpoints(&self) -> std::sync::MutexGuard<'_, Checkpoints<Box<dyn DynState>>> {
+    pub(super) fn lock_checkpoints(
+        &self,
+    ) -> std::sync::MutexGuard<'_, Checkpoints<Box<dyn DynState>>> {
         self.checkpoints.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

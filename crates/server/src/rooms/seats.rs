@@ -1,4 +1,4 @@
-//! What a seat asks for: actions, resignation and draws, joining, rematches.
+//! What a seat asks for: actions, resignation, draws and takebacks, joining, rematches.
 //!
 //! Each request runs `detached` (it is carried to its end even if the client goes away) and is
 //! authorised under the room's lock, in the critical section that commits it: a token replaced by a
@@ -22,6 +22,9 @@ pub enum SeatOp {
     DrawOffer,
     DrawAccept,
     DrawDecline,
+    TakebackOffer,
+    TakebackAccept,
+    TakebackDecline,
 }
 
 /// An action as JSON or as notation.
@@ -107,7 +110,7 @@ impl Shared {
                 .is_err()
         {
             return Err(Refusal::RateLimited(format!(
-                "seat {seat} sends draw offers and answers too often: at most {} at once, then one \
+                "seat {seat} sends draw or takeback offers and answers too often: at most {} at once, then one \
                  every {} s",
                 self.limits.seat_events_burst,
                 self.limits.seat_events_period.as_secs_f64()
@@ -124,6 +127,9 @@ impl Shared {
             SeatOp::DrawOffer => vec![EventData::DrawOffer { seat }],
             SeatOp::DrawAccept => vec![EventData::DrawAccept { seat }],
             SeatOp::DrawDecline => vec![EventData::DrawDecline { seat }],
+            SeatOp::TakebackOffer => vec![EventData::TakebackOffer { seat }],
+            SeatOp::TakebackAccept => vec![EventData::TakebackAccept { seat }],
+            SeatOp::TakebackDecline => vec![EventData::TakebackDecline { seat }],
         };
         self.commit_inner(room, &mut inner, first, None).await
     }
