@@ -335,6 +335,24 @@ async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
         .unwrap();
     assert!((rating_shown - b1.rating).abs() < 1e-6, "{lobby}");
     let u0 = join_as(addr, &mut alice, &id2, 1).await;
+    // Takebacks are for casual games only: refused in a rated game, even after a move.
+    for (seat, token, word) in [(0, &u1, "secret:amberword"), (1, &u0, "secret:birchword")] {
+        assert_eq!(post_action(addr, &id2, seat, token, word).await.0, 200);
+    }
+    let first = snapshot(addr, &id2, 1, &u0).await["to_act"]["seat"]
+        .as_u64()
+        .unwrap() as usize;
+    let mover = [&u1, &u0][first];
+    assert_eq!(post_action(addr, &id2, first, mover, "+1").await.0, 200);
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id2}/takeback"),
+        json!({"seat": first, "token": mover, "op": "offer"}),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (409, "conflict"), "{v}");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains("casual games only"), "{message}");
     let (s, v) = post(
         addr,
         &format!("/api/games/{id2}/resign"),
