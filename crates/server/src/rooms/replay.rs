@@ -237,4 +237,25 @@ mod tests {
         let (base, _) = cps.base_for(10_000);
         assert!(10_000 - base <= 2 * cps.stride(), "{base}");
     }
+
+    /// A takeback back to a position drops the checkpoints past it (they were positions of actions
+    /// now undone), and a state built before the takeback is not offered after it.
+    #[test]
+    fn a_takeback_drops_the_checkpoints_past_the_restored_position() {
+        let mut cps = Checkpoints::new(4, 8);
+        for done in 0..=20u64 {
+            cps.offer(done, || done);
+        }
+        assert_eq!(cps.len(), 6);
+        let epoch = cps.epoch();
+        cps.truncate(9);
+        // Positions 0, 4 and 8 stand; 12, 16 and 20 are gone.
+        assert_eq!(cps.len(), 3);
+        assert_eq!(cps.base_for(20), (8, Some(&8)));
+        // A replay that began before the takeback offers its stale state for position 12: ignored.
+        cps.offer_in(epoch, 12, || 999);
+        assert_eq!(cps.len(), 3);
+        cps.offer_in(cps.epoch(), 12, || 12);
+        assert_eq!(cps.base_for(13), (12, Some(&12)));
+    }
 }
