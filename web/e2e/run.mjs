@@ -10,6 +10,7 @@ import { chromium } from 'playwright-core';
 import { learnTests } from './learn.mjs';
 import { accountTests } from './accounts.mjs';
 import { analysisTests } from './analysis.mjs';
+import { takebackTests } from './takeback.mjs';
 
 const BIN = process.env.TABULA_BIN;
 const DATA_DIR = process.env.DATA_DIR;
@@ -1139,6 +1140,7 @@ async function main() {
       if (g) await test(`${gid}: hot-seat, two seats on one page${how}, reload, resign, rematch`, () => hotSeat(g, cover, 12, others));
     }
     await accountTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS })(games);
+    await takebackTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver, state, moveCount })(games);
   } catch (e) {
     console.log(`FAIL setup: ${e instanceof Error ? e.message : e}`);
     results.push({ name: 'setup', ok: false });

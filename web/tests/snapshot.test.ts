@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  clockIsLow, drawDeclinedBy, formatClock, merge, moveList, myResult, recentChance, seatsMarkedToAct, statusLine, statusState, type Snapshot,
+  clockIsLow, drawDeclinedBy, formatClock, lastTakeback, merge, moveList, myResult, recentChance, seatsMarkedToAct, statusLine, statusState,
+  takebackBlocked, type Snapshot,
 } from '../src/logic/snapshot';
 import { reconnectDelay } from '../src/logic/backoff';
 
@@ -100,5 +101,35 @@ describe('move list and status', () => {
     expect(reconnectDelay(3, () => 1)).toBe(2000);
     expect(reconnectDelay(30, () => 1)).toBe(8000);
     expect(reconnectDelay(30, () => 0)).toBe(4000);
+  });
+});
+
+describe('takebacks', () => {
+  const played = [
+    { seq: 1, kind: 'created' }, { seq: 2, kind: 'start' },
+    { seq: 3, kind: 'action', actor: 'chance' as const, notation: 'Gold goes first' },
+    { seq: 4, kind: 'action', actor: { seat: 0 }, notation: 'a' },
+    { seq: 5, kind: 'action', actor: { seat: 1 }, notation: 'b' },
+  ];
+  it('leaves the undone actions out of the move list (they stay in the log)', () => {
+    const events = [...played, { seq: 6, kind: 'takeback_offer', seat: 0 }, { seq: 7, kind: 'takeback_accept', seat: 1 },
+      { seq: 8, kind: 'takeback', seat: 0, to_seq: 3 }, { seq: 9, kind: 'action', actor: { seat: 0 }, notation: 'c' }];
+    expect(moveList(events).map((m) => m.notation)).toEqual(['Gold goes first', 'c']);
+    expect(lastTakeback(snap({ events: events.slice(0, 8) }))).toEqual({ done: 0 });
+    expect(lastTakeback(snap({ events }))).toBeNull();
+  });
+  it('remembers a declined request until the next move', () => {
+    const events = [...played, { seq: 6, kind: 'takeback_offer', seat: 0 }, { seq: 7, kind: 'takeback_decline', seat: 1 }];
+    expect(lastTakeback(snap({ events }))).toEqual({ declined: 1 });
+    expect(moveList(events)).toHaveLength(3);
+  });
+  it('says why the button is greyed out', () => {
+    expect(takebackBlocked(snap({ events: played.slice(0, 3) }), 0)).toMatch(/not moved yet/);
+    expect(takebackBlocked(snap({ events: played }), 0)).toBeNull();
+    expect(takebackBlocked(snap({ events: played, rated: true }), 0)).toMatch(/casual games only/);
+    expect(takebackBlocked(snap({ events: played, takeback_offer: { by: 1, accepted: [1] } }), 0)).toMatch(/already/);
+    const rolled = [...played, { seq: 6, kind: 'action', actor: 'chance' as const, notation: '7' }];
+    expect(takebackBlocked(snap({ events: rolled }), 0)).toMatch(/chance cannot be taken back/);
+    expect(takebackBlocked(snap({ events: played, status: 'over' }), 0)).toMatch(/not running/);
   });
 });

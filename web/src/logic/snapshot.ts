@@ -21,6 +21,8 @@ export interface GameEvent {
   /** An action's cells as this observer may see them. */
   cells?: string[];
   seat?: number;
+  /** A `takeback`'s last event kept: the actions after it are undone. */
+  to_seq?: number;
   result?: Outcome;
   game?: string;
 }
@@ -55,6 +57,8 @@ export interface Snapshot {
   legal: LegalAction[];
   events: GameEvent[];
   draw_offer: { by: number; accepted: number[] } | null;
+  /** A pending takeback request: `by` asks to take back its last turn; `accepted` agree. */
+  takeback_offer?: { by: number; accepted: number[] } | null;
   clock: ClockInfo | null;
   result: Outcome | null;
   rematch: { id: string; seat?: number; token?: string } | null;
@@ -102,9 +106,55 @@ export function merge(
 
 /** The move list: every `action` event by a seat, and chance events whose outcome this observer sees. */
 export function moveList(events: GameEvent[]): MoveEntry[] {
-  return events
-    .filter((e) => e.kind === 'action')
+  return standingActions(events)
     .map((e) => ({ seq: e.seq, actor: e.actor ?? 'chance', notation: e.notation ?? null, cells: Array.isArray(e.cells) ? e.cells : [] }));
+}
+
+/** The action events of the game as it stands: a `takeback` event (its `to_seq`, the last event kept)
+ * undoes the actions after it, which stay in the log but are no longer the game's moves. */
+export function standingActions(events: GameEvent[]): GameEvent[] {
+  const out: GameEvent[] = [];
+  for (const e of events) {
+    if (e.kind === 'action') out.push(e);
+    else if (e.kind === 'takeback' && typeof e.to_seq === 'number') {
+      const keep = e.to_seq;
+      while (out.length && out[out.length - 1].seq > keep) out.pop();
+    }
+  }
+  return out;
+}
+
+/** The last takeback answer since the last action or offer: who declined (`declined`), or the seat
+ * whose turn was taken back (`done`); null when there is none to tell. */
+export function lastTakeback(s: Snapshot): { declined: number } | { done: number } | null {
+  for (let i = s.events.length - 1; i >= 0; i--) {
+    const e = s.events[i];
+    const seat = typeof e.seat === 'number' ? e.seat : null;
+    if (e.kind === 'takeback_decline') return seat === null ? null : { declined: seat };
+    if (e.kind === 'takeback') return seat === null ? null : { done: seat };
+    if (e.kind === 'action' || e.kind === 'takeback_offer') return null;
+  }
+  return null;
+}
+
+/** Why `seat` cannot ask for a takeback now (null: it can): the server decides and refuses with the
+ * same reasons; this only greys the button out with the reason a player reads. */
+export function takebackBlocked(s: Snapshot, seat: number): string | null {
+  if (s.status !== 'running' || s.result) return 'The game is not running.';
+  if (s.rated) return 'Takebacks are for casual games only: this game is rated.';
+  if (s.takeback_offer) return 'A takeback is already asked for.';
+  const acts = standingActions(s.events);
+  let last = -1;
+  for (let i = acts.length - 1; i >= 0; i--) {
+    const a = acts[i].actor;
+    if (typeof a === 'object' && a !== null && a.seat === seat) { last = i; break; }
+  }
+  if (last < 0) return 'You have not moved yet: there is nothing to take back.';
+  if (acts.slice(last).some((a) => a.actor === 'chance'))
+    return 'A dice roll or card draw came after your move: chance cannot be taken back.';
+  if (acts.slice(last).some((a) => a.notation === null))
+    return 'A hidden move came after yours: hidden information cannot be taken back.';
+  return null;
 }
 
 /** The last chance outcomes since the last seat action (dice rolls to show). */

@@ -6,8 +6,8 @@ import { GameConn, type ServerMsg } from '../conn';
 import { choiceHint, rendererFor, selectionFor } from '../games/index';
 import { Selection, groupByVerb, type LegalAction } from '../logic/select';
 import {
-  clockIsLow, drawDeclinedBy, formatClock, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
-  seatsMarkedToAct, seatsToAct, statusLine, statusState, type Snapshot,
+  clockIsLow, drawDeclinedBy, formatClock, lastTakeback, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
+  seatsMarkedToAct, seatsToAct, statusLine, statusState, takebackBlocked, type Snapshot,
 } from '../logic/snapshot';
 import { fairnessText, fileName } from '../logic/record';
 import { forgetSeat, loadInvites, loadSeats, saveSeat, type SeatCredential } from '../store';
@@ -432,7 +432,42 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
           ai ? 'The AI declined your draw offer — play on.' : `${seatName(decliner)} declined the draw offer — play on.`));
       }
     }
+    const tb = takebackBanner(model, me);
+    if (tb) header.appendChild(tb);
     drawClocks();
+  }
+
+  /** Whether every seat but `me` is played by the AI (a takeback is then immediate). */
+  function againstAi(m: Snapshot, me: number): boolean {
+    return m.seats.every((s) => s.seat === me || s.kind === 'ai');
+  }
+
+  /** A pending takeback request (with Accept / Decline for the seats of this device that answer it), or
+   * the answer to the last one. */
+  function takebackBanner(m: Snapshot, me: number | null): HTMLElement | null {
+    const offer = m.takeback_offer;
+    if (offer) {
+      const answering = (hotseat ? local : me !== null ? [me] : []).filter((s) => !offer.accepted.includes(s));
+      const as = (s: number) => (hotseat ? ` as ${seatName(s)}` : '');
+      const asker = offer.by === me && !hotseat ? 'You ask' : me !== null && !hotseat ? 'Your opponent asks' : `${seatName(offer.by)} asks`;
+      const whose = offer.by === me && !hotseat ? 'your' : 'their';
+      return h('div.banner', { 'data-testid': 'takeback-offer' }, `${asker} to take back ${whose} last move. `,
+        answering.length
+          ? answering.map((s) => [
+              h('button', { 'data-testid': 'takeback-accept', onclick: () => send({ type: 'takeback', op: 'accept' }, s) }, `Accept${as(s)}`),
+              h('button', { 'data-testid': 'takeback-decline', onclick: () => send({ type: 'takeback', op: 'decline' }, s) }, `Decline${as(s)}`)])
+          : h('span.muted', 'Waiting for an answer.'));
+    }
+    const last = lastTakeback(m);
+    if (!last) return null;
+    if ('declined' in last) {
+      if (last.declined === me && !hotseat) return null;
+      return h('div.banner', { 'data-testid': 'takeback-declined' },
+        `${me !== null && !hotseat ? 'Your opponent' : seatName(last.declined)} declined the takeback — play on.`);
+    }
+    const mine = last.done === me && !hotseat;
+    return h('div.banner', { 'data-testid': 'takeback-done' },
+      mine ? 'Your last move was taken back — play again.' : `${seatName(last.done)}'s last move was taken back.`);
   }
 
   /** The last action in words (also when it names no cell on the board: a trade, an end of turn). */
@@ -649,6 +684,16 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
         } }, 'Resign'),
       );
       if (!model.draw_offer) controls.append(h('button', { onclick: () => send({ type: 'draw', op: 'offer' }, me) }, hotseat ? `Offer draw as ${seatName(me)}` : 'Offer draw'));
+      // Takeback: against the AI at once; between people a request the opponent answers. Greyed out
+      // with the reason when the server would refuse it.
+      const why = takebackBlocked(model, me);
+      const label = againstAi(model, me) ? 'Take back' : hotseat ? `Ask to take back as ${seatName(me)}` : 'Ask to take back';
+      controls.append(h('button', {
+        'data-testid': 'takeback',
+        disabled: why !== null,
+        title: why ?? (againstAi(model, me) ? 'Undo your last move (and the AI\'s reply)' : 'Ask your opponent to let you take back your last move'),
+        onclick: () => { errorText = ''; send({ type: 'takeback', op: 'offer' }, me); },
+      }, label));
     }
     if (over) {
       controls.append(
