@@ -170,6 +170,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .merge(crate::http_accounts::routes())
         .merge(crate::lessons::routes(state.shared.registry.clone()))
         .merge(crate::analysis::routes(state.shared.clone()))
+        .merge(crate::chat::routes(state.shared.clone()))
         .layer(DefaultBodyLimit::max(limits.http_max_body))
         .merge(
             Router::new()
@@ -424,7 +425,7 @@ async fn observer_of(
 }
 
 /// The token of an `Authorization: Bearer` header.
-fn bearer(headers: &HeaderMap) -> Option<String> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<String> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -873,11 +874,15 @@ async fn session(
     let _watching = room.watch(obs);
     let mut rx = room.tx.subscribe();
     let mut analysis_rx = shared.analyses.subscribe(&room.id);
+    let mut chat_rx = shared.chat.subscribe(&room.id);
     let Some(mut last_seq) =
         send_rendered(&mut sink, &room, obs, rev, since, "snapshot", None).await
     else {
         return;
     };
+    if !send_chat_history(&mut sink, &shared, &room, obs).await {
+        return;
+    }
     let oi = room.observer_index(obs);
     let limits = shared.limits.clone();
     let budget = RateLimiter::direct(quota(limits.ws_rate_per_sec, limits.ws_burst));
@@ -938,6 +943,7 @@ async fn session(
                             Some(seq) => last_seq = seq,
                             None => break,
                         }
+                        if !send_chat_history(&mut sink, &shared, &room, obs).await { break }
                     }
                 }
             }
@@ -977,7 +983,30 @@ async fn session(
             Ok(text) = analysis_rx.recv() => {
                 if sink.send(Message::Text(text)).await.is_err() { break }
             }
+            // A chat message (`crate::chat`), to the sockets that may read its channel.
+            Ok(pushed) = chat_rx.recv() => {
+                if room.token_revoked(obs, rev) {
+                    revoke(&mut sink, obs).await;
+                    break;
+                }
+                if crate::chat::delivers(&room, obs, &pushed).await
+                    && sink.send(Message::Text(pushed.text)).await.is_err() { break }
+            }
         }
+    }
+}
+
+/// Sends the chat's history after a snapshot, when the observer may read any message (see
+/// [`crate::chat`]); false when the socket is gone.
+async fn send_chat_history(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    shared: &Shared,
+    room: &Room,
+    obs: Observer,
+) -> bool {
+    match crate::chat::history_message(shared, room, obs).await {
+        Some(text) => sink.send(Message::Text(text.into())).await.is_ok(),
+        None => true,
     }
 }
 

@@ -21,6 +21,7 @@
 //!   the game in memory, broadcast), even if the HTTP client or WebSocket that asked goes away.
 //! * Load: the load generator of the `tabula-tools` crate (`tabula loadtest`) drives a server over
 //!   loopback with many WebSocket clients.
+//! * Chat ([`chat`]): the players' and the spectators' channels of each game, stored with it.
 //! * Accounts (optional): [`accounts`] (sign-up, sessions with CSRF tokens, sign-in rate limits) and
 //!   [`ratings`] (Glicko-2 per game kind, updated in the transaction that records a game's end).
 //!
@@ -79,6 +80,7 @@
 pub mod accounts;
 pub mod analysis;
 pub mod assets;
+pub mod chat;
 pub mod db;
 pub mod http;
 mod http_accounts;
@@ -160,6 +162,8 @@ pub struct Limits {
     /// them are rate-limited per player, not per proxy, and their connections are not capped
     /// ([`net`]).
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// In-game chat: message length, senders' rates, messages per game ([`chat`]).
+    pub chat: chat::ChatLimits,
 }
 
 impl Default for Limits {
@@ -187,6 +191,7 @@ impl Default for Limits {
             login: accounts::LoginLimits::default(),
             secure_cookies: false,
             trusted_proxies: Vec::new(),
+            chat: chat::ChatLimits::default(),
         }
     }
 }
@@ -311,6 +316,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
             evictor.evict_idle();
             evictor.tidy_budgets();
             evictor.accounts.tidy();
+            evictor.chat.tidy();
         }
     });
     let conn_limits = net::ConnLimits {

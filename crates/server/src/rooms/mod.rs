@@ -144,6 +144,8 @@ pub struct Shared {
     pub(crate) ai_pool: Arc<Semaphore>,
     /// Analyses of finished games and hints (`crate::analysis`).
     pub analyses: crate::analysis::Analyses,
+    /// In-game chat (`crate::chat`).
+    pub chat: crate::chat::Chat,
     /// Each seat's budget of non-move events (draw offers, acceptances, declines), by game and seat.
     seat_events: governor::DefaultKeyedRateLimiter<(String, u8)>,
     /// The lobby's index: the summary of every public waiting or running game, loaded or not.
@@ -188,6 +190,7 @@ impl Shared {
                 limits.login,
                 limits.secure_cookies,
             )),
+            chat: crate::chat::Chat::new(db.clone(), limits.chat),
             db,
             rooms: StdMutex::new(HashMap::new()),
             loading: Mutex::new(()),

@@ -1,0 +1,454 @@
+//! In-game chat: two channels per game, stored with the game and pushed over its WebSocket.
+//!
+//! * **`players`**: the seats' chat. Written and read only with a seat's token (a human seat; AI
+//!   seats do not chat), in every state of the game (waiting, running, over). Never shown to a
+//!   spectator, during the game or after it.
+//! * **`spectators`**: the watchers' chat, as on lichess. Written by signed-in accounts (with the
+//!   session's CSRF token) that hold no seat of the game, or by the game's players once it is over;
+//!   read by every spectator. The players do not see it while the game runs (no advice from the
+//!   audience); once it is over they see it too.
+//!
+//! Limits ([`ChatLimits`]): a message is trimmed, must not be empty, holds at most
+//! [`ChatLimits::max_chars`] characters and no control characters (one line of text); each sender (a
+//! seat, or an account) has a budget per game of [`ChatLimits::burst`] messages, then one per
+//! [`ChatLimits::period`] (`governor`); each channel of a game holds at most
+//! [`ChatLimits::max_per_channel`] messages. A refused message stores nothing.
+//!
+//! Messages are stored in `chat_messages` (migration `0004_chat.sql`), on their own: a chat line is
+//! not an event of the game's log (replay and records do not contain it), but is kept with the game
+//! for as long as the game is. A message is sent to the game's sockets only once it is stored:
+//! `{"type": "chat", "channel", "message"}` to every socket that may read that channel; after each
+//! snapshot a socket gets `{"type": "chat_history", "channels": {…}}` with the recent history of the
+//! channels it may read (only when there is any). `GET /api/games/{id}/chat` answers the same history.
+
+use std::collections::HashMap;
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::Duration;
+
+use axum::Json;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::Utf8Bytes;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sqlx::Row;
+use tabula_core::{Observer, Seat};
+use tokio::sync::{Mutex, broadcast};
+
+use crate::accounts::AccountError;
+use crate::db::{Db, on_pool};
+use crate::http::{ApiPath, parse_body};
+use crate::model::{Refusal, Status};
+use crate::rooms::{Room, Shared, now_ms};
+
+/// The chat's limits.
+#[derive(Debug, Clone, Copy)]
+pub struct ChatLimits {
+    /// The longest message, in characters (Unicode scalar values) after trimming.
+    pub max_chars: usize,
+    /// Messages a sender may send in a row in one game…
+    pub burst: u32,
+    /// …then one more per this period.
+    pub period: Duration,
+    /// The most messages one channel of a game holds; later ones are refused.
+    pub max_per_channel: u32,
+    /// Messages of each channel in a history (the latest ones).
+    pub history: u32,
+}
+
+impl Default for ChatLimits {
+    fn default() -> ChatLimits {
+        ChatLimits {
+            max_chars: 200,
+            burst: 5,
+            period: Duration::from_secs(3),
+            max_per_channel: 500,
+            history: 100,
+        }
+    }
+}
+
+/// A game's chat channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Channel {
+    Players,
+    Spectators,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Players => "players",
+            Channel::Spectators => "spectators",
+        }
+    }
+
+    fn parse(s: &str) -> Result<Channel, Refusal> {
+        match s {
+            "players" => Ok(Channel::Players),
+            "spectators" => Ok(Channel::Spectators),
+            other => Err(Refusal::BadRequest(format!(
+                "unknown chat channel `{other}`: it is `players` or `spectators`"
+            ))),
+        }
+    }
+
+    /// Whether `obs` may read this channel of a game whose status is `status`.
+    pub fn readable_by(self, obs: Observer, status: Status) -> bool {
+        match (self, obs) {
+            (Channel::Players, Observer::Seat(_)) => true,
+            (Channel::Players, Observer::Spectator) => false,
+            (Channel::Spectators, Observer::Spectator) => true,
+            (Channel::Spectators, Observer::Seat(_)) => finished(status),
+        }
+    }
+}
+
+fn finished(status: Status) -> bool {
+    matches!(status, Status::Over | Status::Imported)
+}
+
+/// A stored message pushed to a game's sockets: its channel and its `chat` message's text.
+#[derive(Debug, Clone)]
+pub struct Pushed {
+    pub channel: Channel,
+    pub text: Utf8Bytes,
+}
+
+/// Who sends a message.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Sender {
+    Seat(u8),
+    Account(String),
+}
+
+/// The server's chat: storage, the senders' budgets and the live channels.
+pub struct Chat {
+    db: Db,
+    limits: ChatLimits,
+    budgets: DefaultKeyedRateLimiter<(String, Sender)>,
+    /// Per game, the messages for its sockets (created when a socket subscribes).
+    channels: StdMutex<HashMap<String, broadcast::Sender<Pushed>>>,
+    /// Numbers messages one at a time (a message's number is the channel's last one plus one).
+    insert: Mutex<()>,
+}
+
+impl Chat {
+    pub fn new(db: Db, limits: ChatLimits) -> Chat {
+        let burst = NonZeroU32::new(limits.burst.max(1)).unwrap_or(NonZeroU32::MIN);
+        let quota = Quota::with_period(limits.period.max(Duration::from_millis(1)))
+            .unwrap_or_else(|| Quota::per_second(burst))
+            .allow_burst(burst);
+        Chat {
+            db,
+            limits,
+            budgets: RateLimiter::keyed(quota),
+            channels: StdMutex::new(HashMap::new()),
+            insert: Mutex::new(()),
+        }
+    }
+
+    /// Forgets the senders whose budget has refilled.
+    pub fn tidy(&self) {
+        self.budgets.retain_recent();
+        self.budgets.shrink_to_fit();
+    }
+
+    /// The chat messages of game `id`, for a socket watching it (filtered by the socket).
+    pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Pushed> {
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        if channels.len() > 1024 {
+            channels.retain(|_, tx| tx.receiver_count() > 0);
+        }
+        channels
+            .entry(id.to_string())
+            .or_insert_with(|| broadcast::channel(64).0)
+            .subscribe()
+    }
+
+    fn publish(&self, id: &str, channel: Channel, message: &Value) {
+        let channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = channels.get(id) {
+            let text = json!({"type": "chat", "channel": channel.as_str(), "message": message});
+            let _ = tx.send(Pushed {
+                channel,
+                text: Utf8Bytes::from(text.to_string()),
+            });
+        }
+    }
+
+    /// The checked text of a message: trimmed, not empty, at most `max_chars`, one line.
+    pub fn check_text(&self, text: &str) -> Result<String, Refusal> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(Refusal::BadRequest("the message is empty".into()));
+        }
+        let chars = text.chars().count();
+        if chars > self.limits.max_chars {
+            return Err(Refusal::BadRequest(format!(
+                "the message is too long: {chars} characters, at most {} are allowed",
+                self.limits.max_chars
+            )));
+        }
+        if text.chars().any(char::is_control) {
+            return Err(Refusal::BadRequest(
+                "the message contains control characters (line breaks, tabs…): a chat message is \
+                 one line of text"
+                    .into(),
+            ));
+        }
+        Ok(text.to_string())
+    }
+
+    /// The latest messages of a game's channel, oldest first.
+    async fn history(&self, id: &str, channel: Channel) -> Result<Vec<Value>, Refusal> {
+        let sql = "SELECT n, at_ms, seat, author, body FROM chat_messages \
+                   WHERE game_id = $1 AND channel = $2 ORDER BY n DESC LIMIT $3";
+        let rows: Vec<(i64, i64, Option<i64>, String, String)> = on_pool!(&self.db, p => {
+            match sqlx::query(sql).bind(id).bind(channel.as_str())
+                .bind(i64::from(self.limits.history)).fetch_all(p).await {
+                Ok(rows) => rows.iter().map(|r| Ok::<_, sqlx::Error>((
+                    r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?, r.try_get(4)?,
+                ))).collect::<Result<Vec<_>, _>>(),
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(storage)?;
+        Ok(rows
+            .into_iter()
+            .rev()
+            .map(|(n, at, seat, author, text)| message_json(n, at, seat, &author, &text))
+            .collect())
+    }
+
+    /// The history of every channel `obs` may read, as `{"players": […], "spectators": […]}` (only
+    /// the readable channels are present).
+    pub async fn histories(
+        &self,
+        id: &str,
+        obs: Observer,
+        status: Status,
+    ) -> Result<serde_json::Map<String, Value>, Refusal> {
+        let mut out = serde_json::Map::new();
+        for channel in [Channel::Players, Channel::Spectators] {
+            if channel.readable_by(obs, status) {
+                let messages = self.history(id, channel).await?;
+                out.insert(channel.as_str().into(), Value::Array(messages));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Checks the budget, numbers and stores a message, then pushes it; returns it.
+    async fn store(
+        &self,
+        id: &str,
+        channel: Channel,
+        sender: Sender,
+        author: &str,
+        text: &str,
+    ) -> Result<Value, Refusal> {
+        let _one = self.insert.lock().await;
+        let last: i64 = on_pool!(&self.db, p => {
+            sqlx::query_scalar("SELECT COALESCE(MAX(n), 0) FROM chat_messages WHERE game_id = $1 AND channel = $2")
+                .bind(id).bind(channel.as_str()).fetch_one(p).await
+        })
+        .map_err(storage)?;
+        if last >= i64::from(self.limits.max_per_channel) {
+            return Err(Refusal::Conflict(format!(
+                "this game's {} chat is full ({} messages): no more messages can be added",
+                channel.as_str(),
+                self.limits.max_per_channel
+            )));
+        }
+        // The budget is spent only by a message that would be stored.
+        if self
+            .budgets
+            .check_key(&(id.to_string(), sender.clone()))
+            .is_err()
+        {
+            return Err(Refusal::RateLimited(format!(
+                "you are sending chat messages too fast: {} in a row, then one every {} s",
+                self.limits.burst,
+                self.limits.period.as_secs_f64()
+            )));
+        }
+        let n = last + 1;
+        let at = now_ms();
+        let (seat, account) = match &sender {
+            Sender::Seat(s) => (Some(i64::from(*s)), None),
+            Sender::Account(a) => (None, Some(a.as_str())),
+        };
+        let sql = "INSERT INTO chat_messages (game_id, channel, n, at_ms, seat, account_id, author, body) \
+                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+        on_pool!(&self.db, p => {
+            sqlx::query(sql).bind(id).bind(channel.as_str()).bind(n).bind(at).bind(seat)
+                .bind(account).bind(author).bind(text).execute(p).await.map(|_| ())
+        })
+        .map_err(storage)?;
+        let message = message_json(n, at, seat, author, text);
+        self.publish(id, channel, &message);
+        Ok(message)
+    }
+}
+
+fn message_json(n: i64, at: i64, seat: Option<i64>, author: &str, text: &str) -> Value {
+    json!({"n": n, "at": at, "seat": seat, "author": author, "text": text})
+}
+
+fn storage(e: impl std::fmt::Display) -> Refusal {
+    tracing::error!(error = %e, "storage error in the chat");
+    Refusal::Unavailable("storage is unavailable; nothing was sent, try again later".into())
+}
+
+/// The chat routes.
+pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> Router<S> {
+    Router::new()
+        .route("/api/games/{id}/chat", post(send).get(read))
+        .with_state(shared)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SendReq {
+    channel: String,
+    text: String,
+    #[serde(default)]
+    seat: Option<u8>,
+    #[serde(default)]
+    token: Option<String>,
+}
+
+/// `POST /api/games/{id}/chat`: sends a message (`201 {"channel", "message"}`).
+async fn send(
+    State(shared): State<Arc<Shared>>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, AccountError> {
+    let req: SendReq = parse_body(body)?;
+    let channel = Channel::parse(&req.channel)?;
+    let text = shared.chat.check_text(&req.text)?;
+    let room = shared.room(&id).await?;
+    let (sender, author) = match channel {
+        Channel::Players => {
+            let (Some(seat), Some(token)) = (req.seat, req.token.as_deref()) else {
+                return Err(Refusal::BadToken(
+                    "the players' chat is written with a seat and its token".into(),
+                )
+                .into());
+            };
+            let inner = room.inner.lock().await;
+            inner.core.check_token(seat, token)?;
+            let author = inner.core.state.seat_name(Seat::new(seat as usize));
+            (Sender::Seat(seat), author)
+        }
+        Channel::Spectators => {
+            if req.seat.is_some() || req.token.is_some() {
+                return Err(Refusal::BadRequest(
+                    "the spectators' chat is written as a signed-in account, without a seat or token"
+                        .into(),
+                )
+                .into());
+            }
+            let session = shared.accounts.acting(&headers).await?.ok_or_else(|| {
+                AccountError::Refused(Refusal::Forbidden(
+                    "sign in to write in the spectators' chat".into(),
+                ))
+            })?;
+            let status = room.inner.lock().await.core.status;
+            if !finished(status)
+                && !shared
+                    .accounts
+                    .seats_held(&room.id, &session.account.id)
+                    .await?
+                    .is_empty()
+            {
+                return Err(Refusal::Forbidden(
+                    "you play in this game: the spectators' chat is open to you once it is over"
+                        .into(),
+                )
+                .into());
+            }
+            (Sender::Account(session.account.id), session.account.name)
+        }
+    };
+    let message = shared
+        .chat
+        .store(&room.id, channel, sender, &author, &text)
+        .await?;
+    let body = json!({"channel": channel.as_str(), "message": message});
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+#[derive(Deserialize)]
+struct ReadQuery {
+    seat: Option<u8>,
+    token: Option<String>,
+}
+
+/// `GET /api/games/{id}/chat`: the recent history of the channels the caller may read.
+async fn read(
+    State(shared): State<Arc<Shared>>,
+    ApiPath(id): ApiPath<String>,
+    query: Result<Query<ReadQuery>, axum::extract::rejection::QueryRejection>,
+    headers: HeaderMap,
+) -> Result<Response, Refusal> {
+    let Query(q) =
+        query.map_err(|e| Refusal::BadRequest(format!("bad query: {}", e.body_text())))?;
+    let room = shared.room(&id).await?;
+    let token = q.token.or_else(|| crate::http::bearer(&headers));
+    let (obs, status) = {
+        let inner = room.inner.lock().await;
+        let obs = match (q.seat, token) {
+            (None, None) => Observer::Spectator,
+            (Some(_), None) => return Err(Refusal::BadToken("a seat needs its token".into())),
+            (None, Some(_)) => {
+                return Err(Refusal::BadRequest("a token needs its seat number".into()));
+            }
+            (Some(s), Some(t)) => {
+                inner.core.check_token(s, &t)?;
+                Observer::Seat(Seat(s))
+            }
+        };
+        (obs, inner.core.status)
+    };
+    let channels = shared.chat.histories(&room.id, obs, status).await?;
+    Ok(
+        Json(json!({"channels": channels, "max_chars": shared.chat.limits.max_chars}))
+            .into_response(),
+    )
+}
+
+/// The `chat_history` message a socket gets after a snapshot, if it may read any message.
+pub async fn history_message(shared: &Shared, room: &Room, obs: Observer) -> Option<String> {
+    let status = room.inner.lock().await.core.status;
+    match shared.chat.histories(&room.id, obs, status).await {
+        Ok(channels) => {
+            let any = channels
+                .values()
+                .any(|v| v.as_array().is_some_and(|a| !a.is_empty()));
+            any.then(|| json!({"type": "chat_history", "channels": channels}).to_string())
+        }
+        Err(e) => {
+            tracing::warn!(game_id = %room.id, error = %e, "cannot read the chat's history for a socket");
+            None
+        }
+    }
+}
+
+/// Whether a socket watching as `obs` gets a pushed message (the game's status decides whether a
+/// seat reads the spectators' chat).
+pub async fn delivers(room: &Room, obs: Observer, pushed: &Pushed) -> bool {
+    match (pushed.channel, obs) {
+        (Channel::Spectators, Observer::Seat(_)) => finished(room.inner.lock().await.core.status),
+        (channel, obs) => channel.readable_by(obs, Status::Running),
+    }
+}

@@ -1,0 +1,475 @@
+//! In-game chat (`crates/server/src/chat.rs`): the players' and the spectators' channels, their
+//! separation, the limits, storage across a restart, and tokens; on SQLite and PostgreSQL.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use common::*;
+use serde_json::{Value, json};
+use tabula_server::chat::ChatLimits;
+use tabula_server::{Limits, Storage};
+use tabula_tools::client::{WsClient, request_with_response_headers};
+
+/// A signed-in browser: its session cookie and CSRF token.
+struct Account {
+    cookie: String,
+    csrf: String,
+}
+
+async fn sign_up(addr: SocketAddr, name: &str) -> Account {
+    let body = json!({"name": name, "password": "correct horse battery"}).to_string();
+    let (s, rh, v) = request_with_response_headers(
+        addr,
+        "POST",
+        "/api/account",
+        &[("Content-Type", "application/json")],
+        body.as_bytes(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(s, 201, "{v}");
+    let cookie = rh
+        .iter()
+        .find_map(|(k, v)| {
+            (k == "set-cookie")
+                .then(|| v.strip_prefix("tabula_session="))
+                .flatten()
+        })
+        .and_then(|rest| rest.split(';').next())
+        .unwrap()
+        .to_string();
+    Account {
+        cookie,
+        csrf: v["csrf"].as_str().unwrap().to_string(),
+    }
+}
+
+/// Posts a chat message as a seat.
+async fn say(addr: SocketAddr, id: &str, seat: usize, token: &str, text: &str) -> (u16, Value) {
+    post(
+        addr,
+        &format!("/api/games/{id}/chat"),
+        json!({"channel": "players", "seat": seat, "token": token, "text": text}),
+    )
+    .await
+}
+
+/// Posts a message to the spectators' chat as a signed-in account.
+async fn say_as(addr: SocketAddr, id: &str, who: &Account, text: &str) -> (u16, Value) {
+    let cookie = format!("tabula_session={}", who.cookie);
+    let body = json!({"channel": "spectators", "text": text}).to_string();
+    let (s, _, v) = request_with_response_headers(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/chat"),
+        &[
+            ("Content-Type", "application/json"),
+            ("Cookie", &cookie),
+            ("X-CSRF-Token", &who.csrf),
+        ],
+        body.as_bytes(),
+    )
+    .await
+    .unwrap();
+    (s, v)
+}
+
+/// The texts of a channel in `GET /api/games/{id}/chat` (as `seat` or a spectator); `None` when the
+/// channel is not readable.
+async fn texts(
+    addr: SocketAddr,
+    id: &str,
+    seat: Option<(usize, &str)>,
+    channel: &str,
+) -> Option<Vec<String>> {
+    let path = match seat {
+        Some((s, t)) => format!("/api/games/{id}/chat?seat={s}&token={t}"),
+        None => format!("/api/games/{id}/chat"),
+    };
+    let (s, v) = get(addr, &path).await;
+    assert_eq!(s, 200, "{v}");
+    v["channels"][channel].as_array().map(|a| {
+        a.iter()
+            .map(|m| m["text"].as_str().unwrap().to_string())
+            .collect()
+    })
+}
+
+/// The next chat message a socket receives (snapshots, updates and the rest are skipped).
+async fn next_chat(ws: &mut WsClient) -> Value {
+    recv_until(ws, |m| m["type"] == "chat").await
+}
+
+/// Two seats talk live; spectators talk among themselves; neither sees the other's channel while the
+/// game runs; once it is over the players read the spectators' chat, and spectators still never read
+/// the players'.
+async fn players_and_spectators_talk_apart(addr: SocketAddr) {
+    let (id, tokens) = create_duel(addr, 12).await;
+    let mut north = ws(addr, &id, Some((0, &tokens[0]))).await;
+    let mut south = ws(addr, &id, Some((1, &tokens[1]))).await;
+    let mut watcher = ws(addr, &id, None).await;
+    for w in [&mut north, &mut south, &mut watcher] {
+        recv_until(w, |m| m["type"] == "snapshot").await;
+    }
+
+    let (s, v) = say(addr, &id, 0, &tokens[0], "  good luck!  ").await;
+    assert_eq!(s, 201, "{v}");
+    assert_eq!(v["message"]["text"], "good luck!", "trimmed");
+    let m = next_chat(&mut south).await;
+    assert_eq!(m["channel"], "players");
+    assert_eq!(m["message"]["text"], "good luck!");
+    assert_eq!(m["message"]["author"], "North");
+    assert_eq!(m["message"]["seat"], 0);
+    assert_eq!(next_chat(&mut north).await["message"]["text"], "good luck!");
+    let (s, v) = say(addr, &id, 1, &tokens[1], "you too").await;
+    assert_eq!(s, 201, "{v}");
+    assert_eq!(next_chat(&mut north).await["message"]["author"], "South");
+    assert_eq!(next_chat(&mut south).await["message"]["text"], "you too");
+
+    // A spectator (signed in) writes; the spectator socket's first chat message is that one: the
+    // players' two messages, sent before it on the same channel of the game, never reached it.
+    let kibitzer = sign_up(addr, "kibitzer").await;
+    let (s, v) = say_as(addr, &id, &kibitzer, "North is winning").await;
+    assert_eq!(s, 201, "{v}");
+    let m = next_chat(&mut watcher).await;
+    assert_eq!(m["channel"], "spectators");
+    assert_eq!(m["message"]["author"], "kibitzer");
+    assert_eq!(m["message"]["text"], "North is winning");
+
+    // The players do not get it while the game runs: their next chat message is the next players' one.
+    let (s, _) = say(addr, &id, 0, &tokens[0], "thanks").await;
+    assert_eq!(s, 201);
+    for w in [&mut north, &mut south] {
+        let m = next_chat(w).await;
+        assert_eq!(
+            (m["channel"].as_str(), m["message"]["text"].as_str()),
+            (Some("players"), Some("thanks"))
+        );
+    }
+
+    // The histories: each reads only its own channel.
+    let players = Some(vec!["good luck!".into(), "you too".into(), "thanks".into()]);
+    let spectators = Some(vec!["North is winning".to_string()]);
+    assert_eq!(
+        texts(addr, &id, Some((1, &tokens[1])), "players").await,
+        players
+    );
+    assert_eq!(
+        texts(addr, &id, Some((1, &tokens[1])), "spectators").await,
+        None
+    );
+    assert_eq!(texts(addr, &id, None, "players").await, None);
+    assert_eq!(texts(addr, &id, None, "spectators").await, spectators);
+
+    // A socket that connects gets the history it may read after its snapshot.
+    let mut late = ws(addr, &id, None).await;
+    recv_until(&mut late, |m| m["type"] == "snapshot").await;
+    let h = recv_until(&mut late, |m| m["type"] == "chat_history").await;
+    assert!(h["channels"].get("players").is_none(), "{h}");
+    assert_eq!(h["channels"]["spectators"][0]["text"], "North is winning");
+
+    // Once the game is over, the players read the spectators' chat; spectators still not the players'.
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/resign"),
+        json!({"seat": 1, "token": tokens[1]}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(
+        texts(addr, &id, Some((0, &tokens[0])), "spectators").await,
+        spectators
+    );
+    assert_eq!(
+        texts(addr, &id, Some((0, &tokens[0])), "players").await,
+        players
+    );
+    assert_eq!(texts(addr, &id, None, "players").await, None);
+    // The players may still talk, and now write in the spectators' chat too.
+    let (s, _) = say(addr, &id, 1, &tokens[1], "good game").await;
+    assert_eq!(s, 201);
+    let m = next_chat(&mut north).await;
+    assert_eq!(m["message"]["text"], "good game");
+    let (s, _) = say_as(addr, &id, &kibitzer, "well played both").await;
+    assert_eq!(s, 201);
+    let m = next_chat(&mut north).await;
+    assert_eq!(
+        (m["channel"].as_str(), m["message"]["text"].as_str()),
+        (Some("spectators"), Some("well played both"))
+    );
+    // The spectator's next chat message is its own channel's: "good game" never reached it.
+    let m = next_chat(&mut watcher).await;
+    assert_eq!(m["message"]["text"], "well played both");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_players_and_spectators_talk_apart() {
+    let dir = temp_dir("chat-talk");
+    let server = start(&dir).await;
+    players_and_spectators_talk_apart(server.local_addr()).await;
+    server.shutdown().await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_players_and_spectators_talk_apart() {
+    let Some(url) = postgres_url().await else {
+        return;
+    };
+    let server = start_with(registry(), Storage::Postgres(url), Limits::default()).await;
+    players_and_spectators_talk_apart(server.local_addr()).await;
+    server.shutdown().await.unwrap();
+}
+
+/// Messages too long, empty, multi-line or too fast are refused with a clear error and store
+/// nothing; a full channel takes no more.
+async fn limits_refuse_and_store_nothing(addr: SocketAddr) {
+    let (id, tokens) = create_duel(addr, 12).await;
+    let refused = |(s, v): (u16, Value), status: u16, code: &str, words: &str| {
+        assert_eq!(
+            (s, v["error"]["code"].as_str()),
+            (status, Some(code)),
+            "{v}"
+        );
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(message.contains(words), "{message}");
+    };
+    let long = "x".repeat(141);
+    refused(
+        say(addr, &id, 0, &tokens[0], &long).await,
+        400,
+        "bad_request",
+        "too long: 141 characters, at most 140",
+    );
+    // 140 characters of several bytes each are fine.
+    let (s, v) = say(addr, &id, 0, &tokens[0], &"é".repeat(140)).await;
+    assert_eq!(s, 201, "{v}");
+    refused(
+        say(addr, &id, 0, &tokens[0], "   ").await,
+        400,
+        "bad_request",
+        "empty",
+    );
+    refused(
+        say(addr, &id, 0, &tokens[0], "two\nlines").await,
+        400,
+        "bad_request",
+        "control characters",
+    );
+    refused(
+        post(
+            addr,
+            &format!("/api/games/{id}/chat"),
+            json!({"channel": "lobby", "seat": 0, "token": tokens[0], "text": "hi"}),
+        )
+        .await,
+        400,
+        "bad_request",
+        "unknown chat channel",
+    );
+    // A burst of 3, then one a day: the fourth is refused (the refused ones above spent nothing).
+    for text in ["one", "two"] {
+        let (s, v) = say(addr, &id, 0, &tokens[0], text).await;
+        assert_eq!(s, 201, "{v}");
+    }
+    refused(
+        say(addr, &id, 0, &tokens[0], "three").await,
+        429,
+        "rate_limited",
+        "too fast",
+    );
+    // The other seat has its own budget.
+    let (s, v) = say(addr, &id, 1, &tokens[1], "my turn to talk").await;
+    assert_eq!(s, 201, "{v}");
+    assert_eq!(
+        texts(addr, &id, Some((0, &tokens[0])), "players").await,
+        Some(vec![
+            "é".repeat(140),
+            "one".into(),
+            "two".into(),
+            "my turn to talk".into()
+        ])
+    );
+    // The channel is full at 5 messages.
+    let (s, v) = say(addr, &id, 1, &tokens[1], "five").await;
+    assert_eq!(s, 201, "{v}");
+    refused(
+        say(addr, &id, 1, &tokens[1], "six").await,
+        409,
+        "conflict",
+        "full",
+    );
+    assert_eq!(
+        texts(addr, &id, Some((1, &tokens[1])), "players")
+            .await
+            .map(|t| t.len()),
+        Some(5)
+    );
+}
+
+fn tight_limits() -> Limits {
+    Limits {
+        chat: ChatLimits {
+            max_chars: 140,
+            burst: 3,
+            period: Duration::from_secs(86_400),
+            max_per_channel: 5,
+            history: 100,
+        },
+        ..Limits::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_limits_refuse_and_store_nothing() {
+    let dir = temp_dir("chat-limits");
+    let server = start_with(registry(), Storage::SqliteDir(dir.clone()), tight_limits()).await;
+    limits_refuse_and_store_nothing(server.local_addr()).await;
+    server.shutdown().await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_limits_refuse_and_store_nothing() {
+    let Some(url) = postgres_url().await else {
+        return;
+    };
+    let server = start_with(registry(), Storage::Postgres(url), tight_limits()).await;
+    limits_refuse_and_store_nothing(server.local_addr()).await;
+    server.shutdown().await.unwrap();
+}
+
+/// A wrong or missing token, a spectator without an account, and a player in the spectators' chat
+/// of a running game are refused; nothing is stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_tokens_and_strangers_are_refused() {
+    let dir = temp_dir("chat-tokens");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create_duel(addr, 12).await;
+    let (s, v) = say(addr, &id, 0, &tokens[1], "I am North").await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (403, Some("bad_token")),
+        "{v}"
+    );
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/chat"),
+        json!({"channel": "players", "text": "no token"}),
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (403, Some("bad_token")),
+        "{v}"
+    );
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/chat"),
+        json!({"channel": "spectators", "text": "anonymous"}),
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (403, Some("forbidden")),
+        "{v}"
+    );
+    // Reading the players' chat with a wrong token is refused too.
+    let (s, v) = get(
+        addr,
+        &format!("/api/games/{id}/chat?seat=1&token={}", tokens[0]),
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (403, Some("bad_token")),
+        "{v}"
+    );
+    // An unknown game.
+    let (s, v) = say(
+        addr,
+        "00000000-0000-4000-8000-000000000000",
+        0,
+        &tokens[0],
+        "hi",
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (404, Some("not_found")),
+        "{v}"
+    );
+
+    // A player signed in with the account that holds the seat may not advise from the stands.
+    let player = sign_up(addr, "northplayer").await;
+    let cookie = format!("tabula_session={}", player.cookie);
+    let body = json!({"game": "duel", "options": {"target": 12},
+                      "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0]})
+    .to_string();
+    let (s, _, v) = request_with_response_headers(
+        addr,
+        "POST",
+        "/api/games",
+        &[
+            ("Content-Type", "application/json"),
+            ("Cookie", &cookie),
+            ("X-CSRF-Token", &player.csrf),
+        ],
+        body.as_bytes(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(s, 201, "{v}");
+    let own = v["id"].as_str().unwrap().to_string();
+    let (s, v) = say_as(addr, &own, &player, "as a spectator").await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (403, Some("forbidden")),
+        "{v}"
+    );
+
+    for (game, seat, token) in [(&id, 0, &tokens[0]), (&id, 1, &tokens[1])] {
+        assert_eq!(
+            texts(addr, game, Some((seat, token)), "players").await,
+            Some(vec![])
+        );
+    }
+    assert_eq!(texts(addr, &id, None, "spectators").await, Some(vec![]));
+    assert_eq!(texts(addr, &own, None, "spectators").await, Some(vec![]));
+    server.shutdown().await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Messages outlive the server: after a restart they are in the history and in a socket's
+/// `chat_history`, and numbering goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_is_kept_across_a_restart() {
+    let dir = temp_dir("chat-restart");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create_duel(addr, 12).await;
+    let (s, _) = say(addr, &id, 0, &tokens[0], "before the restart").await;
+    assert_eq!(s, 201);
+    server.shutdown().await.unwrap();
+
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    assert_eq!(
+        texts(addr, &id, Some((1, &tokens[1])), "players").await,
+        Some(vec!["before the restart".to_string()])
+    );
+    let mut south = ws(addr, &id, Some((1, &tokens[1]))).await;
+    recv_until(&mut south, |m| m["type"] == "snapshot").await;
+    let h = recv_until(&mut south, |m| m["type"] == "chat_history").await;
+    assert_eq!(h["channels"]["players"][0]["text"], "before the restart");
+    assert_eq!(h["channels"]["players"][0]["n"], 1);
+    let (s, v) = say(addr, &id, 1, &tokens[1], "after it").await;
+    assert_eq!(s, 201);
+    assert_eq!(v["message"]["n"], 2);
+    server.shutdown().await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}
