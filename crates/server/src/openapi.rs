@@ -130,6 +130,13 @@ pub fn document() -> Value {
     schemas["Summary"]["properties"]["rating_range"] =
         json!({"allOf": [r("RatingRange")], "nullable": true});
     schemas["Summary"]["properties"]["seats"]["items"] = r("LobbySeat");
+    // In-game chat (docs/protocol.md, Chat).
+    schemas["ChatMessage"] = json!({"type": "object", "properties": {
+        "n": {"type": "integer", "description": "the message's number in its channel, from 1"},
+        "at": {"type": "integer", "description": "ms since the Unix epoch"},
+        "seat": {"type": "integer", "nullable": true, "description": "the sender's seat (players' chat)"},
+        "author": {"type": "string", "description": "the seat's side, or the account's name"},
+        "text": {"type": "string"}}});
     doc
 }
 
@@ -193,6 +200,18 @@ fn base_document() -> Value {
                 "get": op("The stored analysis, the progress of a running one, or status none when none was asked for", json!([id]), None,
                     with(json!({"200": ok(json!({"type": "object", "properties": {"status": {"type": "string", "enum": ["done", "running", "none"]}, "analysis": {"type": "object"}, "done": {"type": "integer"}, "total": {"type": "integer"}, "waiting": {"type": "boolean"}}}))}),
                          errors(&["404", "503"])))},
+            "/api/games/{id}/chat": {
+                "post": op("Send a chat message: the players' channel with a seat and its token, the spectators' channel as a signed-in account (with X-CSRF-Token) holding no seat of the running game (docs/protocol.md, Chat)", json!([id]),
+                    Some(json!({"type": "object", "required": ["channel", "text"], "properties": {
+                        "channel": {"type": "string", "enum": ["players", "spectators"]}, "text": {"type": "string", "description": "one line, at most 200 characters after trimming"},
+                        "seat": {"type": "integer"}, "token": {"type": "string"}}})),
+                    with(json!({"201": ok(json!({"type": "object", "properties": {"channel": {"type": "string"}, "message": r("ChatMessage")}}))}),
+                         errors(&["400", "403", "404", "409", "415", "429", "503"]))),
+                "get": op("The latest messages of the chat channels the caller may read (a seat with its token: players, and spectators once the game is over; anyone else: spectators)", json!([id, seat_q, token_q]), None,
+                    with(json!({"200": ok(json!({"type": "object", "properties": {"channels": {"type": "object", "properties": {
+                        "players": {"type": "array", "items": r("ChatMessage")}, "spectators": {"type": "array", "items": r("ChatMessage")}}},
+                        "max_chars": {"type": "integer"}}}))}),
+                         errors(&["400", "403", "404", "503"])))},
             "/api/games/{id}/hint": {"post": op("The engine's preferred action for a human seat's current decision in a running game against the AI, from that seat's view only", json!([id]),
                 Some(json!({"type": "object", "required": ["seat", "token"], "properties": {"seat": {"type": "integer"}, "token": {"type": "string"}}})),
                 with(json!({"200": ok(json!({"type": "object", "properties": {"seat": {"type": "integer"}, "action": {}, "notation": {"type": "string"}, "cells": {"type": "array", "items": {"type": "string"}}, "estimate": {"type": "number"}}}))}),
