@@ -11,6 +11,7 @@ import { learnTests } from './learn.mjs';
 import { accountTests } from './accounts.mjs';
 import { analysisTests } from './analysis.mjs';
 import { takebackTests } from './takeback.mjs';
+import { chatTests } from './chat.mjs';
 
 const BIN = process.env.TABULA_BIN;
 const DATA_DIR = process.env.DATA_DIR;
@@ -1141,6 +1142,7 @@ async function main() {
     }
     await accountTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS })(games);
     await takebackTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver, state, moveCount })(games);
+    await chatTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS })(games);
   } catch (e) {
     console.log(`FAIL setup: ${e instanceof Error ? e.message : e}`);
     results.push({ name: 'setup', ok: false });

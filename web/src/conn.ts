@@ -4,12 +4,14 @@
 import { reconnectDelay } from './logic/backoff';
 import type { Snapshot } from './logic/snapshot';
 import type { SeatCredential } from './store';
+import type { ChatServerMsg } from './ui/chat';
 
 export type ServerMsg =
   | (Snapshot & { type: 'snapshot' | 'update' })
   | { type: 'ack'; id: number; seq: number }
   | { type: 'error'; id: number | null; code: string; message: string }
-  | { type: 'pong'; id: number };
+  | { type: 'pong'; id: number }
+  | ChatServerMsg;
 
 export interface ConnHandlers {
   onMessage: (msg: ServerMsg) => void;

@@ -29,6 +29,7 @@ import { canAskHint, parseHint, type Hint } from '../logic/hint';
 import { percent } from '../logic/analysis';
 import { drawMovesOnBoard } from './analysis';
 import { allLessons } from './learn';
+import { ChatPanel } from '../ui/chat';
 
 let active: { close(): void } | null = null;
 
@@ -105,9 +106,11 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   const boardHost = h('div.board-wrap', { 'data-testid': 'board' });
   attachBoardInput(boardHost, (cell) => onCell(cell));
   const panelsHost = h('div.panels');
-  const side = h('div.side');
+  const side = h('div.side-body');
+  // The chat (web/src/ui/chat.ts) writes as the shown seat (hot-seat: the seat owing the decision).
+  const chat = new ChatPanel(id, () => cred);
   // On a phone the column unwraps (CSS) so that the actions come right after the board, before panels.
-  root.append(h('div.game-layout', h('div.main-col', header, boardHost, panelsHost), side));
+  root.append(h('div.game-layout', h('div.main-col', header, boardHost, panelsHost), h('div.side', side, chat.el)));
 
   const keyOf = (seat: number | null) => seat ?? SPECTATOR;
   const connOf = (seat: number | null) => conns.get(keyOf(seat)) ?? null;
@@ -127,9 +130,14 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   }
 
   function onMessage(k: number, msg: ServerMsg): void {
+    if (msg.type === 'chat' || msg.type === 'chat_history') {
+      chat.onMessage(msg);
+      return;
+    }
     if (msg.type === 'snapshot' || msg.type === 'update') {
       const { model: next, gap } = merge(models.get(k) ?? null, msg);
       models.set(k, next);
+      chat.setOver(outcomeOf(next) !== null);
       if (gap) conns.get(k)?.send({ type: 'sync' });
       if (k === sentBy) sent.onState(msg.type, next.seq, Array.isArray(msg.events) ? msg.events : [], mySeat(next));
       if (next.rematch?.token && /^[0-9a-f]{64}$/.test(next.rematch.token) && next.rematch.seat !== undefined && k !== SPECTATOR) {
@@ -263,6 +271,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   active = {
     close() {
       conns.forEach((c) => c.close());
+      chat.close();
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
       window.clearInterval(clockTimer);

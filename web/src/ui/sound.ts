@@ -1,5 +1,5 @@
 // Sounds of a game page: a soft click when a move is made, a two-note chime when it becomes the player's
-// turn. Synthesised with the Web Audio API (no audio files to load); a mute switch kept on the device.
+// turn, a short high blip for a chat message (web/src/ui/chat.ts). Synthesised with the Web Audio API (no audio files to load); a mute switch kept on the device.
 
 const KEY = 'tabula:muted';
 
@@ -7,7 +7,7 @@ let ctx: AudioContext | null = null;
 /** How many sounds were played (and would have been heard), for the page's tests. */
 let played = 0;
 
-export type Sound = 'move' | 'turn';
+export type Sound = 'move' | 'turn' | 'chat';
 
 export function isMuted(): boolean {
   try {
@@ -30,6 +30,7 @@ export function setMuted(muted: boolean): void {
 const NOTES: Record<Sound, [number, number, number][]> = {
   move: [[520, 0, 0.06]],
   turn: [[660, 0, 0.12], [880, 0.13, 0.16]],
+  chat: [[990, 0, 0.05]],
 };
 
 /** Plays a sound unless muted. Browsers start audio only after the page was interacted with; before
