@@ -1,7 +1,8 @@
 // Browser tests of the in-game chat (issue 22, web/src/ui/chat.ts): two players in two browser contexts
 // talk live; a signed-in spectator writes in the spectators' chat, which the players do not see while
 // the game runs, and never sees the players'; a too-long message is refused in the server's words;
-// "Mute chat" hides the chat (and stays muted after a reload); the phone size folds the panel.
+// "Mute chat" hides the chat (and stays muted after a reload); the phone size folds the panel; the
+// replay of the finished game keeps its chat (a player reads both channels, a spectator theirs).
 // Called by run.mjs with its helpers.
 
 import { join } from 'node:path';
@@ -106,6 +107,29 @@ export function chatTests({ test, newPage, base, assert, noConsoleErrors, assert
         await friend.locator('[data-testid=chat]').scrollIntoViewIfNeeded();
         await shot(friend, 'phone-390x844');
         await assertNoOverflow(friend, 390);
+
+        // The game ends; its replay keeps the chat: a player reads both channels, a spectator only theirs.
+        const resign = await fetch(`${base()}/api/games/${id}/resign`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ seat: 0, token: created.seats[0].token }),
+        });
+        assert(resign.status === 200, `the resignation was refused: ${await resign.text()}`);
+        await watcher.goto(`${base()}/replay/${id}`);
+        await sees(watcher, 'the crowd is watching');
+        assert(!(await texts(watcher)).some((t) => t.includes('good luck')), 'the replay shows a spectator the players\' chat');
+        await host.goto(`${base()}/replay/${id}`);
+        await sees(host, 'good luck, have fun');
+        await host.locator('[data-testid=chat-tab-spectators]').click();
+        await sees(host, 'the crowd is watching');
+        // Not signed in: the spectators' channel offers a sign-in instead of a field.
+        await host.locator('[data-testid=chat-sign-in]').waitFor({ timeout: 15000 });
+        assert(!(await host.locator('[data-testid=chat-form]').isVisible()), 'a player without an account is offered the spectators\' field');
+        await host.locator('[data-testid=chat-tab-players]').click();
+        assert(await host.locator('[data-testid=chat-form]').isVisible(), 'the players\' field is missing after the game');
+        await host.locator('[data-testid=chat-tab-spectators]').click();
+        await host.locator('[data-testid=chat]').scrollIntoViewIfNeeded();
+        await shot(host, 'replay-1280x800');
         await noConsoleErrors(host, friend, watcher);
       } finally {
         for (const p of [host, friend, watcher]) await p.context().close();

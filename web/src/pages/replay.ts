@@ -15,6 +15,7 @@ import { moveText, positionBoard, positionLabel, replayButtons, zoomableBoard, t
 import { analysisGraph, analysisLegend, decisionCard, drawMovesOnBoard, seatCounts, type BoardMove } from './analysis';
 import { rendererFor } from '../games/index';
 import { seatColour } from '../games/art';
+import { ChatPanel } from '../ui/chat';
 
 /** The snapshot as this browser's seat (when it has a working token for this game) or as a spectator.
  * A hot-seat game (this device holds several seats) is replayed as a spectator: the players share the
@@ -38,6 +39,8 @@ let keys: ((e: KeyboardEvent) => void) | null = null;
  * stops. */
 let generation = 0;
 let pollTimer: number | undefined;
+/** The chat of the finished game shown (web/src/ui/chat.ts). */
+let chat: ChatPanel | null = null;
 
 /** Stops the replay page's keyboard steps and analysis polling (called when the page is left). */
 export function leaveReplay(): void {
@@ -45,6 +48,8 @@ export function leaveReplay(): void {
   keys = null;
   generation++;
   window.clearTimeout(pollTimer);
+  chat?.close();
+  chat = null;
 }
 
 /** How often a running analysis's progress is asked for. */
@@ -58,8 +63,9 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
   const boardHost = h('div.board-wrap', { 'data-testid': 'replay-board' });
   const analysisHost = h('div.card.analysis', { 'data-testid': 'analysis' });
   const panels = h('div.panels');
-  const side = h('div.side');
-  root.append(h('div.game-layout.with-analysis', h('div.main-col', head, boardHost, analysisHost, panels), side));
+  const side = h('div.side-body');
+  const sideCol = h('div.side', side);
+  root.append(h('div.game-layout.with-analysis', h('div.main-col', head, boardHost, analysisHost, panels), sideCol));
 
   let snap: Snapshot;
   let cred: ViewCredential | null;
@@ -82,6 +88,13 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
   let byPly = new Map<number, DecisionAnalysis>();
 
   const live = () => snap.status !== 'over' && snap.status !== 'imported';
+  // A finished game keeps its chat: the players' channel for this browser's seat, the spectators' for all.
+  if (!live() && mine === generation) {
+    const seatCred = cred;
+    chat = new ChatPanel(id, () => seatCred);
+    chat.setOver(true);
+    sideCol.append(chat.el);
+  }
   const seatNames = () => ctx.seats.map((s, i) => s.name ?? `Seat ${i + 1}`);
   const who = (seat: number) => ctx.seats[seat]?.name ?? `Seat ${seat + 1}`;
   const slider = h('input', { type: 'range', min: 0, max: nav.total, value: nav.n, 'data-testid': 'replay-slider', 'aria-label': 'Position' }) as HTMLInputElement;
