@@ -41,6 +41,7 @@ use sqlx::sqlite::{
 use sqlx::{Connection, Row};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
+use crate::cluster::{ClusterConfig, DB_NOW, Node};
 use crate::model::{Event, EventData};
 
 /// The versioned schema (`crates/server/migrations`).
@@ -57,11 +58,13 @@ pub enum Db {
     Postgres(PgDb),
 }
 
-/// A PostgreSQL pool and this server's node lock.
+/// A PostgreSQL pool and what fences this server's commits: the node lock of a single server, or
+/// the node of a cluster (per-game leases, [`crate::cluster`]).
 #[derive(Clone, Debug)]
 pub struct PgDb {
     pub pool: PgPool,
-    lock: Arc<NodeLock>,
+    lock: Option<Arc<NodeLock>>,
+    node: Option<Arc<Node>>,
 }
 
 /// The connection that holds this server's [`NODE_LOCK`], and its backend's process id (what
@@ -190,9 +193,54 @@ impl Db {
             .connect_with(options)
             .await
             .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
-        let db = Db::Postgres(PgDb { pool, lock });
+        let db = Db::Postgres(PgDb {
+            pool,
+            lock: Some(lock),
+            node: None,
+        });
         db.migrate().await?;
         Ok(db)
+    }
+
+    /// Connects to PostgreSQL as a node of a cluster ([`crate::cluster`]): no server lock; the node
+    /// registers itself, and its commits are fenced by each game's lease.
+    pub async fn open_postgres_cluster(url: &str, config: &ClusterConfig) -> Result<Db, String> {
+        config.check()?;
+        let options =
+            PgConnectOptions::from_str(url).map_err(|e| format!("bad PostgreSQL URL: {e}"))?;
+        let pool = PgPoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await
+            .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
+        let node = Arc::new(Node::new(config));
+        let db = Db::Postgres(PgDb {
+            pool,
+            lock: None,
+            node: Some(node.clone()),
+        });
+        db.migrate().await?;
+        if let Db::Postgres(pg) = &db {
+            node.register(&pg.pool).await?;
+        }
+        Ok(db)
+    }
+
+    /// This server's node when it is part of a cluster ([`crate::cluster`]).
+    pub fn node(&self) -> Option<&Arc<Node>> {
+        match self {
+            Db::Postgres(pg) => pg.node.as_ref(),
+            Db::Sqlite(_) => None,
+        }
+    }
+
+    /// The PostgreSQL pool (`None` on SQLite).
+    pub fn pg_pool(&self) -> Option<&PgPool> {
+        match self {
+            Db::Postgres(pg) => Some(&pg.pool),
+            Db::Sqlite(_) => None,
+        }
     }
 
     /// Opens what `spec` names: a `postgres://`/`postgresql://` URL, or else a data directory for SQLite.
@@ -219,7 +267,12 @@ impl Db {
     /// server can start on it. Commits made after this fail.
     pub async fn release(&self) {
         if let Db::Postgres(pg) = self {
-            pg.lock.release().await;
+            if let Some(lock) = &pg.lock {
+                lock.release().await;
+            }
+            if let Some(node) = &pg.node {
+                node.leave(&pg.pool).await;
+            }
             pg.pool.close().await;
         }
     }
@@ -247,9 +300,16 @@ impl Db {
 
     /// Every event of a game, in order (empty when the game does not exist).
     pub async fn load_events(&self, id: &str) -> Result<Vec<Event>, String> {
-        let sql = "SELECT seq, at_ms, data FROM events WHERE game_id = $1 ORDER BY seq";
+        self.load_events_after(id, 0).await
+    }
+
+    /// The events of a game after seq `after`, in order.
+    pub async fn load_events_after(&self, id: &str, after: u64) -> Result<Vec<Event>, String> {
+        let sql =
+            "SELECT seq, at_ms, data FROM events WHERE game_id = $1 AND seq > $2 ORDER BY seq";
+        let after = i64::try_from(after).unwrap_or(i64::MAX);
         let rows: Vec<(i64, i64, String)> = on_pool!(self, p => {
-            sqlx::query(sql).bind(id).fetch_all(p).await.map_err(|e| e.to_string())?
+            sqlx::query(sql).bind(id).bind(after).fetch_all(p).await.map_err(|e| e.to_string())?
                 .iter()
                 .map(|r| Ok::<_, sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
                 .collect::<Result<Vec<_>, _>>()
@@ -301,7 +361,15 @@ impl Db {
             for e in &w.events {
                 let data =
                     serde_json::to_string(&e.data).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-                events.push((w.game_id.as_str(), e.seq as i64, e.at, e.data.kind(), data));
+                let epoch = w.epoch.unwrap_or(0);
+                events.push((
+                    w.game_id.as_str(),
+                    e.seq as i64,
+                    e.at,
+                    e.data.kind(),
+                    data,
+                    epoch,
+                ));
             }
         }
         // The last status of every game the batch touches that existed before it.
@@ -312,25 +380,76 @@ impl Db {
                 None => updates.push(w),
             }
         }
+        // The leases that fence a cluster node's commit: every game of the batch that existed before
+        // it, with the epoch the node wrote at (the first one of the batch for each game).
+        let mut fenced: Vec<(&str, i64)> = Vec::new();
+        for w in batch.iter().filter(|w| !w.new_game) {
+            if !fenced.iter().any(|(g, _)| *g == w.game_id) {
+                fenced.push((w.game_id.as_str(), w.epoch.unwrap_or(0)));
+            }
+        }
         macro_rules! write_all {
             ($conn:expr, $fence:expr, $bind:path, $end:path) => {
                 async {
+                    let fence: Fence<'_> = $fence;
                     let mut tx = $conn.begin().await?;
-                    if let Some(pid) = $fence {
-                        let holds: bool = sqlx::query_scalar(
-                            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' \
-                             AND classid = $1::bigint::oid AND objid = $2::bigint::oid \
-                             AND objsubid = 2 AND pid = $3 AND granted)",
-                        )
-                        .bind(i64::from(NODE_LOCK.0))
-                        .bind(i64::from(NODE_LOCK.1))
-                        .bind(pid)
-                        .fetch_one(&mut *tx)
-                        .await?;
-                        if !holds {
-                            return Err(CommitError::LockLost(pid));
+                    match fence {
+                        Fence::None => {}
+                        Fence::Lock(pid) => {
+                            let holds: bool = sqlx::query_scalar(
+                                "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' \
+                                 AND classid = $1::bigint::oid AND objid = $2::bigint::oid \
+                                 AND objsubid = 2 AND pid = $3 AND granted)",
+                            )
+                            .bind(i64::from(NODE_LOCK.0))
+                            .bind(i64::from(NODE_LOCK.1))
+                            .bind(pid)
+                            .fetch_one(&mut *tx)
+                            .await?;
+                            if !holds {
+                                return Err(CommitError::LockLost(pid));
+                            }
+                        }
+                        Fence::Leases(node) => {
+                            // Each lease must be this node's, at the epoch it wrote with, unexpired;
+                            // the row locks order this commit against a takeover.
+                            for chunk in fenced.chunks(GAME_ROWS) {
+                                let mut q = sqlx::QueryBuilder::new(
+                                    "UPDATE leases SET expires_at = leases.expires_at FROM (",
+                                );
+                                q.push_values(chunk, |mut b, (game, epoch)| {
+                                    b.push_bind(*game).push_bind(*epoch);
+                                });
+                                q.push(") AS f (game_id, epoch) WHERE leases.game_id = f.game_id \
+                                        AND leases.epoch = f.epoch AND leases.node_id = ");
+                                q.push_bind(node.id.as_str());
+                                q.push(" AND leases.expires_at > ");
+                                q.push(DB_NOW);
+                                let touched = q.build().execute(&mut *tx).await?.rows_affected();
+                                if touched != chunk.len() as u64 {
+                                    return Err(CommitError::LeaseLost);
+                                }
+                            }
+                            for w in batch.iter().filter(|w| w.new_game) {
+                                let mut q = sqlx::QueryBuilder::new(
+                                    "INSERT INTO leases (game_id, node_id, epoch, expires_at) VALUES (",
+                                );
+                                q.push_bind(w.game_id.as_str());
+                                q.push(", ");
+                                q.push_bind(node.id.as_str());
+                                q.push(", 1, ");
+                                q.push(DB_NOW);
+                                q.push(" + ");
+                                q.push(crate::cluster::LEASE_MS.to_string());
+                                q.push(")");
+                                q.build().execute(&mut *tx).await?;
+                            }
                         }
                     }
+                    let (writer, epoch_of) = match fence {
+                        Fence::Leases(node) => (Some(node.id.as_str()), true),
+                        _ => (None, false),
+                    };
                     for w in batch.iter().filter(|w| w.new_game) {
                         sqlx::query("INSERT INTO games (id, game, status, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)")
                             .bind(&w.game_id).bind(&w.game).bind(w.status).bind(w.at).bind(w.at)
@@ -345,9 +464,10 @@ impl Db {
                         q.build().execute(&mut *tx).await?;
                     }
                     for chunk in events.chunks(EVENT_ROWS) {
-                        let mut q = sqlx::QueryBuilder::new("INSERT INTO events (game_id, seq, at_ms, kind, data) ");
-                        q.push_values(chunk, |mut b, (game, seq, at, kind, data)| {
-                            b.push_bind(*game).push_bind(*seq).push_bind(*at).push_bind(*kind).push_bind(data.as_str());
+                        let mut q = sqlx::QueryBuilder::new("INSERT INTO events (game_id, seq, at_ms, kind, data, node_id, epoch) ");
+                        q.push_values(chunk, |mut b, (game, seq, at, kind, data, epoch)| {
+                            b.push_bind(*game).push_bind(*seq).push_bind(*at).push_bind(*kind).push_bind(data.as_str())
+                                .push_bind(writer).push_bind(if epoch_of { Some(*epoch) } else { None });
                         });
                         q.build().execute(&mut *tx).await?;
                     }
@@ -361,6 +481,30 @@ impl Db {
                             $end(&mut *tx, &w.game_id, w.at, end).await?;
                         }
                     }
+                    if epoch_of {
+                        // Every node learns of the new events once they are durable (`NOTIFY` is
+                        // delivered at `COMMIT`); the payload only names them (`id:seq`), the
+                        // listeners read the log. At most 100 games per payload (under 8,000 bytes).
+                        let mut last: Vec<(&str, i64)> = Vec::new();
+                        for (game, seq, ..) in &events {
+                            match last.iter_mut().find(|(g, _)| g == game) {
+                                Some(l) => l.1 = l.1.max(*seq),
+                                None => last.push((game, *seq)),
+                            }
+                        }
+                        for chunk in last.chunks(100) {
+                            let payload = chunk
+                                .iter()
+                                .map(|(g, s)| format!("{g}:{s}"))
+                                .collect::<Vec<_>>()
+                                .join(" ");
+                            sqlx::query("SELECT pg_notify($1, $2)")
+                                .bind(crate::cluster::CHANNEL)
+                                .bind(payload)
+                                .execute(&mut *tx)
+                                .await?;
+                        }
+                    }
                     tx.commit().await?;
                     Ok::<(), CommitError>(())
                 }
@@ -371,7 +515,7 @@ impl Db {
                 let mut conn = pool.acquire().await?;
                 let result = write_all!(
                     conn,
-                    None::<i32>,
+                    Fence::None,
                     crate::ratings::bind_seats_sqlite,
                     crate::ratings::record_end_sqlite
                 )
@@ -383,10 +527,16 @@ impl Db {
             }
             Db::Postgres(pg) => {
                 let mut conn = pg.pool.acquire().await?;
-                let pid = pg.lock.pid().await.map_err(CommitError::NoLock)?;
+                let fence = match (&pg.lock, &pg.node) {
+                    (_, Some(node)) => Fence::Leases(node),
+                    (Some(lock), None) => {
+                        Fence::Lock(lock.pid().await.map_err(CommitError::NoLock)?)
+                    }
+                    (None, None) => Fence::None,
+                };
                 let result = write_all!(
                     conn,
-                    Some(pid),
+                    fence,
                     crate::ratings::bind_seats_pg,
                     crate::ratings::record_end_pg
                 )
@@ -394,13 +544,24 @@ impl Db {
                 if result.is_err() {
                     conn.close_on_drop();
                 }
-                if let Err(CommitError::LockLost(pid)) = &result {
-                    pg.lock.lost(*pid).await;
+                if let (Err(CommitError::LockLost(pid)), Some(lock)) = (&result, &pg.lock) {
+                    lock.lost(*pid).await;
                 }
                 result
             }
         }
     }
+}
+
+/// What a commit checks before it writes (inside its transaction).
+#[derive(Clone, Copy)]
+enum Fence<'a> {
+    /// Nothing: SQLite, served by one server.
+    None,
+    /// The single server's PostgreSQL lock, held by the connection with this backend pid.
+    Lock(i32),
+    /// The per-game leases of a cluster node.
+    Leases(&'a Node),
 }
 
 /// Why a batch was not committed (nothing of it was).
@@ -414,6 +575,8 @@ enum CommitError {
     LockLost(i32),
     #[error("{0}")]
     NoLock(String),
+    #[error("this node no longer holds the lease of a game of the batch; nothing was written")]
+    LeaseLost,
 }
 
 /// Rows of one multi-row `INSERT INTO events` (5 parameters each; SQLite allows 32,766 and PostgreSQL
@@ -435,6 +598,8 @@ pub struct WriteRequest {
     pub bindings: Vec<crate::ratings::SeatBinding>,
     /// Set when these events end the game: the accounts' results and ratings are recorded with them.
     pub end: Option<crate::ratings::GameEnd>,
+    /// A cluster node's lease epoch of the game (checked in the commit; `None` for a single server).
+    pub epoch: Option<i64>,
 }
 
 /// Why a write was refused: storage is unavailable (a full disk, a lost database). Nothing of the

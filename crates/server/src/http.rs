@@ -191,6 +191,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .merge(api)
         // Rate-limited in the handler: a seat's own upgrade is not counted (see `ws`).
         .route("/api/games/{id}/ws", get(ws))
+        // Cluster nodes forward changes to a game's owner here (`crate::cluster`); not part of the
+        // public protocol, refused without the cluster secret.
+        .route("/internal/games/{id}/commit", post(internal_commit))
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(web_page)
@@ -207,6 +210,43 @@ async fn web_page(method: Method, uri: axum::http::Uri) -> Response {
         return ([(header::ALLOW, "GET, HEAD")], r).into_response();
     }
     crate::assets::serve_asset(uri).await
+}
+
+/// A change another cluster node forwarded to this one, the game's owner (`crate::cluster`):
+/// `200 {"seq"}`, a refusal, or `421` when this node does not own the game (the sender asks again).
+async fn internal_commit(
+    State(st): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult {
+    let Some(node) = st.shared.db.node() else {
+        return Err(Refusal::NotFound(
+            "this server is not a cluster node".into(),
+        ));
+    };
+    let given = headers
+        .get(crate::cluster::SECRET_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if !node.secret_matches(given) {
+        return Err(Refusal::Forbidden(
+            "internal requests need the cluster secret".into(),
+        ));
+    }
+    let change: crate::rooms::Forwarded = serde_json::from_slice(&body)
+        .map_err(|e| Refusal::BadRequest(format!("bad forwarded change: {e}")))?;
+    match st.shared.commit_forwarded(&id, change).await {
+        Ok(Ok(seq)) => Ok(Json(json!({ "seq": seq })).into_response()),
+        Ok(Err(refusal)) => Err(refusal),
+        Err(()) => {
+            let status = StatusCode::from_u16(crate::rooms::NOT_OWNER)
+                .unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
+            let body = json!({"error": {"code": "not_owner",
+                "message": "this node does not own the game (any more)"}});
+            Ok((status, Json(body)).into_response())
+        }
+    }
 }
 
 async fn api_not_found() -> Refusal {

@@ -81,6 +81,7 @@ pub mod accounts;
 pub mod analysis;
 pub mod assets;
 pub mod chat;
+pub mod cluster;
 pub mod db;
 pub mod http;
 mod http_accounts;
@@ -201,8 +202,14 @@ impl Default for Limits {
 pub enum Storage {
     /// A SQLite file (`tabula.sqlite3`) in this directory.
     SqliteDir(PathBuf),
-    /// A PostgreSQL URL (`postgres://…`).
+    /// A PostgreSQL URL (`postgres://…`), served by this server alone (it holds the database's
+    /// server lock).
     Postgres(String),
+    /// A PostgreSQL URL served by several nodes, this one among them ([`cluster`]).
+    PostgresCluster {
+        url: String,
+        cluster: cluster::ClusterConfig,
+    },
 }
 
 /// Everything the server needs.
@@ -289,6 +296,9 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     let db = match &config.storage {
         Storage::SqliteDir(dir) => db::Db::open_sqlite_dir(dir).await,
         Storage::Postgres(url) => db::Db::open_postgres(url).await,
+        Storage::PostgresCluster { url, cluster } => {
+            db::Db::open_postgres_cluster(url, cluster).await
+        }
     }
     .map_err(ServerError::Database)?;
     let shared = Arc::new(rooms::Shared::new(
@@ -307,6 +317,11 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     let app = http::router(shared.clone());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(shared.clone().run_clocks());
+    if shared.db.node().is_some() {
+        // A cluster node: renew and claim leases, and follow the other nodes' commits.
+        tokio::spawn(shared.clone().run_leases());
+        tokio::spawn(shared.clone().run_listener());
+    }
     let evictor = shared.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(60));

@@ -110,7 +110,7 @@ pub fn result_word(score: f64) -> &'static str {
 
 /// A seat bound to an account in the same transaction as the event that gives it (a creation's
 /// host seats, a join).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct SeatBinding {
     pub seat: u8,
     pub account_id: String,

@@ -99,6 +99,10 @@ impl Shared {
     /// Ends game `id` on time if a seat's clock ran out (loading it if needed); otherwise files its
     /// next deadline again. On a storage error, tries again in a few seconds.
     async fn flag_game(self: &Arc<Self>, id: &str) {
+        if !self.drives(id) {
+            // Another cluster node runs this game's clock now.
+            return;
+        }
         let retry = |e: &Refusal| {
             tracing::error!(game_id = %id, error = %e, "cannot end a game whose clock ran out; retrying");
             self.file_deadline(id, Some(now_ms() + 5_000));

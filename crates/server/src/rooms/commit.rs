@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use tabula_core::Seat;
 
+use super::follow::Writer;
 use super::load::apply_logged;
 use super::{Described, Room, RoomInner, Shared, now_ms};
 use crate::db::WriteRequest;
@@ -50,6 +51,18 @@ impl Shared {
         bindings: Vec<SeatBinding>,
     ) -> Result<u64, Refusal> {
         self.catch_up(room, inner).await?;
+        // On a cluster node: committed here (holding the game's lease, or taking it), or by the
+        // game's owner (`rooms::follow`).
+        let epoch = match (self.db.node(), &created) {
+            (Some(node), Some(_)) => {
+                node.note_new_game(&room.id);
+                Some(1)
+            }
+            _ => match self.writer_for(room, inner, &first, &bindings).await? {
+                Writer::Here(epoch) => epoch,
+                Writer::Forwarded(seq) => return Ok(seq),
+            },
+        };
         let last_at = inner.events.last().map_or(0, |e| e.at);
         let now = now_ms().max(last_at);
         let (scratch, new_events, new_desc) = stage(&inner.core, first, now)?;
@@ -86,9 +99,14 @@ impl Shared {
                 events: to_write,
                 bindings,
                 end,
+                epoch,
             })
             .await;
         if let Err(e) = written {
+            if let Some(node) = self.db.node() {
+                // Perhaps the lease was lost: the next change asks the database who owns the game.
+                node.forget(&room.id);
+            }
             // The commit may have landed although its answer was lost (a connection that broke
             // after `COMMIT`): the log decides. Landed: it is durable, so it is acknowledged like
             // any other. Not landed: nothing changed. Unknown (storage is down): the room may be
@@ -165,7 +183,7 @@ impl Shared {
 
     /// Marks the room as possibly behind its log, and starts catching up in the background (with a
     /// growing pause between tries) until storage answers.
-    fn mark_unsure(self: &Arc<Self>, room: &Arc<Room>, inner: &mut RoomInner) {
+    pub(super) fn mark_unsure(self: &Arc<Self>, room: &Arc<Room>, inner: &mut RoomInner) {
         if inner.unsure {
             return;
         }
@@ -188,7 +206,7 @@ impl Shared {
 
     /// Brings a room marked unsure up to its log: the events storage holds beyond the room's are
     /// applied and broadcast like any commit. Fails (`503`) while storage cannot be read.
-    async fn catch_up(
+    pub(super) async fn catch_up(
         self: &Arc<Self>,
         room: &Arc<Room>,
         inner: &mut RoomInner,
@@ -197,18 +215,21 @@ impl Shared {
             return Ok(());
         }
         self.faults.check_load().map_err(Refusal::Unavailable)?;
-        let events = self.db.load_events(&room.id).await.map_err(|e| {
+        let events = self.db.load_events_after(&room.id, inner.core.seq).await.map_err(|e| {
             tracing::error!(game_id = %room.id, error = %e, "storage error: cannot read the log to catch up");
             Refusal::Unavailable(crate::db::WriteError.to_string())
         })?;
         let known = inner.core.seq;
         let behind: Vec<Event> = events.into_iter().filter(|e| e.seq > known).collect();
+        let quiet = self.db.node().is_some();
         let mut core = inner.core.clone();
         let desc = apply_logged(&room.id, &mut core, &behind)?;
         inner.unsure = false;
         if let (Some(first), Some(last)) = (behind.first(), behind.last()) {
-            tracing::warn!(game_id = %room.id, events = behind.len(),
-                "caught up with the log: a commit whose answer was lost had landed");
+            if !quiet {
+                tracing::warn!(game_id = %room.id, events = behind.len(),
+                    "caught up with the log: a commit whose answer was lost had landed");
+            }
             let (first, now) = (first.seq, last.at);
             self.install(room, inner, core, (first, behind, desc), now);
         }
@@ -223,6 +244,11 @@ impl Shared {
             Some(clock) if inner.core.status == Status::Running => clock.next_deadline(now_ms()),
             _ => None,
         };
+        // Clocks and AI seats run only where the game is written (on a cluster node: its lease's
+        // holder).
+        if !self.drives(&room.id) {
+            return;
+        }
         // The clock sweeper ends the game on time, in memory or not: a running clock does not hold
         // the room.
         self.file_deadline(&room.id, deadline);

@@ -117,7 +117,7 @@ impl Shared {
     }
 
     /// Drops game `id` from memory if it is evictable (see [`Shared::evict_idle`]).
-    fn evict_if_idle(&self, id: &str) {
+    pub(super) fn evict_if_idle(&self, id: &str) {
         let idle_before = self.idle_before();
         let mut rooms = self.rooms();
         if rooms.get(id).is_some_and(|r| evictable(r, idle_before)) {

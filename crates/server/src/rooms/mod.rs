@@ -32,6 +32,7 @@ mod ai;
 mod clock;
 mod commit;
 mod create;
+mod follow;
 mod load;
 mod lobby;
 mod render;
@@ -55,6 +56,7 @@ use crate::{BotFn, Limits};
 
 pub use clock::downtime_note;
 pub use create::{CreateGame, draw_seed};
+pub use follow::{Forwarded, NOT_OWNER};
 pub use render::Update;
 pub use replay::{Checkpoints, MAX_CHECKPOINTS, REPLAY_STRIDE};
 pub use seats::{ActionInput, SeatOp};
