@@ -23,6 +23,18 @@ pub struct ServeArgs {
     /// Use PostgreSQL instead of SQLite: a `postgres://user@host:port/db` URL.
     #[arg(long)]
     pub database: Option<String>,
+    /// Serve the PostgreSQL database together with other nodes (a multi-node site behind a load
+    /// balancer): the URL the other nodes reach this one at, e.g. `http://10.0.0.2:8080`. Each game is
+    /// owned by one node at a time (a lease in the database); requests that reach another node are
+    /// forwarded to it, and its games pass to the other nodes within seconds when it dies. Needs
+    /// `--database` and `--cluster-secret`. Without it, a server refuses to share its database.
+    #[arg(long, value_name = "URL")]
+    pub advertise: Option<String>,
+    /// The secret the nodes of a multi-node site share (at least 16 characters), authenticating the
+    /// requests they forward to each other. When not given, it is read from the environment
+    /// variable `TABULA_CLUSTER_SECRET` (which keeps it out of the process list).
+    #[arg(long, value_name = "SECRET")]
+    pub cluster_secret: Option<String>,
     /// Threads that run AI seats at once (default: the number of cores).
     #[arg(long)]
     pub ai_workers: Option<usize>,
@@ -144,12 +156,35 @@ pub struct LoadtestArgs {
 /// Runs the server until Ctrl-C.
 pub fn serve(args: ServeArgs, registry: Registry) -> anyhow::Result<()> {
     init_logging(args.log_format)?;
-    let storage = match args.database {
-        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-            Storage::Postgres(url)
+    let secret = args.cluster_secret.or_else(|| {
+        std::env::var("TABULA_CLUSTER_SECRET")
+            .ok()
+            .filter(|s| !s.is_empty())
+            .filter(|_| args.advertise.is_some())
+    });
+    let storage = match (args.database, args.advertise, secret) {
+        (Some(url), advertise, secret)
+            if url.starts_with("postgres://") || url.starts_with("postgresql://") =>
+        {
+            match (advertise, secret) {
+                (Some(advertise), Some(secret)) => {
+                    let cluster = tabula_server::cluster::ClusterConfig { advertise, secret };
+                    if let Err(e) = cluster.check() {
+                        bail!("--advertise / --cluster-secret: {e}");
+                    }
+                    Storage::PostgresCluster { url, cluster }
+                }
+                (None, None) => Storage::Postgres(url),
+                _ => bail!("--advertise and --cluster-secret go together"),
+            }
         }
-        Some(other) => bail!("--database must be a postgres:// URL, not `{other}`"),
-        None => Storage::SqliteDir(args.data_dir),
+        (Some(other), ..) => bail!("--database must be a postgres:// URL, not `{other}`"),
+        (None, Some(_), _) | (None, _, Some(_)) => {
+            bail!(
+                "--advertise and --cluster-secret need --database postgres://… (SQLite serves one node)"
+            )
+        }
+        (None, None, None) => Storage::SqliteDir(args.data_dir),
     };
     let mut limits = Limits {
         ws_rate_per_sec: args.ws_rate,
