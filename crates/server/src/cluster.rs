@@ -9,8 +9,8 @@
 //!   creates it. Any other lease is taken only when it is free or expired, atomically, with the epoch
 //!   incremented ([`Node::acquire`]); the new owner then reads the log before acting (the room's
 //!   catch-up), so it acts on every event the previous owner wrote.
-//! * **Renewal**: the owner's heartbeat ([`HEARTBEAT`]) extends its unexpired leases by [`LEASE_MS`]
-//!   in one statement; a lease that expired is never renewed (it is taken again, with a new epoch). A
+//! * **Renewal**: the owner's heartbeat ([`HEARTBEAT`]) extends its unexpired leases of unfinished
+//!   games by [`LEASE_MS`] in one statement (a finished game's lease lapses); a lease that expired is never renewed (it is taken again, with a new epoch). A
 //!   node believes it holds a lease only until the local instant of the heartbeat that renewed it plus
 //!   [`LEASE_MS`] minus a margin — earlier than the database's expiry, never later.
 //! * **Fencing** ([`crate::db`]): the transaction that writes a game's events first updates its lease
@@ -201,9 +201,13 @@ impl Node {
             .execute(pool)
             .await
             .map_err(sql_err)?;
+        // Only unfinished games' leases: a finished game's lease lapses (a later change, such as a
+        // rematch, takes it again).
         let sql = format!(
-            "UPDATE leases SET expires_at = {DB_NOW} + {LEASE_MS} \
-             WHERE node_id = $1 AND expires_at > {DB_NOW} RETURNING game_id, epoch"
+            "UPDATE leases SET expires_at = {DB_NOW} + {LEASE_MS} FROM games g \
+             WHERE g.id = leases.game_id AND g.status IN ('waiting', 'running') \
+             AND leases.node_id = $1 AND leases.expires_at > {DB_NOW} \
+             RETURNING leases.game_id, leases.epoch"
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(&self.id)
