@@ -42,12 +42,15 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# The nodes' shared secret for the requests they forward to each other (a fresh one per run).
+CLUSTER_SECRET="$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 servers=""
 for i in $(seq 0 $((NODES - 1))); do
   port=$((NODE_PORT + i))
   servers+="        server 127.0.0.1:$port max_fails=2 fail_timeout=5s;"$'\n'
   # shellcheck disable=SC2086
-  "$BIN" serve --addr "127.0.0.1:$port" --database "$DB" --trusted-proxy 127.0.0.1 ${NODE_ARGS:-} \
+  "$BIN" serve --addr "127.0.0.1:$port" --database "$DB" --trusted-proxy 127.0.0.1 \
+    --advertise "http://127.0.0.1:$port" --cluster-secret "$CLUSTER_SECRET" ${NODE_ARGS:-} \
     > "$DIR/logs/node$((i + 1)).log" 2>&1 &
   PIDS+=($!)
 done

@@ -27,7 +27,8 @@ pub struct ServeArgs {
     /// balancer): the URL the other nodes reach this one at, e.g. `http://10.0.0.2:8080`. Each game is
     /// owned by one node at a time (a lease in the database); requests that reach another node are
     /// forwarded to it, and its games pass to the other nodes within seconds when it dies. Needs
-    /// `--database` and `--cluster-secret`. Without it, a server refuses to share its database.
+    /// `--database` and `--cluster-secret`. Without it, a server refuses to share its database. When
+    /// not given, it is read from the environment variable `TABULA_ADVERTISE` (if set).
     #[arg(long, value_name = "URL")]
     pub advertise: Option<String>,
     /// The secret the nodes of a multi-node site share (at least 16 characters), authenticating the
@@ -156,13 +157,15 @@ pub struct LoadtestArgs {
 /// Runs the server until Ctrl-C.
 pub fn serve(args: ServeArgs, registry: Registry) -> anyhow::Result<()> {
     init_logging(args.log_format)?;
+    let env = |k: &str| std::env::var(k).ok().filter(|s| !s.is_empty());
+    let advertise = args.advertise.or_else(|| env("TABULA_ADVERTISE"));
     let secret = args.cluster_secret.or_else(|| {
         std::env::var("TABULA_CLUSTER_SECRET")
             .ok()
             .filter(|s| !s.is_empty())
-            .filter(|_| args.advertise.is_some())
+            .filter(|_| advertise.is_some())
     });
-    let storage = match (args.database, args.advertise, secret) {
+    let storage = match (args.database, advertise, secret) {
         (Some(url), advertise, secret)
             if url.starts_with("postgres://") || url.starts_with("postgresql://") =>
         {
