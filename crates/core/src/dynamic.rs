@@ -77,6 +77,14 @@ pub trait DynState: Send + Sync + Debug {
     fn notation(&self, action: &Value) -> Result<String, ActionError>;
     /// How `observer` sees `action` by `actor` (None when hidden from them).
     fn describe_action(&self, actor: Actor, action: &Value, observer: Observer) -> Option<String>;
+    /// `action` by `actor` in plain words as `observer` may see them ([`Game::action_words`]); a
+    /// malformed action is [`ActionError::Malformed`].
+    fn action_words(
+        &self,
+        actor: Actor,
+        action: &Value,
+        observer: Observer,
+    ) -> Result<String, ActionError>;
     /// The cells of `action` by `actor` ([`Game::action_cells`]) as `observer` may see them: None
     /// exactly when the action is hidden from them ([`DynState::describe_action`] is None).
     fn describe_action_cells(
@@ -269,6 +277,15 @@ impl<G: Game> DynState for Erased<G> {
     fn describe_action(&self, actor: Actor, action: &Value, observer: Observer) -> Option<String> {
         let a = parse_action_json::<G>(action).ok()?;
         self.0.describe_action(actor, &a, observer)
+    }
+    fn action_words(
+        &self,
+        actor: Actor,
+        action: &Value,
+        observer: Observer,
+    ) -> Result<String, ActionError> {
+        let a = parse_action_json::<G>(action)?;
+        Ok(self.0.action_words(actor, &a, observer))
     }
     fn describe_action_cells(
         &self,

@@ -374,6 +374,23 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
         Some(self.action_notation(action))
     }
 
+    /// How `observer` sees `action` taken by `actor` in this state (before it is applied), in the plain
+    /// words a player uses: the actor by [`Game::seat_name`] (never a 0-based number), pieces by their
+    /// rule-book names, e.g. "Gold: Heavy A0 → A1, leaves 2 chips", "North sets up (hidden)",
+    /// "South goes first (coin toss)". Move lists show these words; records keep the notation.
+    ///
+    /// Never reveals more than [`Game::describe_action`]: when that is `None` for `observer`, the
+    /// words must be the same for every action `actor` could have taken there that is hidden too
+    /// ([`tools::check_words`] checks it over random games). The default names the actor and gives
+    /// the notation, or "… acts (hidden)".
+    fn action_words(&self, actor: Actor, action: &Self::Action, observer: Observer) -> String {
+        let who = actor_name(self, actor);
+        match self.describe_action(actor, action, observer) {
+            Some(notation) => format!("{who}: {notation}"),
+            None => format!("{who} acts (hidden)"),
+        }
+    }
+
     /// The board cells and items (areas, units, hand cards…) a player clicks, in order, to choose
     /// `action` in this state, named exactly as this game's view names them; empty for an action
     /// chosen with a button (end the turn, answer a trade, a whole hidden setup). Clients map clicks to
@@ -409,6 +426,14 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// How many turns have passed (for displays); 0 for a game that does not count them.
     fn turn_number(&self) -> u32 {
         0
+    }
+}
+
+/// How an actor is named in words: its seat's [`Game::seat_name`], or "Chance".
+pub fn actor_name<G: Game>(game: &G, actor: Actor) -> String {
+    match actor {
+        Actor::Seat(seat) => game.seat_name(seat),
+        Actor::Chance => "Chance".to_string(),
     }
 }
 

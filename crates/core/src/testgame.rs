@@ -286,3 +286,18 @@ fn random_playout_draws_each_action_from_the_list() {
     let short = tools::random_playout(&mut g, &mut rng_from_seed(1), 3);
     assert_eq!((short.actions, short.outcome), (3, None));
 }
+
+#[test]
+fn default_words_name_the_actor_and_give_the_notation() {
+    let g = race(4, 2, false);
+    let mut outcomes = Vec::new();
+    g.chance_outcomes(&mut outcomes);
+    let (roll, _) = &outcomes[0];
+    let words = g.action_words(Actor::Chance, roll, Observer::Spectator);
+    assert_eq!(words, format!("Chance: {}", g.action_notation(roll)));
+    for seed in 0..10 {
+        let checked = tools::check_words(&race(12, 3, true), &mut rng_from_seed(seed), 200)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(checked > 0);
+    }
+}

@@ -4,7 +4,7 @@ use rand::RngExt;
 use serde::Serialize;
 
 use crate::record::Record;
-use crate::{Actor, Game, GameRng, Outcome, Seat, ToAct};
+use crate::{Actor, Game, GameRng, Observer, Outcome, Seat, ToAct};
 
 /// Counts the leaves of the game tree `depth` actions deep (every seat's and chance's actions count as
 /// plies). At a simultaneous node the first seat that owes a decision moves first; at a chance node every
@@ -227,4 +227,73 @@ pub fn random_record<G: Game>(
         m.apply(Actor::Seat(seat), a)?;
     }
     Ok(m.into_parts())
+}
+
+/// Plays a random game from `game` (as [`random_playout`] does, at most `max_actions` actions) and
+/// checks the plain words of every action taken, for every observer (each seat and a spectator):
+/// [`Game::action_words`] is not empty, never names a seat by a 0-based number ("seat 0"), and, where
+/// [`Game::describe_action`] hides the action from the observer, is the same as the words of every
+/// other action the actor could have taken there that is hidden from that observer too (the words
+/// reveal nothing the notation would not). Returns the number of actions checked, or what went wrong.
+pub fn check_words<G: Game>(game: &G, rng: &mut GameRng, max_actions: u64) -> Result<u64, String> {
+    let mut game = game.clone();
+    let mut legal = Vec::new();
+    let mut taken = 0;
+    let observers: Vec<Observer> = (0..game.seats())
+        .map(|i| Observer::Seat(Seat::new(i)))
+        .chain([Observer::Spectator])
+        .collect();
+    while taken < max_actions {
+        let (actor, action, alternatives) = match game.to_act() {
+            ToAct::Over(_) => break,
+            ToAct::Chance => {
+                let Some(a) = game.sample_chance(rng) else {
+                    break;
+                };
+                let mut outcomes = Vec::new();
+                game.chance_outcomes(&mut outcomes);
+                let alternatives: Vec<G::Action> = outcomes.into_iter().map(|(a, _)| a).collect();
+                (Actor::Chance, a, alternatives)
+            }
+            ToAct::Seats(seats) if seats.is_empty() => break,
+            to_act => {
+                let seats = to_act.seats();
+                let seat = seats[rng.random_range(0..seats.len())];
+                legal.clear();
+                game.legal_actions(seat, &mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                let a = legal[rng.random_range(0..legal.len())].clone();
+                (Actor::Seat(seat), a, legal.clone())
+            }
+        };
+        for &observer in &observers {
+            let words = game.action_words(actor, &action, observer);
+            let notation = game.action_notation(&action);
+            if words.trim().is_empty() {
+                return Err(format!("no words for {notation} seen by {observer:?}"));
+            }
+            if words.to_lowercase().contains("seat 0") {
+                return Err(format!("`{words}` names a seat by a 0-based number"));
+            }
+            if game.describe_action(actor, &action, observer).is_none() {
+                for other in &alternatives {
+                    if game.describe_action(actor, other, observer).is_none() {
+                        let theirs = game.action_words(actor, other, observer);
+                        if theirs != words {
+                            return Err(format!(
+                                "hidden from {observer:?}, yet `{notation}` is worded `{words}` \
+                                 and `{}` is worded `{theirs}`",
+                                game.action_notation(other)
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        game.apply_trusted(actor, &action);
+        taken += 1;
+    }
+    Ok(taken)
 }

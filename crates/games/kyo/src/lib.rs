@@ -692,6 +692,10 @@ impl Game for Kyo {
         self.notation(action)
     }
 
+    fn action_words(&self, _actor: Actor, action: &Action, _observer: Observer) -> String {
+        self.words(action)
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, ActionError> {
         self.parse_notation(text)
     }

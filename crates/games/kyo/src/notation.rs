@@ -175,3 +175,93 @@ impl Kyo {
         }
     }
 }
+
+/// "1 chip", "3 chips".
+fn chips_word(n: usize) -> String {
+    if n == 1 {
+        "1 chip".to_string()
+    } else {
+        format!("{n} chips")
+    }
+}
+
+/// A chip kind's rule-book name.
+fn chip_name(k: crate::board::ChipKind) -> &'static str {
+    match k {
+        crate::board::ChipKind::Dark => "Dark Mana",
+        crate::board::ChipKind::Light => "Light Mana",
+        crate::board::ChipKind::Shield => "Shield",
+    }
+}
+
+impl Kyo {
+    /// `action` in plain words, as a player says it: "Gold: Heavy D0 → C1, Mana move, leaves 1
+    /// chip", "Red: Light Pawn C6 → C5, captures Gold's Heavy", "Gold: Tower E1 deploys 2 Shields
+    /// to E2", "Gold ends the turn". Kyo hides nothing, so every observer reads the same words.
+    pub fn words(&self, action: &Action) -> String {
+        let me = self.to_move.0;
+        let side = self.seat_label(me);
+        let pawn_at = |sq: Sq| self.board.cell(sq).pawn.map(|p| p.kind.name());
+        match *action {
+            Action::EndTurn => format!("{side} ends the turn"),
+            Action::Step {
+                from,
+                to,
+                pawn: true,
+                chips,
+            } => {
+                let cell = self.board.cell(from);
+                let run = cell.own_run(me);
+                let left = run.saturating_sub(chips as usize);
+                let piece = pawn_at(from).unwrap_or("pawn");
+                let mut s = format!("{side}: {piece} {from} → {to}");
+                let target = self.board.cell(to).pawn;
+                if let Some(victim) = target.filter(|p| p.owner != me) {
+                    s.push_str(&format!(
+                        ", captures {}'s {}",
+                        self.seat_label(victim.owner),
+                        victim.kind.name()
+                    ));
+                } else if is_adjacent(from, to)
+                    && self.mana_qualifies(from, to, chips as usize).is_some()
+                {
+                    s.push_str(", Mana move");
+                }
+                if chips > 0 {
+                    s.push_str(&format!(", carries {}", chips_word(chips as usize)));
+                }
+                if left > 0 {
+                    s.push_str(&format!(", leaves {}", chips_word(left)));
+                }
+                s
+            }
+            Action::Step {
+                from,
+                to,
+                pawn: false,
+                chips,
+            } => format!("{side}: {} {from} → {to}", chips_word(chips as usize)),
+            Action::Deploy { from, to, count } => {
+                let piece = pawn_at(from).unwrap_or("pawn");
+                let shields = if count == 1 {
+                    "1 Shield".to_string()
+                } else {
+                    format!("{count} Shields")
+                };
+                format!("{side}: {piece} {from} deploys {shields} to {to}")
+            }
+            Action::Shuffle { at, order } => {
+                let whose = match pawn_at(at) {
+                    Some(p) => format!("{p} {at} reorders its"),
+                    None => format!("reorders the stack {at}:"),
+                };
+                let kinds: Vec<&str> = order.kinds().map(chip_name).collect();
+                format!(
+                    "{side}: {whose} top {}: {} (bottom to top)",
+                    chips_word(order.len()),
+                    kinds.join(", ")
+                )
+            }
+        }
+    }
+}
