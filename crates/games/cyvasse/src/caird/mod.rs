@@ -1014,6 +1014,66 @@ impl Game for CairdCyvasse {
         Some(self.action_notation(action))
     }
 
+    /// "Black sets up (hidden)" for everyone but Black, "White: Heavy Horse c2 → d3, captures
+    /// Black's Spearman", "White: Crossbowman c2 shoots Black's Rabble on c5", "White places the
+    /// reserve Dragon on d4", "White ruins the enemy Fortress on e9".
+    fn action_words(&self, actor: Actor, action: &CairdAction, observer: Observer) -> String {
+        let who = tabula_core::actor_name(self, actor);
+        let geo = self.rules.geo;
+        let piece = |c: u8| {
+            let p = self.pos.board.get(c as usize).copied().unwrap_or(0);
+            (p != 0).then(|| {
+                (
+                    self.seat_name(Seat(side_of(p))),
+                    KIND_NAMES
+                        .get(kind_of(p) as usize)
+                        .copied()
+                        .unwrap_or("piece"),
+                )
+            })
+        };
+        match action {
+            CairdAction::Setup(plan) => {
+                if self.describe_action(actor, action, observer).is_none() {
+                    return format!("{who} sets up (hidden)");
+                }
+                match self.setup_label(plan) {
+                    Some(label) => format!("{who} sets up ({label})"),
+                    None => format!("{who} sets up"),
+                }
+            }
+            CairdAction::Move { from, to } => {
+                let name = piece(*from).map_or("piece", |(_, k)| k);
+                let mut s = format!("{who}: {name} {} → {}", geo.name(*from), geo.name(*to));
+                if let Some((side, kind)) = piece(*to) {
+                    s.push_str(&format!(", captures {side}'s {kind}"));
+                }
+                s
+            }
+            CairdAction::Shot { from, to } => {
+                let name = piece(*from).map_or("piece", |(_, k)| k);
+                match piece(*to) {
+                    Some((side, kind)) => format!(
+                        "{who}: {name} {} captures {side}'s {kind} on {} without moving",
+                        geo.name(*from),
+                        geo.name(*to)
+                    ),
+                    None => format!(
+                        "{who}: {name} {} strikes {}",
+                        geo.name(*from),
+                        geo.name(*to)
+                    ),
+                }
+            }
+            CairdAction::Place { to } => {
+                format!("{who} places the reserve Dragon on {}", geo.name(*to))
+            }
+            CairdAction::Ruin { at } => {
+                format!("{who} ruins the enemy Fortress on {}", geo.name(*at))
+            }
+        }
+    }
+
     /// The cells a player clicks: the piece, then its target (a move, a capture, a shot); the cell
     /// for placing the reserve Dragon or ruining a Fortress; none for a whole setup (composed in the
     /// setup editor).

@@ -280,6 +280,51 @@ impl Game for TrumpCyvasse {
         Some(self.action_notation(action))
     }
 
+    /// "South sets up (hidden)" for everyone but South, "South goes first (coin toss)", "North:
+    /// Heavy Horse h3 → g4, captures South's Spearman", "South: Crossbowman i4 shoots North's
+    /// Rabble on f5", "South ends the turn", "North passes".
+    fn action_words(&self, actor: Actor, action: &TrumpAction, observer: Observer) -> String {
+        let who = tabula_core::actor_name(self, actor);
+        let unit = |cell: Cell| match self.occupant(cell) {
+            Some(Occupant::Unit { seat, kind }) => Some((seat, kind)),
+            _ => None,
+        };
+        match action {
+            TrumpAction::Setup(army) => {
+                if self.describe_action(actor, action, observer).is_none() {
+                    return format!("{who} sets up (hidden)");
+                }
+                match listed_label(army) {
+                    Some(label) => format!("{who} sets up ({label})"),
+                    None => format!("{who} sets up"),
+                }
+            }
+            TrumpAction::FirstPlayer(seat) => {
+                format!("{} goes first (coin toss)", self.seat_name(*seat))
+            }
+            TrumpAction::Move { from, to } => {
+                let piece = unit(*from).map_or("unit", |(_, k)| k.name());
+                let mut s = format!("{who}: {piece} {from} → {to}");
+                if let Some((seat, kind)) = unit(*to) {
+                    s.push_str(&format!(", captures {}'s {kind}", self.seat_name(seat)));
+                }
+                s
+            }
+            TrumpAction::Shoot { from, to } => {
+                let piece = unit(*from).map_or("unit", |(_, k)| k.name());
+                match unit(*to) {
+                    Some((seat, kind)) => format!(
+                        "{who}: {piece} {from} shoots {}'s {kind} on {to}",
+                        self.seat_name(seat)
+                    ),
+                    None => format!("{who}: {piece} {from} shoots at {to}"),
+                }
+            }
+            TrumpAction::EndTurn => format!("{who} ends the turn"),
+            TrumpAction::Pass => format!("{who} passes"),
+        }
+    }
+
     fn action_cells(&self, action: &TrumpAction) -> Vec<String> {
         notation::cells(action)
     }
