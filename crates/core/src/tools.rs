@@ -232,9 +232,10 @@ pub fn random_record<G: Game>(
 /// Plays a random game from `game` (as [`random_playout`] does, at most `max_actions` actions) and
 /// checks the plain words of every action taken, for every observer (each seat and a spectator):
 /// [`Game::action_words`] is not empty, never names a seat by a 0-based number ("seat 0"), and, where
-/// [`Game::describe_action`] hides the action from the observer, is the same as the words of every
-/// other action the actor could have taken there that is hidden from that observer too (the words
-/// reveal nothing the notation would not). Returns the number of actions checked, or what went wrong.
+/// [`Game::describe_action`] hides the action (or part of it: a description other than the notation)
+/// from the observer, is the same as the words of every other action the actor could have taken
+/// there that the observer sees described alike (the words reveal nothing the description would
+/// not). Returns the number of actions checked, or what went wrong.
 pub fn check_words<G: Game>(game: &G, rng: &mut GameRng, max_actions: u64) -> Result<u64, String> {
     let mut game = game.clone();
     let mut legal = Vec::new();
@@ -277,13 +278,14 @@ pub fn check_words<G: Game>(game: &G, rng: &mut GameRng, max_actions: u64) -> Re
             if words.to_lowercase().contains("seat 0") {
                 return Err(format!("`{words}` names a seat by a 0-based number"));
             }
-            if game.describe_action(actor, &action, observer).is_none() {
+            let seen = game.describe_action(actor, &action, observer);
+            if seen.as_ref().is_none_or(|n| *n != notation) {
                 for other in &alternatives {
-                    if game.describe_action(actor, other, observer).is_none() {
+                    if game.describe_action(actor, other, observer) == seen {
                         let theirs = game.action_words(actor, other, observer);
                         if theirs != words {
                             return Err(format!(
-                                "hidden from {observer:?}, yet `{notation}` is worded `{words}` \
+                                "described alike to {observer:?}, yet `{notation}` is worded `{words}` \
                                  and `{}` is worded `{theirs}`",
                                 game.action_notation(other)
                             ));

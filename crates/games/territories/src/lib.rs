@@ -497,6 +497,23 @@ impl Game for Territories {
         }
     }
 
+    /// "White trades 4♥ with the bank for 1♠", "Black goes first (coin toss)", "Production roll:
+    /// 8"; a discarded or handed-over territory card is named only to those [`Game::describe_action`]
+    /// shows it to.
+    fn action_words(&self, actor: Actor, action: &Action, observer: Observer) -> String {
+        let who = tabula_core::actor_name(self, actor);
+        let sees_card = match actor {
+            Actor::Seat(s) => match action {
+                Action::HandOver(_) => {
+                    observer == Observer::Seat(s) || observer == Observer::Seat(other(s))
+                }
+                _ => observer == Observer::Seat(s),
+            },
+            Actor::Chance => false,
+        };
+        notation::words(action, &who, sees_card, |s| self.seat_name(s))
+    }
+
     fn action_cells(&self, action: &Action) -> Vec<String> {
         notation::cells(action)
     }

@@ -272,3 +272,110 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
     }
     Ok(action)
 }
+
+/// A resource as a player writes it: its suit symbol.
+fn suit(r: Res) -> &'static str {
+    match r {
+        Res::H => "♥",
+        Res::S => "♠",
+        Res::C => "♣",
+        Res::D => "♦",
+    }
+}
+
+/// A territory card in words: its rank and suit symbol (`Q♥`, `10♠`).
+fn card_words(c: Card) -> String {
+    let text = c.to_string();
+    let rank = &text[..text.len().saturating_sub(1)];
+    format!("{rank}{}", suit(c.suit))
+}
+
+fn item_words(i: Item) -> String {
+    match i {
+        Item::Res(r) => format!("1{}", suit(r)),
+        Item::Territory(c) => format!("the territory card {}", card_words(c)),
+    }
+}
+
+fn piece_name(p: Piece) -> &'static str {
+    match p {
+        Piece::Town => "Town",
+        Piece::Fort => "Fort",
+        Piece::Barracks => "Barracks",
+        Piece::Temple => "Temple",
+        Piece::Palace => "Palace",
+        Piece::Capital => "Capital",
+    }
+}
+
+fn ability_name(a: Ability) -> &'static str {
+    match a {
+        Ability::Survey => "Survey",
+        Ability::Raid => "Raid",
+        Ability::Convert => "Convert",
+        Ability::Expand => "Expand",
+    }
+}
+
+/// `action` by `who` in plain words. `sees_card` says whether the observer may know the territory
+/// card of a discard or a hand-over (otherwise it is worded without it); `name` names a seat.
+pub fn words(action: &Action, who: &str, sees_card: bool, name: impl Fn(Seat) -> String) -> String {
+    match action {
+        Action::Deal(cards) => format!(
+            "The territory cards are shuffled: 20 dealt face up, {} face down",
+            cards.len().saturating_sub(20)
+        ),
+        Action::First(seat) => format!("{} goes first (coin toss)", name(*seat)),
+        Action::Roll(n) => format!("Production roll: {n}"),
+        Action::Die(n) => format!("Cost roll: {n}"),
+        Action::Duel(a, b) => format!("Duel: {a} against {b}"),
+        Action::Place(p) => format!("{who} places a Town at {}", point(*p)),
+        Action::TempleTake(r) => format!("{who} takes 1{} from a Temple", suit(*r)),
+        Action::Discard(Item::Territory(c)) if sees_card => {
+            format!("{who} discards the territory card {}", card_words(*c))
+        }
+        Action::Discard(Item::Territory(_)) => format!("{who} discards a territory card"),
+        Action::Discard(i) => format!("{who} discards {}", item_words(*i)),
+        Action::Build(p) => format!("{who} builds a Town at {}", point(*p)),
+        Action::Upgrade(p, piece) => format!(
+            "{who} upgrades the building at {} to a {}",
+            point(*p),
+            piece_name(*piece)
+        ),
+        Action::Give(i) => format!("{who} offers {}", item_words(*i)),
+        Action::AskRes(r) => format!("{who} asks for 1{}", suit(*r)),
+        Action::AskTerritory => format!("{who} asks for a territory card"),
+        Action::Propose => format!("{who} proposes the trade"),
+        Action::Withdraw => format!("{who} withdraws the offer"),
+        Action::Accept => format!("{who} accepts the trade"),
+        Action::Decline => format!("{who} declines the trade"),
+        Action::HandOver(c) if sees_card => {
+            format!("{who} hands over the territory card {}", card_words(*c))
+        }
+        Action::HandOver(_) => format!("{who} hands over a territory card"),
+        Action::Bank(pay, BankTake::Res(r)) => {
+            format!(
+                "{who} trades 4{} with the bank for 1{}",
+                suit(*pay),
+                suit(*r)
+            )
+        }
+        Action::Bank(pay, BankTake::Territory) => format!(
+            "{who} trades 4{} with the bank for a territory card",
+            suit(*pay)
+        ),
+        Action::Use(a) => format!("{who} uses {}", ability_name(*a)),
+        Action::Pay(r) => format!("{who} pays 1{}", suit(*r)),
+        Action::Survey(p, c) => {
+            format!("{who} surveys {}: puts {} there", point(*p), card_words(*c))
+        }
+        Action::Expand(p, c) => format!("{who} expands to {} with {}", point(*p), card_words(*c)),
+        Action::Raze(p) => format!("{who} razes the Town at {}", point(*p)),
+        Action::Convert(p, piece) => format!(
+            "{who} converts the building at {} into a {}",
+            point(*p),
+            piece_name(*piece)
+        ),
+        Action::EndTurn => format!("{who} ends the turn"),
+    }
+}
