@@ -644,6 +644,10 @@ impl Game for Syba {
         crate::notation::notation(action)
     }
 
+    fn action_words(&self, actor: Actor, action: &Action, _observer: Observer) -> String {
+        self.words(actor, action)
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, ActionError> {
         crate::notation::parse(text)
     }

@@ -275,6 +275,7 @@ mod rules;
 pub mod state;
 #[cfg(test)]
 mod tests;
+mod words;
 
 pub use content::{Content, Effect};
 pub use game::SybaView;

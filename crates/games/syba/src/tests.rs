@@ -2433,3 +2433,108 @@ fn trade_proposal_carries_a_bounded_non_binding_note() {
     assert_eq!(g.city_owner[city("Iras") as usize], Some(0));
     assert!(g.pending().is_empty());
 }
+
+// ------------------------------------------------------------------ plain words
+
+/// The words of `text` (notation) taken by `seat`, the same for every observer.
+fn said(g: &Syba, seat: u8, text: &str) -> String {
+    let a = g.parse_action(text).unwrap();
+    let w = g.action_words(Actor::Seat(Seat(seat)), &a, Observer::Spectator);
+    for s in 0..g.players.len() {
+        assert_eq!(
+            g.action_words(Actor::Seat(Seat(seat)), &a, Observer::Seat(Seat(s as u8))),
+            w
+        );
+    }
+    w
+}
+
+#[test]
+fn words_name_seats_by_race_and_units_by_their_race_names() {
+    let c = content();
+    let mut g = duel();
+    g.players[0].race = c.race_by_slug("human-realm");
+    g.players[1].race = c.race_by_slug("forces-of-the-fey");
+    let human = c.races[g.players[0].race.unwrap() as usize].clone();
+    let fey = c.races[g.players[1].race.unwrap() as usize].clone();
+    let p1 = format!("P1 {}", human.name);
+    let p2 = format!("P2 {}", fey.name);
+    let greywood = c.areas[area("greywood") as usize].name.clone();
+    let knight = put(&mut g, 0, UnitKind::Knight, "greywood");
+    let soldier = put(&mut g, 0, UnitKind::Soldier, "bell");
+    put(&mut g, 1, UnitKind::Monster, "greywood");
+    let bell = c.areas[area("bell") as usize].name.clone();
+    assert_eq!(
+        said(&g, 0, &format!("move u{soldier} greywood")),
+        format!("{p1}: {} in {bell} → {greywood}", human.soldier)
+    );
+    assert_eq!(
+        said(&g, 0, &format!("rest u{knight}")),
+        format!("{p1} rests {} in {greywood}", human.knight)
+    );
+    ok(&mut g, 0, &format!("move u{soldier} greywood"));
+    assert_eq!(
+        said(&g, 1, "intercept"),
+        format!("{p2} intercepts {p1}'s army in {greywood}")
+    );
+    assert_eq!(said(&g, 1, "pass"), format!("{p2} passes"));
+}
+
+#[test]
+fn words_for_buying_trading_and_ending_the_turn() {
+    let mut g = duel();
+    g.players[0].resources = [15, 0, 0];
+    let p1 = g.seat_name(Seat(0));
+    let p2 = g.seat_name(Seat(1));
+    assert_eq!(
+        said(&g, 0, "buy knight kaul"),
+        format!("{p1} buys a knight in Kaul")
+    );
+    assert_eq!(
+        said(&g, 0, "attack city:iras"),
+        format!("{p1} attacks Iras")
+    );
+    assert_eq!(
+        said(&g, 0, "trade P2"),
+        format!("{p1} opens a trade with {p2}")
+    );
+    ok(&mut g, 0, "trade P2");
+    assert_eq!(
+        said(&g, 0, "offer production"),
+        format!("{p1} offers 1 production")
+    );
+    assert_eq!(said(&g, 0, "ask food"), format!("{p1} asks for 1 food"));
+    assert_eq!(said(&g, 0, "cancel"), format!("{p1} cancels the trade"));
+    assert_eq!(said(&g, 0, "end"), format!("{p1} ends the turn"));
+}
+
+#[test]
+fn words_for_the_start_of_the_game() {
+    let g = Syba::new(&SybaOptions::default()).unwrap();
+    assert_eq!(
+        g.action_words(
+            Actor::Chance,
+            &Action::StartingPlayer(1),
+            Observer::Spectator
+        ),
+        "P2 goes first (drawn by lot)"
+    );
+    let c = content();
+    assert_eq!(
+        g.action_words(
+            Actor::Seat(Seat(0)),
+            &Action::ChooseRace(0),
+            Observer::Spectator
+        ),
+        format!("P1 plays {}", c.races[0].name)
+    );
+}
+
+#[test]
+fn random_games_word_every_action_for_every_observer() {
+    for seed in 0..4 {
+        let g = Syba::new(&SybaOptions::default()).unwrap();
+        tabula_core::tools::check_words(&g, &mut tabula_core::rng_from_seed(seed), 400)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+}

@@ -1,0 +1,163 @@
+//! Actions in plain words ([`tabula_core::Game::action_words`]): seats by their race ("P2 Forces of
+//! the Fey"), units, heroes, cities, areas and cards by the names of the content files. Syba hides
+//! nothing in its actions, so every observer reads the same words.
+
+use tabula_core::{Actor, Game, Seat};
+
+use crate::content::{Resource, content};
+use crate::state::*;
+
+fn area(a: u8) -> String {
+    content()
+        .areas
+        .get(a as usize)
+        .map_or_else(|| format!("area {a}"), |x| x.name.clone())
+}
+
+fn city(c: u8) -> String {
+    content()
+        .cities
+        .get(c as usize)
+        .map_or_else(|| format!("city {c}"), |x| x.name.clone())
+}
+
+fn resource(r: Resource) -> &'static str {
+    r.name()
+}
+
+impl Syba {
+    fn who(&self, seat: u8) -> String {
+        self.seat_name(Seat(seat))
+    }
+
+    /// A unit by what it is and where: "Sprite in Greywood", "hero Lagaron Proudheart in Ashford".
+    fn unit_words(&self, id: u32) -> String {
+        let Some(u) = self.unit(id) else {
+            return format!("unit {id}");
+        };
+        let c = content();
+        let race = self
+            .players
+            .get(u.owner as usize)
+            .and_then(|p| p.race)
+            .and_then(|r| c.races.get(r as usize));
+        let name = match (u.kind, race) {
+            (UnitKind::Hero(h), _) => c
+                .heroes
+                .get(h as usize)
+                .map_or_else(|| "a hero".to_string(), |x| x.name.clone()),
+            (UnitKind::Soldier, Some(r)) => r.soldier.clone(),
+            (UnitKind::Knight, Some(r)) => r.knight.clone(),
+            (UnitKind::Monster, Some(r)) => r.monster.clone(),
+            (UnitKind::Soldier, None) => "soldier".to_string(),
+            (UnitKind::Knight, None) => "knight".to_string(),
+            (UnitKind::Monster, None) => "monster".to_string(),
+        };
+        format!("{name} in {}", area(u.area))
+    }
+
+    fn effect_target(&self, t: &EffectTarget) -> String {
+        match t {
+            EffectTarget::None => String::new(),
+            EffectTarget::City(c) => format!(" on {}", city(*c)),
+            EffectTarget::Unit(u) => format!(" on {}", self.unit_words(*u)),
+            EffectTarget::Army { owner, area: a } => {
+                format!(" on {}'s army in {}", self.who(*owner), area(*a))
+            }
+            EffectTarget::Player(p) => format!(" on {}", self.who(*p)),
+        }
+    }
+
+    fn trade_item(&self, i: &TradeItem) -> String {
+        match i {
+            TradeItem::Resource(r) => format!("1 {}", resource(*r)),
+            TradeItem::Unit(u) => self.unit_words(*u),
+            TradeItem::City(c) => city(*c),
+        }
+    }
+
+    /// `action` by `actor` in plain words (see the module documentation).
+    pub fn words(&self, actor: Actor, action: &Action) -> String {
+        let c = content();
+        let who = tabula_core::actor_name(self, actor);
+        match action {
+            Action::StartingPlayer(s) => format!("{} goes first (drawn by lot)", self.who(*s)),
+            Action::ChooseRace(r) => format!(
+                "{who} plays {}",
+                c.races
+                    .get(*r as usize)
+                    .map_or_else(|| format!("race {r}"), |x| x.name.clone())
+            ),
+            Action::ChooseCity(x) => format!("{who} starts in {}", city(*x)),
+            Action::BuyUnit { kind, city: x } => {
+                format!("{who} buys a {} in {}", kind.name(), city(*x))
+            }
+            Action::BuyHero { hero, city: x } => format!(
+                "{who} hires {} in {}",
+                c.heroes
+                    .get(*hero as usize)
+                    .map_or_else(|| format!("hero {hero}"), |h| h.name.clone()),
+                city(*x)
+            ),
+            Action::Rest(u) => format!("{who} rests {}", self.unit_words(*u)),
+            Action::ExtraExhaust(u) => {
+                format!("{who} lets {} act once more", self.unit_words(*u))
+            }
+            Action::MoveAgain => format!("{who} marches: every unit may move once more"),
+            Action::PowerUp => format!("{who} rallies: +1 Power to every unit this turn"),
+            Action::Research { card, target } => format!(
+                "{who} researches {}{}",
+                c.cards
+                    .get(*card as usize)
+                    .map_or_else(|| format!("card {card}"), |x| x.name.clone()),
+                self.effect_target(target)
+            ),
+            Action::Move { unit, to } => {
+                format!("{who}: {} → {}", self.unit_words(*unit), area(*to))
+            }
+            Action::MoveArmy { from, to } => {
+                format!("{who} moves an army {} → {}", area(*from), area(*to))
+            }
+            Action::Attack { target } => match target {
+                Target::Army { owner, area: a } => {
+                    format!("{who} attacks {}'s army in {}", self.who(*owner), area(*a))
+                }
+                Target::City(x) => format!("{who} attacks {}", city(*x)),
+            },
+            Action::HeroAction { unit, target } => format!(
+                "{who}: {} uses its ability{}",
+                self.unit_words(*unit),
+                self.effect_target(target)
+            ),
+            Action::OncePerGame(t) => format!(
+                "{who} uses the city's once-per-game power{}",
+                self.effect_target(t)
+            ),
+            Action::Intercept => match self.stack.last() {
+                Some(Pending::Intercept { area: a, mover, .. }) => format!(
+                    "{who} intercepts {}'s army in {}",
+                    self.who(*mover),
+                    area(*a)
+                ),
+                _ => format!("{who} intercepts"),
+            },
+            Action::HelpAttack => format!("{who} helps the attacker"),
+            Action::HelpDefend(a) => format!("{who} helps the defence from {}", area(*a)),
+            Action::Pass => format!("{who} passes"),
+            Action::Choose(u) => format!("{who} picks {}", self.unit_words(*u)),
+            Action::HoldBack(u) => format!("{who} holds back {}", self.unit_words(*u)),
+            Action::Confirm => format!("{who} confirms"),
+            Action::Withdraw => format!("{who} calls it off"),
+            Action::TradeOpen(p) => format!("{who} opens a trade with {}", self.who(*p)),
+            Action::TradeNote(text) if text.is_empty() => format!("{who} clears the trade note"),
+            Action::TradeNote(text) => format!("{who} notes: “{text}”"),
+            Action::TradeOffer(i) => format!("{who} offers {}", self.trade_item(i)),
+            Action::TradeAsk(i) => format!("{who} asks for {}", self.trade_item(i)),
+            Action::TradePropose => format!("{who} proposes the trade"),
+            Action::TradeCancel => format!("{who} cancels the trade"),
+            Action::TradeAccept => format!("{who} accepts the trade"),
+            Action::TradeDecline => format!("{who} declines the trade"),
+            Action::EndTurn => format!("{who} ends the turn"),
+        }
+    }
+}
