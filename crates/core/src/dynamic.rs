@@ -100,6 +100,9 @@ pub trait DynState: Send + Sync + Debug {
     /// The game's options as JSON.
     fn options(&self) -> Value;
     fn render_text(&self, observer: Observer) -> String;
+    /// How many turns have passed ([`Game::turn_number`]): actions taken with the same number
+    /// belong to one turn (a move list groups them on one line).
+    fn turn_number(&self) -> u32;
     fn validate(&self) -> Result<(), String>;
     fn perft(&self, depth: u32) -> u64;
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
@@ -308,6 +311,9 @@ impl<G: Game> DynState for Erased<G> {
     }
     fn render_text(&self, observer: Observer) -> String {
         self.0.render_text(observer)
+    }
+    fn turn_number(&self) -> u32 {
+        self.0.turn_number()
     }
     fn validate(&self) -> Result<(), String> {
         self.0.validate()

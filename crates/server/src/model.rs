@@ -579,27 +579,33 @@ pub const DRAW_BY_AGREEMENT: &str = "draw by agreement";
 
 /// The number of observers of a game with `seats` seats (each seat plus the spectator, last).
 /// How one observer sees an action: its notation and the cells it involves (for highlighting the
-/// last move). An action hidden from the observer has none.
+/// last move), none for an action hidden from the observer; its plain words (always, worded without
+/// what is hidden); and the turn it belongs to (for grouping a move list by turn).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seen {
-    pub notation: String,
+    pub notation: Option<String>,
     pub cells: Vec<String>,
+    pub words: String,
+    pub turn: u32,
 }
 
 impl Seen {
-    /// How `observer` sees `action` by `actor` in `state` (before it is applied); None when hidden.
-    pub fn of(
-        state: &dyn DynState,
-        actor: Actor,
-        action: &Value,
-        observer: Observer,
-    ) -> Option<Seen> {
-        Some(Seen {
-            notation: state.describe_action(actor, action, observer)?,
+    /// How `observer` sees `action` by `actor` in `state` (before it is applied).
+    pub fn of(state: &dyn DynState, actor: Actor, action: &Value, observer: Observer) -> Seen {
+        let notation = state.describe_action(actor, action, observer);
+        let words = state
+            .action_words(actor, action, observer)
+            .ok()
+            .or_else(|| notation.clone())
+            .unwrap_or_default();
+        Seen {
             cells: state
                 .describe_action_cells(actor, action, observer)
                 .unwrap_or_default(),
-        })
+            notation,
+            words,
+            turn: state.turn_number(),
+        }
     }
 }
 
@@ -715,11 +721,7 @@ impl GameCore {
 
     /// Applies one event at time `at`, checking it. Returns, for an action, how each observer sees it
     /// (computed on the state before the action). On error nothing changed.
-    pub fn apply(
-        &mut self,
-        data: &EventData,
-        at: i64,
-    ) -> Result<Option<Vec<Option<Seen>>>, Refusal> {
+    pub fn apply(&mut self, data: &EventData, at: i64) -> Result<Option<Vec<Seen>>, Refusal> {
         let mut described = None;
         if let Some(clock) = &mut self.clock {
             clock.advance(at);
@@ -755,7 +757,7 @@ impl GameCore {
                     self.running()?;
                 }
                 let obs = observers(self.seats());
-                let desc: Vec<Option<Seen>> = obs
+                let desc: Vec<Seen> = obs
                     .iter()
                     .map(|o| Seen::of(self.state.as_ref(), *actor, action, *o))
                     .collect();
@@ -764,7 +766,7 @@ impl GameCore {
                     let _ = self.state.sample_chance(&mut self.rng);
                 }
                 self.state.apply(*actor, action).map_err(Refusal::Action)?;
-                let open = desc.iter().all(|d| d.is_some() && *d == desc[0]);
+                let open = desc.iter().all(|d| d.notation.is_some() && *d == desc[0]);
                 self.played.push(Played {
                     seq: self.seq + 1,
                     actor: *actor,

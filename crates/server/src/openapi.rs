@@ -152,6 +152,11 @@ fn base_document() -> Value {
     let seat_auth = json!({"type": "object", "required": ["seat", "token"], "properties": {
         "seat": {"type": "integer", "minimum": 0}, "token": {"type": "string"}}});
     let seq = json!({"type": "object", "properties": {"seq": {"type": "integer"}}});
+    let event = json!({"type": "object", "description": "See docs/protocol.md, `Events`: an `action` event has `actor`, `notation` (null when hidden), `cells`, `words` (plain words, always) and `turn`.", "properties": {
+        "seq": {"type": "integer"}, "at": {"type": "integer"}, "kind": {"type": "string"}, "actor": {},
+        "notation": {"type": "string", "nullable": true}, "cells": {"type": "array", "items": {"type": "string"}},
+        "words": {"type": "string", "description": "The action in plain words as this observer may see them"},
+        "turn": {"type": "integer", "description": "The turn the action belongs to (actions of one turn share it)"}}});
     json!({
         "openapi": "3.0.3",
         "info": {"title": "Tabula game server", "version": env!("CARGO_PKG_VERSION"),
@@ -274,14 +279,14 @@ fn base_document() -> Value {
                 "seq": {"type": "integer"}, "now": {"type": "integer"}, "you": {}, "seats": {"type": "array", "items": {"type": "object"}},
                 "options": {"type": "object"}, "to_act": {}, "view": {},
                 "legal": {"type": "array", "items": {"type": "object", "properties": {"action": {}, "notation": {"type": "string"}, "cells": {"type": "array", "items": {"type": "string"}}}}},
-                "events": {"type": "array", "items": {"type": "object"}}, "draw_offer": {"nullable": true}, "takeback_offer": {"nullable": true},
+                "events": {"type": "array", "items": event}, "draw_offer": {"nullable": true}, "takeback_offer": {"nullable": true},
                 "clock": {"nullable": true}, "result": {"nullable": true}, "rematch": {"nullable": true}, "text": {"type": "string"},
                 "seed_commitment": {"type": "string"},
                 "seed": {"type": "string", "nullable": true, "description": "The seed (decimal), once the game is over"}}},
             "Position": {"type": "object", "description": "See docs/protocol.md, `GET /api/games/{id}/view/{n}`.", "properties": {
                 "id": {"type": "string"}, "game": {"type": "string"}, "n": {"type": "integer"}, "total": {"type": "integer"},
                 "you": {}, "view": {}, "to_act": {},
-                "last": {"nullable": true, "type": "object", "properties": {"seq": {"type": "integer"}, "actor": {}, "notation": {"type": "string", "nullable": true}, "cells": {"type": "array", "items": {"type": "string"}}}},
+                "last": {"nullable": true, "type": "object", "properties": {"seq": {"type": "integer"}, "actor": {}, "notation": {"type": "string", "nullable": true}, "cells": {"type": "array", "items": {"type": "string"}}, "words": {"type": "string"}, "turn": {"type": "integer"}}},
                 "result": {"nullable": true}}},
             "Record": {"type": "object", "required": ["game", "actions"], "properties": {
                 "game": {"type": "string"}, "options": {"type": "object"},

@@ -102,6 +102,8 @@ fn check_messages(
     let mut states: Vec<Box<dyn DynState>> = vec![kind.new_state(&record.options).unwrap()];
     let mut described: Vec<[Option<String>; 3]> = Vec::new();
     let mut cells: Vec<[Option<Vec<String>>; 3]> = Vec::new();
+    let mut words: Vec<[String; 3]> = Vec::new();
+    let mut turns: Vec<u32> = Vec::new();
     let obs = [
         Observer::Seat(Seat(0)),
         Observer::Seat(Seat(1)),
@@ -111,6 +113,8 @@ fn check_messages(
         let before = states.last().unwrap().clone();
         described.push(obs.map(|o| before.describe_action(a.actor, &a.action, o)));
         cells.push(obs.map(|o| before.describe_action_cells(a.actor, &a.action, o)));
+        words.push(obs.map(|o| before.action_words(a.actor, &a.action, o).unwrap()));
+        turns.push(before.turn_number());
         let mut next = before.clone();
         next.apply(a.actor, &a.action).unwrap();
         states.push(next);
@@ -171,6 +175,13 @@ fn check_messages(
                     "observer {i}: move {j} has the game's cells"
                 );
                 assert_eq!(cells[j][i].is_none(), described[j][i].is_none());
+                // Its plain words as the game words them for this observer, and its turn.
+                assert_eq!(
+                    e["words"],
+                    json!(words[j][i]),
+                    "observer {i}: move {j} is worded as the game says"
+                );
+                assert_eq!(e["turn"], json!(turns[j]), "move {j}'s turn");
                 if described[j][i].is_none() {
                     hidden_moves += 1;
                     // The hidden action's JSON appears nowhere in what this observer received.
@@ -233,6 +244,20 @@ async fn cyvasse_hidden_setups_never_leak() {
             .any(|e| e["kind"] == "action" && e["notation"].is_null())
     });
     assert!(setup_hidden, "the spectator saw setups as hidden moves");
+    // …and in words that say so and nothing more.
+    let worded = spectator["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "action" && e["notation"].is_null())
+        .map(|e| e["words"].as_str().unwrap().to_string())
+        .collect::<Vec<_>>();
+    assert!(
+        worded
+            .iter()
+            .any(|w| w == "South sets up (hidden)" || w == "North sets up (hidden)"),
+        "{worded:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

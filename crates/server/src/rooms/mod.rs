@@ -74,7 +74,7 @@ pub fn now_ms() -> i64 {
 
 /// How each observer (seats in order, then the spectator) sees one event (`None` for events that are
 /// not actions): its notation and cells, `None` for an observer the action is hidden from.
-pub type Described = Option<Vec<Option<Seen>>>;
+pub type Described = Option<Vec<Seen>>;
 
 /// The in-memory part of a game behind its lock.
 pub struct RoomInner {

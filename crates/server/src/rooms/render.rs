@@ -129,7 +129,7 @@ impl Room {
             if i > 0 {
                 out.push(b',');
             }
-            let seen = d.as_ref().and_then(|d| d.get(oi)).and_then(Option::as_ref);
+            let seen = d.as_ref().and_then(|d| d.get(oi));
             write_json(&mut out, &event_json(e, seen));
         }
         out.push(b']');
@@ -272,8 +272,13 @@ fn event_json(e: &Event, seen: Option<&Seen>) -> Value {
         }
         EventData::Action { actor, .. } => {
             o.insert("actor".into(), json!(actor));
-            o.insert("notation".into(), json!(seen.map(|s| &s.notation)));
+            o.insert(
+                "notation".into(),
+                json!(seen.and_then(|s| s.notation.as_ref())),
+            );
             o.insert("cells".into(), json!(seen.map_or(&[][..], |s| &s.cells)));
+            o.insert("words".into(), json!(seen.map(|s| &s.words)));
+            o.insert("turn".into(), json!(seen.map(|s| s.turn)));
         }
         EventData::Takeback { seat, to_seq } => {
             o.insert("seat".into(), json!(seat));

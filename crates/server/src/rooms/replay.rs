@@ -169,8 +169,10 @@ impl Room {
                 last = json!({
                     "seq": seq,
                     "actor": actor,
-                    "notation": seen.as_ref().map(|s| &s.notation),
-                    "cells": seen.as_ref().map_or(&[][..], |s| &s.cells),
+                    "notation": seen.notation,
+                    "cells": seen.cells,
+                    "words": seen.words,
+                    "turn": seen.turn,
                 });
             }
             state
