@@ -122,7 +122,7 @@ async function state(page) {
 }
 
 async function moveCount(page) {
-  return page.locator('[data-testid=moves] li').count();
+  return page.locator('[data-testid=moves] [data-testid=move-step]').count();
 }
 
 async function closeDialogs(page) {
@@ -255,7 +255,7 @@ async function stepLiveGame(page, label) {
   const live = await boardHtml(page);
   const total = await moveCount(page);
   assert(total >= 2, 'too few moves to step through');
-  await page.locator('[data-testid=moves] li').first().click();
+  await page.locator('[data-testid=moves] [data-testid=move-step]').first().click();
   await waitPly(page, 1);
   assert((await page.locator('[data-testid=actions]').count()) === 0, 'actions are offered while replaying');
   await page.locator('[data-testid=review] [data-testid=replay-first]').click();

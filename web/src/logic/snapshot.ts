@@ -20,6 +20,10 @@ export interface GameEvent {
   notation?: string | null;
   /** An action's cells as this observer may see them. */
   cells?: string[];
+  /** An action in plain words as this observer may see them (worded by the game crate). */
+  words?: string | null;
+  /** The turn an action belongs to (the actions of one turn share it). */
+  turn?: number | null;
   seat?: number;
   /** A `takeback`'s last event kept: the actions after it are undone. */
   to_seq?: number;
@@ -77,6 +81,10 @@ export interface MoveEntry {
   notation: string | null;
   /** The cells the action involves (none when hidden or chosen by a button). */
   cells: string[];
+  /** The action in plain words (none from a server that sends none). */
+  words?: string | null;
+  /** The turn it belongs to (none when unknown). */
+  turn?: number | null;
 }
 
 /** Merges a server message into the current model. Returns the new model and whether a gap was seen
@@ -107,7 +115,14 @@ export function merge(
 /** The move list: every `action` event by a seat, and chance events whose outcome this observer sees. */
 export function moveList(events: GameEvent[]): MoveEntry[] {
   return standingActions(events)
-    .map((e) => ({ seq: e.seq, actor: e.actor ?? 'chance', notation: e.notation ?? null, cells: Array.isArray(e.cells) ? e.cells : [] }));
+    .map((e) => ({
+      seq: e.seq,
+      actor: e.actor ?? 'chance',
+      notation: e.notation ?? null,
+      cells: Array.isArray(e.cells) ? e.cells : [],
+      words: typeof e.words === 'string' ? e.words : null,
+      turn: typeof e.turn === 'number' ? e.turn : null,
+    }));
 }
 
 /** The action events of the game as it stands: a `takeback` event (its `to_seq`, the last event kept)

@@ -24,6 +24,7 @@ import { PendingAction } from '../logic/pending';
 import { lastMoveCells, positionOfMove, ReplayNav, type Position } from '../logic/replay';
 import { moveText, positionBoard, positionLabel, replayButtons, zoomableBoard, type ZoomState } from './position';
 import { scrollToCurrent } from './replay';
+import { groupByTurn, prefersNotation, setPrefersNotation, stepText } from '../logic/movelist';
 import { firstFinish, nextUnsolved, solvedAny } from '../logic/learned';
 import { canAskHint, parseHint, type Hint } from '../logic/hint';
 import { percent } from '../logic/analysis';
@@ -653,21 +654,31 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
 
   function drawMovesAndControls(me: number | null, over: ReturnType<typeof outcomeOf>): void {
     if (!model) return;
-    // Move list: a click shows the position after that action (replay); the last one is the live game.
+    // Move list: one numbered line per turn, its steps in words (or notation, by the switch); a click
+    // on a step shows the position after it (replay); the last one is the live game.
     const moves = moveList(model.events);
     const inReview = reviewing();
-    const list = h('ol', moves.map((m, i) => {
-      const n = positionOfMove(i);
-      return h('li', {
-        class: inReview ? (nav.n === n ? 'current' : '') : i === moves.length - 1 ? 'current' : '',
-        title: 'Show the position after this action',
-        tabindex: 0,
-        onclick: () => void reviewAt(n),
-        onkeydown: (e: KeyboardEvent) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); void reviewAt(n); } },
-      }, moveText(m, model!.seats), i === moves.length - 1 ? ' ◀' : '');
-    }));
+    const notation = prefersNotation();
+    const list = h('ol', { 'data-testid': 'move-lines' }, groupByTurn(moves).map((line) => h('li', { 'data-testid': 'move-line' },
+      line.steps.map(({ index: i, move: m }, k) => {
+        const n = positionOfMove(i);
+        const current = inReview ? nav.n === n : i === moves.length - 1;
+        return [k > 0 ? '; ' : '', h('span', {
+          class: ['step', current ? 'current' : ''],
+          'data-testid': 'move-step',
+          title: notation ? (m.words ?? '') : (m.notation ?? 'hidden'),
+          tabindex: 0,
+          onclick: () => void reviewAt(n),
+          onkeydown: (e: KeyboardEvent) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); void reviewAt(n); } },
+        }, stepText(m, k, model!.seats, notation), i === moves.length - 1 ? ' ◀' : '')];
+      }).flat())));
+    const notationSwitch = h('label.small', { title: 'Show the engine notation instead of words' },
+      h('input', { type: 'checkbox', 'data-testid': 'move-notation', checked: notation, onchange: (e: Event) => {
+        setPrefersNotation((e.target as HTMLInputElement).checked);
+        draw();
+      } }), ' Notation');
     const box = h('div.moves', { 'data-testid': 'moves' }, list);
-    const movesBox = h('div.card', h('h3', `Moves (${moves.length})`), box,
+    const movesBox = h('div.card', h('div.row', h('h3', `Moves (${moves.length})`), notationSwitch), box,
       h('div.row',
         h('button', { 'data-testid': 'review-first', title: 'The start', 'aria-label': 'The start', disabled: moves.length === 0 || (inReview && nav.n === 0), onclick: () => void reviewAt(0) }, '|◀'),
         h('button', { 'data-testid': 'review-prev', title: 'Back one action', 'aria-label': 'Back one action', disabled: moves.length === 0 || (inReview && nav.n === 0), onclick: () => void reviewAt((inReview ? nav.n : moves.length) - 1) }, '◀'),

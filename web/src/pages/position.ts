@@ -38,7 +38,8 @@ export function positionBoard(ctx: PositionContext, pos: Position): { board: Ele
 }
 
 /** A move's line in a move list: who and what. */
-export function moveText(m: MoveEntry, seats: SeatInfo[]): string {
+export function moveText(m: MoveEntry, seats: SeatInfo[], notation = false): string {
+  if (!notation && m.words != null) return m.words;
   const who = m.actor === 'chance' ? 'chance' : (seats[m.actor.seat]?.name ?? `Seat ${m.actor.seat + 1}`);
   return `${who}: ${m.notation ?? '(hidden)'}`;
 }

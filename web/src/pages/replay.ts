@@ -311,7 +311,7 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
 
 /** Scrolls a move list box (not the page) so that its current move is in sight. */
 export function scrollToCurrent(box: HTMLElement): void {
-  const cur = box.querySelector('li.current');
+  const cur = box.querySelector('.current');
   if (!(cur instanceof HTMLElement)) return;
   const top = cur.offsetTop - box.offsetTop;
   if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - cur.offsetHeight) box.scrollTop = Math.max(0, top - box.clientHeight / 2);
