@@ -12,6 +12,7 @@ import { accountTests } from './accounts.mjs';
 import { analysisTests } from './analysis.mjs';
 import { takebackTests } from './takeback.mjs';
 import { chatTests } from './chat.mjs';
+import { wordsTests } from './words.mjs';
 
 const BIN = process.env.TABULA_BIN;
 const DATA_DIR = process.env.DATA_DIR;
@@ -1143,6 +1144,7 @@ async function main() {
     await accountTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS })(games);
     await takebackTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver, state, moveCount })(games);
     await chatTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS })(games);
+    await wordsTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver })(games);
   } catch (e) {
     console.log(`FAIL setup: ${e instanceof Error ? e.message : e}`);
     results.push({ name: 'setup', ok: false });

@@ -125,6 +125,33 @@ pub struct ReplayArgs {
     /// Print the final state as JSON instead of drawing it.
     #[arg(long)]
     pub json: bool,
+    /// Also list the moves, one line per turn, in the game's plain words (as a spectator sees them).
+    #[arg(long)]
+    pub moves: bool,
+}
+
+/// The moves of a record in plain words as a spectator sees them, one numbered line per turn and
+/// actor (a turn's steps joined by "; "). Fails if an action is refused.
+pub fn move_lines(
+    game: &dyn tabula_core::dynamic::DynGame,
+    record: &JsonRecord,
+) -> Result<Vec<String>> {
+    let mut state = game.new_state(&record.options)?;
+    let mut lines: Vec<(u32, tabula_core::Actor, Vec<String>)> = Vec::new();
+    for a in &record.actions {
+        let turn = state.turn_number();
+        let words = state.action_words(a.actor, &a.action, Observer::Spectator)?;
+        match lines.last_mut() {
+            Some((t, actor, steps)) if *t == turn && *actor == a.actor => steps.push(words),
+            _ => lines.push((turn, a.actor, vec![words])),
+        }
+        state.apply(a.actor, &a.action)?;
+    }
+    Ok(lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, (_, _, steps))| format!("{}. {}", i + 1, steps.join("; ")))
+        .collect())
 }
 
 fn read_input(path: &str) -> Result<String> {
@@ -389,6 +416,11 @@ pub fn replay(args: &ReplayArgs, registry: &Registry) -> Result<()> {
     let state = game.replay(&record, args.audit_seed)?;
     if args.json {
         return print_json(&state.state());
+    }
+    if args.moves {
+        for line in move_lines(game.as_ref(), &record)? {
+            outln!("{line}");
+        }
     }
     outln!("{}", state.render_text(Observer::Spectator));
     // A game ended by resignation, time or agreement is over by its record, not by the rules.

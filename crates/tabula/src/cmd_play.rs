@@ -66,13 +66,16 @@ impl Session {
         let seen = self
             .state
             .describe_action(actor, &action, Observer::Spectator);
+        let words = self
+            .state
+            .action_words(actor, &action, Observer::Spectator)?;
         self.state.apply(actor, &action)?;
-        let who = match actor {
-            Actor::Seat(s) => self.state.seat_name(s),
-            Actor::Chance => "Chance".to_string(),
-        };
         self.record.actions.push(RecordedAction { actor, action });
-        outln!("{who}: {}", seen.unwrap_or_else(|| "(hidden)".to_string()));
+        // The game's plain words, then the notation (when a spectator may see it).
+        match seen {
+            Some(notation) => outln!("{words}  [{notation}]"),
+            None => outln!("{words}"),
+        }
         Ok(())
     }
 }

@@ -231,9 +231,21 @@ fn a_played_record_replays_and_a_tampered_one_is_refused() {
         &input,
     );
     assert!(o.status.success(), "{}", stderr(&o));
+    // `play` prints each move in the game's words, then its notation.
+    assert!(
+        stdout(&o).contains("Gold: ") && stdout(&o).contains(" → "),
+        "{}",
+        stdout(&o)
+    );
     let o = tabula(&["replay", record_arg, "--audit-seed"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("Record verified"));
+    // `replay --moves` lists them, one numbered line per turn.
+    let o = tabula(&["replay", record_arg, "--moves"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("1. Gold: "), "{out}");
+    assert!(out.contains("\n2. Red: "), "{out}");
 
     let mut record: Value =
         serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
