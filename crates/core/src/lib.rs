@@ -379,8 +379,9 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// rule-book names, e.g. "Gold: Heavy A0 → A1, leaves 2 chips", "North sets up (hidden)",
     /// "South goes first (coin toss)". Move lists show these words; records keep the notation.
     ///
-    /// Never reveals more than [`Game::describe_action`]: when that is `None` for `observer`, the
-    /// words must be the same for every action `actor` could have taken there that is hidden too
+    /// Never reveals more than [`Game::describe_action`]: when that hides the action from `observer`
+    /// (`None`, or a description other than the notation), the words must be the same for every
+    /// action `actor` could have taken there that `observer` sees described alike
     /// ([`tools::check_words`] checks it over random games). The default names the actor and gives
     /// the notation, or "… acts (hidden)".
     fn action_words(&self, actor: Actor, action: &Self::Action, observer: Observer) -> String {
