@@ -108,6 +108,12 @@ async fn stepping_through_a_kyo_game_reproduces_the_snapshots() {
             assert_eq!(v["last"]["seq"], e["seq"]);
             assert_eq!(v["last"]["actor"], e["actor"]);
             assert_eq!(v["last"]["notation"], e["notation"]);
+            assert_eq!(
+                v["last"]["words"], e["words"],
+                "the replay's last action in words"
+            );
+            assert_eq!(v["last"]["turn"], e["turn"]);
+            assert!(v["last"]["words"].is_string());
             assert!(v["last"]["notation"].is_string(), "Kyo hides no move");
         }
         let (s, mine) = view_at(addr, &id, n, Some((0, &tokens[0]))).await;
