@@ -5,7 +5,9 @@
 //! * a node commits a game's events only while it holds the game's lease (and the commit's fence
 //!   checks it in the database); it drives a game (clock sweeper, AI seats) only while it holds it;
 //! * a node that takes a lease reads the log before it acts, and a change authorised on a copy that
-//!   turns out to be behind the log is refused (`409 conflict`) rather than committed;
+//!   turns out to be behind the log is refused (`409 conflict`) rather than committed; a node that
+//!   does not hold the lease reads the log before it authorises a change at all
+//!   ([`Shared::refresh_for_change`]), so a request is judged on the committed game;
 //! * a forwarded change is committed by the owner only if the owner's game is at the seq the change
 //!   was authorised at;
 //! * the other nodes' commits reach a room only through its catch-up from the log (events after its
@@ -54,6 +56,26 @@ impl Shared {
             None => true,
             Some(node) => node.held(id).is_some(),
         }
+    }
+
+    /// Brings `room` up to the log before a change is authorised on it, on a cluster node that does
+    /// not hold the game's lease: another node may have committed events whose notification has not
+    /// arrived yet, and a player who saw them elsewhere (a request sent through the load balancer
+    /// reaches any node) must not be refused on a stale copy ("not your turn"). A single server and
+    /// the lease holder are always current: they write every event themselves. Called under the
+    /// room's lock.
+    pub(super) async fn refresh_for_change(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        inner: &mut RoomInner,
+    ) -> Result<(), Refusal> {
+        if let Some(node) = self.db.node()
+            && node.held(&room.id).is_none()
+        {
+            inner.unsure = true;
+            self.catch_up(room, inner).await?;
+        }
+        Ok(())
     }
 
     /// Decides where a change of `room` authorised at its current seq is committed: here (holding
@@ -258,7 +280,7 @@ impl Shared {
 
     /// Follows the other nodes' commits (`LISTEN`), for the server's life: each notified game in
     /// memory catches up with its log; a game not in memory is loaded (so the lobby's index knows
-    /// it). After the listening connection was lost, every game in memory catches up.
+    /// it). Chat messages stored by other nodes (`tabula_chat`) are pushed to this node's sockets. After the listening connection was lost, every game in memory catches up.
     pub async fn run_listener(self: Arc<Self>) {
         let (Some(node), Some(pool)) = (self.db.node().cloned(), self.db.pg_pool().cloned()) else {
             return;
@@ -272,7 +294,10 @@ impl Shared {
                     continue;
                 }
             };
-            if let Err(e) = listener.listen(crate::cluster::CHANNEL).await {
+            if let Err(e) = listener
+                .listen_all([crate::cluster::CHANNEL, crate::chat::CLUSTER_CHANNEL])
+                .await
+            {
                 tracing::error!(error = %e, "cluster: cannot listen for other nodes' commits");
                 tokio::time::sleep(HEARTBEAT).await;
                 continue;
@@ -281,6 +306,11 @@ impl Shared {
             self.follow_all();
             loop {
                 match listener.try_recv().await {
+                    Ok(Some(n)) if n.channel() == crate::chat::CLUSTER_CHANNEL => {
+                        let shared = self.clone();
+                        let payload = n.payload().to_string();
+                        tokio::spawn(async move { shared.chat.follow(&payload).await });
+                    }
                     Ok(Some(n)) => {
                         for (id, _seq) in parse_payload(n.payload()) {
                             self.follow(id);

@@ -56,6 +56,7 @@ impl Shared {
         action: ActionInput,
     ) -> Result<u64, Refusal> {
         let mut inner = room.inner.lock().await;
+        self.refresh_for_change(room, &mut inner).await?;
         inner.core.check_seat(seat)?;
         if matches!(inner.core.config.seats[seat as usize], SeatKind::Ai { .. }) {
             return Err(Refusal::BadToken(format!(
@@ -101,6 +102,7 @@ impl Shared {
         op: SeatOp,
     ) -> Result<u64, Refusal> {
         let mut inner = room.inner.lock().await;
+        self.refresh_for_change(room, &mut inner).await?;
         inner.core.check_token(seat, token)?;
         // The budget is the seat holder's: counted only once the token is known to be theirs.
         if op != SeatOp::Resign
@@ -164,6 +166,7 @@ impl Shared {
         by: Option<Account>,
     ) -> Result<Option<String>, Refusal> {
         let mut inner = room.inner.lock().await;
+        self.refresh_for_change(room, &mut inner).await?;
         inner.core.check_seat(seat)?;
         if inner.core.config.rated && !inner.core.joined[seat as usize] {
             crate::ratings::check_rated_join(
@@ -258,6 +261,7 @@ impl Shared {
         token: &str,
     ) -> Result<(String, u8), Refusal> {
         let mut inner = room.inner.lock().await;
+        self.refresh_for_change(room, &mut inner).await?;
         inner.core.check_token(seat, token)?;
         let n = inner.core.seats();
         let new_seat = ((seat as usize + 1) % n) as u8;
