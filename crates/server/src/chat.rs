@@ -280,7 +280,6 @@ impl Chat {
                 self.limits.period.as_secs_f64()
             )));
         }
-        let n = last + 1;
         let at = now_ms();
         let (seat, account) = match &sender {
             Sender::Seat(s) => (Some(i64::from(*s)), None),
@@ -288,19 +287,111 @@ impl Chat {
         };
         let sql = "INSERT INTO chat_messages (game_id, channel, n, at_ms, seat, account_id, author, body) \
                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
-        on_pool!(&self.db, p => {
-            sqlx::query(sql).bind(id).bind(channel.as_str()).bind(n).bind(at).bind(seat)
-                .bind(account).bind(author).bind(text).execute(p).await.map(|_| ())
-        })
-        .map_err(storage)?;
+        // On a cluster another node may number a message of this channel at the same moment: the
+        // key (game, channel, n) refuses the second, which takes the next number.
+        let mut n = last + 1;
+        let mut tries = 0;
+        loop {
+            let inserted = on_pool!(&self.db, p => {
+                sqlx::query(sql).bind(id).bind(channel.as_str()).bind(n).bind(at).bind(seat)
+                    .bind(account).bind(author).bind(text).execute(p).await.map(|_| ())
+            });
+            match inserted {
+                Ok(()) => break,
+                Err(e) if tries < 5 && is_unique_violation(&e) => {
+                    tries += 1;
+                    n = on_pool!(&self.db, p => {
+                        sqlx::query_scalar::<_, i64>("SELECT COALESCE(MAX(n), 0) + 1 FROM chat_messages WHERE game_id = $1 AND channel = $2")
+                            .bind(id).bind(channel.as_str()).fetch_one(p).await
+                    })
+                    .map_err(storage)?;
+                }
+                Err(e) => return Err(storage(e)),
+            }
+        }
         let message = message_json(n, at, seat, author, text);
         self.publish(id, channel, &message);
+        self.announce(id, channel, n).await;
         Ok(message)
+    }
+
+    /// On a cluster node: tells the other nodes that message `n` of a game's channel was stored
+    /// (`NOTIFY tabula_chat`), so that they push it to their own sockets ([`Chat::follow`]). A lost
+    /// notification loses no message: it is stored, and every history (snapshots, `GET …/chat`)
+    /// reads it.
+    async fn announce(&self, id: &str, channel: Channel, n: i64) {
+        let (Some(node), Some(pool)) = (self.db.node(), self.db.pg_pool()) else {
+            return;
+        };
+        let payload = format!("{} {} {} {}", node.id, channel.as_str(), n, id);
+        if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(CLUSTER_CHANNEL)
+            .bind(&payload)
+            .execute(pool)
+            .await
+        {
+            tracing::warn!(game_id = %id, error = %e, "chat: cannot notify the other nodes");
+        }
+    }
+
+    /// Pushes to this node's sockets a message another node stored (a `tabula_chat` notification:
+    /// `node channel n game`): read from storage, never from the notification. Only games with a
+    /// socket here are read.
+    pub async fn follow(&self, payload: &str) {
+        let mut parts = payload.splitn(4, ' ');
+        let (Some(from), Some(channel), Some(n), Some(id)) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return;
+        };
+        if self.db.node().is_some_and(|node| node.id == from) {
+            return;
+        }
+        let (Ok(channel), Ok(n)) = (Channel::parse(channel), n.parse::<i64>()) else {
+            return;
+        };
+        let watched = {
+            let channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+            channels.get(id).is_some_and(|tx| tx.receiver_count() > 0)
+        };
+        if !watched {
+            return;
+        }
+        let sql = "SELECT at_ms, seat, author, body FROM chat_messages \
+                   WHERE game_id = $1 AND channel = $2 AND n = $3";
+        let row: Result<Option<StoredLine>, sqlx::Error> = on_pool!(&self.db, p => {
+            match sqlx::query(sql).bind(id).bind(channel.as_str()).bind(n).fetch_optional(p).await {
+                Ok(Some(r)) => (|| Ok(Some((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?))))(),
+                Ok(None) => Ok(None),
+                Err(e) => Err(e),
+            }
+        });
+        match row {
+            Ok(Some((at, seat, author, text))) => {
+                self.publish(id, channel, &message_json(n, at, seat, &author, &text));
+            }
+            Ok(None) => {}
+            Err(e) => {
+                tracing::warn!(game_id = %id, error = %e, "chat: cannot read another node's message")
+            }
+        }
     }
 }
 
 fn message_json(n: i64, at: i64, seat: Option<i64>, author: &str, text: &str) -> Value {
     json!({"n": n, "at": at, "seat": seat, "author": author, "text": text})
+}
+
+/// A stored message as read back: time, seat, author, text.
+type StoredLine = (i64, Option<i64>, String, String);
+
+/// The `NOTIFY` channel on which cluster nodes announce stored chat messages.
+pub const CLUSTER_CHANNEL: &str = "tabula_chat";
+
+/// Whether a database error is a key's uniqueness violation.
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .is_some_and(|d| d.is_unique_violation())
 }
 
 fn storage(e: impl std::fmt::Display) -> Refusal {

@@ -268,6 +268,29 @@ async fn three_nodes_behind_nginx_survive_a_killed_owner() {
     let mut p1 = connect(b, &id, Some((1, &t1))).await;
     let mut spectator = connect(c, &id, None).await;
     let mut lb_spectator = connect(lb, &id, None).await;
+
+    // The players' chat crosses nodes: stored by node A, pushed live to the player on node B.
+    let (s, sent) = request(
+        a,
+        "POST",
+        &format!("/api/games/{id}/chat"),
+        Some(&json!({"channel": "players", "seat": 0, "token": t0, "text": "good luck"})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(s, 201, "{sent}");
+    loop {
+        let m = p1
+            .recv(WAIT)
+            .await
+            .unwrap()
+            .expect("the chat line reaches the player on another node");
+        if m["type"] == "chat" {
+            assert_eq!(m["channel"], "players", "{m}");
+            assert_eq!(m["message"]["text"], "good luck", "{m}");
+            break;
+        }
+    }
     let (_, snap) = request(c, "GET", &format!("/api/games/{id}"), None)
         .await
         .unwrap();
