@@ -47,6 +47,16 @@ use crate::model::{Event, EventData};
 /// The versioned schema (`crates/server/migrations`).
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();
 
+/// The connection pool of a server (or node) on PostgreSQL.
+async fn connect_pool(options: PgConnectOptions) -> Result<PgPool, String> {
+    PgPoolOptions::new()
+        .max_connections(8)
+        .acquire_timeout(Duration::from_secs(10))
+        .connect_with(options)
+        .await
+        .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))
+}
+
 /// The advisory lock a server holds on its PostgreSQL database: `pg_advisory_lock(NODE_LOCK.0,
 /// NODE_LOCK.1)` ("Tabl", 1).
 pub const NODE_LOCK: (i32, i32) = (0x5461_626c, 1);
@@ -187,12 +197,7 @@ impl Db {
             options: options.clone(),
             held: Mutex::new(Some(held)),
         });
-        let pool = PgPoolOptions::new()
-            .max_connections(8)
-            .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options)
-            .await
-            .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
+        let pool = connect_pool(options).await?;
         let db = Db::Postgres(PgDb {
             pool,
             lock: Some(lock),
@@ -208,12 +213,7 @@ impl Db {
         config.check()?;
         let options =
             PgConnectOptions::from_str(url).map_err(|e| format!("bad PostgreSQL URL: {e}"))?;
-        let pool = PgPoolOptions::new()
-            .max_connections(8)
-            .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options)
-            .await
-            .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
+        let pool = connect_pool(options).await?;
         let node = Arc::new(Node::new(config));
         let db = Db::Postgres(PgDb {
             pool,
