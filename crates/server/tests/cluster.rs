@@ -1,0 +1,227 @@
+//! A cluster node that loses its database (issue 25, "Bad input and faults"): two nodes of one site
+//! on PostgreSQL, the first reaching the database through a TCP relay the test can cut. While cut,
+//! the node refuses changes with `503` (nothing acknowledged), stops renewing its leases, and the
+//! other node takes its game over and plays on; once the database is back the node recovers by itself
+//! and serves the game again (forwarding to the new owner). The log is then checked: no gap, one
+//! writer per lease epoch, epochs rising along the log (nothing written on a lost lease).
+//!
+//! Needs PostgreSQL like `postgres.rs` (fails under CI without it).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use common::*;
+use serde_json::{Value, json};
+use sqlx::Row;
+use tabula_server::cluster::ClusterConfig;
+use tabula_server::{Limits, RunningServer, Storage};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Mutex;
+use tokio::task::JoinHandle;
+
+/// The longest the test waits for a node to hand a game over or to recover (a bound, not a
+/// measurement: leases expire after 5 s).
+const WAIT: Duration = Duration::from_secs(40);
+
+/// A TCP relay to PostgreSQL that can be cut (every open connection dropped, new ones refused) and
+/// restored.
+struct Relay {
+    addr: SocketAddr,
+    cut: Arc<AtomicBool>,
+    conns: Arc<Mutex<Vec<JoinHandle<()>>>>,
+}
+
+impl Relay {
+    async fn start(target: SocketAddr) -> Relay {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let cut = Arc::new(AtomicBool::new(false));
+        let conns: Arc<Mutex<Vec<JoinHandle<()>>>> = Arc::default();
+        let (c, k) = (cut.clone(), conns.clone());
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                if c.load(Ordering::SeqCst) {
+                    drop(inbound);
+                    continue;
+                }
+                let task = tokio::spawn(async move {
+                    if let Ok(mut outbound) = TcpStream::connect(target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+                k.lock().await.push(task);
+            }
+        });
+        Relay { addr, cut, conns }
+    }
+
+    /// Drops every relayed connection and refuses new ones.
+    async fn cut(&self) {
+        self.cut.store(true, Ordering::SeqCst);
+        for task in self.conns.lock().await.drain(..) {
+            task.abort();
+        }
+    }
+
+    fn restore(&self) {
+        self.cut.store(false, Ordering::SeqCst);
+    }
+}
+
+/// `url` with its host and port replaced by `addr`.
+fn via(url: &str, addr: SocketAddr) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let (authority, path) = rest.split_once('/').unwrap();
+    let user = authority.rsplit_once('@').map(|(u, _)| format!("{u}@"));
+    format!("{scheme}://{}{addr}/{path}", user.unwrap_or_default())
+}
+
+/// The host and port of a `postgres://user@host:port/db` URL.
+fn server_of(url: &str) -> SocketAddr {
+    let rest = url.split_once("://").unwrap().1;
+    let authority = rest.split_once('/').unwrap().0;
+    let hostport = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    hostport
+        .parse()
+        .expect("a numeric host:port in the test database's URL")
+}
+
+/// A free loopback port (for a node that must know its own address before it starts).
+fn free_addr() -> SocketAddr {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap()
+}
+
+async fn start_node(url: String, addr: SocketAddr) -> RunningServer {
+    let storage = Storage::PostgresCluster {
+        url,
+        cluster: ClusterConfig {
+            advertise: format!("http://{addr}"),
+            secret: "a test cluster secret of enough length".into(),
+        },
+    };
+    let mut cfg = config(registry(), storage, Limits::default());
+    cfg.addr = addr;
+    tabula_server::start(cfg).await.expect("the node starts")
+}
+
+/// Sends the first legal action of whichever seat may act, through `addr`; the status and answer.
+async fn act(addr: SocketAddr, id: &str, tokens: &[String]) -> (u16, Value) {
+    for (seat, token) in tokens.iter().enumerate() {
+        let snap = snapshot(addr, id, seat, token).await;
+        if let Some(first) = snap["legal"].as_array().and_then(|l| l.first()) {
+            return post(
+                addr,
+                &format!("/api/games/{id}/action"),
+                json!({"seat": seat, "token": token, "action": first["action"]}),
+            )
+            .await;
+        }
+    }
+    panic!("nobody may act in {id}");
+}
+
+/// Acts through `addr` until an action is committed (within [`WAIT`]); returns the committed answer
+/// and the statuses of the refusals seen meanwhile.
+async fn act_until_committed(addr: SocketAddr, id: &str, tokens: &[String]) -> (Value, Vec<u16>) {
+    let start = Instant::now();
+    let mut refused = Vec::new();
+    loop {
+        let (status, v) = act(addr, id, tokens).await;
+        if status == 200 {
+            return (v, refused);
+        }
+        refused.push(status);
+        assert!(
+            start.elapsed() < WAIT,
+            "no action was committed through {addr} within {WAIT:?}: statuses {refused:?}, last {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_loses_its_database_refuses_hands_its_game_over_and_recovers() {
+    let Some(url) = postgres_url().await else {
+        return;
+    };
+    let relay = Relay::start(server_of(&url)).await;
+    let (a_addr, b_addr) = (free_addr(), free_addr());
+    let a = start_node(via(&url, relay.addr), a_addr).await;
+    let b = start_node(url.clone(), b_addr).await;
+
+    // A game created on node A is owned by A; both nodes serve it.
+    let (id, tokens) = create_duel(a_addr, 40).await;
+    let (first, _) = act_until_committed(a_addr, &id, &tokens).await;
+    let (second, _) = act_until_committed(b_addr, &id, &tokens).await;
+    assert!(second["seq"].as_u64() > first["seq"].as_u64());
+
+    // A loses its database: a change sent to A is refused with 503 and changes nothing.
+    relay.cut().await;
+    let (status, refused) = act(a_addr, &id, &tokens).await;
+    assert_eq!(status, 503, "{refused}");
+    assert_eq!(refused["error"]["code"], "unavailable", "{refused}");
+
+    // B takes the game over once A's lease expired, and the game goes on through B.
+    let (on_b, _) = act_until_committed(b_addr, &id, &tokens).await;
+    let (on_b2, _) = act_until_committed(b_addr, &id, &tokens).await;
+    assert!(on_b2["seq"].as_u64() > on_b["seq"].as_u64());
+
+    // The database comes back: A recovers by itself and serves the game again (B writes it).
+    relay.restore();
+    let (on_a, _) = act_until_committed(a_addr, &id, &tokens).await;
+    assert!(on_a["seq"].as_u64() > on_b2["seq"].as_u64());
+    let snap_a = snapshot(a_addr, &id, 0, &tokens[0]).await;
+    let snap_b = snapshot(b_addr, &id, 0, &tokens[0]).await;
+    assert_eq!(
+        snap_a["seq"], snap_b["seq"],
+        "both nodes show the same game"
+    );
+
+    // The log: no gap, one writer per epoch, epochs rising with the seq, the game written by two
+    // nodes, and nothing by A once B held the game.
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    let rows =
+        sqlx::query("SELECT seq, node_id, epoch FROM events WHERE game_id = $1 ORDER BY seq")
+            .bind(&id)
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    let log: Vec<(i64, Option<String>, Option<i64>)> = rows
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .collect();
+    for (i, (seq, _, _)) in log.iter().enumerate() {
+        assert_eq!(
+            *seq,
+            i as i64 + 1,
+            "a gap or a duplicate in the log: {log:?}"
+        );
+    }
+    let mut writers: std::collections::HashMap<i64, String> = Default::default();
+    let mut last_epoch = 0;
+    for (seq, node, epoch) in &log {
+        let (Some(node), Some(epoch)) = (node, epoch) else {
+            panic!("event {seq} has no writer: {log:?}");
+        };
+        assert!(*epoch >= last_epoch, "epochs go back at seq {seq}: {log:?}");
+        last_epoch = *epoch;
+        let w = writers.entry(*epoch).or_insert_with(|| node.clone());
+        assert_eq!(w, node, "two writers of epoch {epoch}: {log:?}");
+    }
+    // Epoch 1 is A's (it created the game); a later epoch is B's, which took the game over: the
+    // fence let A write nothing once its lease had passed (epochs never go back along the log).
+    let nodes: std::collections::HashSet<&String> = writers.values().collect();
+    assert!(
+        writers.len() >= 2 && nodes.len() >= 2,
+        "the game was taken over by the other node: {log:?}"
+    );
+    pool.close().await;
+    a.shutdown().await.unwrap();
+    b.shutdown().await.unwrap();
+}
