@@ -1,7 +1,7 @@
 //! A cluster node that loses its database (issue 25, "Bad input and faults"): two nodes of one site
 //! on PostgreSQL, the first reaching the database through a TCP relay the test can cut. While cut,
 //! the node refuses changes with `503` (nothing acknowledged), stops renewing its leases, and the
-//! other node takes its game over and plays on; once the database is back the node recovers by itself
+//! other node takes its games over and plays on (its AI seat too); once the database is back the node recovers by itself
 //! and serves the game again (forwarding to the new owner). The log is then checked: no gap, one
 //! writer per lease epoch, epochs rising along the log (nothing written on a lost lease).
 //!
@@ -145,6 +145,31 @@ async fn act_until_committed(addr: SocketAddr, id: &str, tokens: &[String]) -> (
     }
 }
 
+/// Waits until seat 0 may act in `id` (seen through `addr`), then sends its first legal action, until
+/// one is committed (within [`WAIT`]); returns the committed answer.
+async fn seat0_plays(addr: SocketAddr, id: &str, token: &str) -> Value {
+    let start = Instant::now();
+    loop {
+        let snap = snapshot(addr, id, 0, token).await;
+        if let Some(first) = snap["legal"].as_array().and_then(|l| l.first()) {
+            let (status, v) = post(
+                addr,
+                &format!("/api/games/{id}/action"),
+                json!({"seat": 0, "token": token, "action": first["action"]}),
+            )
+            .await;
+            if status == 200 {
+                return v;
+            }
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "seat 0 could not play through {addr} within {WAIT:?}: {snap}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_that_loses_its_database_refuses_hands_its_game_over_and_recovers() {
     let Some(url) = postgres_url().await else {
@@ -161,6 +186,16 @@ async fn a_node_that_loses_its_database_refuses_hands_its_game_over_and_recovers
     let (second, _) = act_until_committed(b_addr, &id, &tokens).await;
     assert!(second["seq"].as_u64() > first["seq"].as_u64());
 
+    // A game against the AI, also created on A (so A runs its AI seat).
+    let (ai_id, ai_tokens) = create(
+        a_addr,
+        json!({"game": "duel", "options": {"target": 40},
+               "seats": [{"kind": "human"}, {"kind": "ai", "level": 1}], "host_seats": [0]}),
+    )
+    .await;
+    let ai_token = ai_tokens[0].clone().unwrap();
+    seat0_plays(a_addr, &ai_id, &ai_token).await;
+
     // A loses its database: a change sent to A is refused with 503 and changes nothing.
     relay.cut().await;
     let (status, refused) = act(a_addr, &id, &tokens).await;
@@ -171,6 +206,25 @@ async fn a_node_that_loses_its_database_refuses_hands_its_game_over_and_recovers
     let (on_b, _) = act_until_committed(b_addr, &id, &tokens).await;
     let (on_b2, _) = act_until_committed(b_addr, &id, &tokens).await;
     assert!(on_b2["seq"].as_u64() > on_b["seq"].as_u64());
+
+    // The AI seat keeps playing on B: three moves of the human there need the AI's moves between
+    // them (the seats alternate once the secrets are chosen).
+    let cut_at = seat0_plays(b_addr, &ai_id, &ai_token).await["seq"]
+        .as_u64()
+        .unwrap();
+    seat0_plays(b_addr, &ai_id, &ai_token).await;
+    seat0_plays(b_addr, &ai_id, &ai_token).await;
+    let ai_snap = snapshot(b_addr, &ai_id, 0, &ai_token).await;
+    let ai_moves_after = ai_snap["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["seq"].as_u64() > Some(cut_at) && e["actor"] == json!({"seat": 1}))
+        .count();
+    assert!(
+        ai_moves_after >= 1,
+        "the AI seat played on the other node: {ai_snap}"
+    );
 
     // The database comes back: A recovers by itself and serves the game again (B writes it).
     relay.restore();
