@@ -1,7 +1,8 @@
 //! A cluster node that loses its database (issue 25, "Bad input and faults"): two nodes of one site
 //! on PostgreSQL, the first reaching the database through a TCP relay the test can cut. While cut,
 //! the node refuses changes with `503` (nothing acknowledged), stops renewing its leases, and the
-//! other node takes its games over and plays on (its AI seat too); once the database is back the node recovers by itself
+//! other node takes its games over and plays on (its AI seat too, and its clock: a player's time that
+//! ran out meanwhile ends the game on the new owner); once the database is back the node recovers by itself
 //! and serves the game again (forwarding to the new owner). The log is then checked: no gap, one
 //! writer per lease epoch, epochs rising along the log (nothing written on a lost lease).
 //!
@@ -195,6 +196,14 @@ async fn a_node_that_loses_its_database_refuses_hands_its_game_over_and_recovers
     .await;
     let ai_token = ai_tokens[0].clone().unwrap();
     seat0_plays(a_addr, &ai_id, &ai_token).await;
+    // A game with an 8-second clock, created on A just before A is cut off: nobody moves, so its
+    // first seat's time runs out while A cannot write; the node that takes it over ends it on time.
+    let (clocked, _) = create(
+        a_addr,
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0, 1],
+               "clock": {"kind": "fischer", "initial_ms": 8000, "increment_ms": 0}}),
+    )
+    .await;
 
     // A loses its database: a change sent to A is refused with 503 and changes nothing.
     relay.cut().await;
@@ -224,6 +233,22 @@ async fn a_node_that_loses_its_database_refuses_hands_its_game_over_and_recovers
     assert!(
         ai_moves_after >= 1,
         "the AI seat played on the other node: {ai_snap}"
+    );
+
+    // The clocked game ended on time on B (the flag is the new owner's, from the events' times).
+    let start = Instant::now();
+    let over = loop {
+        let (_, v) = get(b_addr, &format!("/api/games/{clocked}")).await;
+        if v["status"] == "over" {
+            break v;
+        }
+        assert!(start.elapsed() < WAIT, "the clocked game never ended: {v}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(
+        over["result"].to_string().contains("time"),
+        "ended on time: {}",
+        over["result"]
     );
 
     // The database comes back: A recovers by itself and serves the game again (B writes it).
@@ -274,6 +299,21 @@ async fn a_node_that_loses_its_database_refuses_hands_its_game_over_and_recovers
     assert!(
         writers.len() >= 2 && nodes.len() >= 2,
         "the game was taken over by the other node: {log:?}"
+    );
+    // The clocked game's end was written by another node than its creator, A.
+    let ends = sqlx::query(
+        "SELECT e.node_id, c.node_id FROM events e, events c WHERE e.game_id = $1 \
+         AND c.game_id = $1 AND c.seq = 1 AND e.kind = 'end'",
+    )
+    .bind(&clocked)
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(ends.len(), 1, "one end of the clocked game");
+    let (ender, creator): (Option<String>, Option<String>) = (ends[0].get(0), ends[0].get(1));
+    assert_ne!(
+        ender, creator,
+        "the node that took the game over flagged it"
     );
     pool.close().await;
     a.shutdown().await.unwrap();
