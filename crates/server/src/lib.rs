@@ -324,7 +324,10 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     }
     let evictor = shared.clone();
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        // The first sweep a minute after start-up (not at once: a sweep racing the first requests
+        // would expire or evict what they just made when the limits are tiny, as in tests).
+        let period = Duration::from_secs(60);
+        let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
         loop {
             tick.tick().await;
             evictor.expire_waiting().await;
