@@ -116,8 +116,11 @@ pub trait DynState: Send + Sync + Debug {
 /// One legal action as a client receives it: the action (sent back unchanged to take it), its
 /// notation (shown to the player) and its cells ([`Game::action_cells`]: what the player clicks to
 /// choose it; empty for a button).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[ts(export_to = "core/")]
 pub struct ListedAction {
+    /// The action's JSON: its form is the game's own.
+    #[ts(type = "unknown")]
     pub action: Value,
     pub notation: String,
     pub cells: Vec<String>,

@@ -40,6 +40,7 @@ pub mod dynamic;
 pub mod options;
 pub mod record;
 pub mod tools;
+pub mod wire;
 
 #[cfg(test)]
 mod testgame;
@@ -49,6 +50,7 @@ use std::hash::Hash;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 pub use options::{GameOptions, OptionKind, OptionSpec, OptionsError};
 pub use rand;
@@ -64,7 +66,8 @@ pub fn rng_from_seed(seed: u64) -> GameRng {
 }
 
 /// A seat at the table, numbered from 0 in turn order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[ts(export_to = "core/")]
 #[serde(transparent)]
 pub struct Seat(pub u8);
 
@@ -87,7 +90,8 @@ impl std::fmt::Display for Seat {
 }
 
 /// Who takes an action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "core/")]
 #[serde(rename_all = "snake_case")]
 pub enum Actor {
     /// A player's seat.
@@ -97,7 +101,8 @@ pub enum Actor {
 }
 
 /// Who looks at the game: a seat (sees its own secrets) or a spectator (sees only public information).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "core/")]
 #[serde(rename_all = "snake_case")]
 pub enum Observer {
     Seat(Seat),
@@ -105,7 +110,8 @@ pub enum Observer {
 }
 
 /// One seat's result in a finished game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "core/")]
 #[serde(rename_all = "snake_case")]
 pub enum SeatResult {
     Win,
@@ -126,7 +132,8 @@ impl SeatResult {
 
 /// How a game ended: a result per seat (several seats may win together: Syba's shared victories)
 /// and a short human-readable reason ("checkmate", "King captured", "threefold repetition"…).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "core/")]
 pub struct Outcome {
     pub results: Vec<SeatResult>,
     pub reason: String,
@@ -172,7 +179,8 @@ impl Outcome {
 }
 
 /// Whose decision it is now.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "core/")]
 #[serde(rename_all = "snake_case")]
 pub enum ToAct {
     /// One seat must decide (not necessarily the seat whose turn it is).
