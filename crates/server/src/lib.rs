@@ -91,6 +91,7 @@ pub mod net;
 pub mod openapi;
 pub mod ratings;
 pub mod rooms;
+pub mod wire;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -9,8 +9,10 @@ use std::path::{Path, PathBuf};
 use tabula_core::wire::{Config, ExportError, ts_config};
 
 /// Every crate's export, in one list: a crate whose types a client reads adds its `export_ts` here.
-const EXPORTS: &[(&str, fn(&Config) -> Result<(), ExportError>)] =
-    &[("tabula-core", tabula_core::wire::export_ts)];
+const EXPORTS: &[(&str, fn(&Config) -> Result<(), ExportError>)] = &[
+    ("tabula-core", tabula_core::wire::export_ts),
+    ("tabula-server", tabula_server::wire::export_ts),
+];
 
 fn committed_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/wire")
