@@ -87,26 +87,30 @@ fn start_node(url: &str, port: u16, dir: &Path, i: usize) -> Child {
         .expect("the tabula binary runs")
 }
 
+/// nginx in front of the nodes, with the deployed proxy settings (`deploy/nginx/tabula-proxy.conf`,
+/// included as `deploy/nginx.conf` does): what this test checks is what is deployed. Only the
+/// process's own settings (paths under `dir`, the upstream's loopback ports) are the test's.
 fn nginx_conf(dir: &Path, port: u16, nodes: &[u16]) -> PathBuf {
+    let proxy = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/nginx/tabula-proxy.conf");
+    let proxy = proxy
+        .canonicalize()
+        .expect("deploy/nginx/tabula-proxy.conf exists");
     let servers: String = nodes
         .iter()
         .map(|p| format!("        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;\n"))
         .collect();
     let d = dir.display();
+    let p = proxy.display();
     let conf = format!(
         "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\n\
          error_log {d}/nginx-error.log warn;\nevents {{ worker_connections 256; }}\n\
          http {{\n    access_log off;\n    client_body_temp_path {d}/body;\n    proxy_temp_path {d}/proxy;\n\
          \x20   fastcgi_temp_path {d}/fastcgi;\n    uwsgi_temp_path {d}/uwsgi;\n    scgi_temp_path {d}/scgi;\n\
-         \x20   map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}\n\
-         \x20   upstream tabula {{\n{servers}    }}\n\
-         \x20   server {{\n        listen 127.0.0.1:{port};\n        location / {{\n\
-         \x20           proxy_pass http://tabula;\n            proxy_http_version 1.1;\n\
-         \x20           proxy_set_header Upgrade $http_upgrade;\n\
-         \x20           proxy_set_header Connection $connection_upgrade;\n\
-         \x20           proxy_set_header Host $host;\n\
-         \x20           proxy_next_upstream error timeout http_502 http_503;\n\
-         \x20           proxy_connect_timeout 2s;\n            proxy_read_timeout 300s;\n        }}\n    }}\n}}\n"
+         \x20   map $http_upgrade $connection_upgrade {{ default upgrade; '' ''; }}\n\
+         \x20   limit_conn_zone $binary_remote_addr zone=tabula_per_ip:10m;\n\
+         \x20   upstream tabula {{\n        least_conn;\n{servers}        keepalive 16;\n    }}\n\
+         \x20   server {{\n        listen 127.0.0.1:{port};\n        client_max_body_size 5m;\n\
+         \x20       location / {{ include {p}; }}\n    }}\n}}\n"
     );
     let path = dir.join("nginx.conf");
     std::fs::write(&path, conf).unwrap();
