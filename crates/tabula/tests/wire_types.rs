@@ -12,6 +12,8 @@ use tabula_core::wire::{Config, ExportError, ts_config};
 const EXPORTS: &[(&str, fn(&Config) -> Result<(), ExportError>)] = &[
     ("tabula-core", tabula_core::wire::export_ts),
     ("tabula-server", tabula_server::wire::export_ts),
+    ("kyo", kyo::export_ts),
+    ("cyvasse", cyvasse::export_ts),
 ];
 
 fn committed_dir() -> PathBuf {

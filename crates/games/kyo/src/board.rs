@@ -5,14 +5,17 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use ts_rs::TS;
 
 /// Board width and height.
 pub const SIZE: i8 = 10;
 /// Number of squares.
 pub const SQUARES: usize = 100;
 
-/// A square, `A0`..`J9`: index `row * 10 + column` (column A = 0, row 0 = Gold's back row).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A square, `A0`..`J9`: index `row * 10 + column` (column A = 0, row 0 = Gold's back row). Its JSON
+/// form is its name (`"E4"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, TS)]
+#[ts(export_to = "kyo/", type = "string")]
 pub struct Sq(pub u8);
 
 impl Sq {
@@ -93,8 +96,13 @@ pub const DIRS: [(i8, i8); 8] = [
 /// Names of [`DIRS`].
 pub const DIR_NAMES: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 
-/// A direction, index into [`DIRS`]. Even indices are orthogonal, odd ones diagonal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A direction, index into [`DIRS`]. Even indices are orthogonal, odd ones diagonal. Its JSON form is
+/// its name in [`DIR_NAMES`] (`"NE"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, TS)]
+#[ts(
+    export_to = "kyo/",
+    type = r#""N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW""#
+)]
 pub struct Dir(pub u8);
 
 impl Dir {
@@ -353,8 +361,10 @@ impl Cell {
     }
 }
 
-/// The board: 100 stacks, indexed by [`Sq::idx`].
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// The board: 100 stacks, indexed by [`Sq::idx`]. Its JSON form maps each occupied square's name to
+/// its stack's [`Cell::code`] (`{"A0": "DDLH", "A9": "dddh"}`); empty squares are absent.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, TS)]
+#[ts(export_to = "kyo/", type = "{ [square in string]?: string }")]
 pub struct Board {
     pub cells: Vec<Cell>,
 }

@@ -172,6 +172,7 @@ mod play;
 mod render;
 
 use serde::{Deserialize, Serialize};
+use tabula_core::wire::{Config, ExportError, TS};
 use tabula_core::{
     ActionError, Actor, Game, GameOptions, Observer, OptionSpec, OptionsError, Outcome, Seat,
     ToAct, check_actor,
@@ -181,7 +182,8 @@ pub use board::{Board, Cell, Chip, ChipKind, DIR_NAMES, DIRS, Dir, Order, Pawn, 
 pub use play::QUIET_TURN_LIMIT;
 
 /// Where the Light Pawns start (option `light_pawn_rows`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "kyo/")]
 #[serde(rename_all = "snake_case")]
 pub enum LightPawnRows {
     /// Rows 3 and 6 (the default).
@@ -205,7 +207,8 @@ impl LightPawnRows {
 }
 
 /// The options of Kyo, named as in the rules file.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "kyo/")]
 #[serde(default, deny_unknown_fields)]
 pub struct KyoOptions {
     /// `trench` (rows 3/6), `open_field` (rows 1/8) or `deadlock` (rows 4/5).
@@ -257,7 +260,8 @@ pub enum Action {
 }
 
 /// Where a turn stands.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "kyo/")]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// No move of the pawn yet (only Queen shuffles or Tower deploys so far, or nothing at all).
@@ -270,7 +274,8 @@ pub enum Phase {
 }
 
 /// The progress of the current turn.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "kyo/")]
 #[serde(default, deny_unknown_fields)]
 pub struct Turn {
     /// The square of the piece acting this turn (`null` before the first action).
@@ -294,6 +299,7 @@ pub struct Turn {
     /// Squares the moving pawn has stood on this turn: a step back to one of them is checked against
     /// `positions`.
     #[serde(with = "sq_set")]
+    #[ts(as = "Vec<Sq>")]
     pub visited: u128,
     /// [`Board::hash`] of every position that stood earlier in this turn and that a later step could
     /// recreate: the position before each action after which the pawn may still step (a Mana move, a
@@ -321,7 +327,8 @@ mod sq_set {
 }
 
 /// The full state of a game of Kyo (also its view: Kyo has no hidden information).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "kyo/")]
 #[serde(deny_unknown_fields)]
 pub struct Kyo {
     pub options: KyoOptions,
@@ -344,6 +351,13 @@ pub struct Kyo {
     /// The result, once the game is over.
     #[serde(default)]
     pub outcome: Option<Outcome>,
+}
+
+/// Exports the TypeScript declarations of Kyo's view ([`Kyo`], and what it refers to) under `kyo/`
+/// (see [`tabula_core::wire`]).
+pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
+    Kyo::export_all(cfg)?;
+    Ok(())
 }
 
 /// Starting number of chips of each kind per player: Dark, Light, Shield.

@@ -143,6 +143,7 @@ use tabula_core::{
     ActionError, Actor, Game, GameOptions, GameRng, Observer, OptionSpec, OptionsError, Outcome,
     Seat, ToAct, check_actor,
 };
+use ts_rs::TS;
 
 use geo::NONE;
 use rules::*;
@@ -152,7 +153,8 @@ pub use setup::{
 };
 
 /// Version A (Basic) or Version C (Expert, terrain).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/")]
 #[serde(rename_all = "lowercase")]
 pub enum Version {
     #[default]
@@ -161,7 +163,8 @@ pub enum Version {
 }
 
 /// Square board (8x8 or 10x10) or the 91-cell hexagon.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/")]
 #[serde(rename_all = "lowercase")]
 pub enum BoardKind {
     #[default]
@@ -170,7 +173,8 @@ pub enum BoardKind {
 }
 
 /// The options of `cyvasse-caird` (names as in the rules file).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/")]
 #[serde(default, deny_unknown_fields)]
 pub struct CairdOptions {
     pub version: Version,
@@ -272,7 +276,8 @@ impl GameOptions for CairdOptions {
 }
 
 /// One action of `cyvasse-caird`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/")]
 #[serde(rename_all = "snake_case")]
 pub enum CairdAction {
     /// A seat's whole hidden setup.
@@ -288,7 +293,8 @@ pub enum CairdAction {
 }
 
 /// The game phase.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/", rename = "CairdPhase")]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     Setup,
@@ -296,7 +302,8 @@ pub enum Phase {
 }
 
 /// The documented JSON form of a state (see the module docs).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/")]
 pub struct StateRepr {
     pub options: CairdOptions,
     pub phase: Phase,
@@ -314,6 +321,8 @@ pub struct StateRepr {
     pub ply: u32,
     #[serde(default)]
     pub quiet_plies: u32,
+    /// The 64-bit hashes of the positions since the last capture (for repetition). They may pass 2^53:
+    /// a JavaScript reader gets them rounded, and no client needs them.
     #[serde(default)]
     pub history: Vec<u64>,
     #[serde(default)]
@@ -321,7 +330,8 @@ pub struct StateRepr {
 }
 
 /// What one observer sees: the state with the setups it may not see removed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export_to = "cyvasse/")]
 pub struct CairdView {
     pub observer: Observer,
     /// Which seats have committed their setup.

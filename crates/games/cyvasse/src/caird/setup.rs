@@ -15,13 +15,15 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::{Deserialize, Serialize};
 use tabula_core::GameRng;
 use tabula_core::rand::{RngExt, SeedableRng};
+use ts_rs::TS;
 
 use super::geo::NONE;
 use super::rules::*;
 use super::{CairdOptions, Version};
 
 /// One seat's whole setup: terrain (Version C) and pieces, one character per home cell.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/")]
 pub struct SetupPlan {
     #[serde(default)]
     pub terrain: String,

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use ts_rs::TS;
 
 /// Size of the internal axial grid (11 × 11, of which 91 cells are on the board).
 pub const GRID: usize = 121;
@@ -115,7 +116,8 @@ pub fn cells_of(mut b: u128) -> impl Iterator<Item = Cell> {
 
 /// A cell of the board, named `a1`..`k6` (row letter from the far edge, then position from the
 /// left). Its JSON form is that name.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, TS)]
+#[ts(export_to = "cyvasse/", type = "string")]
 pub struct Cell(u8);
 
 /// Length of each row `a`..`k`.

@@ -3,9 +3,11 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 /// A kind of piece. Its JSON form is the snake-case name (`"light_horse"`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/")]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     Rabble,

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use tabula_core::rand::RngExt;
 use tabula_core::{GameRng, Seat};
+use ts_rs::TS;
 
 use super::board::{Cell, cells_of, rows_mask};
 use super::pieces::Kind;
@@ -14,7 +15,8 @@ use super::state::TrumpCyvasse;
 
 /// A whole army placed on its home rows: cell → kind. Its JSON form is an object such as
 /// `{"k3": "king", "j2": "crossbowman", "g1": "mountain", ...}` (19 entries).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/")]
 #[serde(transparent)]
 pub struct Army(pub BTreeMap<Cell, Kind>);
 

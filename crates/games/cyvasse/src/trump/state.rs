@@ -8,6 +8,7 @@ use std::fmt;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tabula_core::{ActionError, GameOptions, GameRng, Observer, OptionSpec, Outcome, Seat, ToAct};
+use ts_rs::TS;
 
 use super::board::{
     Cell, GRID, MAX_RANGE, NEIGHBOURS, NONE, VALID, cells_of, dilate, disk, shot_line,
@@ -22,7 +23,8 @@ pub const QUIET_TURN_LIMIT: u32 = 150;
 pub const SECOND_LEG: u8 = 2;
 
 /// The options of Strength & Trump Cyvasse.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/")]
 #[serde(default, deny_unknown_fields)]
 pub struct TrumpOptions {
     /// A horse must take its second leg whenever it has a legal one (default: it may decline).
@@ -40,7 +42,8 @@ impl GameOptions for TrumpOptions {
 }
 
 /// The phase of the game.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/", rename = "TrumpPhase")]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Hidden simultaneous setup: each seat commits its whole army.
@@ -55,7 +58,8 @@ pub enum Phase {
 }
 
 /// A horse between its two legs: it stands on `horse` and may take its second leg (or end the turn).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/")]
 #[serde(deny_unknown_fields)]
 pub struct CavalryTurn {
     /// Where the horse stands after its first leg.
@@ -69,7 +73,11 @@ pub struct CavalryTurn {
 /// upper case for the first seat (South) and lower case for the second (North):
 /// `R` Rabble, `S` Spearman, `E` Elephant, `L` Light Horse, `H` Heavy Horse, `X` Crossbowman,
 /// `C` Catapult, `T` Trebuchet, `D` Dragon, `K` King.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, TS)]
+#[ts(
+    export_to = "cyvasse/",
+    type = r#""M" | "R" | "S" | "E" | "L" | "H" | "X" | "C" | "T" | "D" | "K" | "r" | "s" | "e" | "l" | "h" | "x" | "c" | "t" | "d" | "k""#
+)]
 pub enum Occupant {
     Mountain,
     Unit { seat: Seat, kind: Kind },
@@ -151,7 +159,8 @@ fn seat0() -> Seat {
 
 /// The JSON form of a state, also used as the view an observer gets (with the hidden army left out).
 /// See the module documentation for the format and an example.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/")]
 #[serde(deny_unknown_fields)]
 pub struct TrumpPosition {
     #[serde(default)]
@@ -189,7 +198,8 @@ pub type TrumpView = TrumpPosition;
 /// `{"move": {"from": "h3", "to": "g4"}}` (a move or a melee attack, also a Dragon flight or a horse
 /// leg), `{"shoot": {"from": "i4", "to": "f5"}}`, `"end_turn"` (a horse declines its second leg),
 /// `"pass"` (only when the side to move has no legal action).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "cyvasse/")]
 #[serde(rename_all = "snake_case")]
 pub enum TrumpAction {
     Setup(Army),
