@@ -1,0 +1,237 @@
+// @vitest-environment happy-dom
+// The generated declarations of Kyo's and Cyvasse's views (src/wire/kyo, src/wire/cyvasse) against
+// real views: tests/views/*.json are what the game crates serialize (their `view_samples` tests keep
+// them fresh). Each sample is read through its declaration's fields — every key the declaration names
+// and no other, each value of the declared kind — and drawn by its renderer.
+import { describe, expect, it } from 'vitest';
+import kyoSamples from './views/kyo.json';
+import trumpSamples from './views/cyvasse-trump.json';
+import cairdSamples from './views/cyvasse-caird.json';
+import { Selection } from '../src/logic/select';
+import type { RenderContext } from '../src/games/types';
+import { kyoRenderer } from '../src/games/kyo';
+import { trumpRenderer } from '../src/games/trump';
+import { cairdRenderer } from '../src/games/caird';
+import type { Outcome } from '../src/wire/core/Outcome';
+import type { SeatResult } from '../src/wire/core/SeatResult';
+import type { Dir } from '../src/wire/kyo/Dir';
+import type { Kyo } from '../src/wire/kyo/Kyo';
+import type { KyoOptions } from '../src/wire/kyo/KyoOptions';
+import type { LightPawnRows } from '../src/wire/kyo/LightPawnRows';
+import type { Phase as KyoPhase } from '../src/wire/kyo/Phase';
+import type { Turn } from '../src/wire/kyo/Turn';
+import type { BoardKind } from '../src/wire/cyvasse/BoardKind';
+import type { CairdOptions } from '../src/wire/cyvasse/CairdOptions';
+import type { CairdPhase } from '../src/wire/cyvasse/CairdPhase';
+import type { CairdView } from '../src/wire/cyvasse/CairdView';
+import type { CavalryTurn } from '../src/wire/cyvasse/CavalryTurn';
+import type { Occupant } from '../src/wire/cyvasse/Occupant';
+import type { SetupPlan } from '../src/wire/cyvasse/SetupPlan';
+import type { TrumpOptions } from '../src/wire/cyvasse/TrumpOptions';
+import type { TrumpPhase } from '../src/wire/cyvasse/TrumpPhase';
+import type { TrumpPosition } from '../src/wire/cyvasse/TrumpPosition';
+import type { Version } from '../src/wire/cyvasse/Version';
+
+// Each list below is a `Record` over a declared type's keys or union members: the compiler fails when
+// it misses one or names one the declaration does not have, so the runtime checks cover it exactly.
+const KYO_KEYS: Record<keyof Kyo, true> = { options: true, board: true, to_move: true, turn: true, turns: true, quiet_turns: true, history: true, outcome: true };
+const KYO_OPTION_KEYS: Record<keyof KyoOptions, true> = { light_pawn_rows: true, extra_pieces: true };
+const TURN_KEYS: Record<keyof Turn, true> = { active: true, steps: true, phase: true, mana: true, last_shuffle: true, carried: true, lifted: true, removed: true, visited: true, positions: true };
+const LIGHT_PAWN_ROWS: Record<LightPawnRows, true> = { trench: true, open_field: true, deadlock: true };
+const KYO_PHASES: Record<KyoPhase, true> = { open: true, chain: true, locked: true };
+const DIRS: Record<Dir, true> = { N: true, NE: true, E: true, SE: true, S: true, SW: true, W: true, NW: true };
+
+const TRUMP_KEYS: Record<keyof TrumpPosition, true> = { options: true, phase: true, committed: true, board: true, to_move: true, cavalry: true, quiet_turns: true, turn: true, outcome: true };
+const TRUMP_OPTION_KEYS: Record<keyof TrumpOptions, true> = { second_leg_mandatory: true };
+const CAVALRY_KEYS: Record<keyof CavalryTurn, true> = { horse: true, captured: true };
+const TRUMP_PHASES: Record<TrumpPhase, true> = { setup: true, first_player: true, play: true, over: true };
+const OCCUPANTS: Record<Occupant, true> = {
+  M: true, R: true, S: true, E: true, L: true, H: true, X: true, C: true, T: true, D: true, K: true,
+  r: true, s: true, e: true, l: true, h: true, x: true, c: true, t: true, d: true, k: true,
+};
+
+const CAIRD_KEYS: Record<keyof CairdView, true> = {
+  observer: true, setup_committed: true, in_check: true, options: true, phase: true, setups: true, board: true, terrain: true,
+  to_move: true, dragon_in_reserve: true, storm: true, ply: true, quiet_plies: true, history: true, outcome: true,
+};
+const CAIRD_OPTION_KEYS: Record<keyof CairdOptions, true> = {
+  version: true, board: true, large_board: true, dragon_reserve: true, super_trebuchets: true, dragonfyre: true,
+  castle_storming: true, wildfyre: true, sea_movement: true,
+};
+const PLAN_KEYS: Record<keyof SetupPlan, true> = { terrain: true, pieces: true };
+const VERSIONS: Record<Version, true> = { basic: true, expert: true };
+const BOARD_KINDS: Record<BoardKind, true> = { square: true, hex: true };
+const CAIRD_PHASES: Record<CairdPhase, true> = { setup: true, play: true };
+const OUTCOME_KEYS: Record<keyof Outcome, true> = { results: true, reason: true };
+const SEAT_RESULTS: Record<SeatResult, true> = { win: true, draw: true, loss: true };
+
+type Json = Record<string, unknown>;
+
+/** `x` is an object with exactly the keys of `keys`. */
+function record(x: unknown, keys: Record<string, true>): Json {
+  expect(x).toBeTypeOf('object');
+  expect(x).not.toBeNull();
+  expect(Object.keys(x as object).sort()).toEqual(Object.keys(keys).sort());
+  return x as Json;
+}
+const member = (x: unknown, of: Record<string, true>) => expect(Object.keys(of)).toContain(x);
+const integer = (x: unknown) => expect(Number.isInteger(x)).toBe(true);
+const boolean = (x: unknown) => expect(x).toBeTypeOf('boolean');
+const text = (x: unknown) => expect(x).toBeTypeOf('string');
+function list(x: unknown, each: (item: unknown) => void, length?: number): void {
+  expect(Array.isArray(x)).toBe(true);
+  if (length !== undefined) expect(x).toHaveLength(length);
+  (x as unknown[]).forEach(each);
+}
+function nullable(x: unknown, each: (item: unknown) => void): void {
+  if (x !== null) each(x);
+}
+function outcome(x: unknown): void {
+  const o = record(x, OUTCOME_KEYS);
+  list(o.results, (r) => member(r, SEAT_RESULTS));
+  text(o.reason);
+}
+/** A map from names to values (`{ [key in string]?: V }`). */
+function map(x: unknown, key: RegExp, value: (v: unknown) => void): void {
+  expect(x).toBeTypeOf('object');
+  for (const [k, v] of Object.entries(x as object)) {
+    expect(k).toMatch(key);
+    value(v);
+  }
+}
+
+function ctxFor(gameId: string, view: unknown, options: Record<string, unknown>, seat: number | null): RenderContext {
+  return { gameId, view, options, seat, seatNames: ['One', 'Two'], selection: new Selection([]), lastMove: [], onCell: () => undefined };
+}
+
+const SQUARE = /^[A-J][0-9]$/;
+const HEX_CELL = /^[a-k]([1-9]|1[01])$/;
+
+describe('Kyo views against their declaration', () => {
+  const samples = Object.entries(kyoSamples as Json);
+  it('has the samples of every situation', () => {
+    expect(samples.map(([name]) => name).sort()).toEqual(['mid_turn', 'over', 'start', 'start_extra_pieces']);
+  });
+  it.each(samples)('%s', (_name, sample) => {
+    const v = record(sample, KYO_KEYS);
+    const o = record(v.options, KYO_OPTION_KEYS);
+    member(o.light_pawn_rows, LIGHT_PAWN_ROWS);
+    boolean(o.extra_pieces);
+    map(v.board, SQUARE, (code) => expect(code).toMatch(/^[DLSdls]*[HKQTPNChkqtpnc]?$/));
+    integer(v.to_move);
+    const t = record(v.turn, TURN_KEYS);
+    nullable(t.active, (sq) => expect(sq).toMatch(SQUARE));
+    integer(t.steps);
+    member(t.phase, KYO_PHASES);
+    nullable(t.mana, (d) => member(d, DIRS));
+    boolean(t.last_shuffle);
+    nullable(t.carried, integer);
+    nullable(t.lifted, integer);
+    boolean(t.removed);
+    list(t.visited, (sq) => expect(sq).toMatch(SQUARE));
+    list(t.positions, integer);
+    integer(v.turns);
+    integer(v.quiet_turns);
+    list(v.history, integer);
+    nullable(v.outcome, outcome);
+    const { board, panels } = kyoRenderer.render(ctxFor('kyo', sample as Kyo, {}, 0));
+    expect(board?.querySelectorAll('[data-cell]').length).toBe(100);
+    expect(board?.querySelectorAll('.stack').length).toBe(Object.keys(v.board as object).length);
+    expect(panels[0].textContent).toContain(`This turn: ${t.phase}`);
+  });
+  it('tells the turn in progress', () => {
+    const v = (kyoSamples as unknown as Record<string, Kyo>).mid_turn;
+    expect(v.turn.active).not.toBeNull();
+    expect(v.turn.mana).not.toBeNull();
+    expect(v.turn.visited.length).toBeGreaterThan(0);
+    const { panels } = kyoRenderer.render(ctxFor('kyo', v, {}, 0));
+    expect(panels[0].textContent).toContain(`piece on ${v.turn.active}`);
+  });
+});
+
+describe('Strength & Trump views against their declaration', () => {
+  const samples = Object.entries(trumpSamples as Json);
+  it('has the samples of every situation', () => {
+    expect(samples.map(([name]) => name).sort()).toEqual(['cavalry', 'first_player', 'play', 'setup_other_army', 'setup_own_army', 'setup_start']);
+  });
+  it.each(samples)('%s', (_name, sample) => {
+    const v = record(sample, TRUMP_KEYS);
+    boolean(record(v.options, TRUMP_OPTION_KEYS).second_leg_mandatory);
+    member(v.phase, TRUMP_PHASES);
+    list(v.committed, boolean, 2);
+    map(v.board, HEX_CELL, (occupant) => member(occupant, OCCUPANTS));
+    integer(v.to_move);
+    nullable(v.cavalry, (c) => {
+      const cav = record(c, CAVALRY_KEYS);
+      expect(cav.horse).toMatch(HEX_CELL);
+      boolean(cav.captured);
+    });
+    integer(v.quiet_turns);
+    integer(v.turn);
+    nullable(v.outcome, outcome);
+    const view = sample as TrumpPosition;
+    const { board } = trumpRenderer.render(ctxFor('cyvasse-trump', view, {}, 0));
+    expect(board?.querySelectorAll('polygon[data-cell]').length).toBe(91);
+    expect(board?.querySelectorAll('.piece').length).toBe(Object.keys(view.board).length);
+  });
+  it('offers the setup editor only to a seat still owing its army', () => {
+    const s = trumpSamples as unknown as Record<string, TrumpPosition>;
+    expect(trumpRenderer.setup?.(s.setup_own_army, {}, 1)).toBeNull();
+    expect(trumpRenderer.setup?.(s.setup_other_army, {}, 0)?.home).toHaveLength(40);
+    expect(trumpRenderer.setup?.(s.play, {}, 0)).toBeNull();
+  });
+  it('names the horse between its legs', () => {
+    const v = (trumpSamples as unknown as Record<string, TrumpPosition>).cavalry;
+    const { panels } = trumpRenderer.render(ctxFor('cyvasse-trump', v, {}, 0));
+    expect(panels[0].textContent).toContain(`second leg from ${v.cavalry?.horse}`);
+  });
+});
+
+describe("Caird's Cyvasse views against their declaration", () => {
+  const samples = Object.entries(cairdSamples as Json);
+  it('has the samples of every situation', () => {
+    expect(samples.map(([name]) => name).sort()).toEqual(['basic_play', 'basic_setup_other_plan', 'basic_setup_own_plan', 'basic_setup_start', 'expert_play', 'hex_dragon_reserve']);
+  });
+  it.each(samples)('%s', (_name, sample) => {
+    const v = record(sample, CAIRD_KEYS);
+    expect(v.observer === 'spectator' || Number.isInteger((v.observer as { seat?: unknown }).seat)).toBe(true);
+    list(v.setup_committed, boolean, 2);
+    boolean(v.in_check);
+    const o = record(v.options, CAIRD_OPTION_KEYS);
+    member(o.version, VERSIONS);
+    member(o.board, BOARD_KINDS);
+    for (const k of ['large_board', 'dragon_reserve', 'super_trebuchets', 'dragonfyre', 'castle_storming', 'wildfyre', 'sea_movement'] as const) boolean(o[k]);
+    member(v.phase, CAIRD_PHASES);
+    list(v.setups, (plan) => nullable(plan, (p) => {
+      const sp = record(p, PLAN_KEYS);
+      text(sp.terrain);
+      text(sp.pieces);
+    }), 2);
+    text(v.board);
+    text(v.terrain);
+    integer(v.to_move);
+    list(v.dragon_in_reserve, boolean, 2);
+    list(v.storm, (s) => nullable(s, integer), 2);
+    integer(v.ply);
+    integer(v.quiet_plies);
+    list(v.history, (h) => expect(h).toBeTypeOf('number'));
+    nullable(v.outcome, outcome);
+    const view = sample as CairdView;
+    const { board } = cairdRenderer.render(ctxFor('cyvasse-caird', view, view.options, 0));
+    const cells = view.options.board === 'hex' ? 91 : view.options.large_board ? 100 : 64;
+    expect(board?.querySelectorAll('[data-cell]').length).toBeGreaterThanOrEqual(cells);
+  });
+  it('shows the own committed plan during the setup and offers the editor to the seat still owing one', () => {
+    const s = cairdSamples as unknown as Record<string, CairdView>;
+    const own = cairdRenderer.render(ctxFor('cyvasse-caird', s.basic_setup_own_plan, s.basic_setup_own_plan.options, 0));
+    expect(own.board?.querySelectorAll('.piece').length).toBeGreaterThan(0);
+    expect(cairdRenderer.setup?.(s.basic_setup_own_plan, s.basic_setup_own_plan.options, 0)).toBeNull();
+    expect(cairdRenderer.setup?.(s.basic_setup_other_plan, s.basic_setup_other_plan.options, 1)?.home).toHaveLength(32);
+  });
+  it('tells the Dragon in reserve', () => {
+    const v = (cairdSamples as unknown as Record<string, CairdView>).hex_dragon_reserve;
+    expect(v.dragon_in_reserve).toEqual([true, true]);
+    const { panels } = cairdRenderer.render(ctxFor('cyvasse-caird', v, v.options, 0));
+    expect(panels[0].textContent).toContain('Dragon in reserve: One, Two');
+  });
+});
