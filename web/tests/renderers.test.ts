@@ -6,6 +6,7 @@ import { trumpRenderer } from '../src/games/trump';
 import { kyoRenderer, parseStack } from '../src/games/kyo';
 import { territoriesRenderer } from '../src/games/territories';
 import { cairdCells, cairdGeometry, cairdRenderer } from '../src/games/caird';
+import type { CairdView } from '../src/wire/cyvasse/CairdView';
 import { bundle, sybaRenderer } from '../src/games/syba';
 import { genericRenderer } from '../src/games/generic';
 
@@ -145,12 +146,23 @@ describe('Territories grid', () => {
   });
 });
 
+/** A Caird view as the server sends it (basic rules, squares, in play), with `fields` replaced. */
+function cairdView(fields: Partial<CairdView>): CairdView {
+  return {
+    observer: { seat: 0 }, setup_committed: [true, true], in_check: false,
+    options: { version: 'basic', board: 'square', large_board: false, dragon_reserve: false, super_trebuchets: false, dragonfyre: false, castle_storming: false, wildfyre: false, sea_movement: false },
+    phase: 'play', setups: [null, null], board: '', terrain: '', to_move: 0, dragon_in_reserve: [false, false], storm: [null, null],
+    ply: 0, quiet_plies: 0, history: [], outcome: null,
+    ...fields,
+  };
+}
+
 describe("Caird's Cyvasse", () => {
   it('reads board and terrain strings on squares, rank 1 first', () => {
     const geo = cairdGeometry({ board: 'square', large_board: false });
     expect(geo.names[0]).toBe('a1');
     expect(geo.names[63]).toBe('h8');
-    const view = { phase: 'play', setup_committed: [true, true], in_check: true, board: 'K......./......../......../......../......../......../......../.......k', terrain: 'c.......' };
+    const view = cairdView({ phase: 'play', setup_committed: [true, true], in_check: true, board: 'K......./......../......../......../......../......../......../.......k', terrain: 'c.......' });
     const { pieces, terrain } = cairdCells(view, geo, 0);
     expect(pieces.get('a1')).toMatchObject({ kind: 'King', seat: 0 });
     expect(pieces.get('h8')).toMatchObject({ kind: 'King', seat: 1 });
@@ -163,7 +175,7 @@ describe("Caird's Cyvasse", () => {
     expect(hex.homeOf.filter((x) => x === 0)).toHaveLength(37);
     expect(hex.homeOf.filter((x) => x === -1)).toHaveLength(17);
     expect(cairdGeometry({ board: 'square', large_board: true }).names).toHaveLength(100);
-    const view = { phase: 'setup', setup_committed: [false, false], board: '', terrain: '', setups: [{ terrain: '', pieces: 'K' }, null] };
+    const view = cairdView({ phase: 'setup', options: { ...cairdView({}).options, board: 'hex' }, setups: [{ terrain: '', pieces: 'K' }, null] });
     const { board } = cairdRenderer.render(ctxFor('cyvasse-caird', view, [], { board: 'hex' }));
     expect(board?.querySelectorAll('polygon[data-cell]').length).toBe(91);
     expect(board?.querySelectorAll('.piece').length).toBe(1);

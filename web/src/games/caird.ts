@@ -10,9 +10,9 @@ import { parseRowCell, rowCellNames, rowCellToCube } from '../logic/hex';
 import { pieceToken } from './art';
 import { drawHexBoard, TERRAIN_FILL, type HexPiece } from './hexboard';
 import { drawSquareBoard } from './squares';
-import { asArray, asString, get } from './types';
 import { cairdSetup } from '../logic/setup';
 import type { Renderer, RenderContext } from './types';
+import type { CairdView } from '../wire/cyvasse/CairdView';
 
 const KINDS: Record<string, string> = {
   K: 'King', D: 'Dragon', E: 'Elephant', T: 'Trebuchet', C: 'Crossbowman', H: 'Heavy Horse',
@@ -78,7 +78,7 @@ function chars(text: string): string[] {
 }
 
 /** Pieces and terrain by cell name, from the view (and the own setup plan during the setup). */
-export function cairdCells(view: unknown, geo: CairdGeometry, seat: number | null): { pieces: Map<string, HexPiece>; terrain: Map<string, string> } {
+export function cairdCells(view: CairdView, geo: CairdGeometry, seat: number | null): { pieces: Map<string, HexPiece>; terrain: Map<string, string> } {
   const pieces = new Map<string, HexPiece>();
   const terrain = new Map<string, string>();
   const put = (i: number, p: string, t: string) => {
@@ -90,15 +90,15 @@ export function cairdCells(view: unknown, geo: CairdGeometry, seat: number | nul
     }
     if (t && TERRAIN[t]) terrain.set(name, TERRAIN[t]);
   };
-  const b = chars(asString(get(view, 'board')));
-  const t = chars(asString(get(view, 'terrain')));
+  const b = chars(view.board);
+  const t = chars(view.terrain);
   for (let i = 0; i < geo.names.length; i++) put(i, b[i] ?? '.', t[i] ?? '.');
   // Committed setup plans shown to this observer (only its own before both are in).
-  asArray(get(view, 'setups')).forEach((plan, s) => {
-    if (!plan || typeof plan !== 'object') return;
+  view.setups.forEach((plan, s) => {
+    if (!plan) return;
     const home = geo.homeOf.flatMap((hs, i) => (hs === s ? [i] : []));
-    const ps = chars(asString(get(plan, 'pieces')));
-    const ts = chars(asString(get(plan, 'terrain')));
+    const ps = chars(plan.pieces);
+    const ts = chars(plan.terrain);
     home.forEach((cell, k) => {
       const p = ps[k] ?? '.';
       put(cell, s === 1 && p !== 'M' ? p.toLowerCase() : p.toUpperCase(), ts[k] ?? '.');
@@ -111,14 +111,16 @@ export function cairdCells(view: unknown, geo: CairdGeometry, seat: number | nul
 export const cairdRenderer: Renderer = {
   flippable: true,
   setup(view, options, seat) {
-    if (asString(get(view, 'phase')) !== 'setup' || get(view, 'setup_committed', seat) === true) return null;
+    const v = view as CairdView;
+    if (v.phase !== 'setup' || v.setup_committed[seat] === true) return null;
     const geo = cairdGeometry(options);
     const home = geo.names.filter((_, i) => geo.homeOf[i] === seat);
     return { ...cairdSetup(home), home, terrain: options.version === 'expert' };
   },
   render(ctx: RenderContext) {
+    const view = ctx.view as CairdView;
     const geo = cairdGeometry(ctx.options);
-    const { pieces, terrain } = cairdCells(ctx.view, geo, ctx.seat);
+    const { pieces, terrain } = cairdCells(view, geo, ctx.seat);
     if (ctx.draft && ctx.seat !== null) {
       const mine = ctx.seat;
       geo.names.forEach((n, i) => {
@@ -135,9 +137,8 @@ export const cairdRenderer: Renderer = {
       }
       for (const [cell, code] of ctx.draft.terrain) if (TERRAIN[code]) terrain.set(cell, TERRAIN[code]);
     }
-    const phase = asString(get(ctx.view, 'phase'));
-    const committed = asArray(get(ctx.view, 'setup_committed'));
-    const bothReady = committed.length === 2 && committed.every(Boolean);
+    const { phase, setup_committed: committed } = view;
+    const bothReady = committed.every(Boolean);
     const me = ctx.seat ?? 0;
     const covered = phase === 'setup' && !bothReady ? (ctx.seat === null ? [0, 1] : [1 - me]) : [];
     let board: SVGElement;
@@ -180,8 +181,8 @@ export const cairdRenderer: Renderer = {
         title: (name) => `${name}${terrain.get(name) ? ` (${terrain.get(name)})` : ''}${pieces.get(name) ? `: ${pieces.get(name)?.kind}` : ''}`,
       });
     }
-    const inCheck = get(ctx.view, 'in_check') === true;
-    const reserve = asArray(get(ctx.view, 'dragon_in_reserve'));
+    const inCheck = view.in_check;
+    const reserve = view.dragon_in_reserve;
     const info = h('div.card',
       inCheck ? h('div.banner.warn', { 'data-testid': 'check' }, 'Check!') : null,
       h('div', `Phase: ${phase}${phase === 'setup' ? ` — ready: ${committed.map((c, i) => `${ctx.seatNames[i] ?? i} ${c ? 'yes' : 'no'}`).join(', ')}` : ''}`),

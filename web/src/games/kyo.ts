@@ -7,8 +7,8 @@
 import { h, s } from '../ui/dom';
 import { PALETTE, pieceToken, seatColour } from './art';
 import { drawSquareBoard } from './squares';
-import { asNumber, asString, get } from './types';
 import type { Renderer, RenderContext } from './types';
+import type { Kyo } from '../wire/kyo/Kyo';
 
 const FILES = 'ABCDEFGHIJ'.split('');
 const RANKS = '0123456789'.split('');
@@ -74,11 +74,9 @@ function drawStack(st: Stack, x: number, y: number, size: number): SVGElement {
 export const kyoRenderer: Renderer = {
   flippable: true,
   render(ctx: RenderContext) {
-    const board = get(ctx.view, 'board');
+    const view = ctx.view as Kyo;
     const stacks = new Map<string, Stack>();
-    if (board && typeof board === 'object') {
-      for (const [sq, code] of Object.entries(board as Record<string, unknown>)) stacks.set(sq, parseStack(asString(code)));
-    }
+    for (const [sq, code] of Object.entries(view.board)) if (code !== undefined) stacks.set(sq, parseStack(code));
     const svg = drawSquareBoard(ctx, {
       files: FILES, ranks: RANKS, flip: (ctx.bottomSeat ?? ctx.seat ?? 0) === 1, size: 56,
       fill: (f, r) => ((f + r) % 2 === 0 ? PALETTE.dark : PALETTE.light),
@@ -91,14 +89,13 @@ export const kyoRenderer: Renderer = {
         return `${name}: ${st ? stackWords(st) : 'empty'}`;
       },
     });
-    const turn = get(ctx.view, 'turn');
-    const toMove = asNumber(get(ctx.view, 'to_move'));
+    const { turn, to_move: toMove } = view;
     // Mana left per player (the game is lost with none).
     const mana = [0, 0];
     for (const st of stacks.values()) for (const c of st.chips) if (c.kind !== 'S') mana[c.owner]++;
     const info = h('div.card',
       h('div', h('span.seat-chip', { style: `background:${seatColour(toMove)}` }), `${ctx.seatNames[toMove] ?? (toMove === 0 ? 'Gold' : 'Red')} to move`),
-      h('div', `This turn: ${asString(get(turn, 'phase'), 'open')}${get(turn, 'active') ? `, piece on ${asString(get(turn, 'active'))}` : ''}, ${asNumber(get(turn, 'steps'))} step(s)`),
+      h('div', `This turn: ${turn.phase}${turn.active ? `, piece on ${turn.active}` : ''}, ${turn.steps} step(s)`),
       h('div', `Mana chips on the board — Gold: ${mana[0]}, Red: ${mana[1]}`),
       h('p.muted', 'Each stack: the pawn on the left, its chips on the right from the bottom up — Dark Mana (purple), Light Mana (yellow), Shield (grey, notched); gold edges are Gold\'s chips, red edges Red\'s. Tap a stack to read it. Click a stack, then a target; pick the slice (chips left behind, /N) when asked.'),
     );

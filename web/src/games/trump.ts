@@ -4,9 +4,9 @@
 import { h } from '../ui/dom';
 import { rowCellNames } from '../logic/hex';
 import { drawHexBoard, type HexPiece } from './hexboard';
-import { asNumber, asString, get } from './types';
 import { trumpSetup } from '../logic/setup';
 import type { Renderer, RenderContext } from './types';
+import type { TrumpPosition } from '../wire/cyvasse/TrumpPosition';
 
 const KINDS: Record<string, string> = {
   R: 'Rabble', S: 'Spearman', E: 'Elephant', L: 'Light Horse', H: 'Heavy Horse', X: 'Crossbowman',
@@ -34,20 +34,16 @@ export function trumpInfo(kind: string, seat: number): string {
   return `${side ? `${side} ` : ''}${kind}: ${UNIT_WORDS[kind] ?? ''}`;
 }
 
-export function trumpPieces(view: unknown): Map<string, HexPiece> {
+export function trumpPieces(view: TrumpPosition): Map<string, HexPiece> {
   const out = new Map<string, HexPiece>();
-  const board = get(view, 'board');
-  if (board && typeof board === 'object') {
-    for (const [cell, code] of Object.entries(board as Record<string, unknown>)) {
-      const c = asString(code);
-      if (!c) continue;
-      if (c === 'M') out.set(cell, { kind: 'Mountain', seat: -1, info: trumpInfo('Mountain', -1) });
-      else {
-        const kind = KINDS[c.toUpperCase()];
-        if (kind) {
-          const seat = c === c.toUpperCase() ? 0 : 1;
-          out.set(cell, { kind, seat, info: trumpInfo(kind, seat) });
-        }
+  for (const [cell, c] of Object.entries(view.board)) {
+    if (!c) continue;
+    if (c === 'M') out.set(cell, { kind: 'Mountain', seat: -1, info: trumpInfo('Mountain', -1) });
+    else {
+      const kind = KINDS[c.toUpperCase()];
+      if (kind) {
+        const seat = c === c.toUpperCase() ? 0 : 1;
+        out.set(cell, { kind, seat, info: trumpInfo(kind, seat) });
       }
     }
   }
@@ -67,15 +63,15 @@ function kindName(kind: string): string {
 export const trumpRenderer: Renderer = {
   flippable: true,
   setup(view, _options, seat) {
-    if (asString(get(view, 'phase')) !== 'setup' || get(view, 'committed', seat) === true) return null;
+    const v = view as TrumpPosition;
+    if (v.phase !== 'setup' || v.committed[seat] === true) return null;
     const home = rowCellNames().filter((c) => homeOf(c) === seat);
     return { ...trumpSetup, home, terrain: false };
   },
   render(ctx: RenderContext) {
-    const view = ctx.view;
-    const phase = asString(get(view, 'phase'));
-    const committed = get(view, 'committed');
-    const bothReady = Array.isArray(committed) && committed.every(Boolean);
+    const view = ctx.view as TrumpPosition;
+    const { phase, committed } = view;
+    const bothReady = committed.every(Boolean);
     const me = ctx.seat ?? 0;
     const covered = phase === 'setup' && !bothReady ? (ctx.seat === null ? [0, 1] : [1 - me]) : [];
     const pieces = trumpPieces(view);
@@ -84,14 +80,14 @@ export const trumpRenderer: Renderer = {
       for (const [cell, kind] of ctx.draft.pieces) pieces.set(cell, { kind: kindName(kind), seat: kind === 'mountain' ? -1 : me });
     }
     const board = drawHexBoard(ctx, { layout: 'trump', pieces, homeOf, covered, bottomSeat: ctx.bottomSeat ?? me });
-    const cav = get(view, 'cavalry', 'horse');
+    const cav = view.cavalry?.horse;
     const info = h('div.card',
       h('table.kv',
-        h('tr', h('td', 'Phase'), h('td', phase || '?')),
-        h('tr', h('td', 'Turn'), h('td', String(asNumber(get(view, 'turn'))))),
-        h('tr', h('td', 'Quiet turns'), h('td', `${asNumber(get(view, 'quiet_turns'))} of 150`)),
-        cav ? h('tr', h('td', 'Horse'), h('td', `second leg from ${asString(cav)} (or end the turn)`)) : null,
-        phase === 'setup' && Array.isArray(committed)
+        h('tr', h('td', 'Phase'), h('td', phase)),
+        h('tr', h('td', 'Turn'), h('td', String(view.turn))),
+        h('tr', h('td', 'Quiet turns'), h('td', `${view.quiet_turns} of 150`)),
+        cav ? h('tr', h('td', 'Horse'), h('td', `second leg from ${cav} (or end the turn)`)) : null,
+        phase === 'setup'
           ? h('tr', h('td', 'Armies ready'), h('td', committed.map((c, i) => `${ctx.seatNames[i] ?? i}: ${c ? 'ready' : 'placing'}`).join(', ')))
           : null,
       ),

@@ -2,6 +2,11 @@
 // the listed setups (presets, random), edited by swapping two cells, and sent as a setup action. The
 // server validates it; its refusal message is shown as the validation message.
 
+import type { Army } from '../wire/cyvasse/Army';
+import type { CairdAction } from '../wire/cyvasse/CairdAction';
+import type { SetupPlan } from '../wire/cyvasse/SetupPlan';
+import type { TrumpAction } from '../wire/cyvasse/TrumpAction';
+
 export interface SetupDraft {
   /** Piece code per cell of the own half (absent = empty). */
   pieces: Map<string, string>;
@@ -24,33 +29,42 @@ export function swap(d: SetupDraft, a: string, b: string, mode: SwapMode): Setup
   return next;
 }
 
-/** Trump Cyvasse: `{"setup": {"k3": "king", …}}`. */
+/** The object inside a listed action's JSON `{"setup": …}`, if the action is a setup. */
+function setupOf(action: unknown): object | null {
+  if (typeof action !== 'object' || action === null || !('setup' in action)) return null;
+  const inner: unknown = action.setup;
+  return typeof inner === 'object' && inner !== null && !Array.isArray(inner) ? inner : null;
+}
+
+/** Trump Cyvasse: `{"setup": {"k3": "king", …}}` (a `TrumpAction`'s setup: an `Army`). */
 export const trumpSetup = {
   fromAction(action: unknown): SetupDraft | null {
-    const army = (action as { setup?: unknown } | null)?.setup;
-    if (!army || typeof army !== 'object' || Array.isArray(army)) return null;
+    const army = setupOf(action);
+    if (!army) return null;
     const pieces = new Map<string, string>();
-    for (const [cell, kind] of Object.entries(army as Record<string, unknown>)) {
+    for (const [cell, kind] of Object.entries(army)) {
       if (typeof kind !== 'string') return null;
       pieces.set(cell, kind);
     }
     return { pieces, terrain: new Map() };
   },
-  toAction(d: SetupDraft): unknown {
-    return { setup: Object.fromEntries([...d.pieces.entries()].sort(([a], [b]) => a.localeCompare(b))) };
+  toAction(d: SetupDraft): TrumpAction {
+    // The draft holds the kinds a listed setup named (the server refuses any other).
+    const army = Object.fromEntries([...d.pieces.entries()].sort(([a], [b]) => a.localeCompare(b))) as Army;
+    return { setup: army };
   },
 };
 
-/** Caird's Cyvasse: `{"setup": {"terrain": "…", "pieces": "…"}}`, one character per home cell in
- * home order; `.` is an empty cell / Grassland. */
+/** Caird's Cyvasse: `{"setup": {"terrain": "…", "pieces": "…"}}` (a `CairdAction`'s setup: a
+ * `SetupPlan`), one character per home cell in home order; `.` is an empty cell / Grassland. */
 export function cairdSetup(homeCells: string[]) {
   const clean = (s: string) => [...s].filter((c) => c !== '/' && !/\s/.test(c));
   return {
     fromAction(action: unknown): SetupDraft | null {
-      const plan = (action as { setup?: unknown } | null)?.setup;
-      if (!plan || typeof plan !== 'object') return null;
-      const p = (plan as Record<string, unknown>).pieces;
-      const t = (plan as Record<string, unknown>).terrain;
+      const plan = setupOf(action);
+      if (!plan) return null;
+      const p: unknown = 'pieces' in plan ? plan.pieces : undefined;
+      const t: unknown = 'terrain' in plan ? plan.terrain : undefined;
       if (typeof p !== 'string') return null;
       const ps = clean(p);
       const ts = typeof t === 'string' ? clean(t) : [];
@@ -62,10 +76,11 @@ export function cairdSetup(homeCells: string[]) {
       });
       return { pieces, terrain };
     },
-    toAction(d: SetupDraft): unknown {
+    toAction(d: SetupDraft): CairdAction {
       const pieces = homeCells.map((c) => d.pieces.get(c) ?? '.').join('');
       const terrain = homeCells.map((c) => d.terrain.get(c) ?? '.').join('');
-      return { setup: { terrain: terrain.replace(/\./g, '') === '' ? '' : terrain, pieces } };
+      const plan: SetupPlan = { terrain: terrain.replace(/\./g, '') === '' ? '' : terrain, pieces };
+      return { setup: plan };
     },
   };
 }
