@@ -35,11 +35,18 @@ vi.mock('../src/conn', () => ({
 import '../src/games/register';
 import { gamePage, leaveGame } from '../src/pages/game';
 import { saveSeat } from '../src/store';
+import type { CairdView } from '../src/wire/cyvasse/CairdView';
 
 // Caird's Cyvasse, Version C on 8x8: White's home is ranks 1-4 (32 cells, a1 b1 … h4).
 const pieces = 'MMRRSSRR' + 'MM.SS.MM' + 'HLECCELH' + 'TD.K.T..';
 const terrain = 'hhwwffff' + 'hhwwffff' + '........' + '...c....';
 const plan = { terrain, pieces };
+const options = { version: 'expert', board: 'square', large_board: false, dragon_reserve: false, super_trebuchets: false, dragonfyre: false, castle_storming: false, wildfyre: false, sea_movement: false } as const;
+// White's view of the setup before either side committed, as the server sends it.
+const view: CairdView = {
+  observer: { seat: 0 }, setup_committed: [false, false], in_check: false, options, phase: 'setup', setups: [null, null],
+  board: '', terrain: '', to_move: 0, dragon_in_reserve: [false, false], storm: [null, null], ply: 0, quiet_plies: 0, history: [], outcome: null,
+};
 const snapshot = {
   type: 'snapshot',
   id: 'g1',
@@ -49,9 +56,9 @@ const snapshot = {
   seq: 3,
   you: { seat: 0 },
   seats: [{ seat: 0, name: 'White', kind: 'human', joined: true }, { seat: 1, name: 'Black', kind: 'ai', level: 1, joined: true }],
-  options: { version: 'expert', board: 'square', large_board: false },
+  options,
   to_act: { seats: [0, 1] },
-  view: { phase: 'setup', setup_committed: [false, false], setups: [null, null], board: '', terrain: '' },
+  view,
   legal: [
     { action: { setup: plan }, notation: `setup preset=phalanx pieces=${pieces} terrain=${terrain}`, cells: [] },
     { action: { setup: plan }, notation: `setup random=1 pieces=${pieces} terrain=${terrain}`, cells: [] },
