@@ -14,6 +14,8 @@ const EXPORTS: &[(&str, fn(&Config) -> Result<(), ExportError>)] = &[
     ("tabula-server", tabula_server::wire::export_ts),
     ("kyo", kyo::export_ts),
     ("cyvasse", cyvasse::export_ts),
+    ("syba", syba::export_ts),
+    ("territories", territories::export_ts),
 ];
 
 fn committed_dir() -> PathBuf {

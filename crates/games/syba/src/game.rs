@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 use tabula_core::{ActionError, Actor, Game, Observer, OptionsError, Seat, ToAct, check_actor};
+use ts_rs::TS;
 
 use crate::content::{self, CardKind, content};
 use crate::rules::RESOURCE_CAP;
@@ -10,7 +11,8 @@ use crate::state::*;
 /// What one observer may see: the whole board (Syba has no hidden board information), plus the texts
 /// of the observer's own face-down starting city. Others see only which city each starting city is
 /// **\[decision\]**, never its Start With / Once per Game texts.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
+#[ts(export_to = "syba/")]
 pub struct SybaView {
     pub observer: Observer,
     pub state: Syba,

@@ -281,3 +281,10 @@ pub use content::{Content, Effect};
 pub use game::SybaView;
 pub use rules::{CITIES_TO_WIN, RESOURCE_CAP};
 pub use state::{Action, Syba, SybaOptions};
+
+/// Exports the TypeScript declarations of what a client reads of Syba (its view, and the state and
+/// options it holds) under `syba/`; see `tabula_core::wire`.
+pub fn export_ts(cfg: &tabula_core::wire::Config) -> Result<(), tabula_core::wire::ExportError> {
+    use ts_rs::TS;
+    SybaView::export_all(cfg)
+}

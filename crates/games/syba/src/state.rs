@@ -2,11 +2,13 @@
 
 use serde::{Deserialize, Serialize};
 use tabula_core::{GameOptions, OptionSpec, OptionsError, Outcome};
+use ts_rs::TS;
 
 use crate::content::{ChipKind, Resource};
 
 /// The game options (names as in the rules file).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(deny_unknown_fields, default)]
 pub struct SybaOptions {
     /// Number of players, 2..=6 (default 4).
@@ -128,7 +130,8 @@ pub fn check_trade_note(note: &str) -> Result<(), String> {
 }
 
 /// What a unit is: a chip, or a hero card (index into the heroes file).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(rename_all = "snake_case")]
 pub enum UnitKind {
     Soldier,
@@ -156,7 +159,8 @@ impl UnitKind {
 }
 
 /// A unit on the board.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(deny_unknown_fields)]
 pub struct Unit {
     pub id: u32,
@@ -182,7 +186,8 @@ pub struct Unit {
 }
 
 /// One player.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(deny_unknown_fields)]
 pub struct Player {
     pub race: Option<u8>,
@@ -203,7 +208,8 @@ pub struct Player {
 }
 
 /// Where a research card is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(rename_all = "snake_case")]
 pub enum CardState {
     Pile,
@@ -215,7 +221,8 @@ pub enum CardState {
 }
 
 /// Where a hero card is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(rename_all = "snake_case")]
 pub enum HeroState {
     Pile,
@@ -225,7 +232,8 @@ pub enum HeroState {
 }
 
 /// The phase of the game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Chance picks the starting player.
@@ -239,7 +247,8 @@ pub enum Phase {
 }
 
 /// What an attack is aimed at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(rename_all = "snake_case")]
 pub enum Target {
     /// All units of `owner` in `area`.
@@ -260,7 +269,8 @@ pub enum EffectTarget {
 }
 
 /// A side in a battle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     Attack,
@@ -278,7 +288,8 @@ pub enum TradeItem {
 }
 
 /// One side of a trade.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(deny_unknown_fields)]
 pub struct Bundle {
     pub resources: [u8; 3],
@@ -293,7 +304,8 @@ impl Bundle {
 }
 
 /// An attack waiting for helpers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(deny_unknown_fields)]
 pub struct Battle {
     pub attacker: u8,
@@ -317,7 +329,8 @@ pub struct Battle {
 }
 
 /// What a unit selection is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(rename_all = "snake_case")]
 pub enum Purpose {
     /// Starting an attack on this target (a main action of the selecting player's turn).
@@ -338,7 +351,8 @@ pub enum Purpose {
 /// of the target; for help: not already attacking, and for the attacker only of their other armies),
 /// or which of their units in one area move together as an army (every unit there that can move).
 /// The selection starts with all of them chosen.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(deny_unknown_fields)]
 pub struct Selection {
     pub seat: u8,
@@ -348,7 +362,8 @@ pub struct Selection {
 }
 
 /// Something that interrupts the mover's turn.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(rename_all = "snake_case")]
 pub enum Pending {
     /// An army of `mover` entered `area`: the seats in `queue` (first decides) may attack it. `units`
@@ -377,7 +392,8 @@ pub enum Pending {
 }
 
 /// The result of the last battle (public).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(deny_unknown_fields)]
 pub struct BattleReport {
     pub attacker: u8,
@@ -391,7 +407,8 @@ pub struct BattleReport {
 
 /// The full state of a game of Syba Chess. Its JSON is the documented position format (see the crate
 /// docs); indexes refer to the shipped content files.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export_to = "syba/")]
 #[serde(deny_unknown_fields)]
 pub struct Syba {
     pub(crate) options: SybaOptions,

@@ -538,3 +538,10 @@ impl Game for Territories {
         self.turn + 1
     }
 }
+
+/// Exports the TypeScript declarations of what a client reads of Territories (its view and what it
+/// holds) under `territories/`; see `tabula_core::wire`.
+pub fn export_ts(cfg: &tabula_core::wire::Config) -> Result<(), tabula_core::wire::ExportError> {
+    use ts_rs::TS;
+    TerritoriesView::export_all(cfg)
+}

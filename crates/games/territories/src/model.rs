@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tabula_core::Seat;
+use ts_rs::TS;
 
 /// A resource (a suit). The bank holds 13 of each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -61,7 +62,8 @@ pub const NUMBERS: [u8; 10] = [2, 3, 4, 5, 6, 8, 9, 10, 11, 12];
 /// A territory card: a number (2..12, never 7) and a resource (its suit).
 ///
 /// JSON and notation: the rank then the suit letter, `"2H"`, `"10S"`, `"JC"` (11), `"QD"` (12).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, TS)]
+#[ts(export_to = "territories/", type = "string")]
 pub struct Card {
     /// The production number, 2..=12 except 7.
     pub number: u8,
@@ -130,7 +132,8 @@ impl<'de> Deserialize<'de> for Card {
 ///
 /// JSON: a list of cards in card order (`["2H", "QD"]`); reading one accepts any order but not a
 /// card listed twice.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, TS)]
+#[ts(export_to = "territories/", as = "Vec<Card>")]
 pub struct CardSet(u64);
 
 impl CardSet {
@@ -288,7 +291,8 @@ impl<'de> Deserialize<'de> for CardSet {
 }
 
 /// A building (a chess piece).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[ts(export_to = "territories/")]
 #[serde(rename_all = "snake_case")]
 pub enum Piece {
     /// Pawn: 1 point, 8 of them, costs H S C D, placed on an empty intersection.
@@ -408,7 +412,8 @@ impl Piece {
 }
 
 /// A building ability; each may be used at most once per turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[ts(export_to = "territories/")]
 #[serde(rename_all = "snake_case")]
 pub enum Ability {
     /// Capital or Fort: roll 1D6, pay that many, replace a grid card with one from hand.

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 use tabula_core::{Outcome, Seat};
+use ts_rs::TS;
 
 use crate::model::{Ability, Action, BankTake, Card, CardSet, Item, Piece, Point, Res};
 use crate::options::TerritoriesOptions;
@@ -24,7 +25,8 @@ pub const GRID_CARDS: usize = 20;
 pub const DECK_CARDS: usize = 40;
 
 /// Where the game stands: which decision is owed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "territories/")]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// Chance shuffles and deals the territory deck.
@@ -61,7 +63,8 @@ pub enum Phase {
 }
 
 /// A card of the grid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "territories/")]
 pub struct Cell {
     /// The cell (its lower-left corner).
     pub at: Point,
@@ -70,7 +73,8 @@ pub struct Cell {
 }
 
 /// A building on an intersection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "territories/")]
 pub struct Building {
     /// The intersection.
     pub at: Point,
@@ -105,7 +109,8 @@ impl Hand {
 }
 
 /// A trade offer by the player whose turn it is (public: it is put to the opponent at the table).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "territories/")]
 pub struct Offer {
     /// Resources offered, by suit.
     pub give_res: [u8; 4],

@@ -3,12 +3,14 @@
 use serde::Serialize;
 use tabula_core::rand::seq::SliceRandom;
 use tabula_core::{GameRng, Observer, Seat};
+use ts_rs::TS;
 
 use crate::model::{Ability, Card, CardSet, Res};
 use crate::state::{Building, Cell, Offer, PER_SUIT, Phase, Territories, other};
 
 /// One hand as an observer sees it: counts always, contents only for its owner.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[ts(export_to = "territories/")]
 pub struct HandView {
     /// Resource cards held.
     pub resource_count: u32,
@@ -21,7 +23,8 @@ pub struct HandView {
 }
 
 /// What one observer may see: everything public, its own hand, counts of the other hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[ts(export_to = "territories/")]
 pub struct TerritoriesView {
     pub observer: Observer,
     pub phase: Phase,
