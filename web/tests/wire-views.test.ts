@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The generated declarations of Kyo's and Cyvasse's views (src/wire/kyo, src/wire/cyvasse) against
+// The generated declarations of Kyo's, Cyvasse's, Syba's and Territories' views (src/wire/<game>) against
 // real views: tests/views/*.json are what the game crates serialize (their `view_samples` tests keep
 // them fresh). Each sample is read through its declaration's fields — every key the declaration names
 // and no other, each value of the declared kind — and drawn by its renderer.
@@ -31,6 +31,22 @@ import type { TrumpOptions } from '../src/wire/cyvasse/TrumpOptions';
 import type { TrumpPhase } from '../src/wire/cyvasse/TrumpPhase';
 import type { TrumpPosition } from '../src/wire/cyvasse/TrumpPosition';
 import type { Version } from '../src/wire/cyvasse/Version';
+import sybaSamples from './views/syba.json';
+import territoriesSamples from './views/territories.json';
+import { sybaRenderer } from '../src/games/syba';
+import { territoriesRenderer } from '../src/games/territories';
+import type { SybaView } from '../src/wire/syba/SybaView';
+import type { Syba } from '../src/wire/syba/Syba';
+import type { Player } from '../src/wire/syba/Player';
+import type { Unit } from '../src/wire/syba/Unit';
+import type { BattleReport } from '../src/wire/syba/BattleReport';
+import type { Bundle } from '../src/wire/syba/Bundle';
+import type { SybaOptions } from '../src/wire/syba/SybaOptions';
+import type { TerritoriesView } from '../src/wire/territories/TerritoriesView';
+import type { HandView } from '../src/wire/territories/HandView';
+import type { Offer } from '../src/wire/territories/Offer';
+import type { Cell } from '../src/wire/territories/Cell';
+import type { Building } from '../src/wire/territories/Building';
 
 // Each list below is a `Record` over a declared type's keys or union members: the compiler fails when
 // it misses one or names one the declaration does not have, so the runtime checks cover it exactly.
@@ -233,5 +249,111 @@ describe("Caird's Cyvasse views against their declaration", () => {
     expect(v.dragon_in_reserve).toEqual([true, true]);
     const { panels } = cairdRenderer.render(ctxFor('cyvasse-caird', v, v.options, 0));
     expect(panels[0].textContent).toContain('Dragon in reserve: One, Two');
+  });
+});
+
+// Syba and Territories: each sample's objects have exactly their declaration's keys (the shapes are
+// typed `Record<keyof T, …>`), each value of one of the declared kinds, at every level.
+/** What a declared field holds, as `typeof` (or 'array', 'null') tells it apart in JSON. */
+type Kind = 'number' | 'string' | 'boolean' | 'object' | 'array' | 'null';
+const kindOf = (x: unknown): Kind => (x === null ? 'null' : Array.isArray(x) ? 'array' : (typeof x as Kind));
+
+/** Checks that `obj` has exactly the declared keys, each of one of the declared kinds. */
+function expectShape<T>(name: string, obj: unknown, shape: Record<keyof T, Kind[]>): void {
+  expect(kindOf(obj), name).toBe('object');
+  const o = obj as Record<string, unknown>;
+  expect(Object.keys(o).sort(), `${name}'s keys`).toEqual(Object.keys(shape).sort());
+  for (const [k, kinds] of Object.entries(shape) as [string, Kind[]][]) expect(kinds, `${name}.${k}: ${JSON.stringify(o[k])}`).toContain(kindOf(o[k]));
+}
+
+const N: Kind[] = ['number'];
+const B: Kind[] = ['boolean'];
+const A: Kind[] = ['array'];
+const O: Kind[] = ['object'];
+const S: Kind[] = ['string'];
+
+function sampleCtx(gameId: string, view: unknown): RenderContext {
+  return { gameId, view, options: {}, seat: 0, seatNames: ['One', 'Two', 'Three', 'Four'], selection: new Selection([]), lastMove: [], onCell: () => undefined };
+}
+
+describe('Syba view declarations against a real view', () => {
+  const view = sybaSamples.mid_game as unknown as SybaView;
+  it('has the declared fields, of the declared kinds, at every level', () => {
+    expectShape<SybaView>('SybaView', view, { observer: ['object', 'string'], state: O, own_start_city_texts: ['array', 'null'] });
+    expect(view.own_start_city_texts?.every((t) => typeof t === 'string')).toBe(true);
+    const st: Syba = view.state;
+    expectShape<Syba>('Syba', st, {
+      options: O, phase: S, start: N, current: N, setup_done: N, round: N, players: A, units: A, next_unit: N,
+      city_owner: A, city_destroyed: A, cards: A, heroes: A, stack: A, outcome: ['object', 'null'], last_battle: ['object', 'null'],
+    });
+    expectShape<SybaOptions>('SybaOptions', st.options, { players: N, auto_rest: B, max_rounds: N, trades_per_turn: N });
+    expect(['starting_player', 'race', 'city', 'play', 'over']).toContain(st.phase);
+    for (const p of st.players) {
+      expectShape<Player>('Player', p, { race: ['number', 'null'], start_city: ['number', 'null'], resources: A, once_available: B, extra_moves: N, power_bonus: N, trades: N });
+      expect(p.resources).toHaveLength(3);
+    }
+    expect(st.units.length).toBeGreaterThan(0);
+    for (const u of st.units) {
+      expectShape<Unit>('Unit', u, { id: N, owner: N, kind: ['string', 'object'], area: N, exhausted: B, fresh: B, moves_used: N, exhaust_moves: N, exhausts_used: N, extra_exhausts: N });
+      expect(typeof u.kind === 'string' ? ['soldier', 'knight', 'monster'].includes(u.kind) : typeof u.kind.hero === 'number').toBe(true);
+    }
+    for (const o of st.city_owner) expect(['number', 'null']).toContain(kindOf(o));
+    for (const c of st.cards) expect(typeof c === 'string' ? ['pile', 'destroyed'].includes(c) : Object.keys(c).length === 1).toBe(true);
+    const lb = st.last_battle;
+    expect(lb).not.toBeNull();
+    if (lb) {
+      expectShape<BattleReport>('BattleReport', lb, { attacker: N, target: O, attack: N, defence: N, success: B, destroyed: N, captured: ['number', 'null'] });
+      expect('army' in lb.target ? typeof lb.target.army.area : typeof lb.target.city).toBe('number');
+    }
+    expect(st.stack.length).toBeGreaterThan(0);
+    for (const p of st.stack) {
+      expect(Object.keys(p)).toHaveLength(1);
+      if ('trade' in p) {
+        for (const b of [p.trade.give, p.trade.get]) expectShape<Bundle>('Bundle', b, { resources: A, units: A, cities: A });
+        expect(typeof p.trade.note).toBe('string');
+        expect(typeof p.trade.proposed).toBe('boolean');
+      }
+    }
+  });
+  it('is drawn by the renderer', () => {
+    const { board, panels } = sybaRenderer.render(sampleCtx('syba', view));
+    expect(board?.querySelectorAll('.unit').length).toBe(view.state.units.length);
+    const text = panels.map((p) => p.textContent).join(' ');
+    expect(text).toContain(`Round ${view.state.round} — phase ${view.state.phase}`);
+    expect(text).toContain('Last battle: attack');
+    expect(text).toContain('Your starting city');
+    expect(text).not.toContain('undefined');
+  });
+});
+
+describe('Territories view declarations against a real view', () => {
+  const view = territoriesSamples.mid_game as unknown as TerritoriesView;
+  it('has the declared fields, of the declared kinds, at every level', () => {
+    expectShape<TerritoriesView>('TerritoriesView', view, {
+      observer: ['object', 'string'], phase: O, first: N, current: N, turn: N, roll: ['number', 'null'], die: ['number', 'null'], duel: ['array', 'null'],
+      grid: A, buildings: A, bank: A, pile_count: N, hands: A, points: A, offer: ['object', 'null'], offers_made: N, max_offers: N, abilities_used: A, bare_turns: A,
+    });
+    expect(typeof view.phase.phase).toBe('string');
+    expect(view.bank).toHaveLength(4);
+    expect(view.grid.length).toBe(20);
+    for (const c of view.grid) {
+      expectShape<Cell>('Cell', c, { at: A, card: S });
+      expect(c.at).toHaveLength(2);
+      expect(c.card).toMatch(/^([2-689]|10|J|Q)[HSCD]$/);
+    }
+    for (const b of view.buildings) expectShape<Building>('Building', b, { at: A, owner: N, piece: S });
+    const [own, other] = view.hands;
+    expectShape<HandView>('HandView', own, { resource_count: N, territory_count: N, resources: A, territories: A });
+    expectShape<HandView>('HandView', other, { resource_count: N, territory_count: N, resources: ['null'], territories: ['null'] });
+    expect(view.offer).not.toBeNull();
+    if (view.offer) expectShape<Offer>('Offer', view.offer, { give_res: A, give_cards: A, ask_res: A, ask_territories: N });
+  });
+  it('is drawn by the renderer', () => {
+    const { board, panels } = territoriesRenderer.render(sampleCtx('territories', view));
+    expect(board?.querySelectorAll('.card').length).toBe(20);
+    const text = panels.map((p) => p.textContent).join(' ');
+    expect(text).toContain('Trade offer: ');
+    expect(text).toContain(`Phase: ${view.phase.phase}`);
+    expect(text).not.toContain('undefined');
   });
 });

@@ -12,8 +12,11 @@ import racesData from '../../../crates/games/syba/data/races.json';
 import heroesData from '../../../crates/games/syba/data/heroes.json';
 import { emblemUse, PALETTE, seatColour, seatInk } from './art';
 import { animateByIdentity, cellMarks, cellState } from './board';
-import { asArray, asNumber, asString, get } from './types';
 import type { Renderer, RenderContext } from './types';
+import type { Bundle } from '../wire/syba/Bundle';
+import type { Syba } from '../wire/syba/Syba';
+import type { SybaView } from '../wire/syba/SybaView';
+import type { UnitKind } from '../wire/syba/UnitKind';
 
 interface Area { id: string; name: string; code: string; pos: number[]; city?: string }
 const AREAS: Area[] = (mapData as unknown as { areas: Area[] }).areas;
@@ -34,35 +37,40 @@ function hexPts(x: number, y: number, r: number): string {
   }).join(' ');
 }
 
-function playerColour(view: unknown, seat: number): { fill: string; ink: string } {
-  const race = get(view, 'state', 'players', seat, 'race');
-  const colour = typeof race === 'number' ? RACES[race]?.colour : undefined;
+/** A seat's race, once chosen. */
+function raceOf(view: SybaView, seat: number): number | null {
+  return view.state.players[seat]?.race ?? null;
+}
+
+function playerColour(view: SybaView, seat: number): { fill: string; ink: string } {
+  const race = raceOf(view, seat);
+  const colour = race === null ? undefined : RACES[race]?.colour;
   if (colour && RACE_FILL[colour]) return { fill: RACE_FILL[colour], ink: colour === 'white' || colour === 'orange' ? '#1d1b19' : '#fff' };
   return { fill: seatColour(seat), ink: seatInk(seat) };
 }
 
 /** The pending unit selection, if any: who chooses, for what, whether the chosen units move (an army
  * move) or are Exhausted (attack, interception, help), and the chosen unit ids. */
-export function selectionOf(state: unknown): { seat: number; purpose: string; moving: boolean; chosen: number[] } | null {
-  const stack = asArray(get(state, 'stack'));
-  const sel = get(stack[stack.length - 1], 'select');
-  if (!sel || typeof sel !== 'object') return null;
-  const purpose = get(sel, 'purpose');
-  const attack = get(purpose, 'attack');
-  const intercept = get(purpose, 'intercept');
-  const move = get(purpose, 'move');
+export function selectionOf(state: Pick<Syba, 'stack'>): { seat: number; purpose: string; moving: boolean; chosen: number[] } | null {
+  const top = state.stack[state.stack.length - 1];
+  if (!top || !('select' in top)) return null;
+  const sel = top.select;
+  const purpose = sel.purpose;
   let what = 'to help the attack';
-  if (move) {
-    what = `to move together from ${AREAS[asNumber(get(move, 'from'), -1)]?.name ?? '?'} to ${AREAS[asNumber(get(move, 'to'), -1)]?.name ?? '?'}`;
-  } else if (attack) {
-    const army = get(attack, 'army');
-    const city = get(attack, 'city');
-    if (army) what = `to attack P${asNumber(get(army, 'owner')) + 1}'s army in ${AREAS[asNumber(get(army, 'area'), -1)]?.name ?? '?'}`;
-    else if (typeof city === 'number') what = `to attack ${CITIES[city]?.name ?? '?'}`;
-  } else if (intercept) {
-    what = `to intercept P${asNumber(get(intercept, 'mover')) + 1}'s army entering ${AREAS[asNumber(get(intercept, 'area'), -1)]?.name ?? '?'}`;
+  let moving = false;
+  if (typeof purpose === 'object') {
+    if ('move' in purpose) {
+      moving = true;
+      what = `to move together from ${AREAS[purpose.move.from]?.name ?? '?'} to ${AREAS[purpose.move.to]?.name ?? '?'}`;
+    } else if ('attack' in purpose) {
+      const target = purpose.attack;
+      if ('army' in target) what = `to attack P${target.army.owner + 1}'s army in ${AREAS[target.army.area]?.name ?? '?'}`;
+      else what = `to attack ${CITIES[target.city]?.name ?? '?'}`;
+    } else {
+      what = `to intercept P${purpose.intercept.mover + 1}'s army entering ${AREAS[purpose.intercept.area]?.name ?? '?'}`;
+    }
   }
-  return { seat: asNumber(get(sel, 'seat')), purpose: what, moving: !!move, chosen: asArray(get(sel, 'chosen')).map((x) => asNumber(x, -1)) };
+  return { seat: sel.seat, purpose: what, moving, chosen: [...sel.chosen] };
 }
 
 const UNIT_POWER: Record<string, number> = { soldier: 1, knight: 2, monster: 3 };
@@ -70,7 +78,7 @@ const LEVEL_NAME: Record<string, string> = { settlement: 'Settlement', village: 
 const LEVEL_EMBLEM: Record<string, string> = { settlement: 'settlement', village: 'village', town: 'citytown', major: 'major', capital: 'citycapital' };
 
 /** A unit's emblem, its name (the race's own name for the chip, or the hero's) and its type in words. */
-function unitLabel(kind: unknown, race: number | null): { emblem: string; name: string; type: string } {
+function unitLabel(kind: UnitKind, race: number | null): { emblem: string; name: string; type: string } {
   if (typeof kind === 'string') {
     const r = race === null ? undefined : RACES[race];
     const own = r ? (r as unknown as Record<string, unknown>)[kind] : undefined;
@@ -78,12 +86,9 @@ function unitLabel(kind: unknown, race: number | null): { emblem: string; name: 
     const power = UNIT_POWER[kind];
     return { emblem: kind in UNIT_POWER ? kind : 'soldier', name: typeof own === 'string' && own ? own : type, type: `${type}${power ? `, Power ${power}` : ''}` };
   }
-  const hero = get(kind, 'hero');
-  if (typeof hero === 'number') {
-    const hd = HEROES[hero];
-    return { emblem: 'hero', name: hd?.name ?? `hero ${hero}`, type: `Hero${hd ? `, Power ${hd.power}` : ''}` };
-  }
-  return { emblem: 'soldier', name: 'unit', type: 'unit' };
+  const hero = kind.hero;
+  const hd = HEROES[hero];
+  return { emblem: 'hero', name: hd?.name ?? `hero ${hero}`, type: `Hero${hd ? `, Power ${hd.power}` : ''}` };
 }
 
 /** A unit in the rule book's words, for its tooltip and tap. */
@@ -101,14 +106,14 @@ export function cityInfo(city: string, level: string, owner: string | null, dest
 }
 
 /** A trade bundle in words: `2 production, u17, Kaul`. */
-export function bundle(b: unknown): string {
+export function bundle(b: Bundle): string {
   const names = ['production', 'food', 'research'];
   const parts: string[] = [];
-  asArray(get(b, 'resources')).forEach((n, i) => {
-    if (asNumber(n) > 0) parts.push(`${asNumber(n)} ${names[i] ?? '?'}`);
+  b.resources.forEach((n, i) => {
+    if (n > 0) parts.push(`${n} ${names[i] ?? '?'}`);
   });
-  for (const u of asArray(get(b, 'units'))) parts.push(`u${asNumber(u)}`);
-  for (const c of asArray(get(b, 'cities'))) parts.push(CITIES[asNumber(c, -1)]?.name ?? `city ${asNumber(c)}`);
+  for (const u of b.units) parts.push(`u${u}`);
+  for (const c of b.cities) parts.push(CITIES[c]?.name ?? `city ${c}`);
   return parts.length ? parts.join(', ') : 'nothing';
 }
 
@@ -129,25 +134,28 @@ export function noteEditor(current: string, send: (notation: string) => void): E
 
 /** Unit ids as `u3, u4` after `lead` (empty when there are none): an interception's entering army
  * (its only target; the mover's other units there fight only when committed with help-defend). */
-export function unitList(ids: unknown, lead: string): string {
-  const v = asArray(ids).map((x) => `u${asNumber(x)}`);
+export function unitList(ids: readonly number[] | undefined, lead: string): string {
+  const v = (ids ?? []).map((x) => `u${x}`);
   return v.length ? `${lead}${v.join(', ')}` : '';
 }
 
 /** A trade proposal's note of non-binding promises, as shown after the trade (empty when none). */
-export function tradeNote(trade: unknown): string {
-  const note = get(trade, 'note');
-  return typeof note === 'string' && note !== '' ? `. Promises (not binding): “${note}”` : '';
+export function tradeNote(trade: { note?: string }): string {
+  const note = trade.note;
+  return note ? `. Promises (not binding): “${note}”` : '';
 }
 
 export const sybaRenderer: Renderer = {
-  seatColour: (view, seat) => (typeof get(view, 'state', 'players', seat, 'race') === 'number' ? playerColour(view, seat).fill : null),
+  seatColour: (v, seat) => {
+    const view = v as SybaView;
+    return raceOf(view, seat) === null ? null : playerColour(view, seat).fill;
+  },
   render(ctx: RenderContext) {
-    const view = ctx.view;
-    const state = get(view, 'state');
+    const view = ctx.view as SybaView;
+    const state = view.state;
     const targets = ctx.selection.targets();
-    const owners = asArray(get(state, 'city_owner'));
-    const destroyed = asArray(get(state, 'city_destroyed'));
+    const owners = state.city_owner;
+    const destroyed = state.city_destroyed;
     const layer: SVGElement[] = [];
     const byId = new Map(AREAS.map((a) => [a.id, a]));
     for (const [a, b] of LINKS) {
@@ -156,7 +164,7 @@ export const sybaRenderer: Renderer = {
       const A = pos(pa), B = pos(pb);
       layer.push(s('line', { x1: A.x, y1: A.y, x2: B.x, y2: B.y, stroke: '#b8a88a', 'stroke-width': 3, 'stroke-dasharray': '2 4' }));
     }
-    const units = asArray(get(state, 'units'));
+    const units = state.units;
     const selection = selectionOf(state);
     const chosen = new Set(selection?.chosen ?? []);
     const top: SVGElement[] = [];
@@ -182,17 +190,16 @@ export const sybaRenderer: Renderer = {
           s('text', { x: 22.5, y: 12.5, 'text-anchor': 'middle', 'font-size': 11, 'font-weight': 700, fill: oc.ink }, `${LEVEL_STRENGTH[level] ?? '?'}`)));
       }
       // Units in this area, each a chip (a hero is round), drawn above every area.
-      const here = units.filter((u) => asNumber(get(u, 'area'), -1) === ai);
+      const here = units.filter((u) => u.area === ai);
       const ug = s('g');
       here.forEach((u, k) => {
-        const id = `u${asNumber(get(u, 'id'))}`;
+        const id = `u${u.id}`;
         const ust = cellState(ctx, id, targets);
-        const o = asNumber(get(u, 'owner'));
+        const o = u.owner;
         const col = playerColour(view, o);
-        const ex = get(u, 'exhausted') === true;
-        const picked = chosen.has(asNumber(get(u, 'id'), -1));
-        const race = get(state, 'players', o, 'race');
-        const { emblem, name, type } = unitLabel(get(u, 'kind'), typeof race === 'number' ? race : null);
+        const ex = u.exhausted;
+        const picked = chosen.has(u.id);
+        const { emblem, name, type } = unitLabel(u.kind, raceOf(view, o));
         const info = unitInfo(id, name, type, ctx.seatNames[o] ?? `P${o + 1}`, ex, picked);
         const cx = x - R * 0.62 + (k % 5) * 14;
         const cy = y + 10 + Math.floor(k / 5) * 14;
@@ -205,7 +212,7 @@ export const sybaRenderer: Renderer = {
           ...cellMarks(ust, 0, 0, 7, { occupied: true })));
       });
       if (here.length) {
-        const ex = here.filter((u) => get(u, 'exhausted') === true).length;
+        const ex = here.filter((u) => u.exhausted).length;
         g.appendChild(s('text', { x: x + R * 0.62, y: y - R * 0.12, 'text-anchor': 'end', 'font-size': 7, fill: '#3b2a1a' }, `${here.length - ex}R${ex ? ` ${ex}Ex` : ''}`));
       }
       if (st.last) g.insertBefore(s('polygon', { class: 'last-tint', points: hexPts(x, y, R * 0.98), fill: PALETTE.last, 'fill-opacity': 0.3, 'pointer-events': 'none' }), g.childNodes[2] ?? null);
@@ -220,41 +227,44 @@ export const sybaRenderer: Renderer = {
     animateByIdentity(board, ctx, places);
 
     // Panels: players, pending decisions, last battle.
-    const players = asArray(get(state, 'players'));
-    const current = asNumber(get(state, 'current'));
+    const players = state.players;
+    const current = state.current;
     const cityCount = (seat: number) => owners.filter((o, i) => o === seat && destroyed[i] !== true).length;
     const panels: Element[] = [];
-    panels.push(h('div.card', h('b', `Round ${asNumber(get(state, 'round'))} — phase ${asString(get(state, 'phase'))}`),
+    panels.push(h('div.card', h('b', `Round ${state.round} — phase ${state.phase}`),
       h('table.kv', h('tr', h('th', 'Player'), h('th', 'Race'), h('th', 'Prod'), h('th', 'Food'), h('th', 'Research'), h('th', 'Cities'), h('th', 'Units')),
         players.map((p, i) => {
-          const race = get(p, 'race');
+          const race = p.race;
           const col = playerColour(view, i);
-          const res = asArray(get(p, 'resources'));
+          const res = p.resources;
           return h('tr', { 'data-player': i },
             h('td', h('span.seat-chip', { style: `background:${col.fill}` }), `${ctx.seatNames[i] ?? `P${i + 1}`}${i === current ? ' ▶' : ''}${ctx.seat === i ? ' (you)' : ''}`),
-            h('td', typeof race === 'number' ? RACES[race]?.name ?? '?' : '—'),
-            h('td', String(asNumber(res[0]))), h('td', String(asNumber(res[1]))), h('td', String(asNumber(res[2]))),
-            h('td', String(cityCount(i))), h('td', String(units.filter((u) => asNumber(get(u, 'owner')) === i).length)));
+            h('td', race === null ? '—' : RACES[race]?.name ?? '?'),
+            h('td', String(res[0])), h('td', String(res[1])), h('td', String(res[2])),
+            h('td', String(cityCount(i))), h('td', String(units.filter((u) => u.owner === i).length)));
         }))));
-    const own = get(view, 'own_start_city_texts');
-    if (Array.isArray(own)) panels.push(h('div.card', h('b', 'Your starting city: '), h('div', `Start With: ${asString(own[0])}`), h('div', `Once per Game: ${asString(own[1])}`)));
-    for (const p of asArray(get(state, 'stack'))) {
-      const intercept = get(p, 'intercept');
-      const battle = get(p, 'battle');
-      const trade = get(p, 'trade');
-      if (intercept) panels.push(h('div.card.banner.warn', `Interception: ${ctx.seatNames[asNumber(get(intercept, 'mover'))] ?? 'a player'} entered ${AREAS[asNumber(get(intercept, 'area'))]?.name ?? '?'}${unitList(get(intercept, 'units'), ' with ')}; deciding: ${asArray(get(intercept, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
-      if (battle) panels.push(h('div.card.banner.warn', `Battle by ${ctx.seatNames[asNumber(get(battle, 'attacker'))] ?? '?'}${unitList(get(battle, 'entering'), ' on the entering army ')}: ${asArray(get(battle, 'attackers')).length} attacking unit(s), ${asArray(get(battle, 'defenders')).length} helping army(ies) on defence; still to decide: ${asArray(get(battle, 'queue')).map((q) => ctx.seatNames[asNumber(q)] ?? q).join(', ')}`));
-      const select = get(p, 'select');
-      if (select && selection) panels.push(h('div.card.banner.warn', `${ctx.seatNames[selection.seat] ?? `P${selection.seat + 1}`} chooses the units ${selection.moving ? '' : 'to Exhaust '}${selection.purpose}: ${selection.chosen.length ? selection.chosen.map((x) => `u${x}`).join(', ') : 'none yet'} (ringed). Click a unit to pick it or hold it back, then confirm or withdraw.`));
-      if (trade) {
-        const banner = h('div.card.banner', `Trade with ${ctx.seatNames[asNumber(get(trade, 'partner'))] ?? '?'}: gives ${bundle(get(trade, 'give'))}; asks ${bundle(get(trade, 'get'))}${get(trade, 'proposed') === true ? ' — proposed, waiting for the answer' : ' — being composed'}${tradeNote(trade)}`);
+    const own = view.own_start_city_texts;
+    if (own) panels.push(h('div.card', h('b', 'Your starting city: '), h('div', `Start With: ${own[0]}`), h('div', `Once per Game: ${own[1]}`)));
+    for (const p of state.stack) {
+      if ('intercept' in p) {
+        const intercept = p.intercept;
+        panels.push(h('div.card.banner.warn', `Interception: ${ctx.seatNames[intercept.mover] ?? 'a player'} entered ${AREAS[intercept.area]?.name ?? '?'}${unitList(intercept.units, ' with ')}; deciding: ${intercept.queue.map((q) => ctx.seatNames[q] ?? q).join(', ')}`));
+      }
+      if ('battle' in p) {
+        const battle = p.battle;
+        panels.push(h('div.card.banner.warn', `Battle by ${ctx.seatNames[battle.attacker] ?? '?'}${unitList(battle.entering, ' on the entering army ')}: ${battle.attackers.length} attacking unit(s), ${battle.defenders.length} helping army(ies) on defence; still to decide: ${battle.queue.map((q) => ctx.seatNames[q] ?? q).join(', ')}`));
+      }
+      if ('select' in p && selection) panels.push(h('div.card.banner.warn', `${ctx.seatNames[selection.seat] ?? `P${selection.seat + 1}`} chooses the units ${selection.moving ? '' : 'to Exhaust '}${selection.purpose}: ${selection.chosen.length ? selection.chosen.map((x) => `u${x}`).join(', ') : 'none yet'} (ringed). Click a unit to pick it or hold it back, then confirm or withdraw.`));
+      if ('trade' in p) {
+        const trade = p.trade;
+        const banner = h('div.card.banner', `Trade with ${ctx.seatNames[trade.partner] ?? '?'}: gives ${bundle(trade.give)}; asks ${bundle(trade.get)}${trade.proposed ? ' — proposed, waiting for the answer' : ' — being composed'}${tradeNote(trade)}`);
         const send = ctx.sendNotation;
-        if (send && get(trade, 'proposed') !== true && ctx.seat === current) banner.append(noteEditor(asString(get(trade, 'note')), send));
+        if (send && !trade.proposed && ctx.seat === current) banner.append(noteEditor(trade.note, send));
         panels.push(banner);
       }
     }
-    const lb = get(state, 'last_battle');
-    if (lb && typeof lb === 'object') panels.push(h('div.card', `Last battle: attack ${asNumber(get(lb, 'attack'))} vs defence ${asNumber(get(lb, 'defence'))} — ${get(lb, 'success') === true ? 'won' : 'held'}${asNumber(get(lb, 'destroyed')) ? `, ${asNumber(get(lb, 'destroyed'))} unit(s) destroyed` : ''}`));
+    const lb = state.last_battle;
+    if (lb) panels.push(h('div.card', `Last battle: attack ${lb.attack} vs defence ${lb.defence} — ${lb.success ? 'won' : 'held'}${lb.destroyed ? `, ${lb.destroyed} unit(s) destroyed` : ''}`));
     panels.push(h('p.muted', 'Units: a spear is a Soldier (Power 1), a horse head a Knight (2), claws a Monster (3), a star on a round chip a hero. Exhausted units are turned sideways with a dashed edge and counted as "Ex". City badges show the city\'s type (hut Settlement, two houses Village, house and tower Town, walls Major City, castle Capital City) and its City Strength, in the owner\'s colour. Hover or tap a unit or a city for more. Click a unit then an area to move it; an area then another to move an army (then choose which units go: all start chosen, ringed); a target area to attack it (then choose the units: all in Reach start chosen, ringed).'));
     return { board, panels };
   },

@@ -5,8 +5,8 @@
 import { h, s } from '../ui/dom';
 import { PALETTE, pieceToken, seatColour } from './art';
 import { cellMarks, cellState } from './board';
-import { asArray, asNumber, asString, get } from './types';
 import type { Renderer, RenderContext } from './types';
+import type { TerritoriesView } from '../wire/territories/TerritoriesView';
 
 const W = 80;
 const H = 110;
@@ -39,11 +39,6 @@ export function buildingInfo(piece: string, owner: string): string {
   return `${name} of ${owner}${BUILDING_WORDS[k] ? ` (${BUILDING_WORDS[k]})` : ''}`;
 }
 
-function pt(x: unknown): [number, number] | null {
-  if (Array.isArray(x) && x.length === 2 && typeof x[0] === 'number' && typeof x[1] === 'number') return [x[0], x[1]];
-  return null;
-}
-
 export function cardParts(card: string): { rank: string; suit: string } {
   return { rank: card.slice(0, -1), suit: card.slice(-1) };
 }
@@ -60,8 +55,8 @@ function cardFace(card: string, x: number, y: number, w: number, hgt: number): S
 
 export const territoriesRenderer: Renderer = {
   render(ctx: RenderContext) {
-    const view = ctx.view;
-    const grid = asArray(get(view, 'grid')).map((c) => ({ at: pt(get(c, 'at')), card: asString(get(c, 'card')) })).filter((c) => c.at);
+    const view = ctx.view as TerritoriesView;
+    const grid = view.grid;
     const panels: Element[] = [];
     let board: SVGElement | null = null;
     // Which names are targets as cells (survey/expand) and which as intersections (everything else).
@@ -74,8 +69,8 @@ export const territoriesRenderer: Renderer = {
       (onCell ? cellTargets : cornerTargets).add(next);
     }
     if (grid.length) {
-      const xs = grid.map((c) => c.at![0]);
-      const ys = grid.map((c) => c.at![1]);
+      const xs = grid.map((c) => c.at[0]);
+      const ys = grid.map((c) => c.at[1]);
       let minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
       for (const t of cellTargets) {
         const [tx, ty] = t.split(',').map(Number);
@@ -84,9 +79,9 @@ export const territoriesRenderer: Renderer = {
       const X = (x: number) => PAD + (x - minX) * W;
       const Y = (y: number) => PAD + (maxY + 1 - y) * H; // y grows upwards
       const layer: SVGElement[] = [];
-      const occupied = new Set(grid.map((c) => `${c.at![0]},${c.at![1]}`));
+      const occupied = new Set(grid.map((c) => `${c.at[0]},${c.at[1]}`));
       for (const c of grid) {
-        const [cx, cy] = c.at!;
+        const [cx, cy] = c.at;
         const name = `${cx},${cy}`;
         const st = { ...cellState(ctx, name, cellTargets) };
         layer.push(s('g', { class: `cell card${st.target ? ' target' : ''}`, 'data-cell': name },
@@ -103,12 +98,8 @@ export const territoriesRenderer: Renderer = {
       }
       // Intersections: every corner of a placed card.
       const corners = new Set<string>();
-      for (const c of grid) for (const dx of [0, 1]) for (const dy of [0, 1]) corners.add(`${c.at![0] + dx},${c.at![1] + dy}`);
-      const buildings = new Map<string, { owner: number; piece: string }>();
-      for (const b of asArray(get(view, 'buildings'))) {
-        const p = pt(get(b, 'at'));
-        if (p) buildings.set(`${p[0]},${p[1]}`, { owner: asNumber(get(b, 'owner')), piece: asString(get(b, 'piece')) });
-      }
+      for (const c of grid) for (const dx of [0, 1]) for (const dy of [0, 1]) corners.add(`${c.at[0] + dx},${c.at[1] + dy}`);
+      const buildings = new Map(view.buildings.map((b) => [`${b.at[0]},${b.at[1]}`, b]));
       for (const name of corners) {
         const [ix, iy] = name.split(',').map(Number);
         const x = X(ix), y = Y(iy);
@@ -127,38 +118,36 @@ export const territoriesRenderer: Renderer = {
     }
 
     // Dice, bank, hands, offer.
-    const roll = get(view, 'roll');
-    const die = get(view, 'die');
-    const duel = get(view, 'duel');
+    const { roll, die, duel } = view;
     const dice = h('div.card', h('b', 'Last 2D6 roll: '),
       h('span.dice', { 'data-testid': 'dice' }, typeof roll === 'number' ? `${roll}` : '—'),
       typeof die === 'number' ? h('span', `  ability die ${die}`) : null,
-      Array.isArray(duel) ? h('span', `  duel ${duel[0]} vs ${duel[1]}`) : null,
-      h('div.muted', `Phase: ${asString(get(view, 'phase', 'phase'))} — turn ${asNumber(get(view, 'turn'))}, draw pile ${asNumber(get(view, 'pile_count'))} cards`));
+      duel ? h('span', `  duel ${duel[0]} vs ${duel[1]}`) : null,
+      h('div.muted', `Phase: ${view.phase.phase} — turn ${view.turn}, draw pile ${view.pile_count} cards`));
     panels.push(dice);
-    const bank = asArray(get(view, 'bank'));
-    panels.push(h('div.card', h('b', 'Bank: '), SUIT_ORDER.map((k, i) => h('span', { style: `color:${SUITS[k].colour};margin-right:.6rem` }, `${SUITS[k].sym}${k} ${asNumber(bank[i])}`))));
-    const points = asArray(get(view, 'points'));
-    asArray(get(view, 'hands')).forEach((hand, i) => {
-      const res = get(hand, 'resources');
-      const terr = get(hand, 'territories');
+    const bank = view.bank;
+    panels.push(h('div.card', h('b', 'Bank: '), SUIT_ORDER.map((k, i) => h('span', { style: `color:${SUITS[k].colour};margin-right:.6rem` }, `${SUITS[k].sym}${k} ${bank[i]}`))));
+    const points = view.points;
+    view.hands.forEach((hand, i) => {
+      const res = hand.resources;
+      const terr = hand.territories;
       panels.push(h('div.card', { 'data-hand': i },
         h('span.seat-chip', { style: `background:${seatColour(i)}` }),
-        h('b', `${ctx.seatNames[i] ?? `Seat ${i + 1}`}${ctx.seat === i ? ' (you)' : ''}: ${asNumber(points[i])} points`),
-        h('div', `${asNumber(get(hand, 'resource_count'))} resource cards, ${asNumber(get(hand, 'territory_count'))} territory cards`),
-        Array.isArray(res) ? h('div.hand', SUIT_ORDER.map((k, j) => h('span.cardface', { style: `color:${SUITS[k].colour}` }, `${SUITS[k].sym}${k} × ${asNumber(res[j])}`))) : null,
-        Array.isArray(terr) && terr.length ? h('div.hand', terr.map((c) => {
-          const { suit } = cardParts(asString(c));
-          return h('span.cardface', { style: `color:${SUITS[suit]?.colour ?? '#333'}` }, `${asString(c)}${SUITS[suit]?.sym ?? ''}`);
+        h('b', `${ctx.seatNames[i] ?? `Seat ${i + 1}`}${ctx.seat === i ? ' (you)' : ''}: ${points[i] ?? 0} points`),
+        h('div', `${hand.resource_count} resource cards, ${hand.territory_count} territory cards`),
+        res ? h('div.hand', SUIT_ORDER.map((k, j) => h('span.cardface', { style: `color:${SUITS[k].colour}` }, `${SUITS[k].sym}${k} × ${res[j]}`))) : null,
+        terr && terr.length ? h('div.hand', terr.map((c) => {
+          const { suit } = cardParts(c);
+          return h('span.cardface', { style: `color:${SUITS[suit]?.colour ?? '#333'}` }, `${c}${SUITS[suit]?.sym ?? ''}`);
         })) : null));
     });
-    const offer = get(view, 'offer');
-    if (offer && typeof offer === 'object') {
-      const fmt = (r: unknown) => SUIT_ORDER.map((k, j) => (asNumber(asArray(r)[j]) ? `${asNumber(asArray(r)[j])}${k}` : '')).filter(Boolean).join(' ') || 'nothing';
+    const offer = view.offer;
+    if (offer) {
+      const fmt = (r: readonly number[]) => SUIT_ORDER.map((k, j) => (r[j] ? `${r[j]}${k}` : '')).filter(Boolean).join(' ') || 'nothing';
       panels.push(h('div.card.banner', h('b', 'Trade offer: '),
-        `gives ${fmt(get(offer, 'give_res'))} ${asArray(get(offer, 'give_cards')).map((c) => asString(c)).join(' ')}`,
-        ` — asks ${fmt(get(offer, 'ask_res'))}${asNumber(get(offer, 'ask_territories')) ? ` + ${asNumber(get(offer, 'ask_territories'))} territory card(s)` : ''}`,
-        h('div.muted', `Offers this turn: ${asNumber(get(view, 'offers_made'))} of ${asNumber(get(view, 'max_offers'))}`)));
+        `gives ${fmt(offer.give_res)} ${offer.give_cards.join(' ')}`,
+        ` — asks ${fmt(offer.ask_res)}${offer.ask_territories ? ` + ${offer.ask_territories} territory card(s)` : ''}`,
+        h('div.muted', `Offers this turn: ${view.offers_made} of ${view.max_offers}`)));
     }
     panels.push(h('p.muted', 'Buildings are chess pieces: Town a pawn, Fort a rook, Barracks a knight, Temple a bishop, Palace a queen, Capital a king. White plays round tokens, Black octagons. Hover or tap a building for what it collects and allows.'));
     return { board, panels };
