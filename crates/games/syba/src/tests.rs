@@ -2480,6 +2480,77 @@ fn words_name_seats_by_race_and_units_by_their_race_names() {
     assert_eq!(said(&g, 1, "pass"), format!("{p2} passes"));
 }
 
+/// Issue 22: the action that ends a battle says its result, named by race, area and city, the
+/// same for every observer (Syba hides nothing); the actions that do not end one say none.
+#[test]
+fn words_tell_the_result_of_the_battle_an_action_ends() {
+    let c = content();
+    let mut g = duel();
+    g.players[0].race = c.race_by_slug("human-realm");
+    g.players[1].race = c.race_by_slug("forces-of-the-fey");
+    let p1 = g.seat_name(Seat(0));
+    let p2 = g.seat_name(Seat(1));
+    let greywood = c.areas[area("greywood") as usize].name.clone();
+    put(&mut g, 0, UnitKind::Knight, "greywood");
+    let soldier = put(&mut g, 0, UnitKind::Soldier, "bell");
+    put(&mut g, 1, UnitKind::Monster, "greywood");
+    ok(&mut g, 0, &format!("move u{soldier} greywood"));
+    // The interception does not end the battle yet: the Human may still help the defence.
+    assert_eq!(
+        said(&g, 1, "intercept"),
+        format!("{p2} intercepts {p1}'s army in {greywood}")
+    );
+    ok(&mut g, 1, "intercept");
+    // Committing the Knight, the only army that may help, ends it: 3 against 3 goes to the
+    // attacker, and both units are destroyed.
+    assert_eq!(
+        said(&g, 0, "help-defend greywood"),
+        format!(
+            "{p1} helps the defence from {greywood} — {p2} intercepts {p1}'s army in {greywood}: \
+             3 against 3, wins, destroying 2 units"
+        )
+    );
+    // So does the defender's pass: the Monster's 3 against the entering Soldier's 1.
+    assert_eq!(
+        said(&g, 0, "pass"),
+        format!(
+            "{p1} passes — {p2} intercepts {p1}'s army in {greywood}: 3 against 1, wins, \
+             destroying 1 unit"
+        )
+    );
+    // Describing changed nothing: the battle is still pending, and applying gives that result.
+    assert!(g.last_battle.is_none());
+    ok(&mut g, 0, "pass");
+    let r = g.last_battle.clone().unwrap();
+    assert_eq!(
+        (r.attack, r.defence, r.success, r.destroyed),
+        (3, 1, true, 1)
+    );
+}
+
+/// Issue 22: an attack that is resolved at once (one unit, nobody to help) says its result in its own
+/// words: repelled by a city's strength, or winning and taking the city.
+#[test]
+fn words_of_an_attack_resolved_at_once() {
+    let mut g = duel();
+    let p1 = g.seat_name(Seat(0));
+    put(&mut g, 0, UnitKind::Soldier, "iras");
+    // Iras is a Town (City Strength 3) of P2: a Soldier's 1 is repelled.
+    assert_eq!(
+        said(&g, 0, "attack city:iras"),
+        format!("{p1} attacks Iras: 1 against 3, is repelled")
+    );
+    let mut g = duel();
+    put(&mut g, 0, UnitKind::Monster, "heran");
+    // Heran, an unowned Village (2), falls to a Monster's 3.
+    assert_eq!(
+        said(&g, 0, "attack city:heran"),
+        format!("{p1} attacks Heran: 3 against 2, wins, taking Heran")
+    );
+    ok(&mut g, 0, "attack city:heran");
+    assert_eq!(g.city_owner[city("Heran") as usize], Some(0));
+}
+
 #[test]
 fn words_for_buying_trading_and_ending_the_turn() {
     let mut g = duel();

@@ -1,6 +1,12 @@
 //! Actions in plain words ([`tabula_core::Game::action_words`]): seats by their race ("P2 Forces of
 //! the Fey"), units, heroes, cities, areas and cards by the names of the content files. Syba hides
 //! nothing in its actions, so every observer reads the same words.
+//!
+//! An action that ends a battle (the attack or interception itself when no one may help, the last
+//! helper's pass, a confirmed selection…) also tells the battle's result: battles have no dice, so
+//! the result is known in the state before the action, by applying it to a copy. E.g. "P2 Forces of
+//! the Fey intercepts P1 Men of Kaul's army in Greywood: 3 against 1, wins, destroying 1 unit", or
+//! "P3 passes — P2 Forces of the Fey attacks Kaul: 2 against 3, is repelled".
 
 use tabula_core::{Actor, Game, Seat};
 
@@ -76,8 +82,117 @@ impl Syba {
         }
     }
 
-    /// `action` by `actor` in plain words (see the module documentation).
+    /// `action` by `actor` in plain words, with the result of a battle it ends (see the module
+    /// documentation).
     pub fn words(&self, actor: Actor, action: &Action) -> String {
+        let words = self.plain_words(actor, action);
+        let Actor::Seat(seat) = actor else {
+            return words;
+        };
+        let Some(report) = self.battle_ended_by(seat.0, action) else {
+            return words;
+        };
+        let interception = self.interception_pending(action);
+        let result = self.battle_result_words(&report);
+        let own_attack = report.attacker == seat.0
+            && matches!(action, Action::Attack { .. } | Action::Intercept);
+        if own_attack {
+            // The words already say who attacks what: "… intercepts P1's army in Greywood".
+            format!("{words}: {result}")
+        } else {
+            let verb = if interception {
+                "intercepts"
+            } else {
+                "attacks"
+            };
+            let target = match report.target {
+                Target::Army { owner, area: a } => {
+                    format!("{}'s army in {}", self.who(owner), area(a))
+                }
+                Target::City(x) => city(x),
+            };
+            format!(
+                "{words} — {} {verb} {target}: {result}",
+                self.who(report.attacker)
+            )
+        }
+    }
+
+    /// The report of the battle `action` by `seat` ends, if it ends one: only the actions that can
+    /// (starting an attack or interception, helping, passing, confirming a selection), and only when
+    /// legal here (the result is read from a copy of the game with the action applied).
+    fn battle_ended_by(&self, seat: u8, action: &Action) -> Option<BattleReport> {
+        let may_end = matches!(
+            action,
+            Action::Attack { .. }
+                | Action::Intercept
+                | Action::HelpAttack
+                | Action::HelpDefend(_)
+                | Action::Pass
+                | Action::Confirm
+        );
+        if !may_end || self.outcome.is_some() {
+            return None;
+        }
+        let mut legal = Vec::new();
+        self.legal(seat, &mut legal);
+        if !legal.contains(action) {
+            return None;
+        }
+        let mut after = self.clone();
+        after.last_battle = None;
+        after.apply_legal(seat, action);
+        after.last_battle
+    }
+
+    /// Whether the battle that `action` takes part in is an interception: the innermost pending
+    /// battle has an entering army, or the action starts an interception (directly or by confirming
+    /// the selection of its units).
+    fn interception_pending(&self, action: &Action) -> bool {
+        if matches!(action, Action::Intercept) {
+            return true;
+        }
+        for p in self.stack.iter().rev() {
+            match p {
+                Pending::Battle(b) => return !b.entering.is_empty(),
+                Pending::Select(sel) => match sel.purpose {
+                    Purpose::Intercept { .. } => return true,
+                    Purpose::Attack(_) | Purpose::Move { .. } => return false,
+                    Purpose::HelpAttack => {}
+                },
+                Pending::Intercept { .. } | Pending::Trade { .. } => {}
+            }
+        }
+        false
+    }
+
+    /// A battle's result: "3 against 1, wins, destroying 2 units and taking Kaul" or "2 against 3, is
+    /// repelled".
+    fn battle_result_words(&self, b: &BattleReport) -> String {
+        let mut s = format!("{} against {}, ", b.attack, b.defence);
+        if !b.success {
+            s.push_str("is repelled");
+            return s;
+        }
+        s.push_str("wins");
+        let mut gains = Vec::new();
+        match b.destroyed {
+            0 => {}
+            1 => gains.push("destroying 1 unit".to_string()),
+            n => gains.push(format!("destroying {n} units")),
+        }
+        if let Some(x) = b.captured {
+            gains.push(format!("taking {}", city(x)));
+        }
+        if !gains.is_empty() {
+            s.push_str(", ");
+            s.push_str(&gains.join(" and "));
+        }
+        s
+    }
+
+    /// `action` by `actor` in plain words, without a battle's result.
+    fn plain_words(&self, actor: Actor, action: &Action) -> String {
         let c = content();
         let who = tabula_core::actor_name(self, actor);
         match action {
