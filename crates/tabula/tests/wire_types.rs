@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 
 use tabula_core::wire::{Config, ExportError, ts_config};
 
+/// A crate's `export_ts`.
+type Export = fn(&Config) -> Result<(), ExportError>;
+
 /// Every crate's export, in one list: a crate whose types a client reads adds its `export_ts` here.
-const EXPORTS: &[(&str, fn(&Config) -> Result<(), ExportError>)] = &[
+const EXPORTS: &[(&str, Export)] = &[
     ("tabula-core", tabula_core::wire::export_ts),
     ("tabula-server", tabula_server::wire::export_ts),
     ("kyo", kyo::export_ts),
