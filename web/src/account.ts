@@ -3,31 +3,22 @@
 
 import { api, ApiError, setCsrf } from './api';
 import { allSeats } from './store';
+import type { Claim } from './wire/server/Claim';
+import type { Claimed } from './wire/server/Claimed';
+import type { Credentials } from './wire/server/Credentials';
+import type { Deleted } from './wire/server/Deleted';
+import type { Deletion } from './wire/server/Deletion';
+import type { MyGame } from './wire/server/MyGame';
+import type { MyGames } from './wire/server/MyGames';
+import type { PasswordChange } from './wire/server/PasswordChange';
+import type { PasswordChanged } from './wire/server/PasswordChanged';
+import type { SignedIn } from './wire/server/SignedIn';
+import type { SignedOut } from './wire/server/SignedOut';
 
-export interface SessionInfo {
-  name: string;
-  csrf: string;
-}
+export type { MyGame, MyGames };
 
-/** A game of `GET /api/me/games`. */
-export interface MyGame {
-  id: string;
-  game: string;
-  seat: number;
-  seat_name?: string;
-  token: string;
-  status: string;
-  your_turn: boolean;
-  result: string | null;
-  updated_at: number;
-}
-
-export interface MyGames {
-  name: string;
-  awaiting: number;
-  games: MyGame[];
-  finished: MyGame[];
-}
+/** Who is signed in and the session's CSRF token (`GET /api/session`, or signing in). */
+export type SessionInfo = SignedIn;
 
 type Listener = () => void;
 
@@ -93,9 +84,8 @@ export async function loadSession(force = false): Promise<SessionInfo | null> {
 
 /** Signs up (`create`) or in; then claims the anonymous seats this browser holds into the account. */
 export async function signIn(name: string, password: string, create: boolean): Promise<SessionInfo> {
-  const s = create
-    ? await api.post<SessionInfo>('/api/account', { name, password })
-    : await api.post<SessionInfo>('/api/session', { name, password });
+  const body: Credentials = { name, password };
+  const s = create ? await api.post<SignedIn>('/api/account', body) : await api.post<SignedIn>('/api/session', body);
   setSession(s);
   await claimSeats();
   await refreshMyGames().catch(() => undefined);
@@ -120,7 +110,8 @@ export async function claimSeats(): Promise<number> {
     for (const c of seats) {
       if (held.has(`${id}/${c.seat}`)) continue;
       try {
-        await api.post('/api/me/seats', { game: id, seat: c.seat, token: c.token });
+        const claim: Claim = { game: id, seat: c.seat, token: c.token };
+        await api.post<Claimed>('/api/me/seats', claim);
         n++;
       } catch {
         /* not claimable: see above */
@@ -131,16 +122,18 @@ export async function claimSeats(): Promise<number> {
 }
 
 export async function signOut(): Promise<void> {
-  await api.delete('/api/session');
+  await api.delete<SignedOut>('/api/session');
   setSession(null);
 }
 
 export async function changePassword(current: string, next: string): Promise<void> {
-  await api.post('/api/account/password', { current, new: next });
+  const change: PasswordChange = { current, new: next };
+  await api.post<PasswordChanged>('/api/account/password', change);
 }
 
 export async function deleteAccount(password: string): Promise<void> {
-  await api.delete('/api/account', { password });
+  const deletion: Deletion = { password };
+  await api.delete<Deleted>('/api/account', deletion);
   setSession(null);
 }
 

@@ -15,6 +15,7 @@
 //! * **Deleting** an account removes it, its sessions (they stop working at once), its ratings,
 //!   rating history and seat bindings; the games keep their logs (the seats' tokens still play them).
 
+use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::OnceLock;
@@ -26,12 +27,15 @@ use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-use serde_json::{Value, json};
 use sqlx::Row;
 
 use crate::db::{Db, on_pool};
 use crate::model::{Refusal, hash_token, new_token, same_secret};
 use crate::rooms::now_ms;
+use crate::wire::api::{
+    LeaderboardRow, LobbyPlayer, PlayingGame, Profile, ProfileRating, RatingPoint, RecentGame,
+    Results,
+};
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "tabula_session";
@@ -103,7 +107,7 @@ impl IntoResponse for AccountError {
         }
         let (code, status) = self.code_and_status();
         let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
-        let body = axum::Json(json!({"error": {"code": code, "message": self.to_string()}}));
+        let body = axum::Json(crate::wire::api::ApiError::new(code, self.to_string()));
         if let AccountError::TooManyAttempts(_, wait) = self {
             let wait = HeaderValue::from(wait.max(1));
             return (status, [(header::RETRY_AFTER, wait)], body).into_response();
@@ -587,7 +591,7 @@ impl Accounts {
 
     /// The public profile of `name` (any case): ratings per game, results, rating history, recent
     /// games and games in progress. `None` for no such account.
-    pub async fn profile(&self, name: &str) -> Result<Option<Value>, AccountError> {
+    pub async fn profile(&self, name: &str) -> Result<Option<Profile>, AccountError> {
         if check_name(name).is_err() {
             return Ok(None);
         }
@@ -617,16 +621,26 @@ impl Accounts {
         })
         .map_err(storage)?;
         let seats = self.my_seats(&account.id).await?;
-        let mut rating_map = serde_json::Map::new();
+        let mut ratings_by_game = BTreeMap::new();
         for (game, rating, rd, games) in ratings {
             let mine: Vec<_> = history.iter().filter(|h| h.0 == game).collect();
-            let points: Vec<Value> = mine[mine.len().saturating_sub(100)..]
+            let history = mine[mine.len().saturating_sub(100)..]
                 .iter()
-                .map(|(_, id, at, r, d)| json!({"game_id": id, "at": at, "rating": r, "rd": d}))
+                .map(|(_, id, at, r, d)| RatingPoint {
+                    game_id: id.clone(),
+                    at: *at,
+                    rating: *r,
+                    rd: *d,
+                })
                 .collect();
-            rating_map.insert(
+            ratings_by_game.insert(
                 game,
-                json!({"rating": rating, "rd": rd, "games": games, "history": points}),
+                ProfileRating {
+                    rating,
+                    rd,
+                    games,
+                    history,
+                },
             );
         }
         let count = |w: &str| {
@@ -635,30 +649,45 @@ impl Accounts {
                 .filter(|s| s.result.as_deref() == Some(w))
                 .count()
         };
-        let recent: Vec<Value> = seats
+        let recent_games = seats
             .iter()
             .filter(|s| s.status == "over")
             .take(50)
-            .map(|s| json!({"id": s.game_id, "game": s.game, "seat": s.seat, "result": s.result, "at": s.updated_at}))
+            .map(|s| RecentGame {
+                id: s.game_id.clone(),
+                game: s.game.clone(),
+                seat: s.seat,
+                result: s.result.clone(),
+                at: s.updated_at,
+            })
             .collect();
-        let playing: Vec<Value> = seats
+        let playing = seats
             .iter()
             .filter(|s| s.status == "running" || s.status == "waiting")
-            .map(|s| json!({"id": s.game_id, "game": s.game, "seat": s.seat, "status": s.status}))
+            .map(|s| PlayingGame {
+                id: s.game_id.clone(),
+                game: s.game.clone(),
+                seat: s.seat,
+                status: s.status.clone(),
+            })
             .collect();
-        Ok(Some(json!({
-            "name": account.name,
-            "created_at": created,
-            "ratings": rating_map,
-            "results": {"win": count("win"), "draw": count("draw"), "loss": count("loss")},
-            "recent_games": recent,
-            "playing": playing,
-        })))
+        Ok(Some(Profile {
+            name: account.name,
+            created_at: created,
+            ratings: ratings_by_game,
+            results: Results {
+                win: count("win"),
+                draw: count("draw"),
+                loss: count("loss"),
+            },
+            recent_games,
+            playing,
+        }))
     }
 
     /// The leaderboard of game kind `game`: the best [`LEADERBOARD_SIZE`] ratings whose deviation is
     /// under [`LEADERBOARD_MAX_RD`].
-    pub async fn leaderboard(&self, game: &str) -> Result<Vec<Value>, AccountError> {
+    pub async fn leaderboard(&self, game: &str) -> Result<Vec<LeaderboardRow>, AccountError> {
         let sql = "SELECT a.name, r.rating, r.rd, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id \
                    WHERE r.game = $1 AND r.rd < $2 ORDER BY r.rating DESC, a.name_key LIMIT $3";
         let rows: Vec<(String, f64, f64, i64)> = on_pool!(&self.db, p => {
@@ -672,8 +701,12 @@ impl Accounts {
         Ok(rows
             .into_iter()
             .enumerate()
-            .map(|(i, (name, rating, rd, games))| {
-                json!({"rank": i + 1, "name": name, "rating": rating, "rd": rd, "games": games})
+            .map(|(i, (name, rating, rd, games))| LeaderboardRow {
+                rank: i + 1,
+                name,
+                rating,
+                rd,
+                games,
             })
             .collect())
     }
@@ -685,11 +718,15 @@ impl Accounts {
         &self,
         game_id: &str,
         seats: usize,
-    ) -> Result<Vec<Option<Value>>, AccountError> {
+    ) -> Result<Vec<Option<LobbyPlayer>>, AccountError> {
         let mut out = vec![None; seats];
         for p in self.players(&[game_id.to_string()]).await? {
             if let Some(slot) = out.get_mut(p.seat as usize) {
-                *slot = Some(json!({"name": p.name, "rating": p.rating, "rd": p.rd}));
+                *slot = Some(LobbyPlayer {
+                    name: p.name,
+                    rating: p.rating,
+                    rd: p.rd,
+                });
             }
         }
         Ok(out)

@@ -31,15 +31,18 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, Instant};
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::ws::Utf8Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
-use axum::{Json, Router};
 use serde::Deserialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::wire::api::ApiError;
 use serde_json::{Value, json};
 use tabula_core::Seat;
 use tabula_core::dynamic::DynState;
@@ -192,11 +195,11 @@ impl Analyses {
 }
 
 /// The analysis and hint routes.
-pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> Router<S> {
-    Router::new()
-        .route("/api/games/{id}/analysis", post(start).get(get_analysis))
-        .route("/api/games/{id}/hint", post(hint))
-        .route("/api/lessons/{game}/{n}/hint", post(lesson_hint))
+pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> OpenApiRouter<S> {
+    OpenApiRouter::new()
+        .routes(routes!(start, get_analysis))
+        .routes(routes!(hint))
+        .routes(routes!(lesson_hint))
         .with_state(shared)
 }
 
@@ -212,6 +215,14 @@ fn done_json(stored: &str) -> Result<Response, Refusal> {
     Ok(Json(json!({"status": "done", "analysis": analysis})).into_response())
 }
 
+#[utoipa::path(get, path = "/api/games/{id}/analysis", tag = "analysis",
+    summary = "The stored analysis, the progress of a running one, or status none when none was asked for",
+    params(("id" = String, Path, description = "The game's id")),
+    responses((status = 200, description = "`{status: \"done\", analysis}`, `{status: \"running\", done, total, waiting}` or `{status: \"none\"}`", body = Object),
+        (status = 400, description = "A bad path", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError),
+        (status = 503, description = "Storage is unavailable", body = ApiError)))]
 async fn get_analysis(
     State(shared): State<Arc<Shared>>,
     path: Result<Path<String>, PathRejection>,
@@ -233,6 +244,19 @@ async fn get_analysis(
     }
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/analysis", tag = "analysis",
+    summary = "Start the engine's analysis of a finished or imported game, or get the stored one",
+    description = "Computed once; its progress is pushed on the game's WebSocket.",
+    params(("id" = String, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "`{status: \"done\", analysis}`", body = Object),
+        (status = 202, description = "`{status: \"running\", done, total, waiting}`", body = Object),
+        (status = 400, description = "A bad path", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 409, description = "The game is not over", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError),
+        (status = 503, description = "No analyst, or storage is unavailable", body = ApiError)))]
 async fn start(
     State(shared): State<Arc<Shared>>,
     path: Result<Path<String>, PathRejection>,
@@ -394,7 +418,8 @@ async fn run(shared: Arc<Shared>, analyst: Arc<dyn Analyst>, id: String, record:
     shared.analyses.publish(&id, &message);
 }
 
-#[derive(Deserialize)]
+/// `POST /api/games/{id}/hint`: the seat asking, with its token.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct HintReq {
     seat: u8,
@@ -403,6 +428,18 @@ struct HintReq {
 
 /// The engine's hint in a lesson: the body is the lesson's (`{"actions": […]}`), the seat the
 /// lesson's player; `409` once the lesson is over.
+#[utoipa::path(post, path = "/api/lessons/{game}/{n}/hint", tag = "lessons",
+    summary = "The engine's preferred action for the lesson's player after the given actions",
+    params(("game" = String, Path, description = "A game kind's id"), ("n" = usize, Path, description = "The lesson's number, from 1")),
+    request_body(content = crate::lessons::PlayReq, description = "The player's actions so far, as for the lesson"),
+    responses((status = 200, description = "`{seat, action, notation, cells, estimate}`", body = Object),
+        (status = 400, description = "Bad JSON or a malformed action", body = ApiError),
+        (status = 404, description = "No such game kind or lesson", body = ApiError),
+        (status = 409, description = "The lesson is over", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 422, description = "An illegal action", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError),
+        (status = 503, description = "No analyst", body = ApiError)))]
 async fn lesson_hint(
     State(shared): State<Arc<Shared>>,
     path: Result<Path<(String, String)>, PathRejection>,
@@ -450,6 +487,18 @@ async fn ask(
 }
 
 /// Iterations of a hint's search are the analyst's; the seed is the game's position.
+#[utoipa::path(post, path = "/api/games/{id}/hint", tag = "analysis",
+    summary = "The engine's preferred action for a human seat's current decision in a running game against the AI, from that seat's view only",
+    params(("id" = String, Path, description = "The game's id")),
+    request_body = HintReq,
+    responses((status = 200, description = "`{seat, action, notation, cells, estimate}`", body = Object),
+        (status = 400, description = "Bad JSON", body = ApiError),
+        (status = 403, description = "A wrong token", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 409, description = "No hint now (not running, not the seat's decision, not against the AI)", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError),
+        (status = 503, description = "No analyst", body = ApiError)))]
 async fn hint(
     State(shared): State<Arc<Shared>>,
     path: Result<Path<String>, PathRejection>,

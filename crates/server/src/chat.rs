@@ -27,16 +27,18 @@ use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
 
 use axum::Json;
-use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::Utf8Bytes;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde::Deserialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::wire::api::ApiError;
 use serde_json::{Value, json};
 use sqlx::Row;
 use tabula_core::{Observer, Seat};
@@ -400,13 +402,15 @@ fn storage(e: impl std::fmt::Display) -> Refusal {
 }
 
 /// The chat routes.
-pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> Router<S> {
-    Router::new()
-        .route("/api/games/{id}/chat", post(send).get(read))
+pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> OpenApiRouter<S> {
+    OpenApiRouter::new()
+        .routes(routes!(send, read))
         .with_state(shared)
 }
 
-#[derive(Deserialize)]
+/// `POST /api/games/{id}/chat`: the channel (`players` or `spectators`), the text (one line, at most
+/// 200 characters after trimming), and for the players' channel the seat and its token.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct SendReq {
     channel: String,
@@ -418,6 +422,19 @@ struct SendReq {
 }
 
 /// `POST /api/games/{id}/chat`: sends a message (`201 {"channel", "message"}`).
+#[utoipa::path(post, path = "/api/games/{id}/chat", tag = "chat",
+    summary = "Send a chat message",
+    description = "The players' channel with a seat and its token; the spectators' channel as a signed-in account (with `X-CSRF-Token`) holding no seat of the running game. See `docs/protocol.md`, `Chat`.",
+    params(("id" = String, Path, description = "The game's id")),
+    request_body = SendReq,
+    responses((status = 201, description = "`{channel, message: {n, at, seat, author, text}}`", body = Object),
+        (status = 400, description = "Bad JSON, an unknown channel, an empty or too long text", body = ApiError),
+        (status = 403, description = "A wrong token, not signed in, or a player writing to the spectators", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 409, description = "The chat is closed", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError),
+        (status = 503, description = "Storage is unavailable", body = ApiError)))]
 async fn send(
     State(shared): State<Arc<Shared>>,
     ApiPath(id): ApiPath<String>,
@@ -479,13 +496,25 @@ async fn send(
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
-#[derive(Deserialize)]
+/// Who reads: a seat with its token (or `Authorization: Bearer <token>`), or nobody.
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ReadQuery {
     seat: Option<u8>,
     token: Option<String>,
 }
 
 /// `GET /api/games/{id}/chat`: the recent history of the channels the caller may read.
+#[utoipa::path(get, path = "/api/games/{id}/chat", tag = "chat",
+    summary = "The latest messages of the chat channels the caller may read",
+    description = "A seat with its token: players, and spectators once the game is over; anyone else: spectators.",
+    params(("id" = String, Path, description = "The game's id"), ReadQuery),
+    responses((status = 200, description = "`{channels: {players?, spectators?}, max_chars}`", body = Object),
+        (status = 400, description = "A bad query", body = ApiError),
+        (status = 403, description = "A wrong token", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError),
+        (status = 503, description = "Storage is unavailable", body = ApiError)))]
 async fn read(
     State(shared): State<Arc<Shared>>,
     ApiPath(id): ApiPath<String>,

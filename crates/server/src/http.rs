@@ -2,7 +2,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -21,15 +21,24 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tabula_core::{Observer, Seat};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::accounts::AccountError;
 use crate::model::{Refusal, SeatKind, Status};
 use crate::rooms::{ActionInput, CreateGame, Room, SeatOp, Shared, now_ms};
+use crate::wire::api::{
+    ActionRequest, ApiError, Catalog, CatalogGame, Committed, Created, CreatedSeat, GameOption,
+    Imported, JoinRequest, Joined, Lobby, Preview, PreviewRequest, Rematched, SeatAuth,
+    SeatOpRequest,
+};
 
 #[derive(Clone)]
 pub(crate) struct AppState {
     pub(crate) shared: Arc<Shared>,
     budgets: Arc<AddressBudgets>,
+    /// The OpenAPI document, built with the router (see [`router`]).
+    openapi: Arc<OnceLock<Arc<utoipa::openapi::OpenApi>>>,
 }
 
 /// A rate quota of `rate_per_sec` on average with bursts of `burst` (a rate that is not a positive
@@ -83,7 +92,7 @@ impl AddressBudgets {
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
-        let body = Json(json!({"error": {"code": self.code(), "message": self.to_string()}}));
+        let body = Json(ApiError::new(self.code(), self.to_string()));
         if let Refusal::RateLimited(_) = self {
             // The budget refills continuously: a second is always enough for one more request.
             return (status, [(header::RETRY_AFTER, "1")], body).into_response();
@@ -152,52 +161,104 @@ pub fn router(shared: Arc<Shared>) -> Router {
             }
         }
     });
-    let state = AppState { shared, budgets };
-    let api = Router::new()
-        .route("/api/catalog", get(catalog))
-        .route("/api/catalog/{game}/preview", post(preview))
-        .route("/api/games", post(create_game))
-        .route("/api/lobby", get(lobby))
-        .route("/api/games/{id}", get(snapshot))
-        .route("/api/games/{id}/view/{n}", get(view_at))
-        .route("/api/games/{id}/join", post(join))
-        .route("/api/games/{id}/action", post(action))
-        .route("/api/games/{id}/resign", post(resign))
-        .route("/api/games/{id}/draw", post(draw))
-        .route("/api/games/{id}/takeback", post(takeback))
-        .route("/api/games/{id}/rematch", post(rematch))
-        .route("/api/games/{id}/record", get(record))
+    let state = AppState {
+        shared,
+        budgets,
+        openapi: Arc::new(OnceLock::new()),
+    };
+    let (api, mut doc) = api_routes(&state).split_for_parts();
+    // The liveness check and the document itself are documented too, outside the API's limits.
+    let (meta, meta_doc) = OpenApiRouter::new()
+        .routes(routes!(healthz))
+        .routes(routes!(openapi_json))
+        .split_for_parts();
+    doc.merge(meta_doc);
+    // Set once, here, before the router answers anything.
+    let _ = state.openapi.set(Arc::new(openapi_document(doc)));
+    Router::new()
+        .merge(meta)
+        .merge(api)
+        // Rate-limited in the handler: a seat's own upgrade is not counted (see `ws`). Not in the
+        // OpenAPI document (an upgrade, not a request and answer): see `docs/protocol.md`.
+        .route("/api/games/{id}/ws", get(ws))
+        // Cluster nodes forward changes to a game's owner here (`crate::cluster`); not part of the
+        // public protocol (nor of the OpenAPI document), refused without the cluster secret.
+        .route("/internal/games/{id}/commit", post(internal_commit))
+        .route("/api/{*rest}", get(api_not_found).post(api_not_found))
+        .method_not_allowed_fallback(method_not_allowed)
+        .fallback(web_page)
+        .with_state(state)
+}
+
+/// The API's routes, each registered with its documentation (`#[utoipa::path]` on its handler), so
+/// the OpenAPI document lists exactly the routes the server answers. One `routes!` per path (the
+/// handlers of its methods).
+fn api_routes(state: &AppState) -> OpenApiRouter<AppState> {
+    let limits = &state.shared.limits;
+    OpenApiRouter::new()
+        .routes(routes!(catalog))
+        .routes(routes!(preview))
+        .routes(routes!(create_game))
+        .routes(routes!(lobby))
+        .routes(routes!(snapshot))
+        .routes(routes!(view_at))
+        .routes(routes!(join))
+        .routes(routes!(action))
+        .routes(routes!(resign))
+        .routes(routes!(draw))
+        .routes(routes!(takeback))
+        .routes(routes!(rematch))
+        .routes(routes!(record))
         .merge(crate::http_accounts::routes())
         .merge(crate::lessons::routes(state.shared.registry.clone()))
         .merge(crate::analysis::routes(state.shared.clone()))
         .merge(crate::chat::routes(state.shared.clone()))
         .layer(DefaultBodyLimit::max(limits.http_max_body))
         .merge(
-            Router::new()
-                .route("/api/records", post(import))
+            OpenApiRouter::new()
+                .routes(routes!(import))
                 .layer(DefaultBodyLimit::max(limits.import_max_body)),
         )
         .route_layer(axum::middleware::from_fn(json_only))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             rate_limit,
-        ));
-    Router::new()
-        .route("/healthz", get(|| async { "ok" }))
-        .route(
-            "/api/openapi.json",
-            get(|| async { Json(crate::openapi::document()) }),
-        )
-        .merge(api)
-        // Rate-limited in the handler: a seat's own upgrade is not counted (see `ws`).
-        .route("/api/games/{id}/ws", get(ws))
-        // Cluster nodes forward changes to a game's owner here (`crate::cluster`); not part of the
-        // public protocol, refused without the cluster secret.
-        .route("/internal/games/{id}/commit", post(internal_commit))
-        .route("/api/{*rest}", get(api_not_found).post(api_not_found))
-        .method_not_allowed_fallback(method_not_allowed)
-        .fallback(web_page)
-        .with_state(state)
+        ))
+}
+
+/// The OpenAPI document served at `/api/openapi.json`: the paths and schemas the handlers declare,
+/// with the API's title, version and description.
+pub fn openapi_document(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+    doc.info = utoipa::openapi::InfoBuilder::new()
+        .title("Tabula game server")
+        .version(env!("CARGO_PKG_VERSION"))
+        .description(Some(
+            "HTTP API of the Tabula game server, derived from its handlers. Every refusal is an \
+             `ApiError` (`{\"error\": {\"code\", \"message\"}}`; the codes are listed in \
+             docs/protocol.md). Not listed here: the WebSocket upgrade (`GET /api/games/{id}/ws`, \
+             whose messages docs/protocol.md documents) and the cluster's internal route.",
+        ))
+        .build();
+    doc
+}
+
+/// `GET /healthz`.
+#[utoipa::path(get, path = "/healthz", tag = "server",
+    summary = "Liveness check",
+    responses((status = 200, description = "The server is up", body = String, content_type = "text/plain")))]
+async fn healthz() -> &'static str {
+    "ok"
+}
+
+/// `GET /api/openapi.json`: this document.
+#[utoipa::path(get, path = "/api/openapi.json", tag = "server",
+    summary = "This document: the HTTP API, derived from the server's handlers",
+    responses((status = 200, description = "The OpenAPI document", body = Object)))]
+async fn openapi_json(State(st): State<AppState>) -> Response {
+    match st.openapi.get() {
+        Some(doc) => Json(doc.clone()).into_response(),
+        None => Refusal::Internal("the OpenAPI document is not built yet".into()).into_response(),
+    }
 }
 
 /// Every path outside the API is the web client's: read-only, so it answers GET and HEAD only.
@@ -237,13 +298,12 @@ async fn internal_commit(
     let change: crate::rooms::Forwarded = serde_json::from_slice(&body)
         .map_err(|e| Refusal::BadRequest(format!("bad forwarded change: {e}")))?;
     match st.shared.commit_forwarded(&id, change).await {
-        Ok(Ok(seq)) => Ok(Json(json!({ "seq": seq })).into_response()),
+        Ok(Ok(seq)) => Ok(Json(Committed { seq }).into_response()),
         Ok(Err(refusal)) => Err(refusal),
         Err(()) => {
             let status = StatusCode::from_u16(crate::rooms::NOT_OWNER)
                 .unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
-            let body = json!({"error": {"code": "not_owner",
-                "message": "this node does not own the game (any more)"}});
+            let body = ApiError::new("not_owner", "this node does not own the game (any more)");
             Ok((status, Json(body)).into_response())
         }
     }
@@ -290,7 +350,7 @@ async fn json_only(req: Request, next: Next) -> Response {
             req.method(),
             req.uri().path()
         );
-        let body = Json(json!({"error": {"code": "unsupported_media_type", "message": message}}));
+        let body = Json(ApiError::new("unsupported_media_type", message));
         return (StatusCode::UNSUPPORTED_MEDIA_TYPE, body).into_response();
     }
     next.run(req).await
@@ -330,39 +390,54 @@ pub(crate) fn parse_body<T: for<'de> Deserialize<'de>>(
     serde_json::from_slice(&bytes).map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))
 }
 
-async fn catalog(State(st): State<AppState>) -> Json<Value> {
-    let games: Vec<Value> = st
+#[utoipa::path(get, path = "/api/catalog", tag = "games",
+    summary = "The games this server hosts, with their options",
+    responses((status = 200, description = "The catalog", body = Catalog)))]
+async fn catalog(State(st): State<AppState>) -> Json<Catalog> {
+    let games = st
         .shared
         .registry
         .games()
         .iter()
         .map(|g| {
-            let seats: Vec<String> = g
+            let default_seats: Vec<String> = g
                 .check_options(&json!({}))
                 .ok()
                 .and_then(|o| g.new_state(&o).ok())
                 .map(|s| (0..s.seats()).map(|i| s.seat_name(Seat::new(i))).collect())
                 .unwrap_or_default();
-            json!({"id": g.id(), "name": g.name(), "description": g.description(),
-                   "options": g.options_schema(), "default_seats": seats})
+            CatalogGame {
+                id: g.id().to_string(),
+                name: g.name().to_string(),
+                description: g.description().to_string(),
+                options: g
+                    .options_schema()
+                    .into_iter()
+                    .map(GameOption::from)
+                    .collect(),
+                default_seats,
+            }
         })
         .collect();
-    Json(json!({"games": games}))
+    Json(Catalog { games })
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PreviewReq {
-    #[serde(default)]
-    options: Option<Value>,
-}
-
+#[utoipa::path(post, path = "/api/catalog/{game}/preview", tag = "games",
+    summary = "Check options; tell the seats they give",
+    params(("game" = String, Path, description = "A game kind's id (see `GET /api/catalog`)")),
+    request_body = PreviewRequest,
+    responses(
+        (status = 200, description = "The options with their defaults, and the seats' names", body = Preview),
+        (status = 400, description = "Bad options", body = ApiError),
+        (status = 404, description = "No such game kind", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn preview(
     State(st): State<AppState>,
     ApiPath(game): ApiPath<String>,
     body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let req: PreviewReq = parse_body(body)?;
+) -> Result<Json<Preview>, Refusal> {
+    let req: PreviewRequest = parse_body(body)?;
     let kind = st
         .shared
         .registry
@@ -377,14 +452,26 @@ async fn preview(
     let seats: Vec<String> = (0..state.seats())
         .map(|i| state.seat_name(Seat::new(i)))
         .collect();
-    Ok(Json(json!({"options": options, "seats": seats})).into_response())
+    Ok(Json(Preview { options, seats }))
 }
 
+#[utoipa::path(post, path = "/api/games", tag = "games",
+    summary = "Create a game",
+    description = "Signed in (the session cookie with `X-CSRF-Token`), the host seats are the account's; a rated game needs it.",
+    request_body = CreateGame,
+    responses(
+        (status = 201, description = "Created: the game's id and the host seats' tokens", body = Created),
+        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
+        (status = 401, description = "A rated game needs an account signed in", body = ApiError),
+        (status = 403, description = "A missing or wrong CSRF token", body = ApiError),
+        (status = 404, description = "No such game kind", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn create_game(
     State(st): State<AppState>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Response, AccountError> {
+) -> Result<(StatusCode, Json<Created>), AccountError> {
     let req: CreateGame = parse_body(body)?;
     // Signed in (with the CSRF token): the host seats are the account's.
     let by = st
@@ -399,35 +486,48 @@ async fn create_game(
         st.shared.refresh_players(&room).await;
     }
     let inner = room.inner.lock().await;
-    let seats: Vec<Value> = inner
+    let seats = inner
         .core
         .config
         .seats
         .iter()
         .enumerate()
-        .map(|(i, k)| {
-            let name = inner.core.state.seat_name(Seat::new(i));
-            match (k, tokens.get(i).cloned().flatten()) {
-                (SeatKind::Ai { level }, _) => {
-                    json!({"seat": i, "name": name, "kind": "ai", "level": level})
-                }
-                (SeatKind::Human { open }, Some(t)) => {
-                    json!({"seat": i, "name": name, "kind": "human", "open": open, "token": t,
-                    "join_url": format!("/join/{}/{i}/{t}", room.id)})
-                }
-                (SeatKind::Human { open }, None) => {
-                    json!({"seat": i, "name": name, "kind": "human", "open": open})
-                }
+        .map(|(seat, k)| {
+            let name = inner.core.state.seat_name(Seat::new(seat));
+            match (k, tokens.get(seat).cloned().flatten()) {
+                (SeatKind::Ai { level }, _) => CreatedSeat::Ai {
+                    seat,
+                    name,
+                    level: *level,
+                },
+                (SeatKind::Human { open }, token) => CreatedSeat::Human {
+                    seat,
+                    name,
+                    open: *open,
+                    join_url: token
+                        .as_ref()
+                        .map(|t| format!("/join/{}/{seat}/{t}", room.id)),
+                    token,
+                },
             }
         })
         .collect();
-    let body = json!({"id": room.id, "game": inner.core.config.game, "status": inner.core.status.as_str(),
-                      "seats": seats, "watch_url": format!("/watch/{}", room.id),
-                      "seed_commitment": &*inner.core.seed_commitment});
-    Ok((StatusCode::CREATED, Json(body)).into_response())
+    let body = Created {
+        id: room.id.clone(),
+        game: inner.core.config.game.clone(),
+        status: inner.core.status.as_str().to_string(),
+        seats,
+        watch_url: format!("/watch/{}", room.id),
+        seed_commitment: inner.core.seed_commitment.to_string(),
+    };
+    Ok((StatusCode::CREATED, Json(body)))
 }
 
 /// `GET /api/lobby`: the index's text as it is (the summaries name their seats' accounts already).
+#[utoipa::path(get, path = "/api/lobby", tag = "games",
+    summary = "Open games to join and live games to watch",
+    responses((status = 200, description = "The lobby", body = Lobby),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn lobby(State(st): State<AppState>) -> Response {
     (
         [(header::CONTENT_TYPE, "application/json")],
@@ -436,7 +536,10 @@ async fn lobby(State(st): State<AppState>) -> Response {
         .into_response()
 }
 
-#[derive(Deserialize, Default)]
+/// Who asks: a seat with its token (or `Authorization: Bearer <token>`), or nobody for a spectator;
+/// and the last event the client has (`since`).
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ObsQuery {
     seat: Option<u8>,
     token: Option<String>,
@@ -473,6 +576,17 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Option<String> {
         .map(|s| s.trim().to_string())
 }
 
+// wirews: the body is a game's snapshot message (documented as a free-form object until its type lands).
+#[utoipa::path(get, path = "/api/games/{id}", tag = "games",
+    summary = "The game as a seat (with its token) or a spectator sees it",
+    description = "The snapshot message of `docs/protocol.md` (`The snapshot object`), the same as the WebSocket's first message. The WebSocket itself (`GET /api/games/{id}/ws`) is not in this document: see `docs/protocol.md`.",
+    params(("id" = String, Path, description = "The game's id"), ObsQuery),
+    responses(
+        (status = 200, description = "The snapshot", body = Object),
+        (status = 400, description = "A seat without its token, or a token without its seat", body = ApiError),
+        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn snapshot(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -494,13 +608,25 @@ async fn snapshot(
     Ok(([(header::CONTENT_TYPE, "application/json")], m).into_response())
 }
 
-#[derive(Deserialize, Default)]
+/// Who asks: a seat with its token (or `Authorization: Bearer <token>`), or nobody for a spectator.
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct SeatQuery {
     seat: Option<u8>,
     token: Option<String>,
 }
 
 /// The replay: what the observer saw after the first `n` actions.
+#[utoipa::path(get, path = "/api/games/{id}/view/{n}", tag = "games",
+    summary = "Replay: what the seat (with its token) or a spectator saw right after the game's first n actions (chance included)",
+    description = "See `docs/protocol.md`, `GET /api/games/{id}/view/{n}`.",
+    params(("id" = String, Path, description = "The game's id"), ("n" = u64, Path, description = "The number of actions played (0: the initial position)"), SeatQuery),
+    responses(
+        (status = 200, description = "The position", body = Object),
+        (status = 400, description = "`n` is not a number of actions, or past the game's end", body = ApiError),
+        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn view_at(
     State(st): State<AppState>,
     ApiPath((id, n)): ApiPath<(String, String)>,
@@ -517,28 +643,25 @@ async fn view_at(
     Ok(Json(room.view_at(obs, n).await?).into_response())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SeatAuth {
-    seat: u8,
-    token: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct JoinReq {
-    seat: u8,
-    #[serde(default)]
-    token: Option<String>,
-}
-
+#[utoipa::path(post, path = "/api/games/{id}/join", tag = "games",
+    summary = "Join a seat with its token, or claim an open seat of a public game",
+    params(("id" = String, Path, description = "The game's id")),
+    request_body = JoinRequest,
+    responses(
+        (status = 200, description = "Joined: the seat's token", body = Joined),
+        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
+        (status = 403, description = "A wrong token, or a missing CSRF token when signed in", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 409, description = "The seat is taken, or the game has started", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn join(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Response, AccountError> {
-    let req: JoinReq = parse_body(body)?;
+) -> Result<Json<Joined>, AccountError> {
+    let req: JoinRequest = parse_body(body)?;
     let by = st
         .shared
         .accounts
@@ -553,18 +676,11 @@ async fn join(
     }
     let inner = room.inner.lock().await;
     let name = inner.core.state.seat_name(Seat(req.seat));
-    Ok(Json(json!({"seat": req.seat, "name": name, "token": token})).into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ActionReq {
-    seat: u8,
-    token: String,
-    #[serde(default)]
-    action: Option<Value>,
-    #[serde(default)]
-    notation: Option<String>,
+    Ok(Json(Joined {
+        seat: req.seat,
+        name,
+        token,
+    }))
 }
 
 fn action_input(action: Option<Value>, notation: Option<String>) -> Result<ActionInput, Refusal> {
@@ -577,39 +693,56 @@ fn action_input(action: Option<Value>, notation: Option<String>) -> Result<Actio
     }
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/action", tag = "games",
+    summary = "Play an action (acknowledged once committed)",
+    params(("id" = String, Path, description = "The game's id")),
+    request_body = ActionRequest,
+    responses(
+        (status = 200, description = "Committed", body = Committed),
+        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
+        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 409, description = "Not this seat's turn, or the game is over", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 422, description = "An illegal action (the game's explanation)", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn action(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
     body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let req: ActionReq = parse_body(body)?;
+) -> Result<Json<Committed>, Refusal> {
+    let req: ActionRequest = parse_body(body)?;
     let input = action_input(req.action, req.notation)?;
     // The token is checked under the game's lock, with the commit (see `Shared::act`).
     let room = st.shared.room(&id).await?;
     let seq = st.shared.act(&room, req.seat, &req.token, input).await?;
-    Ok(Json(json!({"seq": seq})).into_response())
+    Ok(Json(Committed { seq }))
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/resign", tag = "games",
+    summary = "Resign",
+    params(("id" = String, Path, description = "The game's id")),
+    request_body = SeatAuth,
+    responses(
+        (status = 200, description = "Committed", body = Committed),
+        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
+        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn resign(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
     body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
+) -> Result<Json<Committed>, Refusal> {
     let req: SeatAuth = parse_body(body)?;
     let room = st.shared.room(&id).await?;
     let seq = st
         .shared
         .seat_op(&room, req.seat, &req.token, SeatOp::Resign)
         .await?;
-    Ok(Json(json!({"seq": seq})).into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DrawReq {
-    seat: u8,
-    token: String,
-    op: String,
+    Ok(Json(Committed { seq }))
 }
 
 fn draw_op(op: &str) -> Result<SeatOp, Refusal> {
@@ -636,41 +769,91 @@ fn takeback_op(op: &str) -> Result<SeatOp, Refusal> {
 
 /// `POST /api/games/{id}/takeback`: asks to take back the seat's last turn (against the AI: done at
 /// once), or accepts or declines the opponent's request.
+#[utoipa::path(post, path = "/api/games/{id}/takeback", tag = "games",
+    summary = "Ask to take back the seat's last turn, or accept or decline the opponent's request",
+    description = "Against the AI: done at once. Casual games only, never across chance or hidden information.",
+    params(("id" = String, Path, description = "The game's id")),
+    request_body = SeatOpRequest,
+    responses(
+        (status = 200, description = "Committed", body = Committed),
+        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
+        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn takeback(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
     body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let req: DrawReq = parse_body(body)?;
+) -> Result<Json<Committed>, Refusal> {
+    let req: SeatOpRequest = parse_body(body)?;
     let op = takeback_op(&req.op)?;
     let room = st.shared.room(&id).await?;
     let seq = st.shared.seat_op(&room, req.seat, &req.token, op).await?;
-    Ok(Json(json!({"seq": seq})).into_response())
+    Ok(Json(Committed { seq }))
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/draw", tag = "games",
+    summary = "Offer, accept or decline a draw",
+    params(("id" = String, Path, description = "The game's id")),
+    request_body = SeatOpRequest,
+    responses(
+        (status = 200, description = "Committed", body = Committed),
+        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
+        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn draw(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
     body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let req: DrawReq = parse_body(body)?;
+) -> Result<Json<Committed>, Refusal> {
+    let req: SeatOpRequest = parse_body(body)?;
     let op = draw_op(&req.op)?;
     let room = st.shared.room(&id).await?;
     let seq = st.shared.seat_op(&room, req.seat, &req.token, op).await?;
-    Ok(Json(json!({"seq": seq})).into_response())
+    Ok(Json(Committed { seq }))
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/rematch", tag = "games",
+    summary = "Ask for a rematch of a finished game (seats rotate; tokens stay the same)",
+    params(("id" = String, Path, description = "The game's id")),
+    request_body = SeatAuth,
+    responses(
+        (status = 200, description = "The rematch", body = Rematched),
+        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
+        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn rematch(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
     body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
+) -> Result<Json<Rematched>, Refusal> {
     let req: SeatAuth = parse_body(body)?;
     let room = st.shared.room(&id).await?;
     let (new_id, seat) = st.shared.rematch(&room, req.seat, &req.token).await?;
-    Ok(Json(json!({"id": new_id, "seat": seat, "token": req.token})).into_response())
+    Ok(Json(Rematched {
+        id: new_id,
+        seat,
+        token: req.token,
+    }))
 }
 
+#[utoipa::path(get, path = "/api/games/{id}/record", tag = "games",
+    summary = "The record of a finished or imported game",
+    description = "See `docs/protocol.md`, `Records`.",
+    params(("id" = String, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "The record", body = Object),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 409, description = "The game is not over", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn record(State(st): State<AppState>, ApiPath(id): ApiPath<String>) -> ApiResult {
     let room = st.shared.room(&id).await?;
     let inner = room.inner.lock().await;
@@ -682,18 +865,37 @@ async fn record(State(st): State<AppState>, ApiPath(id): ApiPath<String>) -> Api
     Ok(Json(inner.core.record()).into_response())
 }
 
-#[derive(Deserialize)]
+/// `POST /api/records`: a record (`docs/protocol.md`, `Records`) and whether the lobby lists it.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ImportReq {
+    #[schema(value_type = Object)]
     record: tabula_core::record::JsonRecord,
     #[serde(default)]
     public: bool,
 }
 
-async fn import(State(st): State<AppState>, body: Result<Bytes, BytesRejection>) -> ApiResult {
+#[utoipa::path(post, path = "/api/records", tag = "games",
+    summary = "Import a record as a read-only game",
+    request_body = ImportReq,
+    responses(
+        (status = 201, description = "Imported", body = Imported),
+        (status = 400, description = "A bad record (the replay refuses it)", body = ApiError),
+        (status = 413, description = "The record is too large", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+async fn import(
+    State(st): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<Imported>), Refusal> {
     let req: ImportReq = parse_body(body)?;
     let room = st.shared.import(req.record, req.public).await?;
-    Ok((StatusCode::CREATED, Json(json!({"id": room.id}))).into_response())
+    Ok((
+        StatusCode::CREATED,
+        Json(Imported {
+            id: room.id.clone(),
+        }),
+    ))
 }
 
 /// The WebSocket upgrade. It is under the per-address request budget like the rest of the API, except

@@ -5,43 +5,36 @@
 
 use std::net::SocketAddr;
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::json;
 use tabula_core::Seat;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::accounts::{AccountError, Accounts};
 use crate::http::{ApiPath, AppState, parse_body};
 use crate::model::{Refusal, Status};
+use crate::wire::api::{
+    ApiError, Claim, Claimed, Credentials, Deleted, Deletion, Leaderboard, MyGame, MyGames,
+    PasswordChange, PasswordChanged, Profile, SignedIn, SignedOut,
+};
 
 type AccountResult = Result<Response, AccountError>;
 
-/// The account routes.
-pub(crate) fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/account", post(sign_up).delete(delete_account))
-        .route("/api/account/password", post(change_password))
-        .route(
-            "/api/session",
-            get(session_info).post(sign_in).delete(sign_out),
-        )
-        .route("/api/players/{name}", get(profile))
-        .route("/api/leaderboard/{game}", get(leaderboard))
-        .route("/api/me/games", get(my_games))
-        .route("/api/me/seats", post(claim_seat))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Credentials {
-    name: String,
-    password: String,
+/// The account routes (one `routes!` per path).
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(sign_up, delete_account))
+        .routes(routes!(change_password))
+        .routes(routes!(session_info, sign_in, sign_out))
+        .routes(routes!(profile))
+        .routes(routes!(leaderboard))
+        .routes(routes!(my_games))
+        .routes(routes!(claim_seat))
 }
 
 /// A signed-in answer: the account's name and the session's CSRF token, with the session cookie.
@@ -55,12 +48,24 @@ fn signed_in(
     (
         status,
         [(header::SET_COOKIE, accounts.session_cookie(token))],
-        Json(json!({"name": name, "csrf": csrf})),
+        Json(SignedIn {
+            name: name.to_string(),
+            csrf: csrf.to_string(),
+        }),
     )
         .into_response()
 }
 
 /// `POST /api/account`: creates an account and signs it in.
+#[utoipa::path(post, path = "/api/account", tag = "accounts",
+    summary = "Create an account and sign it in (sets the session cookie)",
+    request_body = Credentials,
+    responses(
+        (status = 201, description = "Created and signed in", body = SignedIn, headers(("Set-Cookie" = String, description = "`tabula_session=…; Path=/; HttpOnly; SameSite=Lax` (`Secure` behind TLS)"))),
+        (status = 400, description = "A bad name or a weak password", body = ApiError),
+        (status = 409, description = "The name is taken", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
 async fn sign_up(
     State(st): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -83,6 +88,15 @@ async fn sign_up(
 }
 
 /// `POST /api/session`: signs in.
+#[utoipa::path(post, path = "/api/session", tag = "accounts",
+    summary = "Sign in (sets the session cookie); an unknown name and a wrong password get the same answer",
+    request_body = Credentials,
+    responses(
+        (status = 200, description = "Signed in", body = SignedIn, headers(("Set-Cookie" = String, description = "`tabula_session=…; Path=/; HttpOnly; SameSite=Lax` (`Secure` behind TLS)"))),
+        (status = 400, description = "Bad request: bad JSON or a bad field", body = ApiError),
+        (status = 401, description = "Wrong credentials", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
 async fn sign_in(
     State(st): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -104,58 +118,88 @@ async fn sign_in(
 }
 
 /// `GET /api/session`: who is signed in, and the session's CSRF token.
-async fn session_info(State(st): State<AppState>, headers: HeaderMap) -> AccountResult {
+#[utoipa::path(get, path = "/api/session", tag = "accounts",
+    summary = "Who is signed in, and the session's CSRF token",
+    responses(
+        (status = 200, description = "Signed in", body = SignedIn),
+        (status = 401, description = "Not signed in", body = ApiError),
+        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+async fn session_info(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<SignedIn>, AccountError> {
     let session = st
         .shared
         .accounts
         .session(&headers)
         .await?
         .ok_or(AccountError::NotSignedIn)?;
-    Ok(Json(json!({"name": session.account.name, "csrf": session.csrf})).into_response())
+    Ok(Json(SignedIn {
+        name: session.account.name,
+        csrf: session.csrf,
+    }))
 }
 
 /// `DELETE /api/session`: signs out (this session only).
+#[utoipa::path(delete, path = "/api/session", tag = "accounts",
+    summary = "Sign out (this session)",
+    params(("X-CSRF-Token" = String, Header, description = "The session's CSRF token (from signing in or `GET /api/session`)")),
+    responses(
+        (status = 200, description = "Signed out (the cookie is cleared)", body = SignedOut),
+        (status = 401, description = "Not signed in", body = ApiError),
+        (status = 403, description = "A missing or wrong `X-CSRF-Token`", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
 async fn sign_out(State(st): State<AppState>, headers: HeaderMap) -> AccountResult {
     let accounts = &st.shared.accounts;
     let session = accounts.signed_in(&headers).await?;
     accounts.close_session(&session).await?;
     Ok((
         [(header::SET_COOKIE, accounts.clear_cookie())],
-        Json(json!({"signed_out": true})),
+        Json(SignedOut { signed_out: true }),
     )
         .into_response())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PasswordChange {
-    current: String,
-    new: String,
-}
-
 /// `POST /api/account/password`: changes the password; the account's other sessions end.
+#[utoipa::path(post, path = "/api/account/password", tag = "accounts",
+    summary = "Change the password (the current one asked again); the account's other sessions end",
+    params(("X-CSRF-Token" = String, Header, description = "The session's CSRF token (from signing in or `GET /api/session`)")),
+    request_body = PasswordChange,
+    responses(
+        (status = 200, description = "Changed", body = PasswordChanged),
+        (status = 400, description = "A weak new password", body = ApiError),
+        (status = 401, description = "Not signed in, or a wrong current password", body = ApiError),
+        (status = 403, description = "A missing or wrong `X-CSRF-Token`", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
 async fn change_password(
     State(st): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> AccountResult {
+) -> Result<Json<PasswordChanged>, AccountError> {
     let req: PasswordChange = parse_body(body)?;
     let accounts = &st.shared.accounts;
     let session = accounts.signed_in(&headers).await?;
     accounts
         .change_password(&session, &req.current, &req.new, peer.ip())
         .await?;
-    Ok(Json(json!({"changed": true})).into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Deletion {
-    password: String,
+    Ok(Json(PasswordChanged { changed: true }))
 }
 
 /// `DELETE /api/account`: deletes the account (its password asked again).
+#[utoipa::path(delete, path = "/api/account", tag = "accounts",
+    summary = "Delete the signed-in account (its password asked again); its sessions end",
+    params(("X-CSRF-Token" = String, Header, description = "The session's CSRF token (from signing in or `GET /api/session`)")),
+    request_body = Deletion,
+    responses(
+        (status = 200, description = "Deleted (the cookie is cleared)", body = Deleted),
+        (status = 400, description = "Bad request: bad JSON or a bad field", body = ApiError),
+        (status = 401, description = "Not signed in, or a wrong password", body = ApiError),
+        (status = 403, description = "A missing or wrong `X-CSRF-Token`", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
 async fn delete_account(
     State(st): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -178,35 +222,65 @@ async fn delete_account(
     st.shared.refresh_players_of(&unfinished).await;
     Ok((
         [(header::SET_COOKIE, accounts.clear_cookie())],
-        Json(json!({"deleted": true})),
+        Json(Deleted { deleted: true }),
     )
         .into_response())
 }
 
 /// `GET /api/players/{name}`: a player's public profile.
-async fn profile(State(st): State<AppState>, ApiPath(name): ApiPath<String>) -> AccountResult {
+#[utoipa::path(get, path = "/api/players/{name}", tag = "accounts",
+    summary = "A player's profile: ratings per game (with their history), results, recent games, games in progress",
+    params(("name" = String, Path, description = "The account's name (any case)")),
+    responses(
+        (status = 200, description = "The profile", body = Profile),
+        (status = 404, description = "No such player", body = ApiError),
+        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+async fn profile(
+    State(st): State<AppState>,
+    ApiPath(name): ApiPath<String>,
+) -> Result<Json<Profile>, AccountError> {
     match st.shared.accounts.profile(&name).await? {
-        Some(p) => Ok(Json(p).into_response()),
+        Some(p) => Ok(Json(p)),
         None => Err(Refusal::NotFound(format!("no player `{name}`")).into()),
     }
 }
 
 /// `GET /api/leaderboard/{game}`: the best rated players of a game kind.
-async fn leaderboard(State(st): State<AppState>, ApiPath(game): ApiPath<String>) -> AccountResult {
+#[utoipa::path(get, path = "/api/leaderboard/{game}", tag = "accounts",
+    summary = "The 50 best settled ratings of a game kind",
+    params(("game" = String, Path, description = "A game kind's id")),
+    responses(
+        (status = 200, description = "The leaderboard", body = Leaderboard),
+        (status = 404, description = "No such game kind", body = ApiError),
+        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+async fn leaderboard(
+    State(st): State<AppState>,
+    ApiPath(game): ApiPath<String>,
+) -> Result<Json<Leaderboard>, AccountError> {
     st.shared
         .registry
         .get(&game)
         .map_err(|e| Refusal::NotFound(e.to_string()))?;
     let players = st.shared.accounts.leaderboard(&game).await?;
-    Ok(Json(
-        json!({"game": game, "max_rd": crate::accounts::LEADERBOARD_MAX_RD, "players": players}),
-    )
-    .into_response())
+    Ok(Json(Leaderboard {
+        game,
+        max_rd: crate::accounts::LEADERBOARD_MAX_RD,
+        players,
+    }))
 }
 
 /// `GET /api/me/games`: the signed-in player's games on any device, those awaiting their move
 /// first, with each seat's token.
-async fn my_games(State(st): State<AppState>, headers: HeaderMap) -> AccountResult {
+#[utoipa::path(get, path = "/api/me/games", tag = "accounts",
+    summary = "The signed-in player's games on any device (with each seat's token), those awaiting a move first",
+    responses(
+        (status = 200, description = "The games", body = MyGames),
+        (status = 401, description = "Not signed in", body = ApiError),
+        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+async fn my_games(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<MyGames>, AccountError> {
     let accounts = &st.shared.accounts;
     let session = accounts
         .session(&headers)
@@ -216,21 +290,29 @@ async fn my_games(State(st): State<AppState>, headers: HeaderMap) -> AccountResu
     let mut current = Vec::new();
     let mut finished = Vec::new();
     for s in seats {
-        let mut entry = json!({"id": s.game_id, "game": s.game, "seat": s.seat, "token": s.token,
-                               "status": s.status, "result": s.result, "updated_at": s.updated_at,
-                               "your_turn": false});
-        if s.status == Status::Running.as_str() || s.status == Status::Waiting.as_str() {
-            match st.shared.room(&s.game_id).await {
+        let not_over = s.status == Status::Running.as_str() || s.status == Status::Waiting.as_str();
+        let mut entry = MyGame {
+            id: s.game_id,
+            game: s.game,
+            seat: s.seat,
+            token: s.token,
+            status: s.status,
+            result: s.result,
+            updated_at: s.updated_at,
+            your_turn: false,
+            seat_name: None,
+        };
+        if not_over {
+            match st.shared.room(&entry.id).await {
                 Ok(room) => {
                     let inner = room.inner.lock().await;
-                    let your_turn = inner.core.status == Status::Running
-                        && inner.core.to_act().seats().contains(&Seat(s.seat));
-                    entry["your_turn"] = json!(your_turn);
-                    entry["status"] = json!(inner.core.status.as_str());
-                    entry["seat_name"] = json!(inner.core.state.seat_name(Seat(s.seat)));
+                    entry.your_turn = inner.core.status == Status::Running
+                        && inner.core.to_act().seats().contains(&Seat(entry.seat));
+                    entry.status = inner.core.status.as_str().to_string();
+                    entry.seat_name = Some(inner.core.state.seat_name(Seat(entry.seat)));
                 }
                 Err(e) => {
-                    tracing::warn!(game = %s.game_id, error = %e, "my games: cannot load a game")
+                    tracing::warn!(game = %entry.id, error = %e, "my games: cannot load a game")
                 }
             }
             current.push(entry);
@@ -239,37 +321,35 @@ async fn my_games(State(st): State<AppState>, headers: HeaderMap) -> AccountResu
         }
     }
     // Your turn first, then the other running games, then those waiting for players.
-    current.sort_by_key(|e| {
-        (
-            !e["your_turn"].as_bool().unwrap_or(false),
-            e["status"] != "running",
-        )
-    });
-    let awaiting = current
-        .iter()
-        .filter(|e| e["your_turn"].as_bool().unwrap_or(false))
-        .count();
-    Ok(
-        Json(json!({"name": session.account.name, "awaiting": awaiting,
-                   "games": current, "finished": finished}))
-        .into_response(),
-    )
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Claim {
-    game: String,
-    seat: u8,
-    token: String,
+    current.sort_by_key(|e| (!e.your_turn, e.status != Status::Running.as_str()));
+    let awaiting = current.iter().filter(|e| e.your_turn).count();
+    Ok(Json(MyGames {
+        name: session.account.name,
+        awaiting,
+        games: current,
+        finished,
+    }))
 }
 
 /// `POST /api/me/seats`: binds a seat this device holds anonymously (its token) to the account.
+#[utoipa::path(post, path = "/api/me/seats", tag = "accounts",
+    summary = "Bind a seat held on this device (its token) to the signed-in account",
+    params(("X-CSRF-Token" = String, Header, description = "The session's CSRF token (from signing in or `GET /api/session`)")),
+    request_body = Claim,
+    responses(
+        (status = 200, description = "Bound", body = Claimed),
+        (status = 400, description = "Bad request: bad JSON or a bad field", body = ApiError),
+        (status = 401, description = "Not signed in", body = ApiError),
+        (status = 403, description = "A missing or wrong CSRF token, or a wrong seat token", body = ApiError),
+        (status = 404, description = "No such game", body = ApiError),
+        (status = 409, description = "The seat is another account's, or the game is rated", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
 async fn claim_seat(
     State(st): State<AppState>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> AccountResult {
+) -> Result<Json<Claimed>, AccountError> {
     let req: Claim = parse_body(body)?;
     let accounts = &st.shared.accounts;
     let session = accounts.signed_in(&headers).await?;
@@ -288,8 +368,9 @@ async fn claim_seat(
         .claim(&req.game, req.seat, &session.account.id, &req.token)
         .await?;
     st.shared.refresh_players(&room).await;
-    Ok(
-        Json(json!({"game": req.game, "seat": req.seat, "name": session.account.name}))
-            .into_response(),
-    )
+    Ok(Json(Claimed {
+        game: req.game,
+        seat: req.seat,
+        name: session.account.name,
+    }))
 }

@@ -37,14 +37,17 @@
 
 use std::sync::{Arc, LazyLock};
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{Path, State};
-use axum::routing::{get, post};
-use axum::{Json, Router};
 
 use crate::model::Refusal;
 use serde::{Deserialize, Serialize};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::wire::api::ApiError;
 use serde_json::{Value, json};
 use tabula_core::dynamic::{DynGame, DynState, Registry};
 use tabula_core::{ActionError, Actor, GameRng, Observer, Seat, SeatResult, ToAct};
@@ -245,7 +248,7 @@ pub enum LessonError {
 }
 
 /// What one of the player's actions is: a JSON action (as listed) or one written in notation.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerAction {
     #[serde(default)]
@@ -684,11 +687,11 @@ pub fn lessons_of(game: &str) -> Option<&'static LessonFile> {
 }
 
 /// The lesson routes (`/api/lessons…`), over the games of `registry` that have lessons.
-pub fn routes<S: Clone + Send + Sync + 'static>(registry: Registry) -> Router<S> {
-    Router::new()
-        .route("/api/lessons", get(list_all))
-        .route("/api/lessons/{game}", get(list_game))
-        .route("/api/lessons/{game}/{n}", post(play_lesson))
+pub fn routes<S: Clone + Send + Sync + 'static>(registry: Registry) -> OpenApiRouter<S> {
+    OpenApiRouter::new()
+        .routes(routes!(list_all))
+        .routes(routes!(list_game))
+        .routes(routes!(play_lesson))
         .with_state(Arc::new(registry))
 }
 
@@ -702,6 +705,10 @@ fn summary(file: &LessonFile) -> Vec<Value> {
         .collect()
 }
 
+#[utoipa::path(get, path = "/api/lessons", tag = "lessons",
+    summary = "Every game's lessons: count, titles and goals",
+    responses((status = 200, description = "`{\"games\": [{game, name, count, lessons: [{n, title, goal}]}]}`", body = Object),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn list_all(State(reg): Reg) -> Json<Value> {
     let games: Vec<Value> = reg
         .games()
@@ -726,6 +733,13 @@ fn find(reg: &Registry, game: &str) -> Result<(Arc<dyn DynGame>, &'static Lesson
     Ok((kind.clone(), file))
 }
 
+#[utoipa::path(get, path = "/api/lessons/{game}", tag = "lessons",
+    summary = "One game's lessons",
+    params(("game" = String, Path, description = "A game kind's id")),
+    responses((status = 200, description = "`{game, name, count, lessons: [{n, title, goal}]}`", body = Object),
+        (status = 400, description = "A bad path", body = ApiError),
+        (status = 404, description = "No such game kind, or no lessons for it", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn list_game(
     State(reg): Reg,
     path: Result<Path<String>, PathRejection>,
@@ -740,9 +754,9 @@ async fn list_game(
 }
 
 /// The body of `POST /api/lessons/{game}/{n}`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct PlayReq {
+pub(crate) struct PlayReq {
     #[serde(default)]
     actions: Vec<PlayerAction>,
 }
@@ -782,6 +796,17 @@ pub(crate) async fn lesson_position(
         })
 }
 
+#[utoipa::path(post, path = "/api/lessons/{game}/{n}", tag = "lessons",
+    summary = "Lesson n after the player's actions: the position, legal actions, solved or failed, hint",
+    description = "A refused action is answered with the game's explanation (`422`). See `docs/protocol.md`, `Lessons`.",
+    params(("game" = String, Path, description = "A game kind's id"), ("n" = usize, Path, description = "The lesson's number, from 1")),
+    request_body(content = PlayReq, description = "The player's actions so far (an empty body: none)"),
+    responses((status = 200, description = "The lesson's progress", body = Object),
+        (status = 400, description = "Bad JSON or a malformed action", body = ApiError),
+        (status = 404, description = "No such game kind or lesson", body = ApiError),
+        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
+        (status = 422, description = "An illegal action (the game's explanation)", body = ApiError),
+        (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn play_lesson(
     State(reg): Reg,
     path: Result<Path<(String, String)>, PathRejection>,

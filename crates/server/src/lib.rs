@@ -5,7 +5,9 @@
 //! database, and only then acknowledges it and sends every seat and spectator its own view.
 //!
 //! * Protocol: HTTP + WebSocket, JSON, documented in `docs/protocol.md`; the HTTP endpoints are
-//!   described by the OpenAPI document at `/api/openapi.json` ([`openapi`]).
+//!   described by the OpenAPI document at `/api/openapi.json`, derived from the handlers
+//!   (`#[utoipa::path]` on each, registered with `utoipa_axum`'s router: see [`http`]); the bodies'
+//!   types are in [`wire`], with their TypeScript declarations in `web/src/wire/`.
 //! * Durability: the event log ([`model::EventData`]) in SQLite or PostgreSQL ([`db`]) is the source of
 //!   truth; games are rebuilt by replaying it, at startup (every unfinished game, once, to resume its
 //!   clock and AI seats and file it in the lobby's index) or on demand.
@@ -88,7 +90,6 @@ mod http_accounts;
 pub mod lessons;
 pub mod model;
 pub mod net;
-pub mod openapi;
 pub mod ratings;
 pub mod rooms;
 pub mod wire;

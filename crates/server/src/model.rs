@@ -13,8 +13,9 @@ use tabula_core::record::{JsonRecord, RecordedAction};
 use tabula_core::{ActionError, Actor, GameRng, Observer, Outcome, Seat, ToAct, rng_from_seed};
 
 /// Who plays a seat.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, utoipa::ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[ts(export_to = "server/")]
 pub enum SeatKind {
     /// A person, with a secret token: the creator's own seat or a friend's, joined by the link the
     /// creator was given; or (`open`) a seat anyone may take from the lobby.
@@ -44,8 +45,11 @@ impl SeatKind {
 }
 
 /// A game clock, enforced by the server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, utoipa::ToSchema,
+)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[ts(export_to = "server/")]
 pub enum ClockSpec {
     /// Fischer: a bank per seat, running while that seat owes a decision, plus an increment when its
     /// decision streak ends.

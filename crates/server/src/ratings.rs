@@ -118,8 +118,11 @@ pub struct SeatBinding {
 }
 
 /// A rated seek's range of ratings (inclusive).
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize, ts_rs::TS, utoipa::ToSchema,
+)]
 #[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
 pub struct RatingRange {
     pub min: f64,
     pub max: f64,

@@ -19,7 +19,7 @@ async fn health_openapi_catalog_and_web_fallback() {
     assert_eq!((s, body), (200, json!("ok")));
     let (s, doc) = get(addr, "/api/openapi.json").await;
     assert_eq!(s, 200);
-    assert_eq!(doc["openapi"], "3.0.3");
+    assert_eq!(doc["openapi"], "3.1.0");
     assert!(doc["paths"]["/api/games"]["post"].is_object());
     let (s, cat) = get(addr, "/api/catalog").await;
     assert_eq!(s, 200);

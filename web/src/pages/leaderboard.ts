@@ -5,19 +5,14 @@ import { api } from '../api';
 import { shownRating } from '../logic/chart';
 import { clear, h } from '../ui/dom';
 import { catalog } from './lobby';
-
-interface Board {
-  game: string;
-  max_rd: number;
-  players: { rank: number; name: string; rating: number; rd: number; games: number }[];
-}
+import type { Leaderboard } from '../wire/server/Leaderboard';
 
 export async function leaderboardPage(root: HTMLElement, game: string | undefined): Promise<void> {
   clear(root);
   const games = await catalog();
   const id = game ?? games[0]?.id;
   if (!id) return;
-  const board = await api.get<Board>(`/api/leaderboard/${encodeURIComponent(id)}`);
+  const board = await api.get<Leaderboard>(`/api/leaderboard/${encodeURIComponent(id)}`);
   const name = games.find((g) => g.id === id)?.name ?? id;
   document.title = `${name} leaderboard — Tabula`;
   root.append(h('section.card', { 'data-testid': 'leaderboard', 'data-game': id },

@@ -12,24 +12,22 @@ import { currentSession } from '../account';
 import { ratedBlock, ratingRange } from '../logic/rated';
 import { shownRating } from '../logic/chart';
 
-export interface CatalogGame {
-  id: string;
-  name: string;
-  description: string;
-  options: OptionSpec[];
-  default_seats: string[];
-}
+import type { Catalog } from '../wire/server/Catalog';
+import type { CatalogGame } from '../wire/server/CatalogGame';
+import type { ClockSpec } from '../wire/server/ClockSpec';
+import type { CreateGame } from '../wire/server/CreateGame';
+import type { Created } from '../wire/server/Created';
+import type { Imported } from '../wire/server/Imported';
+import type { Joined } from '../wire/server/Joined';
+import type { JoinRequest } from '../wire/server/JoinRequest';
+import type { Lobby } from '../wire/server/Lobby';
+import type { LobbyGame } from '../wire/server/LobbyGame';
+import type { LobbySeat } from '../wire/server/LobbySeat';
+import type { Preview } from '../wire/server/Preview';
+import type { PreviewRequest } from '../wire/server/PreviewRequest';
+import type { SeatKind } from '../wire/server/SeatKind';
 
-interface LobbyGame {
-  id: string;
-  game: string;
-  name: string;
-  status: string;
-  seats: { seat: number; name: string; kind: string; joined: boolean; open?: boolean; level?: number; player?: { name: string; rating: number | null; rd: number | null } }[];
-  moves: number;
-  rated?: boolean;
-  rating_range?: { min: number; max: number } | null;
-}
+export type { CatalogGame };
 
 /** A created game's rating settings: rated or casual, and a rated seek's range. */
 interface Rated {
@@ -42,7 +40,7 @@ type SeatChoice = 'me' | 'friend' | 'open' | `ai${number}`;
 /** The AI crate's levels (crates/ai: LEVELS). */
 const AI_LEVELS: [number, string][] = [[1, 'Novice'], [2, 'Casual'], [3, 'Club'], [4, 'Expert'], [5, 'Master']];
 
-const CLOCKS: Record<string, unknown> = {
+const CLOCKS: Record<string, ClockSpec | null> = {
   none: null,
   blitz: { kind: 'fischer', initial_ms: 300000, increment_ms: 3000 },
   rapid: { kind: 'fischer', initial_ms: 900000, increment_ms: 10000 },
@@ -58,7 +56,7 @@ const CLOCK_LABELS: Record<string, string> = {
 let catalogCache: CatalogGame[] | null = null;
 export async function catalog(): Promise<CatalogGame[]> {
   if (!catalogCache) {
-    const c = await api.get<{ games: CatalogGame[] }>('/api/catalog');
+    const c = await api.get<Catalog>('/api/catalog');
     catalogCache = c.games;
   }
   return catalogCache;
@@ -183,9 +181,8 @@ function toggleForm(g: CatalogGame, host: HTMLElement): void {
 
   const refreshSeats = async () => {
     try {
-      const p = await api.post<{ options: unknown; seats: string[] }>(`/api/catalog/${g.id}/preview`, {
-        options: changedOnly(g.options, values),
-      });
+      const request: PreviewRequest = { options: changedOnly(g.options, values) };
+      const p = await api.post<Preview>(`/api/catalog/${g.id}/preview`, request);
       errors.textContent = '';
       seatNames = p.seats;
       seatChoices = seatNames.map((_, i) => seatChoices[i] ?? (i === 0 ? 'me' : 'ai3'));
@@ -255,17 +252,14 @@ async function create(
   errorHost: HTMLElement,
   rated: Rated = { rated: false, range: null },
 ): Promise<void> {
-  const seats = choices.map((c) =>
+  const seats = choices.map((c): SeatKind =>
     c.startsWith('ai') ? { kind: 'ai', level: Number(c.slice(2)) || 3 } : c === 'open' ? { kind: 'human', open: true } : { kind: 'human' },
   );
   // Every seat for "me" is this device's: several make a hot-seat game, played on this page in turn.
   const mySeats = hostSeats(choices);
   errorHost.querySelector('[data-testid=create-error]')?.remove();
   try {
-    const res = await api.post<{
-      id: string;
-      seats: { seat: number; name: string; kind: string; token?: string; join_url?: string }[];
-    }>('/api/games', {
+    const request: CreateGame = {
       game: g.id,
       options,
       seats,
@@ -274,12 +268,15 @@ async function create(
       public: isPublic || choices.includes('open'),
       rated: rated.rated || undefined,
       rating_range: rated.range ?? undefined,
-    });
-    const mine = res.seats.filter((s) => mySeats.includes(s.seat) && typeof s.token === 'string');
-    for (const s of mine) saveSeat(res.id, { seat: s.seat, token: s.token as string });
+    };
+    const res = await api.post<Created>('/api/games', request);
+    // A person's seat made with a token (the creator's, a friend's by link).
+    const tokened = res.seats.flatMap((s) => (s.kind === 'human' && typeof s.token === 'string' ? [{ ...s, token: s.token }] : []));
+    const mine = tokened.filter((s) => mySeats.includes(s.seat));
+    for (const s of mine) saveSeat(res.id, { seat: s.seat, token: s.token });
     // The friends' links are kept on this device and shown on the waiting game page, each with a Copy
     // button, until its seat is joined.
-    const invites = res.seats
+    const invites = tokened
       .filter((s) => choices[s.seat] === 'friend' && s.join_url)
       .map((s) => ({ seat: s.seat, name: s.name, url: `${location.origin}${s.join_url}` }));
     if (invites.length) saveInvites(res.id, invites);
@@ -291,9 +288,9 @@ async function create(
 }
 
 async function refreshLists(host: HTMLElement): Promise<void> {
-  let data: { open: LobbyGame[]; live: LobbyGame[] };
+  let data: Lobby;
   try {
-    data = await api.get('/api/lobby');
+    data = await api.get<Lobby>('/api/lobby');
   } catch (e) {
     clear(host);
     host.append(h('h2', 'Open and live games'), h('p.error', e instanceof Error ? e.message : String(e)));
@@ -318,8 +315,8 @@ async function refreshLists(host: HTMLElement): Promise<void> {
 /** A lobby game's line: its kind, rated or not, each seat (the account holding it with its rating in
  * that kind, "player" for an anonymous one), the moves so far. */
 function lobbyLine(g: LobbyGame): HTMLElement {
-  const seat = (s: LobbyGame['seats'][number]) => {
-    if (s.kind === 'ai') return `${s.name}: AI ${s.level ?? ''}`;
+  const seat = (s: LobbySeat) => {
+    if (s.kind === 'ai') return `${s.name}: AI ${s.level}`;
     if (!s.joined) return `${s.name}: ${s.open ? 'open' : 'invited friend'}`;
     if (!s.player) return `${s.name}: player`;
     return h('span', `${s.name}: `,
@@ -334,7 +331,9 @@ function lobbyLine(g: LobbyGame): HTMLElement {
 
 async function claim(id: string, seat: number, host: HTMLElement): Promise<void> {
   try {
-    const r = await api.post<{ seat: number; token: string }>(`/api/games/${id}/join`, { seat });
+    const request: JoinRequest = { seat };
+    const r = await api.post<Joined>(`/api/games/${id}/join`, request);
+    if (r.token === null) throw new Error('the server gave no token for the seat');
     saveSeat(id, { seat: r.seat, token: r.token });
     navigate(`/game/${id}`);
   } catch (e) {
@@ -358,7 +357,7 @@ function importSection(): HTMLElement {
         return;
       }
       try {
-        const r = await api.post<{ id: string }>('/api/records', { record: parsed.record, public: false });
+        const r = await api.post<Imported>('/api/records', { record: parsed.record, public: false });
         navigate(`/replay/${r.id}`);
       } catch (err) {
         msg.className = 'error';

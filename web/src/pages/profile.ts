@@ -7,15 +7,7 @@ import { ratingChart, shownRating, type RatingPoint } from '../logic/chart';
 import { clear, h, s } from '../ui/dom';
 import { catalog } from './lobby';
 import { loadSeats } from '../store';
-
-interface Profile {
-  name: string;
-  created_at: number;
-  ratings: Record<string, { rating: number; rd: number; games: number; history: RatingPoint[] }>;
-  results: { win: number; draw: number; loss: number };
-  recent_games: { id: string; game: string; seat: number; result: string | null; at: number }[];
-  playing: { id: string; game: string; seat: number; status: string }[];
-}
+import type { Profile } from '../wire/server/Profile';
 
 /** The names of the game kinds, by id (the catalog's; the id itself for one it does not list). */
 export async function gameNames(): Promise<(id: string) => string> {

@@ -19,33 +19,48 @@ use crate::model::{
 };
 use crate::ratings::SeatBinding;
 
-/// A request to create a game.
-#[derive(Debug, Clone, serde::Deserialize)]
+/// `POST /api/games`: a request to create a game. `seats` says who plays each seat; the creator holds
+/// `host_seats` (or `host_seat`), whose tokens the answer gives.
+#[derive(Debug, Clone, serde::Deserialize, ts_rs::TS, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
 pub struct CreateGame {
+    /// The game kind (an id of `GET /api/catalog`).
     pub game: String,
+    /// The options (absent: the defaults).
     #[serde(default)]
+    #[ts(optional)]
     pub options: Option<Value>,
     pub seats: Vec<SeatKind>,
+    /// The seats the creator holds (absent: none, e.g. an AI match).
     #[serde(default)]
+    #[ts(as = "Option<Vec<u8>>", optional)]
     pub host_seats: Vec<u8>,
     /// One host seat (the same as `host_seats: [seat]`).
     #[serde(default)]
+    #[ts(optional)]
     pub host_seat: Option<u8>,
+    /// A clock (absent: none).
     #[serde(default)]
+    #[ts(optional)]
     pub clock: Option<ClockSpec>,
+    /// Listed in the lobby (absent: yes).
     #[serde(default)]
+    #[ts(optional)]
     pub public: Option<bool>,
     /// Refused when given: a live game's seed is drawn by the server (see [`draw_seed`]). The field
     /// exists so that a client that sends one is told why.
     #[serde(default)]
+    #[ts(optional)]
     pub seed: Option<Value>,
     /// A rated game (see [`crate::ratings`]): only for a signed-in creator holding one seat, with no
     /// AI seat; every other seat is joined by a signed-in player.
     #[serde(default)]
+    #[ts(optional)]
     pub rated: Option<bool>,
     /// A rated seek's range of ratings for the players who join.
     #[serde(default)]
+    #[ts(optional)]
     pub rating_range: Option<crate::ratings::RatingRange>,
 }
 

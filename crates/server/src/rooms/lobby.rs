@@ -11,11 +11,11 @@ use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde_json::json;
+use tabula_core::Seat;
 
-use super::render::seats_json;
 use super::{Room, RoomInner, Shared, detached, now_ms};
 use crate::model::{EventData, Status};
+use crate::wire::api::{LobbyGame, LobbySeat};
 
 /// Public unfinished games' summaries as JSON text (rendered once per change, so answering the lobby
 /// only joins texts), newest first (keyed by creation time, then id).
@@ -35,7 +35,7 @@ impl Shared {
             .summary
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .to_string();
+            .clone();
         let created_at = inner.events.first().map_or(0, |e| e.at);
         let key = (Reverse(created_at), room.id.clone());
         let status = inner.core.status;
@@ -183,28 +183,43 @@ impl Room {
     pub(super) fn refresh_summary(&self, inner: &RoomInner) {
         let core = &inner.core;
         let created_at = inner.events.first().map_or(0, |e| e.at);
-        let mut seats = seats_json(core);
         let players = self.players.lock().unwrap_or_else(|e| e.into_inner());
-        for (seat, player) in seats.iter_mut().zip(players.iter()) {
-            if let (Some(o), Some(p)) = (seat.as_object_mut(), player) {
-                o.insert("player".into(), p.clone());
-            }
-        }
+        let seats = core
+            .config
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, kind)| LobbySeat {
+                seat: i,
+                name: core.state.seat_name(Seat::new(i)),
+                joined: core.joined.get(i).copied().unwrap_or(false),
+                kind: kind.clone(),
+                player: players.get(i).cloned().flatten(),
+            })
+            .collect();
         drop(players);
-        let summary = json!({
-            "id": self.id,
-            "game": core.config.game,
-            "name": self.kind.name(),
-            "status": core.status.as_str(),
-            "public": core.config.public,
-            "created_at": created_at,
-            "seats": seats,
-            "clock": core.config.clock,
-            "moves": core.actions,
-            "seed_commitment": &*core.seed_commitment,
-            "rated": core.config.rated,
-            "rating_range": core.config.rating_range,
-        });
+        let summary = LobbyGame {
+            id: self.id.clone(),
+            game: core.config.game.clone(),
+            name: self.kind.name().to_string(),
+            status: core.status.as_str().to_string(),
+            public: core.config.public,
+            created_at,
+            seats,
+            clock: core.config.clock,
+            moves: core.actions,
+            seed_commitment: core.seed_commitment.to_string(),
+            rated: core.config.rated,
+            rating_range: core.config.rating_range,
+        };
+        // Rendered once per change: answering the lobby only joins these texts.
+        let summary = match serde_json::to_string(&summary) {
+            Ok(text) => text,
+            Err(e) => {
+                tracing::error!(game_id = %self.id, error = %e, "cannot render the lobby summary");
+                return;
+            }
+        };
         *self.summary.lock().unwrap_or_else(|e| e.into_inner()) = summary;
         *self.status.lock().unwrap_or_else(|e| e.into_inner()) = core.status;
     }

@@ -44,7 +44,6 @@ use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use serde_json::Value;
 use tabula_core::dynamic::{DynGame, DynState};
 use tabula_core::{Observer, Seat};
 use tokio::sync::{Mutex, Semaphore, broadcast};
@@ -94,10 +93,10 @@ pub struct Room {
     pub kind: Arc<dyn DynGame>,
     pub inner: Mutex<RoomInner>,
     pub tx: broadcast::Sender<Arc<Update>>,
-    summary: StdMutex<Value>,
+    summary: StdMutex<String>,
     /// Per seat, the account holding it as the lobby shows it (`{"name", "rating", "rd"}`), kept in
     /// the summary; set by [`Shared::refresh_players`].
-    players: StdMutex<Vec<Option<Value>>>,
+    players: StdMutex<Vec<Option<crate::wire::api::LobbyPlayer>>>,
     status: StdMutex<Status>,
     /// Replay checkpoints (built on demand by [`Room::view_at`]; the log only grows, so they stay
     /// valid), at most [`MAX_CHECKPOINTS`].
@@ -289,7 +288,7 @@ impl Room {
                 unsure: false,
             }),
             tx,
-            summary: StdMutex::new(Value::Null),
+            summary: StdMutex::new(String::from("null")),
             players: StdMutex::new(Vec::new()),
             status: StdMutex::new(status),
             checkpoints: StdMutex::new(Checkpoints::new(REPLAY_STRIDE, MAX_CHECKPOINTS)),

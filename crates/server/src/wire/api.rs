@@ -1,8 +1,550 @@
-//! See [`super`].
+//! The HTTP bodies other than a game's messages (those are [`super::game`]'s): the catalog, creating,
+//! joining and playing a game over HTTP, imports, the errors, and the account endpoints. Each derives
+//! serde (the JSON is exactly what the server sends and reads), its TypeScript declaration (`ts_rs::TS`,
+//! under `web/src/wire/server/`) and its OpenAPI schema (`utoipa::ToSchema`).
+//!
+//! A request type refuses unknown fields (`deny_unknown_fields`): a misspelt field is a `400`, never
+//! silently ignored.
 
-use tabula_core::wire::{Config, ExportError};
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tabula_core::options::{OptionKind, OptionSpec};
+use tabula_core::wire::{Config, ExportError, TS};
+use utoipa::ToSchema;
+
+use crate::model::{ClockSpec, SeatKind};
+use crate::ratings::RatingRange;
 
 /// Exports this module's wire types under `server/`.
-pub fn export_ts(_cfg: &Config) -> Result<(), ExportError> {
+pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
+    ApiError::export_all(cfg)?;
+    Catalog::export_all(cfg)?;
+    PreviewRequest::export_all(cfg)?;
+    Preview::export_all(cfg)?;
+    crate::rooms::CreateGame::export_all(cfg)?;
+    Created::export_all(cfg)?;
+    JoinRequest::export_all(cfg)?;
+    Joined::export_all(cfg)?;
+    ActionRequest::export_all(cfg)?;
+    SeatAuth::export_all(cfg)?;
+    SeatOpRequest::export_all(cfg)?;
+    Committed::export_all(cfg)?;
+    Rematched::export_all(cfg)?;
+    Imported::export_all(cfg)?;
+    Credentials::export_all(cfg)?;
+    SignedIn::export_all(cfg)?;
+    SignedOut::export_all(cfg)?;
+    PasswordChange::export_all(cfg)?;
+    PasswordChanged::export_all(cfg)?;
+    Deletion::export_all(cfg)?;
+    Deleted::export_all(cfg)?;
+    Profile::export_all(cfg)?;
+    Leaderboard::export_all(cfg)?;
+    MyGames::export_all(cfg)?;
+    Claim::export_all(cfg)?;
+    Claimed::export_all(cfg)?;
+    Lobby::export_all(cfg)?;
     Ok(())
+}
+
+/// Every refusal: `{"error": {"code", "message"}}`, with the HTTP status of the code (the codes are
+/// listed in `docs/protocol.md`, "Errors").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct ApiError {
+    pub error: ApiErrorDetail,
+}
+
+/// A refusal's stable code (`not_found`, `bad_token`, `illegal_action`, …) and its sentence for people.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct ApiErrorDetail {
+    pub code: String,
+    pub message: String,
+}
+
+impl ApiError {
+    /// The body of a refusal with this code and message.
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> ApiError {
+        ApiError {
+            error: ApiErrorDetail {
+                code: code.into(),
+                message: message.into(),
+            },
+        }
+    }
+}
+
+/// `GET /api/catalog`: the games this server plays.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Catalog {
+    pub games: Vec<CatalogGame>,
+}
+
+/// One game kind of the catalog.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct CatalogGame {
+    /// The kind's id (`kyo`, `syba`, …), as in `POST /api/games`.
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    /// The options a game of this kind takes, with their defaults.
+    pub options: Vec<GameOption>,
+    /// The seats' names with the default options.
+    pub default_seats: Vec<String>,
+}
+
+/// One option of a game kind: its name (as in the rules file), type, default and a one-line
+/// description (the core's `OptionSpec`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct GameOption {
+    pub name: String,
+    #[serde(flatten)]
+    pub kind: GameOptionKind,
+    /// A value of the option's type.
+    pub default: Value,
+    pub description: String,
+}
+
+/// An option's type (`"type"`) and its valid values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[ts(export_to = "server/")]
+pub enum GameOptionKind {
+    /// `true` or `false`.
+    Bool,
+    /// A whole number in `min..=max`.
+    Int { min: i64, max: i64 },
+    /// One of the listed words.
+    Choice { values: Vec<String> },
+}
+
+impl From<OptionSpec> for GameOption {
+    fn from(o: OptionSpec) -> GameOption {
+        GameOption {
+            name: o.name,
+            kind: match o.kind {
+                OptionKind::Bool => GameOptionKind::Bool,
+                OptionKind::Int { min, max } => GameOptionKind::Int { min, max },
+                OptionKind::Choice { values } => GameOptionKind::Choice { values },
+            },
+            default: o.default,
+            description: o.description,
+        }
+    }
+}
+
+/// `POST /api/catalog/{game}/preview`: options to check.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct PreviewRequest {
+    /// The options (an object; absent: the defaults).
+    #[serde(default)]
+    #[ts(optional)]
+    pub options: Option<Value>,
+}
+
+/// The options as the game reads them (defaults filled in) and its seats' names with them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Preview {
+    pub options: Value,
+    pub seats: Vec<String>,
+}
+
+/// One seat of a game just created (`POST /api/games`). Irregular, kept as it has always been: an AI
+/// seat has its `level` and no `open`; a person's seat always has `open`, and its `token` and
+/// `join_url` only when the server made a token for it (the host's seats and seats joined by link).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[ts(export_to = "server/")]
+pub enum CreatedSeat {
+    Ai {
+        seat: usize,
+        name: String,
+        level: u8,
+    },
+    Human {
+        seat: usize,
+        name: String,
+        open: bool,
+        /// The seat's secret token (send it to act as the seat).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+        /// The page that joins the seat with its token (`/join/{id}/{seat}/{token}`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        join_url: Option<String>,
+    },
+}
+
+/// `201` to `POST /api/games`: the new game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Created {
+    pub id: String,
+    /// The game kind.
+    pub game: String,
+    /// `waiting` or `running`.
+    pub status: String,
+    pub seats: Vec<CreatedSeat>,
+    /// The page spectators watch it on.
+    pub watch_url: String,
+    /// SHA-256 (hex) of the game's seed, revealed when the game is over.
+    pub seed_commitment: String,
+}
+
+/// `POST /api/games/{id}/join`: the seat to take; its `token` when it was created with one (a link's
+/// seat), none for an open seat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct JoinRequest {
+    pub seat: u8,
+    #[serde(default)]
+    #[ts(optional)]
+    pub token: Option<String>,
+}
+
+/// The seat joined, its name and the token to act as it (`null` is in the type because the join's
+/// answer always had it so; every join made today gives a token).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Joined {
+    pub seat: u8,
+    pub name: String,
+    pub token: Option<String>,
+}
+
+/// `POST /api/games/{id}/action`: the seat, its token, and exactly one of `action` (the action's JSON,
+/// as in the game's legal list) and `notation` (its text).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct ActionRequest {
+    pub seat: u8,
+    pub token: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub action: Option<Value>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub notation: Option<String>,
+}
+
+/// A seat and its token: `POST /api/games/{id}/resign` and `/rematch`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct SeatAuth {
+    pub seat: u8,
+    pub token: String,
+}
+
+/// `POST /api/games/{id}/draw` and `/takeback`: the seat, its token and `op`: `offer`, `accept` or
+/// `decline` (another word is refused with `400`, naming the three).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct SeatOpRequest {
+    pub seat: u8,
+    pub token: String,
+    pub op: String,
+}
+
+/// A change committed: the game's sequence number after it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Committed {
+    pub seq: u64,
+}
+
+/// The rematch (created, or joined when the opponent asked first): its id, the seat and the token,
+/// the same as in the finished game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Rematched {
+    pub id: String,
+    pub seat: u8,
+    pub token: String,
+}
+
+/// `201` to `POST /api/records`: the imported game's id (read-only, watched at `/watch/{id}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Imported {
+    pub id: String,
+}
+
+/// `POST /api/account` and `POST /api/session`: a name (3 to 20 letters, digits, `-` and `_`) and a
+/// password (8 to 128 characters).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct Credentials {
+    pub name: String,
+    pub password: String,
+}
+
+/// Signed in (with the session cookie), or `GET /api/session`: the account's name and the session's
+/// CSRF token (send it as `X-CSRF-Token` with every change made as the account).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct SignedIn {
+    pub name: String,
+    pub csrf: String,
+}
+
+/// `DELETE /api/session`: signed out (always `true`; the cookie is cleared).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct SignedOut {
+    pub signed_out: bool,
+}
+
+/// `POST /api/account/password`: the current password and the new one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct PasswordChange {
+    pub current: String,
+    pub new: String,
+}
+
+/// The password changed (always `true`); the account's other sessions ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct PasswordChanged {
+    pub changed: bool,
+}
+
+/// `DELETE /api/account`: the password, asked again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct Deletion {
+    pub password: String,
+}
+
+/// The account deleted (always `true`; the cookie is cleared).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Deleted {
+    pub deleted: bool,
+}
+
+/// `GET /api/players/{name}`: a player's public profile.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Profile {
+    pub name: String,
+    /// When the account was made (milliseconds since the Unix epoch).
+    pub created_at: i64,
+    /// The player's rating in each game kind they played rated (by kind id).
+    pub ratings: BTreeMap<String, ProfileRating>,
+    pub results: Results,
+    /// The last 50 finished games, newest first.
+    pub recent_games: Vec<RecentGame>,
+    /// The games being played or waiting for players.
+    pub playing: Vec<PlayingGame>,
+}
+
+/// A player's rating in one game kind (Glicko-2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct ProfileRating {
+    pub rating: f64,
+    /// The rating's deviation.
+    pub rd: f64,
+    /// Rated games played.
+    pub games: i64,
+    /// The rating after each of the last 100 rated games, oldest first.
+    pub history: Vec<RatingPoint>,
+}
+
+/// The rating after one rated game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct RatingPoint {
+    pub game_id: String,
+    /// When (milliseconds since the Unix epoch).
+    pub at: i64,
+    pub rating: f64,
+    pub rd: f64,
+}
+
+/// Finished games won, drawn and lost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Results {
+    pub win: usize,
+    pub draw: usize,
+    pub loss: usize,
+}
+
+/// A finished game of a profile.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct RecentGame {
+    pub id: String,
+    /// The game kind.
+    pub game: String,
+    pub seat: u8,
+    /// `win`, `draw` or `loss` (`null` when the game ended without a result for the seat).
+    pub result: Option<String>,
+    /// When it ended (milliseconds since the Unix epoch).
+    pub at: i64,
+}
+
+/// A game of a profile that is not over.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct PlayingGame {
+    pub id: String,
+    pub game: String,
+    pub seat: u8,
+    /// `running` or `waiting`.
+    pub status: String,
+}
+
+/// `GET /api/leaderboard/{game}`: the best rated players of a game kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Leaderboard {
+    pub game: String,
+    /// Only ratings whose deviation is under this are listed (settled ratings).
+    pub max_rd: f64,
+    pub players: Vec<LeaderboardRow>,
+}
+
+/// One line of a leaderboard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct LeaderboardRow {
+    /// 1 for the best.
+    pub rank: usize,
+    pub name: String,
+    pub rating: f64,
+    pub rd: f64,
+    pub games: i64,
+}
+
+/// `GET /api/me/games`: the signed-in player's games on any device.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct MyGames {
+    /// The account's name.
+    pub name: String,
+    /// How many games await the player's move.
+    pub awaiting: usize,
+    /// The games not over: those awaiting the player's move first, then the other running games,
+    /// then those waiting for players.
+    pub games: Vec<MyGame>,
+    /// The last 50 finished games, newest first.
+    pub finished: Vec<MyGame>,
+}
+
+/// One of the signed-in player's seats.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct MyGame {
+    /// The game's id.
+    pub id: String,
+    /// The game kind.
+    pub game: String,
+    pub seat: u8,
+    /// The seat's token (to play it on this device).
+    pub token: String,
+    /// `waiting`, `running`, `over`, …
+    pub status: String,
+    /// The seat's result once the game is over (`win`, `draw` or `loss`).
+    pub result: Option<String>,
+    /// The game's last change (milliseconds since the Unix epoch).
+    pub updated_at: i64,
+    pub your_turn: bool,
+    /// The seat's name, given for the games not over (when the game could be loaded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat_name: Option<String>,
+}
+
+/// `POST /api/me/seats`: a seat this device holds anonymously (its token), to bind to the account.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct Claim {
+    pub game: String,
+    pub seat: u8,
+    pub token: String,
+}
+
+/// The seat bound to the account (`name`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Claimed {
+    pub game: String,
+    pub seat: u8,
+    pub name: String,
+}
+
+/// `GET /api/lobby`: the public games with an open seat (`open`) and the public running games
+/// (`live`), newest first, at most 200 of each.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Lobby {
+    pub open: Vec<LobbyGame>,
+    pub live: Vec<LobbyGame>,
+}
+
+/// A game's line in the lobby.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct LobbyGame {
+    pub id: String,
+    /// The game kind's id.
+    pub game: String,
+    /// The game kind's name.
+    pub name: String,
+    /// `waiting` or `running`.
+    pub status: String,
+    pub public: bool,
+    /// When it was created (milliseconds since the Unix epoch).
+    pub created_at: i64,
+    pub seats: Vec<LobbySeat>,
+    pub clock: Option<ClockSpec>,
+    /// Actions played.
+    pub moves: u64,
+    /// SHA-256 (hex) of the game's seed.
+    pub seed_commitment: String,
+    pub rated: bool,
+    /// A rated seek's range of ratings for the players who join.
+    pub rating_range: Option<RatingRange>,
+}
+
+/// A seat of a lobby's game: its number, name, whether it is joined, who plays it (`kind`, with the
+/// AI's `level` or a person's seat's `open`), and the account holding it, if any.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct LobbySeat {
+    pub seat: usize,
+    pub name: String,
+    pub joined: bool,
+    #[serde(flatten)]
+    pub kind: SeatKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<LobbyPlayer>,
+}
+
+/// The account holding a seat, with its rating and RD in the game's kind (`null` before its first
+/// rated game of that kind).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct LobbyPlayer {
+    pub name: String,
+    pub rating: Option<f64>,
+    pub rd: Option<f64>,
 }
