@@ -93,6 +93,10 @@ pub trait DynState: Send + Sync + Debug {
         action: &Value,
         observer: Observer,
     ) -> Option<Vec<String>>;
+    /// Why the cells `seat` clicked lead to no legal action ([`Game::explain_cells`]), as a sentence
+    /// for the player: "The game is over", "It is Red's turn" when `seat` owes no decision, `None` when
+    /// some legal action's cells start with `cells` (nothing is wrong) or the game has nothing to say.
+    fn explain_cells(&self, seat: Seat, cells: &[String]) -> Option<String>;
     /// What `observer` may see, as JSON.
     fn view(&self, observer: Observer) -> Value;
     /// The full state as JSON (authority only).
@@ -114,8 +118,9 @@ pub trait DynState: Send + Sync + Debug {
 }
 
 /// One legal action as a client receives it: the action (sent back unchanged to take it), its
-/// notation (shown to the player) and its cells ([`Game::action_cells`]: what the player clicks to
-/// choose it; empty for a button).
+/// notation, its plain words ([`Game::action_words`] as the acting seat sees it: what buttons and
+/// choices show) and its cells ([`Game::action_cells`]: what the player clicks to choose it; empty for
+/// a button).
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[ts(export_to = "core/")]
 pub struct ListedAction {
@@ -123,6 +128,9 @@ pub struct ListedAction {
     #[ts(type = "unknown")]
     pub action: Value,
     pub notation: String,
+    /// The action in plain words, as the seat taking it sees them ("Gold: Heavy Pawn A0 → A1, leaves
+    /// 2 chips").
+    pub words: String,
     pub cells: Vec<String>,
 }
 
@@ -164,6 +172,45 @@ pub fn resolve_chance(
         taken += 1;
     }
     Ok(taken)
+}
+
+/// [`Game::explain_cells`] with the checks every game shares: the game is over, `seat` owes no
+/// decision now, or the cells lead to a legal action (then there is nothing to explain: `None`). The
+/// answer starts with a capital letter and ends without a full stop, like the games' other words.
+pub fn explain_cells<G: Game>(game: &G, seat: Seat, cells: &[String]) -> Option<String> {
+    if seat.index() >= game.seats() || cells.is_empty() {
+        return None;
+    }
+    let to_act = game.to_act();
+    if let ToAct::Over(_) = to_act {
+        return Some("The game is over".to_string());
+    }
+    if !to_act.includes(seat) {
+        let others: Vec<String> = to_act.seats().iter().map(|s| game.seat_name(*s)).collect();
+        return Some(match others.as_slice() {
+            [] => "It is not your turn".to_string(),
+            [one] => format!("It is not your turn: {one} is to act"),
+            _ => format!("It is not your turn: {} are to act", others.join(" and ")),
+        });
+    }
+    let leads = crate::legal_actions_vec(game, seat).iter().any(|a| {
+        let c = game.action_cells(a);
+        c.len() >= cells.len() && c.iter().zip(cells).all(|(x, y)| x == y)
+    });
+    if leads {
+        return None;
+    }
+    game.explain_cells(seat, cells).map(|s| sentence(&s))
+}
+
+/// A refusal's text as a player reads it: the first letter capitalised, no trailing full stop.
+pub fn sentence(text: &str) -> String {
+    let t = text.trim().trim_end_matches('.');
+    let mut chars = t.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 /// A typed game state behind the type-erased interface.
@@ -251,6 +298,9 @@ impl<G: Game> DynState for Erased<G> {
             .map(|a| ListedAction {
                 action: to_json(a),
                 notation: self.0.action_notation(a),
+                words: self
+                    .0
+                    .action_words(Actor::Seat(seat), a, Observer::Seat(seat)),
                 cells: self.0.action_cells(a),
             })
             .collect()
@@ -302,6 +352,9 @@ impl<G: Game> DynState for Erased<G> {
         let a = parse_action_json::<G>(action).ok()?;
         self.0.describe_action(actor, &a, observer)?;
         Some(self.0.action_cells(&a))
+    }
+    fn explain_cells(&self, seat: Seat, cells: &[String]) -> Option<String> {
+        explain_cells(&self.0, seat, cells)
     }
     fn view(&self, observer: Observer) -> Value {
         to_json(&self.0.view(observer))

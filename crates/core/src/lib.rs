@@ -411,6 +411,20 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
         Vec::new()
     }
 
+    /// Why the cells a player clicked lead to no legal action of `seat`, in the engine's own words (a
+    /// short sentence a player reads: "A Light Pawn cannot make Mana moves", "That is Red's piece").
+    /// `cells` are named as in [`Game::action_cells`]: one cell no legal action starts from, or a path
+    /// (a selected piece, then a cell) that no legal action follows. Called only when `seat` owes a
+    /// decision and no legal action's cells start with `cells` ([`dynamic::DynState::explain_cells`]
+    /// checks both). `None` (the default) when the game has nothing to say.
+    ///
+    /// Reason only from what `seat` may see ([`Game::view`] of that seat) or from public facts: the
+    /// answer must never reveal a hidden setup, a hand or a deck.
+    fn explain_cells(&self, seat: Seat, cells: &[String]) -> Option<String> {
+        let _ = (seat, cells);
+        None
+    }
+
     /// The game's text notation of `action` in this state.
     fn action_notation(&self, action: &Self::Action) -> String {
         serde_json::to_string(action).unwrap_or_else(|_| format!("{action:?}"))

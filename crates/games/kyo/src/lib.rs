@@ -702,6 +702,13 @@ impl Game for Kyo {
         self.cells(action)
     }
 
+    fn explain_cells(&self, seat: Seat, cells: &[String]) -> Option<String> {
+        if seat != self.to_move {
+            return None;
+        }
+        self.explain_click(cells)
+    }
+
     fn action_notation(&self, action: &Action) -> String {
         self.notation(action)
     }

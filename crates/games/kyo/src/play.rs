@@ -407,8 +407,12 @@ impl Kyo {
                                         squares away in a straight line over exactly one stack"
                                 .into());
                         }
+                    } else if kind == PawnKind::LightPawn {
+                        return ill(
+                            "a Light Pawn steps one square: it cannot make Mana moves".into()
+                        );
                     } else if !leap {
-                        return ill("a pawn steps one square".into());
+                        return ill("a pawn steps one square (a Mana move lets it step on)".into());
                     }
                     if self.turn.phase == Phase::Chain {
                         return ill("after a Mana move only Mana moves may follow".into());
@@ -548,6 +552,70 @@ impl Kyo {
                 ill(format!("{} is not legal here", self.notation(action)))
             }
             Action::EndTurn => ill("the turn cannot be ended now".into()),
+        }
+    }
+
+    /// Why the clicked `cells` (one square, or a square then another) lead to no legal action of the
+    /// side to move: the refusal of the action those cells would mean ([`Kyo::explain`]), or what
+    /// stands on a lone square. Kyo hides nothing, so every fact is public.
+    pub(crate) fn explain_click(&self, cells: &[String]) -> Option<String> {
+        let me = self.to_move.0;
+        let side = self.seat_label(me);
+        let sqs: Vec<Sq> = cells
+            .iter()
+            .map(|c| c.parse().ok())
+            .collect::<Option<Vec<Sq>>>()?;
+        match *sqs.as_slice() {
+            [at] => {
+                if self.turn.steps > 0 && self.turn.active != Some(at) {
+                    let a = self.turn.active.map_or_else(String::new, |s| s.to_string());
+                    return Some(format!(
+                        "This turn belongs to the piece on {a}: only it may act until the turn ends"
+                    ));
+                }
+                let cell = self.board.cell(at);
+                match (cell.pawn, cell.top_chip()) {
+                    (Some(p), _) if p.owner != me => Some(format!(
+                        "That is {}'s {}",
+                        self.seat_label(p.owner),
+                        p.kind.name()
+                    )),
+                    (Some(p), _) => Some(format!(
+                        "The {} on {at} has no legal action now",
+                        p.kind.name()
+                    )),
+                    (None, None) => Some(format!("{at} is empty: pick one of {side}'s pieces")),
+                    (None, Some(c)) if c.owner != me => Some(format!(
+                        "The top chip on {at} is {}'s: nothing there can be lifted",
+                        self.seat_label(c.owner)
+                    )),
+                    (None, Some(_)) => Some(format!("The chips on {at} have no legal action now")),
+                }
+            }
+            [from, to] => {
+                let cell = self.board.cell(from);
+                let action = if cell.pawn.is_some_and(|p| p.owner == me) {
+                    Action::Step {
+                        from,
+                        to,
+                        pawn: true,
+                        chips: 0,
+                    }
+                } else {
+                    let run = u8::try_from(cell.own_run(me)).unwrap_or(u8::MAX);
+                    Action::Step {
+                        from,
+                        to,
+                        pawn: false,
+                        chips: run,
+                    }
+                };
+                match self.explain(&action) {
+                    ActionError::Illegal(m) => Some(m),
+                    _ => None,
+                }
+            }
+            _ => None,
         }
     }
 
