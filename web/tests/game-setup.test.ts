@@ -60,8 +60,8 @@ const snapshot = {
   to_act: { seats: [0, 1] },
   view,
   legal: [
-    { action: { setup: plan }, notation: `setup preset=phalanx pieces=${pieces} terrain=${terrain}`, cells: [] },
-    { action: { setup: plan }, notation: `setup random=1 pieces=${pieces} terrain=${terrain}`, cells: [] },
+    { action: { setup: plan }, notation: `setup preset=phalanx pieces=${pieces} terrain=${terrain}`, words: 'White sets up', cells: [] },
+    { action: { setup: plan }, notation: `setup random=1 pieces=${pieces} terrain=${terrain}`, words: 'White sets up', cells: [] },
   ],
   events: [{ seq: 1, kind: 'created' }, { seq: 2, kind: 'join', seat: 0 }, { seq: 3, kind: 'start' }],
   draw_offer: null,

@@ -14,7 +14,7 @@ function ctxFor(gameId: string, view: unknown, legal: LegalAction[], options: Re
   return { gameId, view, options, seat, seatNames: ['One', 'Two'], selection: new Selection(legal), lastMove: [], onCell: () => undefined };
 }
 /** A legal action as the server sends it, with the engine's cells (and, where it matters, its JSON). */
-const la = (notation: string, cells: string[] = [], action: unknown = notation): LegalAction => ({ action, notation, cells });
+const la = (notation: string, cells: string[] = [], action: unknown = notation): LegalAction => ({ action, notation, words: notation, cells });
 const targets = (el: Element | null) => [...(el?.querySelectorAll('.cell.target') ?? [])].map((e) => e.getAttribute('data-cell'));
 
 describe('Trump hex board', () => {

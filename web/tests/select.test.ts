@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Selection, groupByVerb, type LegalAction } from '../src/logic/select';
+import { Selection, groupByVerb, ownWords, type LegalAction } from '../src/logic/select';
 
 /** A legal action as the server sends it: its cells are the engine's, not read from the notation. */
-const la = (notation: string, cells: string[] = []): LegalAction => ({ action: { n: notation }, notation, cells });
+const la = (notation: string, cells: string[] = []): LegalAction => ({ action: { n: notation }, notation, words: `Gold: ${notation} in words`, cells });
 
 describe('Selection', () => {
   it('highlights the starting cells, then the targets of the chosen piece', () => {
@@ -43,7 +43,7 @@ describe('Selection', () => {
     sel.click('a1');
     expect(sel.click('b1')).toEqual({ kind: 'select' });
     expect(sel.prefix).toEqual(['b1']);
-    expect(sel.click('a3')).toEqual({ kind: 'clear' });
+    expect(sel.click('a3')).toEqual({ kind: 'clear', cells: ['b1', 'a3'] });
     expect(sel.prefix).toEqual([]);
   });
 
@@ -93,7 +93,7 @@ describe('grouping buttons', () => {
 
 describe('keeping a half-made choice over an update', () => {
   // Moves `x-y` (and their slices `x-y/n`) between the two cells they name.
-  const legal = (...ns: string[]) => ns.map((n) => ({ action: n, notation: n, cells: n.split('/')[0].split('-') }));
+  const legal = (...ns: string[]) => ns.map((n) => ({ action: n, notation: n, words: n, cells: n.split('/')[0].split('-') }));
   it('keeps a prefix that still leads to an action', () => {
     const s = new Selection(legal('a1-a2', 'a1-a3', 'b1-b2'));
     expect(s.keep(['a1'])).toBe(true);
@@ -109,5 +109,23 @@ describe('keeping a half-made choice over an update', () => {
     expect(s.keep(['a1'])).toBe(false);
     expect(s.prefix).toEqual([]);
     expect(s.keep([])).toBe(false);
+  });
+});
+
+describe('an action in its own player\'s words', () => {
+  it('drops the acting seat\'s name the engine puts first, and falls back to the notation', () => {
+    const a = { action: {}, notation: 'C4/1>C5', words: 'Gold: Heavy C4 → C5, Mana move, leaves 1 chip', cells: ['C4', 'C5'] };
+    expect(ownWords(a, 'Gold')).toBe('Heavy C4 → C5, Mana move, leaves 1 chip');
+    expect(ownWords(a, 'Red')).toBe(a.words);
+    expect(ownWords(a, undefined)).toBe(a.words);
+    expect(ownWords({ ...a, words: '  ' }, 'Gold')).toBe('C4/1>C5');
+  });
+
+  it('a click that leads nowhere names the cells to ask the engine about', () => {
+    const sel = new Selection([la('a1-a2', ['a1', 'a2'])]);
+    expect(sel.click('c3')).toEqual({ kind: 'clear', cells: ['c3'] });
+    sel.click('a1');
+    expect(sel.click('a4')).toEqual({ kind: 'clear', cells: ['a1', 'a4'] });
+    expect(sel.prefix).toEqual([]);
   });
 });

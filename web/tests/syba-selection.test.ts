@@ -9,7 +9,7 @@ function ctxFor(view: unknown, legal: LegalAction[]): RenderContext {
   return { gameId: 'syba', view, options: {}, seat: 0, seatNames: ['One', 'Two'], selection: new Selection(legal), lastMove: [], onCell: () => undefined };
 }
 /** A legal action as the server sends it, with the engine's cells. */
-const la = (notation: string, cells: string[] = []): LegalAction => ({ action: notation, notation, cells });
+const la = (notation: string, cells: string[] = []): LegalAction => ({ action: notation, notation, words: notation, cells });
 const targets = (el: Element | null) => [...(el?.querySelectorAll('.cell.target') ?? [])].map((e) => e.getAttribute('data-cell'));
 describe('syba selection', () => {
   it('rings chosen units and makes units clickable', () => {

@@ -15,8 +15,3 @@ export function rendererFor(gameId: string): Renderer {
 export function selectionFor(gameId: string, legal: LegalAction[]): Selection {
   return new Selection(GAMES[gameId] ? legal : legal.map((a) => ({ ...a, cells: [] })));
 }
-
-/** The game's plain-language hint for an action's notation ('' when there is none). */
-export function choiceHint(gameId: string, notation: string): string {
-  return GAMES[gameId]?.hint?.(notation) ?? '';
-}

@@ -1,8 +1,7 @@
-// The one list of the games the web client knows beyond the generic view: each game's board renderer,
-// the hint that explains its ambiguous notations, and — for games sharing a rules file — its rule
-// family. Adding a game to the client is one entry here (a game without one is played through the
+// The one list of the games the web client knows beyond the generic view: each game's board renderer
+// and — for games sharing a rules file — its rule family (an action's plain words come from the engine,
+// with each legal action). Adding a game to the client is one entry here (a game without one is played through the
 // generic view). `games/index.ts` and `logic/rules.ts` read this list.
-import { cyvasseHint, kyoHint, territoriesHint } from '../logic/hints';
 import { cairdRenderer } from './caird';
 import { kyoRenderer } from './kyo';
 import { sybaRenderer } from './syba';
@@ -13,8 +12,6 @@ import type { Renderer } from './types';
 /** What the web client knows of one game. */
 export interface GameClient {
   renderer: Renderer;
-  /** Explains an action's notation ('' when there is nothing to add). */
-  hint?: (notation: string) => string;
   /** For games sharing a rules file: the family's name and how its `## ` heading reads. */
   family?: { name: string; heading: RegExp };
 }
@@ -23,15 +20,13 @@ export interface GameClient {
 export const GAMES: Record<string, GameClient> = {
   'cyvasse-trump': {
     renderer: trumpRenderer,
-    hint: cyvasseHint,
     family: { name: 'Strength & Trump', heading: /Strength & Trump/ },
   },
   'cyvasse-caird': {
     renderer: cairdRenderer,
-    hint: cyvasseHint,
     family: { name: "Caird's rules", heading: /Caird/ },
   },
-  kyo: { renderer: kyoRenderer, hint: kyoHint },
-  territories: { renderer: territoriesRenderer, hint: territoriesHint },
+  kyo: { renderer: kyoRenderer },
+  territories: { renderer: territoriesRenderer },
   syba: { renderer: sybaRenderer },
 };

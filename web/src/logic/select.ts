@@ -1,23 +1,23 @@
 // Maps clicks on board cells to the server's legal actions. The client never decides legality: the
 // server lists, with each legal action, the cells (and items: areas, units) a player clicks to choose it,
 // in order (`cells`, from the game's engine), and the player picks a path through them. Actions with no
-// cell are offered as buttons; actions sharing their cells are offered as a choice, by their notation.
+// cell are offered as buttons; actions sharing their cells are offered as a choice, by their plain words
+// (`words`, from the engine; the notation is the secondary text).
 
-export interface LegalAction {
-  /** The action's JSON, sent back unchanged when chosen. */
-  action: unknown;
-  /** The game's notation of the action (from the server): what buttons and choices show. */
-  notation: string;
-  /** The cells a player clicks, in order, to choose the action (from the server); empty: a button. */
-  cells: string[];
-}
+import type { ListedAction } from '../wire/core/ListedAction';
+
+/** One legal action as the server lists it: the action's JSON (sent back unchanged when chosen), its
+ * notation, its plain words and the cells a player clicks, in order, to choose it (empty: a button). */
+export type LegalAction = ListedAction;
 
 /** What a click did. */
 export type ClickResult =
   | { kind: 'submit'; action: LegalAction }
   | { kind: 'choose'; options: LegalAction[] }
   | { kind: 'select' }
-  | { kind: 'clear' };
+  /** The click led to no legal action: `cells` is the path that led nowhere (the clicked cell, after
+   * the selected one when there was one), for the server to say why (`POST /api/games/{id}/explain`). */
+  | { kind: 'clear'; cells: string[] };
 
 function startsWith(cells: string[], prefix: string[]): boolean {
   if (prefix.length > cells.length) return false;
@@ -91,7 +91,7 @@ export class Selection {
         next = [cell];
       } else {
         this.prefix = [];
-        return { kind: 'clear' };
+        return { kind: 'clear', cells: next };
       }
     }
     this.prefix = next;
@@ -116,4 +116,13 @@ export function groupByVerb(actions: LegalAction[]): [string, LegalAction[]][] {
     else groups.set(verb, [a]);
   }
   return [...groups.entries()];
+}
+
+/** An action's plain words for its own player's button: the engine's words without the leading
+ * "<seat name>: " (the player knows who acts), or the notation when the words are empty. */
+export function ownWords(a: LegalAction, seatName: string | undefined): string {
+  const w = a.words.trim();
+  if (!w) return a.notation;
+  const prefix = seatName ? `${seatName}: ` : '';
+  return prefix && w.startsWith(prefix) ? w.slice(prefix.length) : w;
 }

@@ -3,8 +3,8 @@
 
 import { api, positionFetcher } from '../api';
 import { GameConn, type ServerMsg } from '../conn';
-import { choiceHint, rendererFor, selectionFor } from '../games/index';
-import { Selection, groupByVerb, type LegalAction } from '../logic/select';
+import { rendererFor, selectionFor } from '../games/index';
+import { Selection, groupByVerb, ownWords, type LegalAction } from '../logic/select';
 import {
   clockIsLow, drawDeclinedBy, formatClock, lastTakeback, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
   seatsMarkedToAct, seatsToAct, statusLine, statusState, takebackBlocked, type Snapshot,
@@ -69,6 +69,9 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   let model: Snapshot | null = null;
   let selection: Selection | null = null;
   let chooser: LegalAction[] | null = null;
+  /** Why the last click led to no legal action (the engine's words), shown until the next click. */
+  let explained: string | null = null;
+  let explainAsked = 0;
   const sent = new PendingAction(); // the action on its way (the board offers nothing meanwhile)
   let errorText = '';
   let connText = 'connecting…';
@@ -197,6 +200,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
 
   /** Makes `next` (the shown seat's state) the page's model and redraws. */
   function adopt(next: Snapshot, fresh: boolean): void {
+    if (model && model.seq !== next.seq) explained = null;
     model = next;
     if (hint && (hint.seq !== next.seq || hint.seat !== mySeat(next))) hint = null;
     const halfMade = selection && !fresh ? [...selection.prefix] : [];
@@ -374,10 +378,29 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       return;
     }
     chooser = null;
+    explained = null;
     const r = selection.click(cell);
     if (r.kind === 'submit') sendAction(r.action);
     else if (r.kind === 'choose') chooser = r.options;
+    else if (r.kind === 'clear') void explainClick(r.cells);
     draw();
+  }
+
+  /** Asks the engine why the clicked cells lead to no legal action (`POST /api/games/{id}/explain`)
+   * and shows its answer near the board until the next click; nothing when it has nothing to say. */
+  async function explainClick(cells: string[]): Promise<void> {
+    if (!model || !cred) return;
+    const asked = ++explainAsked;
+    const seq = model.seq;
+    try {
+      const got = await api.post<{ reason: string | null }>(`/api/games/${encodeURIComponent(id)}/explain`, { seat: cred.seat, token: cred.token, cells });
+      // Shown only for the last click, in the position it was asked about.
+      if (asked !== explainAsked || !model || model.seq !== seq || typeof got?.reason !== 'string' || !got.reason) return;
+      explained = got.reason;
+      drawBoard();
+    } catch {
+      // The explanation is a courtesy: a refused or failed question shows nothing.
+    }
   }
 
   function drawHeader(): void {
@@ -565,6 +588,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     });
     if (board) {
       boardHost.appendChild(zoomableBoard(board, zoom, () => drawBoard()));
+      if (explained) boardHost.appendChild(h('div.explain-toast', { 'data-testid': 'explain', role: 'status' }, explained));
       if (hint && hint.cells.length) drawMovesOnBoard(boardHost, [{ cells: hint.cells, kind: 'hint' }]);
     } else boardHost.appendChild(h('p.muted.no-board', 'No board to draw now: the panels and buttons show the game.'));
     for (const p of panels) panelsHost.appendChild(p);
@@ -625,11 +649,10 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       }
       if (chooser && chooser.length) {
         box.appendChild(h('p', h('b', 'Choose:')));
-        const game = model.game;
-        box.appendChild(h('div.actions', chooser.map((a) => {
-          const hint = choiceHint(game, a.notation);
-          return h('button.primary', { 'data-notation': a.notation, title: hint || a.notation, onclick: () => sendAction(a) }, a.notation, hint ? h('small', ` — ${hint}`) : null);
-        })));
+        const mine = seatName(me);
+        box.appendChild(h('div.actions', chooser.map((a) =>
+          h('button.primary', { 'data-notation': a.notation, title: a.notation, onclick: () => sendAction(a) },
+            ownWords(a, mine), ' ', h('small.muted', a.notation)))));
       }
       if (model.legal.length === 0) {
         box.appendChild(h('p.muted', sent.pending ? 'Sending…' : 'Nothing to do now.'));
@@ -641,7 +664,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
           for (const [verb, list] of groups) {
             if (verb) box.appendChild(h('div.muted', { style: 'margin-top:.3rem' }, verb));
             box.appendChild(h('div.actions', list.map((a) =>
-              h('button', { 'data-notation': a.notation, title: a.notation, onclick: () => sendAction(a), disabled: sent.pending }, short(a.notation)))));
+              h('button', { 'data-notation': a.notation, title: a.notation, onclick: () => sendAction(a), disabled: sent.pending }, short(ownWords(a, seatName(me)))))));
           }
         }
         box.appendChild(allMoves(model.legal));

@@ -5,9 +5,9 @@
 // the legal actions, whether the goal is met, the refusal of a wrong try, the hint.
 
 import { api } from '../api';
-import { choiceHint, rendererFor, selectionFor } from '../games/index';
+import { rendererFor, selectionFor } from '../games/index';
 import { attachBoardInput } from '../games/board';
-import { Selection, type LegalAction } from '../logic/select';
+import { Selection, ownWords, type LegalAction } from '../logic/select';
 import { markSolved, nextUnsolved, solvedLessons } from '../logic/learned';
 import { clear, h } from '../ui/dom';
 import { parseHint, type Hint } from '../logic/hint';
@@ -334,16 +334,16 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
       }
       if (chooser?.length) {
         box.appendChild(h('p', h('b', 'Choose:')));
-        box.appendChild(h('div.actions', chooser.map((a) => {
-          const hint = choiceHint(game, a.notation);
-          return h('button.primary', { 'data-notation': a.notation, onclick: () => void send({ action: a.action }) }, a.notation, hint ? h('small', ` — ${hint}`) : null);
-        })));
+        box.appendChild(h('div.actions', chooser.map((a) =>
+          h('button.primary', { 'data-notation': a.notation, title: a.notation, onclick: () => void send({ action: a.action }) },
+            ownWords(a, st.seats[st.seat]), ' ', h('small.muted', a.notation)))));
       }
       const buttons = selection.cellless();
       if (selection.targets().size && !chooser) box.appendChild(h('p.muted', selection.prefix.length ? 'Click a highlighted cell to continue.' : 'Click a highlighted piece or cell.'));
       if (buttons.length) {
         box.appendChild(h('div.actions', buttons.slice(0, 200).map((a) =>
-          h('button', { 'data-notation': a.notation, onclick: () => void send({ action: a.action }) }, a.notation))));
+          h('button', { 'data-notation': a.notation, title: a.notation, onclick: () => void send({ action: a.action }) },
+            ownWords(a, st.seats[st.seat]), ' ', h('small.muted', a.notation)))));
       }
       const input = h('input', { 'data-testid': 'lesson-try-input', placeholder: 'or type a move', size: 16 }) as HTMLInputElement;
       box.appendChild(h('form.row', { style: 'margin-top:.5rem', onsubmit: (e: Event) => { e.preventDefault(); if (input.value.trim()) void send({ notation: input.value.trim() }); } },

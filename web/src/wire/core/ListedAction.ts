@@ -2,11 +2,17 @@
 
 /**
  * One legal action as a client receives it: the action (sent back unchanged to take it), its
- * notation (shown to the player) and its cells ([`Game::action_cells`]: what the player clicks to
- * choose it; empty for a button).
+ * notation, its plain words ([`Game::action_words`] as the acting seat sees it: what buttons and
+ * choices show) and its cells ([`Game::action_cells`]: what the player clicks to choose it; empty for
+ * a button).
  */
 export type ListedAction = { 
 /**
  * The action's JSON: its form is the game's own.
  */
-action: unknown, notation: string, cells: Array<string>, };
+action: unknown, notation: string, 
+/**
+ * The action in plain words, as the seat taking it sees them ("Gold: Heavy Pawn A0 → A1, leaves
+ * 2 chips").
+ */
+words: string, cells: Array<string>, };
