@@ -13,6 +13,7 @@ import { analysisTests } from './analysis.mjs';
 import { takebackTests } from './takeback.mjs';
 import { chatTests } from './chat.mjs';
 import { wordsTests } from './words.mjs';
+import { explainTests } from './explain.mjs';
 
 const BIN = process.env.TABULA_BIN;
 const DATA_DIR = process.env.DATA_DIR;
@@ -1145,6 +1146,7 @@ async function main() {
     await takebackTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver, state, moveCount })(games);
     await chatTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS })(games);
     await wordsTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver })(games);
+    await explainTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, waitMyTurnOrOver })(games);
   } catch (e) {
     console.log(`FAIL setup: ${e instanceof Error ? e.message : e}`);
     results.push({ name: 'setup', ok: false });

@@ -213,6 +213,7 @@ fn api_routes(state: &AppState) -> OpenApiRouter<AppState> {
         .merge(crate::lessons::routes(state.shared.registry.clone()))
         .merge(crate::analysis::routes(state.shared.clone()))
         .merge(crate::chat::routes(state.shared.clone()))
+        .merge(crate::explain::routes(state.shared.clone()))
         .layer(DefaultBodyLimit::max(limits.http_max_body))
         .merge(
             OpenApiRouter::new()

@@ -85,6 +85,7 @@ pub mod assets;
 pub mod chat;
 pub mod cluster;
 pub mod db;
+pub mod explain;
 pub mod http;
 mod http_accounts;
 pub mod lessons;

@@ -32,6 +32,7 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/api/games/{id}/analysis", &["get", "post"]),
     ("/api/games/{id}/hint", &["post"]),
     ("/api/games/{id}/chat", &["get", "post"]),
+    ("/api/games/{id}/explain", &["post"]),
     ("/api/lessons", &["get"]),
     ("/api/lessons/{game}", &["get"]),
     ("/api/lessons/{game}/{n}", &["post"]),

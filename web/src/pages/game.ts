@@ -31,6 +31,8 @@ import { percent } from '../logic/analysis';
 import { drawMovesOnBoard } from './analysis';
 import { allLessons } from './learn';
 import { ChatPanel } from '../ui/chat';
+import type { ExplainReq } from '../wire/server/ExplainReq';
+import type { Explanation } from '../wire/server/Explanation';
 
 let active: { close(): void } | null = null;
 
@@ -393,7 +395,8 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     const asked = ++explainAsked;
     const seq = model.seq;
     try {
-      const got = await api.post<{ reason: string | null }>(`/api/games/${encodeURIComponent(id)}/explain`, { seat: cred.seat, token: cred.token, cells });
+      const ask: ExplainReq = { seat: cred.seat, token: cred.token, cells };
+      const got = await api.post<Explanation>(`/api/games/${encodeURIComponent(id)}/explain`, ask);
       // Shown only for the last click, in the position it was asked about.
       if (asked !== explainAsked || !model || model.seq !== seq || typeof got?.reason !== 'string' || !got.reason) return;
       explained = got.reason;

@@ -46,6 +46,8 @@ pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
     Claim::export_all(cfg)?;
     Claimed::export_all(cfg)?;
     Lobby::export_all(cfg)?;
+    crate::explain::ExplainReq::export_all(cfg)?;
+    crate::explain::Explanation::export_all(cfg)?;
     Ok(())
 }
 
