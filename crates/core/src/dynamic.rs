@@ -203,9 +203,14 @@ pub fn explain_cells<G: Game>(game: &G, seat: Seat, cells: &[String]) -> Option<
     game.explain_cells(seat, cells).map(|s| sentence(&s))
 }
 
-/// A refusal's text as a player reads it: the first letter capitalised, no trailing full stop.
+/// A refusal's text as a player reads it: the first letter capitalised (unless the first word is a
+/// cell's name such as `f6`, which keeps its case), no trailing full stop.
 pub fn sentence(text: &str) -> String {
     let t = text.trim().trim_end_matches('.');
+    let first_word = t.split_whitespace().next().unwrap_or("");
+    if first_word.chars().any(|c| c.is_ascii_digit()) {
+        return t.to_string();
+    }
     let mut chars = t.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
