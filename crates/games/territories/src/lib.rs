@@ -518,6 +518,48 @@ impl Game for Territories {
         notation::cells(action)
     }
 
+    /// A click on a point no legal action starts from: whose building stands there, or the refusal
+    /// ([`Territories::explain`], which reasons from the seat's own hand and supply and the public
+    /// board) of the placement, Town or upgrade that click would mean. Never about another seat's
+    /// hand.
+    fn explain_cells(&self, seat: Seat, cells: &[String]) -> Option<String> {
+        let [cell] = cells else {
+            return None;
+        };
+        let (x, y) = cell.split_once(',')?;
+        let p: Point = (x.trim().parse().ok()?, y.trim().parse().ok()?);
+        let action = match (&self.phase, self.building_at(p)) {
+            (Phase::Setup { .. }, _) => Action::Place(p),
+            (Phase::Main, Some(b)) if b.owner != seat => {
+                return Some(format!(
+                    "That is {}'s {}",
+                    self.seat_name(b.owner),
+                    b.piece.word()
+                ));
+            }
+            (Phase::Main, Some(b)) => {
+                let up = Piece::ALL.into_iter().find(|u| u.upgrades_from(b.piece));
+                match up {
+                    Some(up) => Action::Upgrade(p, up),
+                    None => {
+                        return Some(format!(
+                            "Your {} on {cell} is as high as a building goes",
+                            b.piece.word()
+                        ));
+                    }
+                }
+            }
+            _ => Action::Build(p),
+        };
+        let n = notation::notation(&action);
+        let why = self.explain(seat, &action);
+        Some(
+            why.strip_prefix(&format!("`{n}`: "))
+                .unwrap_or(&why)
+                .to_string(),
+        )
+    }
+
     fn action_notation(&self, action: &Action) -> String {
         notation::notation(action)
     }

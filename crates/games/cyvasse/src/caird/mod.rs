@@ -1100,6 +1100,61 @@ impl Game for CairdCyvasse {
         }
     }
 
+    /// During play (nothing is hidden then): whose piece a lone cell holds, or the refusal of the
+    /// move from the first cell to the second. Nothing during the hidden setup.
+    fn explain_cells(&self, seat: Seat, cells: &[String]) -> Option<String> {
+        if self.phase != Phase::Play || seat.index() != self.to_move as usize {
+            return None;
+        }
+        let geo = self.rules.geo;
+        let parsed: Vec<u8> = cells
+            .iter()
+            .map(|c| geo.cell(c))
+            .collect::<Option<Vec<u8>>>()?;
+        match *parsed.as_slice() {
+            [at] => {
+                let p = self.pos.board[at as usize];
+                let name = geo.name(at);
+                Some(if p == 0 {
+                    format!(
+                        "{name} is empty: pick one of {}'s pieces",
+                        self.seat_name(seat)
+                    )
+                } else if kind_of(p) == MOUNTAIN {
+                    format!("{name} is a mountain: it never moves")
+                } else if side_of(p) != self.to_move {
+                    format!(
+                        "That is {}'s {}",
+                        self.seat_name(Seat::new(side_of(p) as usize)),
+                        KIND_NAMES[kind_of(p) as usize]
+                    )
+                } else {
+                    format!(
+                        "The {} on {name} has no legal action now",
+                        KIND_NAMES[kind_of(p) as usize]
+                    )
+                })
+            }
+            [from, to] => {
+                let action = CairdAction::Move { from, to };
+                match self.refusal(&action) {
+                    // The refusal names the action's notation first; the player knows what they
+                    // clicked.
+                    ActionError::Illegal(m) => {
+                        let text = self.action_notation(&action);
+                        Some(
+                            m.strip_prefix(&format!("{text}: "))
+                                .unwrap_or(&m)
+                                .to_string(),
+                        )
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn action_notation(&self, action: &CairdAction) -> String {
         let geo = self.rules.geo;
         match action {

@@ -329,6 +329,53 @@ impl Game for TrumpCyvasse {
         notation::cells(action)
     }
 
+    /// During play (nothing is hidden then): whose unit a lone cell holds, or the refusal of the move
+    /// from the first cell to the second ("the Spearman on c3 cannot move to c6: …"). Nothing during
+    /// the setup (the armies are hidden) or the coin toss.
+    fn explain_cells(&self, seat: Seat, cells: &[String]) -> Option<String> {
+        if self.phase != Phase::Play || seat.index() != self.to_move as usize {
+            return None;
+        }
+        let parsed: Vec<Cell> = cells
+            .iter()
+            .map(|c| Cell::parse(c).ok())
+            .collect::<Option<Vec<Cell>>>()?;
+        match *parsed.as_slice() {
+            [at] => Some(match self.occupant(at) {
+                None => format!(
+                    "{at} is empty: pick one of {}'s units",
+                    self.seat_name(seat)
+                ),
+                Some(Occupant::Mountain) => format!("{at} is a mountain: it never moves"),
+                Some(Occupant::Unit { seat: s, kind }) if s != seat => {
+                    format!("That is {}'s {}", self.seat_name(s), kind.name())
+                }
+                Some(Occupant::Unit { kind, .. }) => match self.cavalry {
+                    Some(cav) if cav.horse != at => format!(
+                        "The horse on {} is between its legs: only it may act (or end the turn)",
+                        cav.horse
+                    ),
+                    _ => format!("The {} on {at} has no legal action now", kind.name()),
+                },
+            }),
+            [from, to] => {
+                // A ranged unit aimed at an enemy unit means a shot; anything else, a move.
+                let shot = matches!(self.occupant(from), Some(Occupant::Unit { kind, .. }) if kind.is_ranged())
+                    && matches!(self.occupant(to), Some(Occupant::Unit { seat: s, .. }) if s != seat);
+                let action = if shot {
+                    TrumpAction::Shoot { from, to }
+                } else {
+                    TrumpAction::Move { from, to }
+                };
+                match self.check_play_action(&action) {
+                    Err(ActionError::Illegal(m)) => Some(m),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn action_notation(&self, action: &TrumpAction) -> String {
         notation::notation(self, action)
     }
