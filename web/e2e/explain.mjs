@@ -1,8 +1,9 @@
 // Browser tests of "why does this click do nothing" (issue 22: "A click on a piece or cell that has no
 // legal action says briefly why, using the engine's own refusal text"): against Kyo's AI, a Light Pawn
 // selected then a square two ahead shows the engine's "A Light Pawn steps one square: it cannot make
-// Mana moves"; a click on the opponent's piece says whose it is; the next click clears the line. At
-// 390x844 and 1280x800, with screenshots of each. Called by run.mjs with its helpers.
+// Mana moves"; a click on the opponent's piece says whose it is; the next click clears the line; a
+// choice between actions on the same cells (a Heavy's slice) reads in the engine's words. At 390x844
+// and 1280x800, with screenshots of each. Called by run.mjs with its helpers.
 
 import { join } from 'node:path';
 
@@ -63,6 +64,29 @@ export function explainTests({ test, newPage, base, assert, noConsoleErrors, ART
         await tap(page, `${pawn}${row}`);
         await toast(page).waitFor({ state: 'detached', timeout: 10000 });
       }
+      // A choice between actions on the same cells reads in the engine's words (the notation in
+      // small print): a Heavy on my back row stepping forward, with a choice of how many chips it carries.
+      const back = gold ? 0 : 9;
+      const front = gold ? 1 : 8;
+      // (The square in front of the B file's Heavy is empty at the start, and only my moves reach it.)
+      const heavy = 'B';
+      await tap(page, `${heavy}${back}`);
+      await tap(page, `${heavy}${front}`);
+      const choices = page.locator('[data-testid=actions] button.primary[data-notation]');
+      await choices.first().waitFor({ timeout: 10000 });
+      const labels = await choices.allInnerTexts();
+      assert(labels.length > 1, `a single choice: ${JSON.stringify(labels)}`);
+      for (const [i, label] of labels.entries()) {
+        const notation = await choices.nth(i).getAttribute('data-notation');
+        assert(label.startsWith(`Heavy ${heavy}${back} → ${heavy}${front}`), `a choice does not read in words: "${label}"`);
+        assert(label.includes(notation), `a choice does not show its notation "${notation}": "${label}"`);
+        assert(!label.startsWith(gold ? 'Gold' : 'Red'), `a choice repeats the player's side: "${label}"`);
+      }
+      for (const [w, hgt] of [[390, 844], [1280, 800]]) {
+        await page.setViewportSize({ width: w, height: hgt });
+        await choices.first().scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(ARTIFACTS, `explain-kyo-choice-words-${w}x${hgt}.png`), fullPage: false });
+      }
       await noConsoleErrors(page);
     } finally {
       await page.context().close();
@@ -70,6 +94,6 @@ export function explainTests({ test, newPage, base, assert, noConsoleErrors, ART
   }
 
   return async (games) => {
-    if (games.some((g) => g.id === 'kyo')) await test('kyo: a click with no legal action says why in the engine\'s words (phone and desktop)', () => kyoWhy());
+    if (games.some((g) => g.id === 'kyo')) await test('kyo: a click with no legal action says why in the engine\'s words, and choices read in words (phone and desktop)', () => kyoWhy());
   };
 }

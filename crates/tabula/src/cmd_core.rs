@@ -52,8 +52,9 @@ pub struct MovesArgs {
     /// the chance outcomes).
     #[arg(long)]
     pub seat: Option<u8>,
-    /// Print objects `{"action": …, "notation": "…", "cells": […]}` instead of bare actions (`cells`:
-    /// what a player clicks to choose the action; a chance outcome has `probability` instead).
+    /// Print objects `{"action": …, "notation": "…", "words": "…", "cells": […]}` instead of bare
+    /// actions (`words`: the action in plain words; `cells`: what a player clicks to choose the
+    /// action; a chance outcome has `probability` instead of both).
     #[arg(long)]
     pub notation: bool,
 }

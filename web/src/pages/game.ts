@@ -74,6 +74,8 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
   /** Why the last click led to no legal action (the engine's words), shown until the next click. */
   let explained: string | null = null;
   let explainAsked = 0;
+  /** Whether that line shows at the bottom of the board (the click was in its upper half). */
+  let explainBelow = false;
   const sent = new PendingAction(); // the action on its way (the board offers nothing meanwhile)
   let errorText = '';
   let connText = 'connecting…';
@@ -384,7 +386,13 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     const r = selection.click(cell);
     if (r.kind === 'submit') sendAction(r.action);
     else if (r.kind === 'choose') chooser = r.options;
-    else if (r.kind === 'clear') void explainClick(r.cells);
+    else if (r.kind === 'clear') {
+      // The line goes to the half of the board away from the click, clear of the piece's own tooltip.
+      const el = boardHost.querySelector(`[data-cell="${CSS.escape(cell)}"]`)?.getBoundingClientRect();
+      const host = boardHost.getBoundingClientRect();
+      explainBelow = !!el && el.top + el.height / 2 < host.top + host.height / 2;
+      void explainClick(r.cells);
+    }
     draw();
   }
 
@@ -591,7 +599,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     });
     if (board) {
       boardHost.appendChild(zoomableBoard(board, zoom, () => drawBoard()));
-      if (explained) boardHost.appendChild(h('div.explain-toast', { 'data-testid': 'explain', role: 'status' }, explained));
+      if (explained) boardHost.appendChild(h(explainBelow ? 'div.explain-toast.below' : 'div.explain-toast', { 'data-testid': 'explain', role: 'status' }, explained));
       if (hint && hint.cells.length) drawMovesOnBoard(boardHost, [{ cells: hint.cells, kind: 'hint' }]);
     } else boardHost.appendChild(h('p.muted.no-board', 'No board to draw now: the panels and buttons show the game.'));
     for (const p of panels) panelsHost.appendChild(p);
