@@ -78,10 +78,12 @@ export function explainTests({ test, newPage, base, assert, noConsoleErrors, ART
       assert(labels.length > 1, `a single choice: ${JSON.stringify(labels)}`);
       for (const [i, label] of labels.entries()) {
         const notation = await choices.nth(i).getAttribute('data-notation');
-        assert(label.startsWith(`Heavy ${heavy}${back} → ${heavy}${front}`), `a choice does not read in words: "${label}"`);
+        assert(label.includes(`${heavy}${back} → ${heavy}${front}`), `a choice does not read in words: "${label}"`);
         assert(label.includes(notation), `a choice does not show its notation "${notation}": "${label}"`);
         assert(!label.startsWith(gold ? 'Gold' : 'Red'), `a choice repeats the player's side: "${label}"`);
       }
+      // The Heavy with chips, and chips without it ("2 chips B0 → B1").
+      assert(labels.some((l) => l.startsWith(`Heavy ${heavy}${back} → `)) && labels.some((l) => /^\d chips? /.test(l)), `choices: ${JSON.stringify(labels)}`);
       for (const [w, hgt] of [[390, 844], [1280, 800]]) {
         await page.setViewportSize({ width: w, height: hgt });
         await choices.first().scrollIntoViewIfNeeded();
