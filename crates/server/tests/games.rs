@@ -150,7 +150,7 @@ fn check_messages(
                 let expected: Vec<Value> = state
                     .legal_actions_listed(Seat(i as u8))
                     .into_iter()
-                    .map(|a| json!({"action": a.action, "notation": a.notation, "cells": a.cells}))
+                    .map(|a| json!({"action": a.action, "notation": a.notation, "words": a.words, "cells": a.cells}))
                     .collect();
                 assert_eq!(
                     m["legal"],
