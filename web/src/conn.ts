@@ -2,16 +2,17 @@
 // drop or a server restart with `since=<last seq>`, and asks for `sync` on a gap.
 
 import { reconnectDelay } from './logic/backoff';
-import type { Snapshot } from './logic/snapshot';
 import type { SeatCredential } from './store';
-import type { ChatServerMsg } from './ui/chat';
+import type { ClientOp } from './wire/server/ClientOp';
+import type { GameMessage } from './wire/server/GameMessage';
+import type { SocketMsg } from './wire/server/SocketMsg';
 
-export type ServerMsg =
-  | (Snapshot & { type: 'snapshot' | 'update' })
-  | { type: 'ack'; id: number; seq: number }
-  | { type: 'error'; id: number | null; code: string; message: string }
-  | { type: 'pong'; id: number }
-  | ChatServerMsg;
+/** What a game's socket sends: a snapshot or update, or another message (ack, error, pong, chat,
+ * analysis). Generated from the server's types (crates/server/src/wire/game.rs). */
+export type ServerMsg = GameMessage | SocketMsg;
+
+/** What a client sends on it (the connection numbers it: `id`). */
+export type { ClientOp };
 
 export interface ConnHandlers {
   onMessage: (msg: ServerMsg) => void;
@@ -88,7 +89,7 @@ export class GameConn {
       } catch {
         return;
       }
-      if ((msg.type === 'snapshot' || msg.type === 'update') && typeof msg.seq === 'number') {
+      if (msg.type === 'snapshot' || msg.type === 'update') {
         this.lastSeq = Math.max(this.lastSeq, msg.seq);
       }
       this.handlers.onMessage(msg);
@@ -156,7 +157,7 @@ export class GameConn {
   }
 
   /** Sends a message; returns its id, or null when not connected. */
-  send(msg: Record<string, unknown>): number | null {
+  send(msg: ClientOp): number | null {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
     const id = this.nextId++;
     this.ws.send(JSON.stringify({ ...msg, id }));

@@ -51,6 +51,7 @@ use tokio::sync::{Notify, Semaphore, broadcast};
 
 use crate::model::{Refusal, SeatKind, Status};
 use crate::rooms::{Shared, now_ms};
+use crate::wire::game::{AnalysisStatus, SocketMsg};
 
 /// The engine behind analyses and hints (the binary passes the AI crate's).
 pub trait Analyst: Send + Sync {
@@ -110,9 +111,14 @@ impl Progress {
     fn json(self) -> Value {
         json!({"status": "running", "done": self.done, "total": self.total, "waiting": self.waiting})
     }
-    fn message(self) -> Value {
-        json!({"type": "analysis", "status": "running", "done": self.done, "total": self.total,
-               "waiting": self.waiting})
+    fn message(self) -> SocketMsg {
+        SocketMsg::Analysis {
+            status: AnalysisStatus::Running,
+            done: Some(self.done),
+            total: Some(self.total),
+            waiting: Some(self.waiting),
+            error: None,
+        }
     }
 }
 
@@ -157,10 +163,10 @@ impl Analyses {
             .subscribe()
     }
 
-    fn publish(&self, id: &str, message: &Value) {
+    fn publish(&self, id: &str, message: &SocketMsg) {
         let channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(tx) = channels.get(id) {
-            let _ = tx.send(Utf8Bytes::from(message.to_string()));
+            let _ = tx.send(Utf8Bytes::from(message.to_text()));
         }
     }
 
@@ -409,10 +415,22 @@ async fn run(shared: Arc<Shared>, analyst: Arc<dyn Analyst>, id: String, record:
         running.remove(&id);
     }
     let message = match outcome {
-        Ok(()) => json!({"type": "analysis", "status": "done"}),
+        Ok(()) => SocketMsg::Analysis {
+            status: AnalysisStatus::Done,
+            done: None,
+            total: None,
+            waiting: None,
+            error: None,
+        },
         Err(e) => {
             tracing::error!("analysis of game {id} failed: {e}");
-            json!({"type": "analysis", "status": "failed", "error": e})
+            SocketMsg::Analysis {
+                status: AnalysisStatus::Failed,
+                done: None,
+                total: None,
+                waiting: None,
+                error: Some(e),
+            }
         }
     };
     shared.analyses.publish(&id, &message);

@@ -32,6 +32,7 @@ use crate::wire::api::{
     Imported, JoinRequest, Joined, Lobby, Preview, PreviewRequest, Rematched, SeatAuth,
     SeatOpRequest,
 };
+use crate::wire::game::{ClientOp, MessageKind, RematchAck, SocketMsg};
 
 #[derive(Clone)]
 pub(crate) struct AppState {
@@ -601,7 +602,7 @@ async fn snapshot(
         &inner,
         obs,
         q.since.unwrap_or(0),
-        "snapshot",
+        MessageKind::Snapshot,
         now_ms(),
         None,
     );
@@ -990,48 +991,13 @@ fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), Refusal> 
 /// Read buffer of a WebSocket connection (bytes).
 const WS_READ_BUFFER: usize = 8 * 1024;
 
-/// A client message.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-enum ClientMsg {
-    Action {
-        #[serde(default)]
-        id: Option<i64>,
-        #[serde(default)]
-        action: Option<Value>,
-        #[serde(default)]
-        notation: Option<String>,
-    },
-    Draw {
-        #[serde(default)]
-        id: Option<i64>,
-        op: String,
-    },
-    Takeback {
-        #[serde(default)]
-        id: Option<i64>,
-        op: String,
-    },
-    Resign {
-        #[serde(default)]
-        id: Option<i64>,
-    },
-    Rematch {
-        #[serde(default)]
-        id: Option<i64>,
-    },
-    Sync {
-        #[serde(default)]
-        id: Option<i64>,
-    },
-    Ping {
-        #[serde(default)]
-        id: Option<i64>,
-    },
-}
-
 fn error_msg(id: Option<i64>, r: &Refusal) -> String {
-    json!({"type": "error", "id": id, "code": r.code(), "message": r.to_string()}).to_string()
+    SocketMsg::Error {
+        id,
+        code: r.code().to_string(),
+        message: r.to_string(),
+    }
+    .to_text()
 }
 
 /// The message and close frame a socket gets when its seat's token was replaced (the seat was
@@ -1074,7 +1040,7 @@ async fn refuse_and_close(
     let _ = sink.send(Message::Close(Some(close))).await;
 }
 
-/// Renders `kind` ("snapshot" or "update") for `obs` under the room's lock, with the events after
+/// Renders `kind` (a snapshot or an update) for `obs` under the room's lock, with the events after
 /// `since` (and `request_id` when it answers a `sync`), then sends it. Returns the seq the socket is at
 /// after it, or `None` when the session ends: the socket is gone, or the seat's token was replaced
 /// since the socket authenticated with it (`rev`), in which case the socket is told and closed instead
@@ -1085,7 +1051,7 @@ async fn send_rendered(
     obs: Observer,
     rev: u64,
     since: u64,
-    kind: &str,
+    kind: MessageKind,
     request_id: Option<Option<i64>>,
 ) -> Option<u64> {
     let rendered = {
@@ -1119,7 +1085,7 @@ async fn session(
     let mut analysis_rx = shared.analyses.subscribe(&room.id);
     let mut chat_rx = shared.chat.subscribe(&room.id);
     let Some(mut last_seq) =
-        send_rendered(&mut sink, &room, obs, rev, since, "snapshot", None).await
+        send_rendered(&mut sink, &room, obs, rev, since, MessageKind::Snapshot, None).await
     else {
         return;
     };
@@ -1182,7 +1148,7 @@ async fn session(
                         if sink.send(Message::Text(t.into())).await.is_err() { break }
                     }
                     Reply::Snapshot(id) => {
-                        match send_rendered(&mut sink, &room, obs, rev, 0, "snapshot", Some(id)).await {
+                        match send_rendered(&mut sink, &room, obs, rev, 0, MessageKind::Snapshot, Some(id)).await {
                             Some(seq) => last_seq = seq,
                             None => break,
                         }
@@ -1207,14 +1173,14 @@ async fn session(
                             }
                             // Nobody watched as this observer when it was rendered, or this socket
                             // missed an earlier update: it renders what it lacks itself.
-                            _ => match send_rendered(&mut sink, &room, obs, rev, last_seq, "update", None).await {
+                            _ => match send_rendered(&mut sink, &room, obs, rev, last_seq, MessageKind::Update, None).await {
                                 Some(seq) => last_seq = seq,
                                 None => break,
                             },
                         }
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        match send_rendered(&mut sink, &room, obs, rev, last_seq, "update", None).await {
+                        match send_rendered(&mut sink, &room, obs, rev, last_seq, MessageKind::Update, None).await {
                             Some(seq) => last_seq = seq,
                             None => break,
                         }
@@ -1295,7 +1261,7 @@ async fn handle_client(
     token: &str,
     text: &str,
 ) -> Reply {
-    let msg: ClientMsg = match serde_json::from_str(text) {
+    let msg: ClientOp = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => {
             let id = serde_json::from_str::<Value>(text)
@@ -1320,13 +1286,20 @@ async fn handle_client(
         ))
     };
     let ack = |id: Option<i64>, r: Result<u64, Refusal>| match r {
-        Ok(seq) => Reply::Text(json!({"type": "ack", "id": id, "seq": seq}).to_string()),
+        Ok(seq) => Reply::Text(
+            SocketMsg::Ack {
+                id,
+                seq: Some(seq),
+                rematch: None,
+            }
+            .to_text(),
+        ),
         Err(e) => Reply::Text(error_msg(id, &e)),
     };
     match msg {
-        ClientMsg::Ping { id } => Reply::Text(json!({"type": "pong", "id": id}).to_string()),
-        ClientMsg::Sync { id } => Reply::Snapshot(id),
-        ClientMsg::Action {
+        ClientOp::Ping { id } => Reply::Text(SocketMsg::Pong { id }.to_text()),
+        ClientOp::Sync { id } => Reply::Snapshot(id),
+        ClientOp::Action {
             id,
             action,
             notation,
@@ -1340,7 +1313,7 @@ async fn handle_client(
             };
             ack(id, r)
         }
-        ClientMsg::Draw { id, op } => {
+        ClientOp::Draw { id, op } => {
             let Some(seat) = seat else {
                 return need_seat(id);
             };
@@ -1350,7 +1323,7 @@ async fn handle_client(
             };
             ack(id, r)
         }
-        ClientMsg::Takeback { id, op } => {
+        ClientOp::Takeback { id, op } => {
             let Some(seat) = seat else {
                 return need_seat(id);
             };
@@ -1360,20 +1333,27 @@ async fn handle_client(
             };
             ack(id, r)
         }
-        ClientMsg::Resign { id } => {
+        ClientOp::Resign { id } => {
             let Some(seat) = seat else {
                 return need_seat(id);
             };
             ack(id, shared.seat_op(room, seat, token, SeatOp::Resign).await)
         }
-        ClientMsg::Rematch { id } => {
+        ClientOp::Rematch { id } => {
             let Some(seat) = seat else {
                 return need_seat(id);
             };
             match shared.rematch(room, seat, token).await {
                 Ok((game, new_seat)) => Reply::Text(
-                    json!({"type": "ack", "id": id, "rematch": {"id": game, "seat": new_seat}})
-                        .to_string(),
+                    SocketMsg::Ack {
+                        id,
+                        seq: None,
+                        rematch: Some(RematchAck {
+                            id: game,
+                            seat: new_seat,
+                        }),
+                    }
+                    .to_text(),
                 ),
                 Err(e) => Reply::Text(error_msg(id, &e)),
             }

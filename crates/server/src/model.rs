@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tabula_core::dynamic::{DynGame, DynState};
 use tabula_core::record::{JsonRecord, RecordedAction};
@@ -214,8 +214,11 @@ pub struct Event {
 }
 
 /// A game's lifecycle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
+#[ts(export_to = "server/")]
 pub enum Status {
     Waiting,
     Running,
@@ -371,28 +374,17 @@ impl Clock {
             .min()
     }
 
-    /// JSON for clients.
-    pub fn to_json(&self, now: i64) -> Value {
-        let (kind, extra) = match self.spec {
-            ClockSpec::Fischer {
-                initial_ms,
-                increment_ms,
-            } => (
-                "fischer",
-                json!({"initial_ms": initial_ms, "increment_ms": increment_ms}),
-            ),
-            ClockSpec::Correspondence { days_per_move } => {
-                ("correspondence", json!({"days_per_move": days_per_move}))
-            }
-        };
-        let seats: Vec<Value> = (0..self.owing_since.len())
-            .map(|i| json!({"remaining_ms": self.remaining(i, now).max(0), "running": self.running(i)}))
-            .collect();
-        let mut v = json!({"kind": kind, "seats": seats});
-        if let (Some(obj), Value::Object(e)) = (v.as_object_mut(), extra) {
-            obj.extend(e);
+    /// The clock as clients see it at `now`: its kind and numbers, and each seat's time.
+    pub fn state(&self, now: i64) -> crate::wire::game::ClockState {
+        crate::wire::game::ClockState {
+            spec: self.spec,
+            seats: (0..self.owing_since.len())
+                .map(|i| crate::wire::game::ClockSeat {
+                    remaining_ms: self.remaining(i, now).max(0),
+                    running: self.running(i),
+                })
+                .collect(),
         }
-        v
     }
 }
 

@@ -4,7 +4,9 @@
 //! lets that observer see: the view is exactly the game's view for that observer at that point, the
 //! legal actions are that seat's own (none for spectators), and each move is shown with exactly the
 //! game's `describe_action` for that observer (hidden moves as `null`). So no message carries hidden
-//! content beyond the game's own views.
+//! content beyond the game's own views. Every message also has the shape its declared wire type
+//! (`tabula_server::wire::game`, from which the web client's types are generated) says: it reads into
+//! that type and writes back the same JSON, for every game.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -17,6 +19,7 @@ use serde_json::{Value, json};
 use tabula_core::dynamic::{DynState, Registry};
 use tabula_core::record::JsonRecord;
 use tabula_core::{Observer, Seat};
+use tabula_server::wire::game::{ClientOp, GameMessage, SocketMsg};
 use tabula_server::{Limits, Storage};
 use tabula_tools::client::WsClient;
 
@@ -25,7 +28,25 @@ fn games_registry() -> Registry {
     r.register::<kyo::Kyo>();
     r.register::<territories::Territories>();
     r.register::<cyvasse::trump::TrumpCyvasse>();
+    r.register::<cyvasse::caird::CairdCyvasse>();
+    r.register::<syba::Syba>();
     r
+}
+
+/// Reads a snapshot or update message into its declared type and writes it back: the JSON must be
+/// the same (no field the type lacks, none it adds, every value of the declared form).
+fn assert_typed_game_message(m: &Value) {
+    let text = m.to_string();
+    let typed: GameMessage = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("not a GameMessage ({e}): {text}"));
+    assert_eq!(&serde_json::to_value(&typed).unwrap(), m, "GameMessage round trip");
+}
+
+/// The same for the socket's other messages.
+fn assert_typed_socket_message(m: &Value) {
+    let typed: SocketMsg =
+        serde_json::from_value(m.clone()).unwrap_or_else(|e| panic!("not a SocketMsg ({e}): {m}"));
+    assert_eq!(&serde_json::to_value(&typed).unwrap(), m, "SocketMsg round trip");
 }
 
 /// Plays `steps` random legal actions (chosen from the seats' own snapshots) over HTTP while three
@@ -33,6 +54,7 @@ fn games_registry() -> Registry {
 /// still running. Returns the record, the final spectator snapshot and the recorded messages.
 async fn play_and_record(
     game: &str,
+    options: Value,
     steps: usize,
     seed: u64,
 ) -> (Registry, JsonRecord, Value, [Vec<Value>; 3]) {
@@ -47,7 +69,8 @@ async fn play_and_record(
     let addr = server.local_addr();
     let (id, tokens) = create(
         addr,
-        json!({"game": game, "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0, 1]}),
+        json!({"game": game, "options": options, "seats": [{"kind": "human"}, {"kind": "human"}],
+               "host_seats": [0, 1]}),
     )
     .await;
     let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
@@ -133,9 +156,11 @@ fn check_messages(
     }
     assert_eq!(k, record.actions.len());
     let mut hidden_moves = 0;
+    assert_typed_game_message(spectator);
     for (i, msgs) in seen.iter().enumerate() {
         assert!(msgs.len() >= 2);
         for m in msgs {
+            assert_typed_game_message(m);
             let seq = m["seq"].as_u64().unwrap();
             let k = actions_at[&seq];
             let state = &states[k];
@@ -201,7 +226,7 @@ fn check_messages(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kyo_perfect_information_game_over_the_server() {
-    let (registry, record, spectator, seen) = play_and_record("kyo", 40, 11).await;
+    let (registry, record, spectator, seen) = play_and_record("kyo", json!({}), 40, 11).await;
     assert_eq!(check_messages(&registry, &record, &spectator, &seen), 0);
     // Perfect information: every move is shown to everyone.
     for e in spectator["events"].as_array().unwrap() {
@@ -221,8 +246,83 @@ async fn kyo_perfect_information_game_over_the_server() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn caird_and_syba_messages_have_their_declared_shape() {
+    for (game, options) in [
+        ("cyvasse-caird", json!({})),
+        ("syba", json!({"players": 2})),
+    ] {
+        let (registry, record, spectator, seen) = play_and_record(game, options, 30, 9).await;
+        check_messages(&registry, &record, &spectator, &seen);
+    }
+}
+
+/// The socket's answers (pong, error, ack, a sync's snapshot, a rematch's ack) and pushes (chat)
+/// read into their declared types, and the operations the web client sends read into [`ClientOp`].
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn socket_messages_have_their_declared_shape() {
+    let dir = temp_dir("socket-shapes");
+    let server = start_with(games_registry(), Storage::SqliteDir(dir), Limits::default()).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create(
+        addr,
+        json!({"game": "kyo", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0, 1]}),
+    )
+    .await;
+    let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
+    let mut sock = ws(addr, &id, Some((0, &tokens[0]))).await;
+    let first = recv_until(&mut sock, |m| m["type"] == "snapshot").await;
+    assert_typed_game_message(&first);
+    let is = |t: &'static str| move |m: &Value| m["type"] == t;
+    let mut send = async |sock: &mut WsClient, op: Value| {
+        let parsed: ClientOp = serde_json::from_value(op.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&parsed).unwrap(), op, "ClientOp round trip");
+        sock.send(&op).await.unwrap();
+    };
+    send(&mut sock, json!({"type": "ping", "id": 1})).await;
+    assert_typed_socket_message(&recv_until(&mut sock, is("pong")).await);
+    send(&mut sock, json!({"type": "draw", "id": 2, "op": "maybe"})).await;
+    let error = recv_until(&mut sock, is("error")).await;
+    assert_eq!(error["code"], "bad_request");
+    assert_typed_socket_message(&error);
+    // A malformed operation is not a ClientOp, and the server says so.
+    assert!(serde_json::from_value::<ClientOp>(json!({"type": "fly", "id": 3})).is_err());
+    sock.send(&json!({"type": "fly", "id": 3})).await.unwrap();
+    let error = recv_until(&mut sock, is("error")).await;
+    assert_eq!(error["id"], 3);
+    assert_typed_socket_message(&error);
+    let action = first["legal"][0]["action"].clone();
+    send(&mut sock, json!({"type": "action", "id": 4, "action": action})).await;
+    let ack = recv_until(&mut sock, is("ack")).await;
+    assert_typed_socket_message(&ack);
+    assert_typed_game_message(&recv_until(&mut sock, is("update")).await);
+    // A chat message is pushed, and a sync's snapshot is followed by the chat's history.
+    let (s, _) = post(
+        addr,
+        &format!("/api/games/{id}/chat"),
+        json!({"channel": "players", "seat": 0, "token": tokens[0], "text": "good luck"}),
+    )
+    .await;
+    assert_eq!(s, 201);
+    assert_typed_socket_message(&recv_until(&mut sock, is("chat")).await);
+    send(&mut sock, json!({"type": "sync", "id": 5})).await;
+    let synced = recv_until(&mut sock, is("snapshot")).await;
+    assert_eq!(synced["request_id"], 5);
+    assert_typed_game_message(&synced);
+    assert_typed_socket_message(&recv_until(&mut sock, is("chat_history")).await);
+    // The game over, a rematch is acknowledged with the new game and seat.
+    send(&mut sock, json!({"type": "resign", "id": 6})).await;
+    assert_typed_socket_message(&recv_until(&mut sock, is("ack")).await);
+    assert_typed_game_message(&recv_until(&mut sock, |m| m["status"] == "over").await);
+    send(&mut sock, json!({"type": "rematch", "id": 7})).await;
+    let ack = recv_until(&mut sock, is("ack")).await;
+    assert_eq!(ack["rematch"]["seat"], 1);
+    assert_typed_socket_message(&ack);
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn territories_hidden_hands_never_leak() {
-    let (registry, record, spectator, seen) = play_and_record("territories", 60, 5).await;
+    let (registry, record, spectator, seen) = play_and_record("territories", json!({}), 60, 5).await;
     check_messages(&registry, &record, &spectator, &seen);
     // Hands are hidden: the seats' views differ from the spectator's.
     let last = |i: usize| seen[i].last().unwrap()["view"].clone();
@@ -232,7 +332,7 @@ async fn territories_hidden_hands_never_leak() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cyvasse_hidden_setups_never_leak() {
-    let (registry, record, spectator, seen) = play_and_record("cyvasse-trump", 12, 3).await;
+    let (registry, record, spectator, seen) = play_and_record("cyvasse-trump", json!({}), 12, 3).await;
     let hidden = check_messages(&registry, &record, &spectator, &seen);
     assert!(hidden > 0, "the setups are hidden moves");
     // The opponent's setup is hidden from the other seat and the spectator while it is made.

@@ -1,79 +1,19 @@
 // The client's model of a game, built from the server's `snapshot` and `update` messages
 // (docs/protocol.md). Pure logic: merging events, detecting gaps, deriving the move list.
 
-import type { LegalAction } from './select';
+import type { GameMessage } from '../wire/server/GameMessage';
+import type { GameEvent } from '../wire/server/GameEvent';
+import type { SeatInfo } from '../wire/server/SeatInfo';
+import type { ClockState } from '../wire/server/ClockState';
+import type { Actor } from '../wire/core/Actor';
+import type { Outcome } from '../wire/core/Outcome';
+import type { ToAct } from '../wire/core/ToAct';
 
-export type Actor = { seat: number } | 'chance';
+// The messages' types are generated from the server's (crates/server/src/wire/game.rs).
+export type { Actor, ClockState as ClockInfo, GameEvent, Outcome, SeatInfo, ToAct };
 
-export interface Outcome {
-  results: ('win' | 'draw' | 'loss')[];
-  reason: string;
-}
-
-export type ToAct = { seat: number } | { seats: number[] } | 'chance' | { over: Outcome };
-
-export interface GameEvent {
-  seq: number;
-  at?: number;
-  kind: string;
-  actor?: Actor;
-  notation?: string | null;
-  /** An action's cells as this observer may see them. */
-  cells?: string[];
-  /** An action in plain words as this observer may see them (worded by the game crate). */
-  words?: string | null;
-  /** The turn an action belongs to (the actions of one turn share it). */
-  turn?: number | null;
-  seat?: number;
-  /** A `takeback`'s last event kept: the actions after it are undone. */
-  to_seq?: number;
-  result?: Outcome;
-  game?: string;
-}
-
-export interface SeatInfo {
-  seat: number;
-  name: string;
-  kind: 'human' | 'ai';
-  level?: number;
-  joined?: boolean;
-  /** A human seat anyone may take from the lobby (otherwise kept for the creator or a friend by link). */
-  open?: boolean;
-}
-
-export interface ClockInfo {
-  kind: string;
-  seats: { remaining_ms: number; running: boolean }[];
-}
-
-export interface Snapshot {
-  id: string;
-  game: string;
-  name?: string;
-  status: 'waiting' | 'running' | 'over' | 'imported' | string;
-  seq: number;
-  now?: number;
-  you: { seat: number } | 'spectator';
-  seats: SeatInfo[];
-  options: Record<string, unknown>;
-  to_act: ToAct;
-  view: unknown;
-  legal: LegalAction[];
-  events: GameEvent[];
-  draw_offer: { by: number; accepted: number[] } | null;
-  /** A pending takeback request: `by` asks to take back its last turn; `accepted` agree. */
-  takeback_offer?: { by: number; accepted: number[] } | null;
-  clock: ClockInfo | null;
-  result: Outcome | null;
-  rematch: { id: string; seat?: number; token?: string } | null;
-  /** Whether the game is rated (its ratings change when it ends). */
-  rated?: boolean;
-  /** SHA-256 (hex) of the seed's 8 little-endian bytes, from the first message on. */
-  seed_commitment?: string;
-  /** The seed (a decimal string, exact), once the game is over; null before. */
-  seed?: string | null;
-  text?: string;
-}
+/** A game as one observer sees it: the last snapshot, with the updates since merged in. */
+export type Snapshot = GameMessage;
 
 export interface MoveEntry {
   seq: number;
@@ -89,11 +29,8 @@ export interface MoveEntry {
 
 /** Merges a server message into the current model. Returns the new model and whether a gap was seen
  * (the client must then send `sync`). A `snapshot` replaces events only when it carries the whole log. */
-export function merge(
-  current: Snapshot | null,
-  msg: Snapshot & { type?: string },
-): { model: Snapshot; gap: boolean } {
-  const incoming = Array.isArray(msg.events) ? msg.events : [];
+export function merge(current: Snapshot | null, msg: GameMessage): { model: Snapshot; gap: boolean } {
+  const incoming = msg.events;
   if (!current || current.id !== msg.id) {
     const events = [...incoming].sort((a, b) => a.seq - b.seq);
     return { model: { ...msg, events }, gap: false };
@@ -112,26 +49,29 @@ export function merge(
   return { model: { ...msg, events }, gap };
 }
 
+/** An `action` event. */
+export type ActionEvent = Extract<GameEvent, { kind: 'action' }>;
+
 /** The move list: every `action` event by a seat, and chance events whose outcome this observer sees. */
 export function moveList(events: GameEvent[]): MoveEntry[] {
   return standingActions(events)
     .map((e) => ({
       seq: e.seq,
-      actor: e.actor ?? 'chance',
-      notation: e.notation ?? null,
-      cells: Array.isArray(e.cells) ? e.cells : [],
-      words: typeof e.words === 'string' ? e.words : null,
-      turn: typeof e.turn === 'number' ? e.turn : null,
+      actor: e.actor,
+      notation: e.notation,
+      cells: e.cells,
+      words: e.words,
+      turn: e.turn,
     }));
 }
 
 /** The action events of the game as it stands: a `takeback` event (its `to_seq`, the last event kept)
  * undoes the actions after it, which stay in the log but are no longer the game's moves. */
-export function standingActions(events: GameEvent[]): GameEvent[] {
-  const out: GameEvent[] = [];
+export function standingActions(events: GameEvent[]): ActionEvent[] {
+  const out: ActionEvent[] = [];
   for (const e of events) {
     if (e.kind === 'action') out.push(e);
-    else if (e.kind === 'takeback' && typeof e.to_seq === 'number') {
+    else if (e.kind === 'takeback') {
       const keep = e.to_seq;
       while (out.length && out[out.length - 1].seq > keep) out.pop();
     }
@@ -144,9 +84,8 @@ export function standingActions(events: GameEvent[]): GameEvent[] {
 export function lastTakeback(s: Snapshot): { declined: number } | { done: number } | null {
   for (let i = s.events.length - 1; i >= 0; i--) {
     const e = s.events[i];
-    const seat = typeof e.seat === 'number' ? e.seat : null;
-    if (e.kind === 'takeback_decline') return seat === null ? null : { declined: seat };
-    if (e.kind === 'takeback') return seat === null ? null : { done: seat };
+    if (e.kind === 'takeback_decline') return { declined: e.seat };
+    if (e.kind === 'takeback') return { done: e.seat };
     if (e.kind === 'action' || e.kind === 'takeback_offer') return null;
   }
   return null;
@@ -253,7 +192,7 @@ export function seatsMarkedToAct(s: Snapshot): number[] {
 export function drawDeclinedBy(s: Snapshot): number | null {
   for (let i = s.events.length - 1; i >= 0; i--) {
     const e = s.events[i];
-    if (e.kind === 'draw_decline') return typeof e.seat === 'number' ? e.seat : null;
+    if (e.kind === 'draw_decline') return e.seat;
     if (e.kind === 'action' || e.kind === 'draw_offer' || e.kind === 'draw_accept') return null;
   }
   return null;

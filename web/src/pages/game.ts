@@ -2,7 +2,7 @@
 // dialog, export, and stepping back through every earlier position (from the server, cached).
 
 import { api, positionFetcher } from '../api';
-import { GameConn, type ServerMsg } from '../conn';
+import { GameConn, type ClientOp, type ServerMsg } from '../conn';
 import { rendererFor, selectionFor } from '../games/index';
 import { Selection, groupByVerb, ownWords, type LegalAction } from '../logic/select';
 import {
@@ -122,7 +122,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
 
   const keyOf = (seat: number | null) => seat ?? SPECTATOR;
   const connOf = (seat: number | null) => conns.get(keyOf(seat)) ?? null;
-  const send = (msg: Record<string, unknown>, seat: number | null = shown) => connOf(seat)?.send(msg) ?? null;
+  const send = (msg: ClientOp, seat: number | null = shown) => connOf(seat)?.send(msg) ?? null;
 
   function onStatus(k: number, isUp: boolean, detail: string): void {
     up.set(k, isUp);
@@ -147,10 +147,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       models.set(k, next);
       chat.setOver(outcomeOf(next) !== null);
       if (gap) conns.get(k)?.send({ type: 'sync' });
-      if (k === sentBy) sent.onState(msg.type, next.seq, Array.isArray(msg.events) ? msg.events : [], mySeat(next));
-      if (next.rematch?.token && /^[0-9a-f]{64}$/.test(next.rematch.token) && next.rematch.seat !== undefined && k !== SPECTATOR) {
-        saveSeat(next.rematch.id, { seat: next.rematch.seat, token: next.rematch.token });
-      }
+      if (k === sentBy) sent.onState(msg.type, next.seq, msg.events, mySeat(next));
       const switched = hotseat && chooseSeat();
       if (!switched && k !== keyOf(shown)) return; // another local seat's state: kept for its turn
       const m = models.get(keyOf(shown));
@@ -166,7 +163,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       errorText = '';
       setupError = null;
       const was = sent.pending;
-      if (typeof msg.seq === 'number') sent.onAck(msg.id, msg.seq, models.get(k)?.seq ?? 0);
+      if (typeof msg.seq === 'number' && msg.id !== null) sent.onAck(msg.id, msg.seq, models.get(k)?.seq ?? 0);
       if (was && !sent.pending) draw();
     }
   }

@@ -10,19 +10,14 @@ import { seatColour } from '../games/art';
 import { h, clear } from './dom';
 import { playSound } from './sound';
 
-export type Channel = 'players' | 'spectators';
+import type { ChatChannel } from '../wire/server/ChatChannel';
+import type { ChatMessage } from '../wire/server/ChatMessage';
+import type { SocketMsg } from '../wire/server/SocketMsg';
 
-export interface ChatMessage {
-  n: number;
-  at: number;
-  seat: number | null;
-  author: string;
-  text: string;
-}
-
-export type ChatServerMsg =
-  | { type: 'chat'; channel: Channel; message: ChatMessage }
-  | { type: 'chat_history'; channels: Partial<Record<Channel, ChatMessage[]>> };
+// The socket's chat messages, generated from the server's types (crates/server/src/wire/game.rs).
+export type Channel = ChatChannel;
+export type { ChatMessage };
+export type ChatServerMsg = Extract<SocketMsg, { type: 'chat' | 'chat_history' }>;
 
 /** The server's default limit (GET /api/games/{id}/chat says the real one). */
 const DEFAULT_MAX = 200;
@@ -143,16 +138,16 @@ export class ChatPanel {
   }
 
   /** A message from the game's socket; other types are ignored. */
-  onMessage(msg: { type: string }): void {
+  onMessage(msg: ChatServerMsg): void {
     if (msg.type === 'chat') {
-      const m = msg as Extract<ChatServerMsg, { type: 'chat' }>;
+      const m = msg;
       if (m.channel !== 'players' && m.channel !== 'spectators') return;
       const before = this.messages[m.channel].length;
       this.messages[m.channel] = mergeMessages(this.messages[m.channel], [m.message]);
       if (this.messages[m.channel].length > before) this.arrived(m.channel, m.message);
       this.draw();
     } else if (msg.type === 'chat_history') {
-      const m = msg as Extract<ChatServerMsg, { type: 'chat_history' }>;
+      const m = msg;
       for (const c of ['players', 'spectators'] as Channel[]) {
         const got = m.channels?.[c];
         if (Array.isArray(got)) this.messages[c] = mergeMessages(this.messages[c], got);

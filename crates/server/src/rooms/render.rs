@@ -1,20 +1,26 @@
-//! What observers are sent: snapshot and update messages, written straight to JSON text.
+//! What observers are sent: snapshot and update messages ([`GameMessage`], `crate::wire::game`).
 //!
-//! A message is the part every observer shares (rendered once per change) followed by each observer's
-//! own (`you`, its view, its legal actions, the events as it may see them): an observer never gets
-//! what is hidden from it. An update ([`Update`]) is rendered once per change for each observer some
-//! socket watches as, each distinct view serialised once, and the texts are shared by all sockets of
-//! that observer. The message formats are documented in `docs/protocol.md`.
+//! A message is the part every observer shares ([`GameCommon`], computed once per change) and each
+//! observer's own (`you`, its view, its legal actions, the events as it may see them): an observer
+//! never gets what is hidden from it. An update ([`Update`]) is rendered once per change for each
+//! observer some socket watches as, each distinct view serialised once (and held as raw JSON), and
+//! the texts are shared by all sockets of that observer. The message formats are documented in
+//! `docs/protocol.md`.
 
+use std::borrow::Cow;
 use std::sync::atomic::Ordering;
 
 use axum::extract::ws::Utf8Bytes;
-use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
+use serde_json::value::RawValue;
 use tabula_core::{Observer, Seat};
 
 use super::{Room, RoomInner, now_ms, observer_index};
 use crate::model::{Event, EventData, GameCore, Seen, Status, observers};
+use crate::wire::game::{
+    EventBody, GameCommon, GameEvent, GameMessage, MessageKind, Offer, RematchLink, SeatInfo,
+    SocketMsg,
+};
 
 /// One committed change, rendered once for every observer (seats in order, then the spectator).
 #[derive(Debug)]
@@ -29,74 +35,60 @@ pub struct Update {
 }
 
 impl Room {
-    /// The parts of a snapshot or update shared by every observer (`"type"` to `"result"`), as JSON
-    /// object members without the braces, rendered once per change.
-    fn common_json(&self, inner: &RoomInner, kind: &str, now: i64) -> Vec<u8> {
+    /// The parts of a snapshot or update shared by every observer, computed once per change.
+    fn common(&self, inner: &RoomInner, kind: MessageKind, now: i64) -> GameCommon {
         let core = &inner.core;
-        let mut out = Vec::with_capacity(1024);
-        out.push(b'{');
-        put(&mut out, "type", &kind);
-        put(&mut out, "id", &self.id);
-        put(&mut out, "game", &core.config.game);
-        put(&mut out, "name", &self.kind.name());
-        put(&mut out, "status", &core.status.as_str());
-        put(&mut out, "seq", &core.seq);
-        put(&mut out, "now", &now);
-        put(&mut out, "seats", &seats_json(core));
-        put(&mut out, "options", &core.config.options);
-        put(&mut out, "rated", &core.config.rated);
-        put(&mut out, "to_act", &core.to_act());
-        put(&mut out, "draw_offer", &core.draw);
-        put(&mut out, "takeback_offer", &core.takeback);
-        put(
-            &mut out,
-            "clock",
-            &core.clock.as_ref().map(|c| c.to_json(now)),
-        );
-        put(&mut out, "result", &core.result);
-        // Provably fair chance: the commitment from the first message on; the seed (a string, exact
-        // in every JSON reader) only once the game is over.
-        put(&mut out, "seed_commitment", &*core.seed_commitment);
-        put(
-            &mut out,
-            "seed",
-            &core.revealed_seed().map(|s| s.to_string()),
-        );
-        out
+        let offer = |by: u8, accepted: &[u8]| Offer {
+            by,
+            accepted: accepted.to_vec(),
+        };
+        GameCommon {
+            kind,
+            id: self.id.clone(),
+            game: core.config.game.clone(),
+            name: self.kind.name().to_string(),
+            status: core.status,
+            seq: core.seq,
+            now,
+            seats: seat_infos(core),
+            options: core.config.options.clone(),
+            rated: core.config.rated,
+            to_act: core.to_act(),
+            draw_offer: core.draw.as_ref().map(|d| offer(d.by, &d.accepted)),
+            takeback_offer: core.takeback.as_ref().map(|t| offer(t.by, &t.accepted)),
+            clock: core.clock.as_ref().map(|c| c.state(now)),
+            result: core.result.clone(),
+            // Provably fair chance: the commitment from the first message on; the seed (a string,
+            // exact in every JSON reader) only once the game is over.
+            seed_commitment: core.seed_commitment.to_string(),
+            seed: core.revealed_seed().map(|s| s.to_string()),
+        }
     }
 
     /// One observer's message: the common part, then what is this observer's own (`you`, `view`,
     /// `legal`, the events after `since` as it may see them, …). `view` is the observer's view,
-    /// already serialised. Written straight to JSON text (no intermediate `Value` tree).
+    /// already serialised.
     #[allow(clippy::too_many_arguments)]
-    fn observer_json(
+    fn observer_message<'a>(
         &self,
         inner: &RoomInner,
         obs: Observer,
         since: u64,
-        common: &[u8],
-        view: &[u8],
+        common: &'a GameCommon,
+        view: &'a RawValue,
         snapshot: bool,
         request_id: Option<Option<i64>>,
-    ) -> String {
+    ) -> GameMessage<'a> {
         let core = &inner.core;
         let seats = core.seats();
         let oi = observer_index(obs, seats);
-        let mut out = Vec::with_capacity(common.len() + view.len() + 512);
-        out.extend_from_slice(common);
-        match obs {
-            Observer::Seat(s) => put(&mut out, "you", &json!({"seat": s.0})),
-            Observer::Spectator => put(&mut out, "you", &"spectator"),
-        }
-        let rematch = match (&core.rematch, obs) {
-            (Some(id), Observer::Seat(s)) => json!({"id": id, "seat": (s.index() + 1) % seats}),
-            (Some(id), Observer::Spectator) => json!({"id": id}),
-            (None, _) => Value::Null,
-        };
-        put(&mut out, "rematch", &rematch);
-        out.extend_from_slice(b"\"view\":");
-        out.extend_from_slice(view);
-        out.push(b',');
+        let rematch = core.rematch.as_ref().map(|id| RematchLink {
+            id: id.clone(),
+            seat: match obs {
+                Observer::Seat(s) => Some((s.index() + 1) % seats),
+                Observer::Spectator => None,
+            },
+        });
         // Only a seat that owes a decision has legal actions.
         let legal = match obs {
             Observer::Seat(s) if core.status == Status::Running && core.result.is_none() => {
@@ -104,83 +96,62 @@ impl Room {
             }
             _ => Vec::new(),
         };
-        let sampled = match obs {
+        let legal_sampled = match obs {
             Observer::Seat(s) if !legal.is_empty() => core.state.actions_sampled(s),
             _ => false,
         };
-        out.extend_from_slice(b"\"legal\":[");
-        for (i, listed) in legal.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            // `{"action":…,"notation":…,"cells":[…]}`: what a client clicks to choose it.
-            write_json(&mut out, listed);
-        }
-        out.extend_from_slice(b"],");
-        put(&mut out, "legal_sampled", &sampled);
         // Events are numbered from 1 in order: those after `since` are a tail of the log.
         let from = inner.events.partition_point(|e| e.seq <= since);
-        out.extend_from_slice(b"\"events\":[");
-        for (i, (e, d)) in inner.events[from..]
+        let events = inner.events[from..]
             .iter()
             .zip(&inner.described[from..])
-            .enumerate()
-        {
-            if i > 0 {
-                out.push(b',');
-            }
-            let seen = d.as_ref().and_then(|d| d.get(oi));
-            write_json(&mut out, &event_json(e, seen));
+            .map(|(e, d)| game_event(e, d.as_ref().and_then(|d| d.get(oi))))
+            .collect();
+        GameMessage {
+            common: Cow::Borrowed(common),
+            you: obs,
+            rematch,
+            view: Cow::Borrowed(view),
+            legal,
+            legal_sampled,
+            events,
+            text: snapshot.then(|| core.state.render_text(obs)),
+            request_id,
         }
-        out.push(b']');
-        if snapshot {
-            out.push(b',');
-            let text = core.state.render_text(obs);
-            out.extend_from_slice(b"\"text\":");
-            write_json(&mut out, &text);
-        }
-        if let Some(id) = request_id {
-            out.extend_from_slice(b",\"request_id\":");
-            write_json(&mut out, &id);
-        }
-        out.push(b'}');
-        // serde_json writes UTF-8, and every literal above is ASCII.
-        String::from_utf8(out)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 
-    /// The snapshot (`kind` "snapshot", with the terminal drawing `text`) or update message for `obs`
-    /// as JSON text, with the events after `since`; `request_id` answers a `sync`.
+    /// The snapshot (with the terminal drawing `text`) or update message for `obs` as JSON text,
+    /// with the events after `since`; `request_id` answers a `sync`.
     pub fn message_text(
         &self,
         inner: &RoomInner,
         obs: Observer,
         since: u64,
-        kind: &str,
+        kind: MessageKind,
         now: i64,
         request_id: Option<Option<i64>>,
     ) -> String {
-        let common = self.common_json(inner, kind, now);
-        let mut view = Vec::with_capacity(1024);
-        write_json(&mut view, &inner.core.state.view(obs));
-        self.observer_json(
+        let common = self.common(inner, kind, now);
+        let view = view_json(&inner.core.state.view(obs));
+        let m = self.observer_message(
             inner,
             obs,
             since,
             &common,
             &view,
-            kind != "update",
+            kind == MessageKind::Snapshot,
             request_id,
-        )
+        );
+        to_text(&m)
     }
 
     /// The `update` of one change, for every observer someone watches as: the shared part is
-    /// rendered once, and each distinct view is serialised once (seats that see the same as another
-    /// observer share its text, as every observer does in a perfect-information game).
+    /// computed once, and each distinct view is serialised once (seats that see the same as
+    /// another observer share its text, as every observer does in a perfect-information game).
     pub(super) fn render_update(&self, inner: &RoomInner, first: u64) -> Update {
         let now = now_ms();
-        let common = self.common_json(inner, "update", now);
-        let mut views: Vec<(Value, std::rc::Rc<Vec<u8>>)> = Vec::new();
+        let common = self.common(inner, MessageKind::Update, now);
+        let mut views: Vec<(Value, std::rc::Rc<RawValue>)> = Vec::new();
         let messages = observers(inner.core.seats())
             .into_iter()
             .enumerate()
@@ -196,15 +167,13 @@ impl Room {
                 let text = match views.iter().find(|(seen, _)| *seen == v) {
                     Some((_, t)) => t.clone(),
                     None => {
-                        let mut t = Vec::with_capacity(2048);
-                        write_json(&mut t, &v);
-                        let t = std::rc::Rc::new(t);
+                        let t: std::rc::Rc<RawValue> = view_json(&v).into();
                         views.push((v, t.clone()));
                         t
                     }
                 };
-                let m = self.observer_json(inner, o, first - 1, &common, &text, false, None);
-                Some(Utf8Bytes::from(m))
+                let m = self.observer_message(inner, o, first - 1, &common, &text, false, None);
+                Some(Utf8Bytes::from(to_text(&m)))
             })
             .collect();
         Update {
@@ -215,81 +184,81 @@ impl Room {
     }
 }
 
-/// Appends `v` as JSON (`null` if it cannot be serialised, which the types used here never cause).
-fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
-    let mark = out.len();
-    if serde_json::to_writer(&mut *out, v).is_err() {
-        out.truncate(mark);
-        out.extend_from_slice(b"null");
-    }
+/// A view as raw JSON (`null` if it cannot be serialised, which a view's `Value` never causes).
+fn view_json(v: &Value) -> Box<RawValue> {
+    serde_json::value::to_raw_value(v).unwrap_or_else(|_| RawValue::NULL.to_owned())
 }
 
-/// Appends `"key":value,` (the key is a plain ASCII name).
-fn put<T: Serialize + ?Sized>(out: &mut Vec<u8>, key: &str, v: &T) {
-    out.push(b'"');
-    out.extend_from_slice(key.as_bytes());
-    out.extend_from_slice(b"\":");
-    write_json(out, v);
-    out.push(b',');
+/// A message as JSON text; serialising one does not fail (its maps have string keys), but if it
+/// did the observer would get an `internal` error rather than nothing.
+fn to_text(m: &GameMessage<'_>) -> String {
+    serde_json::to_string(m).unwrap_or_else(|e| {
+        tracing::error!("cannot serialise a game message: {e}");
+        SocketMsg::Error {
+            id: None,
+            code: "internal".into(),
+            message: format!("cannot serialise the game's message: {e}"),
+        }
+        .to_text()
+    })
 }
 
-pub(super) fn seats_json(core: &GameCore) -> Vec<Value> {
+/// Each seat: its number, side's name, whether it joined, and who plays it.
+pub(crate) fn seat_infos(core: &GameCore) -> Vec<SeatInfo> {
     core.config
         .seats
         .iter()
         .enumerate()
-        .map(|(i, k)| {
-            let mut v = json!({
-                "seat": i,
-                "name": core.state.seat_name(Seat::new(i)),
-                "joined": core.joined[i],
-            });
-            if let (Some(o), Ok(Value::Object(k))) = (v.as_object_mut(), serde_json::to_value(k)) {
-                o.extend(k);
-            }
-            v
+        .map(|(i, k)| SeatInfo {
+            seat: i,
+            name: core.state.seat_name(Seat::new(i)),
+            joined: core.joined.get(i).copied().unwrap_or(false),
+            kind: k.clone(),
         })
         .collect()
 }
 
-fn event_json(e: &Event, seen: Option<&Seen>) -> Value {
-    let mut v = json!({"seq": e.seq, "at": e.at, "kind": e.data.kind()});
-    let Some(o) = v.as_object_mut() else {
-        return v;
+/// [`seat_infos`] as JSON values (the lobby's summaries add each seat's player).
+pub(super) fn seats_json(core: &GameCore) -> Vec<Value> {
+    seat_infos(core)
+        .iter()
+        .map(|s| serde_json::to_value(s).unwrap_or(Value::Null))
+        .collect()
+}
+
+/// An event as `seen` by one observer (`None`: not an action, or described to nobody).
+fn game_event(e: &Event, seen: Option<&Seen>) -> GameEvent {
+    let body = match &e.data {
+        EventData::Created { .. } => EventBody::Created,
+        EventData::Start => EventBody::Start,
+        EventData::Join { seat, .. } => EventBody::Join { seat: *seat },
+        EventData::DrawOffer { seat } => EventBody::DrawOffer { seat: *seat },
+        EventData::DrawAccept { seat } => EventBody::DrawAccept { seat: *seat },
+        EventData::DrawDecline { seat } => EventBody::DrawDecline { seat: *seat },
+        EventData::TakebackOffer { seat } => EventBody::TakebackOffer { seat: *seat },
+        EventData::TakebackAccept { seat } => EventBody::TakebackAccept { seat: *seat },
+        EventData::TakebackDecline { seat } => EventBody::TakebackDecline { seat: *seat },
+        EventData::Resign { seat } => EventBody::Resign { seat: *seat },
+        EventData::Timeout { seat } => EventBody::Timeout { seat: *seat },
+        EventData::Action { actor, .. } => EventBody::Action {
+            actor: *actor,
+            notation: seen.and_then(|s| s.notation.clone()),
+            cells: seen.map(|s| s.cells.clone()).unwrap_or_default(),
+            words: seen.map(|s| s.words.clone()),
+            turn: seen.map(|s| s.turn),
+        },
+        EventData::Takeback { seat, to_seq } => EventBody::Takeback {
+            seat: *seat,
+            to_seq: *to_seq,
+        },
+        EventData::End { result } => EventBody::End {
+            result: result.clone(),
+        },
+        EventData::Rematch { game } => EventBody::Rematch { game: game.clone() },
     };
-    match &e.data {
-        EventData::Created { .. } | EventData::Start => {}
-        EventData::Join { seat, .. }
-        | EventData::DrawOffer { seat }
-        | EventData::DrawAccept { seat }
-        | EventData::DrawDecline { seat }
-        | EventData::TakebackOffer { seat }
-        | EventData::TakebackAccept { seat }
-        | EventData::TakebackDecline { seat }
-        | EventData::Resign { seat }
-        | EventData::Timeout { seat } => {
-            o.insert("seat".into(), json!(seat));
-        }
-        EventData::Action { actor, .. } => {
-            o.insert("actor".into(), json!(actor));
-            o.insert(
-                "notation".into(),
-                json!(seen.and_then(|s| s.notation.as_ref())),
-            );
-            o.insert("cells".into(), json!(seen.map_or(&[][..], |s| &s.cells)));
-            o.insert("words".into(), json!(seen.map(|s| &s.words)));
-            o.insert("turn".into(), json!(seen.map(|s| s.turn)));
-        }
-        EventData::Takeback { seat, to_seq } => {
-            o.insert("seat".into(), json!(seat));
-            o.insert("to_seq".into(), json!(to_seq));
-        }
-        EventData::End { result } => {
-            o.insert("result".into(), json!(result));
-        }
-        EventData::Rematch { game } => {
-            o.insert("game".into(), json!(game));
-        }
+    GameEvent {
+        seq: e.seq,
+        at: e.at,
+        body,
     }
-    v
 }
