@@ -152,8 +152,9 @@ describe('arrows', () => {
 
 describe('hints', () => {
   const base: Snapshot = {
-    id: 'g', game: 'kyo', status: 'running', seq: 5, you: { seat: 0 },
-    seats: [{ seat: 0, name: 'Gold', kind: 'human', joined: true }, { seat: 1, name: 'Red', kind: 'ai', level: 3 }],
+    type: 'snapshot', id: 'g', game: 'kyo', name: 'Kyo', status: 'running', seq: 5, now: 0, you: { seat: 0 },
+    rated: false, takeback_offer: null, legal_sampled: false, seed_commitment: '', seed: null,
+    seats: [{ seat: 0, name: 'Gold', kind: 'human', joined: true }, { seat: 1, name: 'Red', kind: 'ai', level: 3, joined: true }],
     options: {}, to_act: { seat: 0 }, view: {}, legal: [{ action: {}, notation: 'D3-D4', words: 'Gold: Light Pawn D3 → D4', cells: ['D3', 'D4'] }], events: [],
     draw_offer: null, clock: null, result: null, rematch: null,
   };

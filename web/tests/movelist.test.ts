@@ -4,8 +4,8 @@ import { groupByTurn, stepText } from '../src/logic/movelist';
 import type { MoveEntry, SeatInfo } from '../src/logic/snapshot';
 
 const seats: SeatInfo[] = [
-  { seat: 0, name: 'Gold', kind: 'human' },
-  { seat: 1, name: 'Red', kind: 'human' },
+  { seat: 0, name: 'Gold', kind: 'human', joined: true },
+  { seat: 1, name: 'Red', kind: 'human', joined: true },
 ];
 
 function mv(seq: number, actor: MoveEntry['actor'], turn: number | null, words: string | null, notation: string | null): MoveEntry {

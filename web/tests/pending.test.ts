@@ -1,13 +1,14 @@
+import { ev } from './events';
 import { describe, expect, it } from 'vitest';
 import { PendingAction } from '../src/logic/pending';
 
-const act = (seq: number, seat: number | 'chance') => ({ seq, kind: 'action', actor: seat === 'chance' ? ('chance' as const) : { seat } });
+const act = (seq: number, seat: number | 'chance') => (ev({ seq, kind: 'action', actor: seat === 'chance' ? ('chance' as const) : { seat } }));
 
 describe('the pending action', () => {
   it('stays pending through unrelated updates (a join, the opponent, chance)', () => {
     const p = new PendingAction();
     p.sent(7);
-    p.onState('update', 5, [{ seq: 5, kind: 'join', seat: 1 }], 0);
+    p.onState('update', 5, [ev({ seq: 5, kind: 'join', seat: 1 })], 0);
     p.onState('update', 6, [act(6, 'chance')], 0);
     p.onState('update', 7, [act(7, 1)], 0);
     expect(p.pending).toBe(true);

@@ -1,3 +1,4 @@
+import { ev } from './events';
 import { describe, expect, it } from 'vitest';
 import {
   clockIsLow, drawDeclinedBy, formatClock, lastTakeback, merge, moveList, myResult, recentChance, seatsMarkedToAct, statusLine, statusState,
@@ -7,10 +8,11 @@ import { reconnectDelay } from '../src/logic/backoff';
 
 function snap(over: Partial<Snapshot>): Snapshot {
   return {
-    id: 'g1', game: 'kyo', status: 'running', seq: 2, you: { seat: 0 },
+    type: 'snapshot', id: 'g1', game: 'kyo', name: 'Kyo', status: 'running', seq: 2, now: 0, you: { seat: 0 },
+    rated: false, takeback_offer: null, legal_sampled: false, seed_commitment: '', seed: null,
     seats: [{ seat: 0, name: 'Gold', kind: 'human', joined: true }, { seat: 1, name: 'Red', kind: 'ai', level: 3, joined: true }],
     options: {}, to_act: { seat: 0 }, view: {}, legal: [], draw_offer: null, clock: null, result: null, rematch: null,
-    events: [{ seq: 1, kind: 'created' }, { seq: 2, kind: 'start' }],
+    events: [ev({ seq: 1, kind: 'created' }), ev({ seq: 2, kind: 'start' })],
     ...over,
   };
 }
@@ -18,24 +20,24 @@ function snap(over: Partial<Snapshot>): Snapshot {
 describe('merging server messages', () => {
   it('appends update events and detects no gap when contiguous', () => {
     const a = merge(null, snap({}));
-    const b = merge(a.model, { type: 'update', ...snap({ seq: 3, events: [{ seq: 3, kind: 'action', actor: { seat: 0 }, notation: 'A3-A4' }] }) });
+    const b = merge(a.model, snap({ type: 'update', seq: 3, events: [ev({ seq: 3, kind: 'action', actor: { seat: 0 }, notation: 'A3-A4' })] }));
     expect(b.gap).toBe(false);
     expect(b.model.events.map((e) => e.seq)).toEqual([1, 2, 3]);
   });
   it('detects a gap in seq so the client can sync', () => {
     const a = merge(null, snap({}));
-    const b = merge(a.model, { type: 'update', ...snap({ seq: 5, events: [{ seq: 5, kind: 'action', actor: { seat: 1 }, notation: 'x' }] }) });
+    const b = merge(a.model, snap({ type: 'update', seq: 5, events: [ev({ seq: 5, kind: 'action', actor: { seat: 1 }, notation: 'x' })] }));
     expect(b.gap).toBe(true);
   });
   it('fills the missed events after a reconnect with since=K', () => {
     const a = merge(null, snap({}));
-    const b = merge(a.model, { type: 'snapshot', ...snap({ seq: 4, events: [{ seq: 3, kind: 'action', actor: { seat: 0 }, notation: 'a' }, { seq: 4, kind: 'action', actor: 'chance', notation: '5' }] }) });
+    const b = merge(a.model, snap({ type: 'snapshot', seq: 4, events: [ev({ seq: 3, kind: 'action', actor: { seat: 0 }, notation: 'a' }), ev({ seq: 4, kind: 'action', actor: 'chance', notation: '5' })] }));
     expect(b.gap).toBe(false);
     expect(b.model.events).toHaveLength(4);
   });
   it('ignores duplicate events', () => {
     const a = merge(null, snap({}));
-    const b = merge(a.model, snap({ seq: 2, events: [{ seq: 2, kind: 'start' }] }));
+    const b = merge(a.model, snap({ seq: 2, events: [ev({ seq: 2, kind: 'start' })] }));
     expect(b.model.events).toHaveLength(2);
     expect(b.gap).toBe(false);
   });
@@ -43,10 +45,10 @@ describe('merging server messages', () => {
 
 describe('move list and status', () => {
   const events = [
-    { seq: 1, kind: 'created' },
-    { seq: 2, kind: 'action', actor: { seat: 0 }, notation: 'A3-A4' },
-    { seq: 3, kind: 'action', actor: { seat: 1 }, notation: null },
-    { seq: 4, kind: 'action', actor: 'chance' as const, notation: '3+4' },
+    ev({ seq: 1, kind: 'created' }),
+    ev({ seq: 2, kind: 'action', actor: { seat: 0 }, notation: 'A3-A4' }),
+    ev({ seq: 3, kind: 'action', actor: { seat: 1 }, notation: null }),
+    ev({ seq: 4, kind: 'action', actor: 'chance' as const, notation: '3+4' }),
   ];
   it('lists actions with hidden ones kept as hidden', () => {
     const m = moveList(events);
@@ -79,10 +81,10 @@ describe('move list and status', () => {
     expect(seatsMarkedToAct(snap({ to_act: { seats: [0, 1] } }))).toEqual([0, 1]);
   });
   it('tells when a draw offer was declined, until the next move or offer', () => {
-    const base = [{ seq: 1, kind: 'created' }, { seq: 2, kind: 'action', actor: { seat: 0 } }];
-    expect(drawDeclinedBy(snap({ events: [...base, { seq: 3, kind: 'draw_offer', seat: 0 }, { seq: 4, kind: 'draw_decline', seat: 1 }] }))).toBe(1);
-    expect(drawDeclinedBy(snap({ events: [...base, { seq: 3, kind: 'draw_offer', seat: 0 }, { seq: 4, kind: 'draw_decline', seat: 1 }, { seq: 5, kind: 'action', actor: { seat: 0 } }] }))).toBe(null);
-    expect(drawDeclinedBy(snap({ events: [...base, { seq: 3, kind: 'draw_offer', seat: 0 }] }))).toBe(null);
+    const base = [ev({ seq: 1, kind: 'created' }), ev({ seq: 2, kind: 'action', actor: { seat: 0 } })];
+    expect(drawDeclinedBy(snap({ events: [...base, ev({ seq: 3, kind: 'draw_offer', seat: 0 }), ev({ seq: 4, kind: 'draw_decline', seat: 1 })] }))).toBe(1);
+    expect(drawDeclinedBy(snap({ events: [...base, ev({ seq: 3, kind: 'draw_offer', seat: 0 }), ev({ seq: 4, kind: 'draw_decline', seat: 1 }), ev({ seq: 5, kind: 'action', actor: { seat: 0 } })] }))).toBe(null);
+    expect(drawDeclinedBy(snap({ events: [...base, ev({ seq: 3, kind: 'draw_offer', seat: 0 })] }))).toBe(null);
   });
   it('shows a clock as low under 10 seconds (correspondence: under an hour)', () => {
     expect(clockIsLow(9_999, 'fischer')).toBe(true);
@@ -106,20 +108,20 @@ describe('move list and status', () => {
 
 describe('takebacks', () => {
   const played = [
-    { seq: 1, kind: 'created' }, { seq: 2, kind: 'start' },
-    { seq: 3, kind: 'action', actor: 'chance' as const, notation: 'Gold goes first' },
-    { seq: 4, kind: 'action', actor: { seat: 0 }, notation: 'a' },
-    { seq: 5, kind: 'action', actor: { seat: 1 }, notation: 'b' },
+    ev({ seq: 1, kind: 'created' }), ev({ seq: 2, kind: 'start' }),
+    ev({ seq: 3, kind: 'action', actor: 'chance' as const, notation: 'Gold goes first' }),
+    ev({ seq: 4, kind: 'action', actor: { seat: 0 }, notation: 'a' }),
+    ev({ seq: 5, kind: 'action', actor: { seat: 1 }, notation: 'b' }),
   ];
   it('leaves the undone actions out of the move list (they stay in the log)', () => {
-    const events = [...played, { seq: 6, kind: 'takeback_offer', seat: 0 }, { seq: 7, kind: 'takeback_accept', seat: 1 },
-      { seq: 8, kind: 'takeback', seat: 0, to_seq: 3 }, { seq: 9, kind: 'action', actor: { seat: 0 }, notation: 'c' }];
+    const events = [...played, ev({ seq: 6, kind: 'takeback_offer', seat: 0 }), ev({ seq: 7, kind: 'takeback_accept', seat: 1 }),
+      ev({ seq: 8, kind: 'takeback', seat: 0, to_seq: 3 }), ev({ seq: 9, kind: 'action', actor: { seat: 0 }, notation: 'c' })];
     expect(moveList(events).map((m) => m.notation)).toEqual(['Gold goes first', 'c']);
     expect(lastTakeback(snap({ events: events.slice(0, 8) }))).toEqual({ done: 0 });
     expect(lastTakeback(snap({ events }))).toBeNull();
   });
   it('remembers a declined request until the next move', () => {
-    const events = [...played, { seq: 6, kind: 'takeback_offer', seat: 0 }, { seq: 7, kind: 'takeback_decline', seat: 1 }];
+    const events = [...played, ev({ seq: 6, kind: 'takeback_offer', seat: 0 }), ev({ seq: 7, kind: 'takeback_decline', seat: 1 })];
     expect(lastTakeback(snap({ events }))).toEqual({ declined: 1 });
     expect(moveList(events)).toHaveLength(3);
   });
@@ -128,7 +130,7 @@ describe('takebacks', () => {
     expect(takebackBlocked(snap({ events: played }), 0)).toBeNull();
     expect(takebackBlocked(snap({ events: played, rated: true }), 0)).toMatch(/casual games only/);
     expect(takebackBlocked(snap({ events: played, takeback_offer: { by: 1, accepted: [1] } }), 0)).toMatch(/already/);
-    const rolled = [...played, { seq: 6, kind: 'action', actor: 'chance' as const, notation: '7' }];
+    const rolled = [...played, ev({ seq: 6, kind: 'action', actor: 'chance' as const, notation: '7' })];
     expect(takebackBlocked(snap({ events: rolled }), 0)).toMatch(/chance cannot be taken back/);
     expect(takebackBlocked(snap({ events: played, status: 'over' }), 0)).toMatch(/not running/);
   });
