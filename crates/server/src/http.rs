@@ -1084,8 +1084,16 @@ async fn session(
     let mut rx = room.tx.subscribe();
     let mut analysis_rx = shared.analyses.subscribe(&room.id);
     let mut chat_rx = shared.chat.subscribe(&room.id);
-    let Some(mut last_seq) =
-        send_rendered(&mut sink, &room, obs, rev, since, MessageKind::Snapshot, None).await
+    let Some(mut last_seq) = send_rendered(
+        &mut sink,
+        &room,
+        obs,
+        rev,
+        since,
+        MessageKind::Snapshot,
+        None,
+    )
+    .await
     else {
         return;
     };

@@ -37,16 +37,24 @@ fn games_registry() -> Registry {
 /// the same (no field the type lacks, none it adds, every value of the declared form).
 fn assert_typed_game_message(m: &Value) {
     let text = m.to_string();
-    let typed: GameMessage = serde_json::from_str(&text)
-        .unwrap_or_else(|e| panic!("not a GameMessage ({e}): {text}"));
-    assert_eq!(&serde_json::to_value(&typed).unwrap(), m, "GameMessage round trip");
+    let typed: GameMessage =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not a GameMessage ({e}): {text}"));
+    assert_eq!(
+        &serde_json::to_value(&typed).unwrap(),
+        m,
+        "GameMessage round trip"
+    );
 }
 
 /// The same for the socket's other messages.
 fn assert_typed_socket_message(m: &Value) {
     let typed: SocketMsg =
         serde_json::from_value(m.clone()).unwrap_or_else(|e| panic!("not a SocketMsg ({e}): {m}"));
-    assert_eq!(&serde_json::to_value(&typed).unwrap(), m, "SocketMsg round trip");
+    assert_eq!(
+        &serde_json::to_value(&typed).unwrap(),
+        m,
+        "SocketMsg round trip"
+    );
 }
 
 /// Plays `steps` random legal actions (chosen from the seats' own snapshots) over HTTP while three
@@ -275,7 +283,11 @@ async fn socket_messages_have_their_declared_shape() {
     let is = |t: &'static str| move |m: &Value| m["type"] == t;
     let mut send = async |sock: &mut WsClient, op: Value| {
         let parsed: ClientOp = serde_json::from_value(op.clone()).unwrap();
-        assert_eq!(serde_json::to_value(&parsed).unwrap(), op, "ClientOp round trip");
+        assert_eq!(
+            serde_json::to_value(&parsed).unwrap(),
+            op,
+            "ClientOp round trip"
+        );
         sock.send(&op).await.unwrap();
     };
     send(&mut sock, json!({"type": "ping", "id": 1})).await;
@@ -291,7 +303,11 @@ async fn socket_messages_have_their_declared_shape() {
     assert_eq!(error["id"], 3);
     assert_typed_socket_message(&error);
     let action = first["legal"][0]["action"].clone();
-    send(&mut sock, json!({"type": "action", "id": 4, "action": action})).await;
+    send(
+        &mut sock,
+        json!({"type": "action", "id": 4, "action": action}),
+    )
+    .await;
     let ack = recv_until(&mut sock, is("ack")).await;
     assert_typed_socket_message(&ack);
     assert_typed_game_message(&recv_until(&mut sock, is("update")).await);
@@ -322,7 +338,8 @@ async fn socket_messages_have_their_declared_shape() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn territories_hidden_hands_never_leak() {
-    let (registry, record, spectator, seen) = play_and_record("territories", json!({}), 60, 5).await;
+    let (registry, record, spectator, seen) =
+        play_and_record("territories", json!({}), 60, 5).await;
     check_messages(&registry, &record, &spectator, &seen);
     // Hands are hidden: the seats' views differ from the spectator's.
     let last = |i: usize| seen[i].last().unwrap()["view"].clone();
@@ -332,7 +349,8 @@ async fn territories_hidden_hands_never_leak() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cyvasse_hidden_setups_never_leak() {
-    let (registry, record, spectator, seen) = play_and_record("cyvasse-trump", json!({}), 12, 3).await;
+    let (registry, record, spectator, seen) =
+        play_and_record("cyvasse-trump", json!({}), 12, 3).await;
     let hidden = check_messages(&registry, &record, &spectator, &seen);
     assert!(hidden > 0, "the setups are hidden moves");
     // The opponent's setup is hidden from the other seat and the spectator while it is made.

@@ -104,11 +104,7 @@ pub struct GameMessage<'a> {
     pub text: Option<String>,
     /// The `id` of the `sync` this snapshot answers (`null` for a `sync` without one); absent
     /// otherwise.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "request_id"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "request_id")]
     #[ts(optional, as = "Option<Option<i64>>")]
     #[schema(value_type = Option<i64>)]
     pub request_id: Option<Option<i64>>,
@@ -198,7 +194,9 @@ pub enum EventBody {
     /// The game was created (seq 1).
     Created,
     /// A human seat joined.
-    Join { seat: u8 },
+    Join {
+        seat: u8,
+    },
     /// Every seat has joined; clocks start.
     Start,
     /// An action by a seat or by chance, as this observer sees it.
@@ -214,23 +212,44 @@ pub enum EventBody {
         /// The game's turn count before the action.
         turn: Option<u32>,
     },
-    DrawOffer { seat: u8 },
-    DrawAccept { seat: u8 },
-    DrawDecline { seat: u8 },
-    TakebackOffer { seat: u8 },
-    TakebackAccept { seat: u8 },
-    TakebackDecline { seat: u8 },
+    DrawOffer {
+        seat: u8,
+    },
+    DrawAccept {
+        seat: u8,
+    },
+    DrawDecline {
+        seat: u8,
+    },
+    TakebackOffer {
+        seat: u8,
+    },
+    TakebackAccept {
+        seat: u8,
+    },
+    TakebackDecline {
+        seat: u8,
+    },
     /// `seat`'s last turn was taken back: the actions after event `to_seq` are undone.
-    Takeback { seat: u8, to_seq: u64 },
-    Resign { seat: u8 },
-    Timeout { seat: u8 },
+    Takeback {
+        seat: u8,
+        to_seq: u64,
+    },
+    Resign {
+        seat: u8,
+    },
+    Timeout {
+        seat: u8,
+    },
     /// The game ended.
     End {
         #[schema(value_type = Object)]
         result: Outcome,
     },
     /// A rematch was created: the new game's id.
-    Rematch { game: String },
+    Rematch {
+        game: String,
+    },
 }
 
 /// Every message a game's socket sends besides snapshots and updates ([`GameMessage`]).
