@@ -281,7 +281,7 @@ async fn socket_messages_have_their_declared_shape() {
     let first = recv_until(&mut sock, |m| m["type"] == "snapshot").await;
     assert_typed_game_message(&first);
     let is = |t: &'static str| move |m: &Value| m["type"] == t;
-    let mut send = async |sock: &mut WsClient, op: Value| {
+    let send = async |sock: &mut WsClient, op: Value| {
         let parsed: ClientOp = serde_json::from_value(op.clone()).unwrap();
         assert_eq!(
             serde_json::to_value(&parsed).unwrap(),
