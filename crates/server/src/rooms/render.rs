@@ -218,14 +218,6 @@ pub(crate) fn seat_infos(core: &GameCore) -> Vec<SeatInfo> {
         .collect()
 }
 
-/// [`seat_infos`] as JSON values (the lobby's summaries add each seat's player).
-pub(super) fn seats_json(core: &GameCore) -> Vec<Value> {
-    seat_infos(core)
-        .iter()
-        .map(|s| serde_json::to_value(s).unwrap_or(Value::Null))
-        .collect()
-}
-
 /// An event as `seen` by one observer (`None`: not an action, or described to nobody).
 fn game_event(e: &Event, seen: Option<&Seen>) -> GameEvent {
     let body = match &e.data {
