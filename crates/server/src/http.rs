@@ -578,13 +578,12 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Option<String> {
         .map(|s| s.trim().to_string())
 }
 
-// wirews: the body is a game's snapshot message (documented as a free-form object until its type lands).
 #[utoipa::path(get, path = "/api/games/{id}", tag = "games",
     summary = "The game as a seat (with its token) or a spectator sees it",
     description = "The snapshot message of `docs/protocol.md` (`The snapshot object`), the same as the WebSocket's first message. The WebSocket itself (`GET /api/games/{id}/ws`) is not in this document: see `docs/protocol.md`.",
     params(("id" = String, Path, description = "The game's id"), ObsQuery),
     responses(
-        (status = 200, description = "The snapshot", body = Object),
+        (status = 200, description = "The snapshot", body = crate::wire::game::GameMessage<'static>),
         (status = 400, description = "A seat without its token, or a token without its seat", body = ApiError),
         (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
