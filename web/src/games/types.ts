@@ -49,34 +49,3 @@ export interface Renderer {
   /** The board (SVG) and any extra panels (hands, resources, dice). */
   render(ctx: RenderContext): { board: Element | null; panels: Element[] };
 }
-
-/** Safe property access on unknown JSON. */
-export function get(obj: unknown, ...path: (string | number)[]): unknown {
-  let cur: unknown = obj;
-  for (const k of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string | number, unknown>)[k];
-  }
-  return cur;
-}
-
-export function asArray(x: unknown): unknown[] {
-  return Array.isArray(x) ? x : [];
-}
-
-export function asNumber(x: unknown, d = 0): number {
-  return typeof x === 'number' && Number.isFinite(x) ? x : d;
-}
-
-export function asString(x: unknown, d = ''): string {
-  return typeof x === 'string' ? x : typeof x === 'number' ? String(x) : d;
-}
-
-/** The first key among `keys` that the object has. */
-export function pick(obj: unknown, ...keys: string[]): unknown {
-  if (obj === null || typeof obj !== 'object') return undefined;
-  for (const k of keys) {
-    if (k in (obj as object)) return (obj as Record<string, unknown>)[k];
-  }
-  return undefined;
-}
