@@ -650,6 +650,10 @@ impl Game for Syba {
         self.words(actor, action)
     }
 
+    fn explain_cells(&self, seat: Seat, cells: &[String]) -> Option<String> {
+        self.explain_click(seat.0, cells)
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, ActionError> {
         crate::notation::parse(text)
     }

@@ -2609,3 +2609,60 @@ fn random_games_word_every_action_for_every_observer() {
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     }
 }
+
+// ------------------------------------------------------------------ why a click does nothing
+
+/// A click that leads to no legal action says why, from what every player sees: whose unit, city or
+/// army it is; a unit bought this turn; an area that is not next to the unit's.
+#[test]
+fn explain_cells_says_whose_unit_city_or_army_and_why_a_unit_cannot_go() {
+    let c = content();
+    let mut g = duel();
+    let p2 = g.seat_name(Seat(1));
+    let name = |a: &str| c.areas[area(a) as usize].name.clone();
+    let theirs = put(&mut g, 1, UnitKind::Monster, "greywood");
+    let mine = put(&mut g, 0, UnitKind::Soldier, "bell");
+    let ask = |g: &Syba, cells: &[&str]| {
+        let cells: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
+        g.explain_cells(Seat(0), &cells)
+    };
+    let said = ask(&g, &[&format!("u{theirs}")]).unwrap();
+    assert!(said.starts_with(&format!("That is {p2}'s ")), "{said}");
+    assert!(
+        said.ends_with(&format!(" in {}", name("greywood"))),
+        "{said}"
+    );
+    // Another player's city, and an area only another player's army holds.
+    let iras = c.areas[c
+        .area_city
+        .iter()
+        .position(|x| *x == Some(city("Iras")))
+        .unwrap()]
+    .id
+    .clone();
+    assert_eq!(ask(&g, &[&iras]).unwrap(), format!("Iras is {p2}'s city"));
+    assert_eq!(
+        ask(&g, &["greywood"]).unwrap(),
+        format!("The army in {} is {p2}'s", name("greywood"))
+    );
+    // A move to an area that is not next to the unit's.
+    let far = (0..c.areas.len() as u8)
+        .find(|&a| a != area("bell") && !c.adjacent[area("bell") as usize].contains(&a))
+        .unwrap();
+    let far_id = c.areas[far as usize].id.clone();
+    assert_eq!(
+        ask(&g, &[&format!("u{mine}"), &far_id]).unwrap(),
+        format!(
+            "{} is not next to {}: a unit moves one area at a time",
+            c.areas[far as usize].name,
+            name("bell")
+        )
+    );
+    // A unit bought this turn.
+    g.units.iter_mut().find(|u| u.id == mine).unwrap().fresh = true;
+    let said = ask(&g, &[&format!("u{mine}")]).unwrap();
+    assert!(said.contains("was bought this turn"), "{said}");
+    // Nothing sure to say about an own unit's legal first click or an empty area.
+    g.units.iter_mut().find(|u| u.id == mine).unwrap().fresh = false;
+    assert_eq!(ask(&g, &[&format!("u{mine}")]), None);
+}

@@ -276,3 +276,53 @@ impl Syba {
         }
     }
 }
+
+impl Syba {
+    /// Why the cells `seat` clicked lead to no legal action ([`Game::explain_cells`]), from what every
+    /// player sees (Syba hides nothing on the board): another player's unit, city or army; a unit
+    /// bought this turn; a move to an area that is not next to the unit's. `None` when there is
+    /// nothing sure to say.
+    pub(crate) fn explain_click(&self, seat: u8, cells: &[String]) -> Option<String> {
+        let c = content();
+        let first = cells.first()?;
+        if let Some(id) = first.strip_prefix('u').and_then(|n| n.parse::<u32>().ok()) {
+            let u = self.unit(id)?;
+            let what = self.unit_words(id);
+            if u.owner != seat {
+                return Some(format!("That is {}'s {what}", self.who(u.owner)));
+            }
+            if u.fresh {
+                return Some(format!(
+                    "Your {what} was bought this turn: it can neither move nor be Exhausted before \
+                     your next turn"
+                ));
+            }
+            let to = cells.get(1).and_then(|id| c.area_by_id(id))?;
+            if to != u.area && !c.adjacent[u.area as usize].contains(&to) {
+                return Some(format!(
+                    "{} is not next to {}: a unit moves one area at a time",
+                    area(to),
+                    area(u.area)
+                ));
+            }
+            return None;
+        }
+        if cells.len() > 1 {
+            return None;
+        }
+        let a = c.area_by_id(first)?;
+        if let Some(ci) = c.area_city.get(a as usize).copied().flatten()
+            && let Some(owner) = self.city_owner.get(ci as usize).copied().flatten()
+            && owner != seat
+        {
+            return Some(format!("{} is {}'s city", city(ci), self.who(owner)));
+        }
+        let mut owners = self.units.iter().filter(|u| u.area == a).map(|u| u.owner);
+        match owners.next() {
+            Some(o) if o != seat && owners.all(|x| x == o) => {
+                Some(format!("The army in {} is {}'s", area(a), self.who(o)))
+            }
+            _ => None,
+        }
+    }
+}
