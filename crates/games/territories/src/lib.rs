@@ -519,7 +519,7 @@ impl Game for Territories {
     }
 
     /// A click on a point no legal action starts from: whose building stands there, or the refusal
-    /// ([`Territories::explain`], which reasons from the seat's own hand and supply and the public
+    /// (`Territories::explain`, which reasons from the seat's own hand and supply and the public
     /// board) of the placement, Town or upgrade that click would mean. Never about another seat's
     /// hand.
     fn explain_cells(&self, seat: Seat, cells: &[String]) -> Option<String> {
