@@ -47,9 +47,11 @@ use serde::{Deserialize, Serialize};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::wire::api::ApiError;
+use crate::wire::api::{
+    ApiError, GameLessons, LessonHint, LessonMove, LessonState, LessonSummary, LessonsIndex,
+};
 use serde_json::{Value, json};
-use tabula_core::dynamic::{DynGame, DynState, Registry};
+use tabula_core::dynamic::{DynGame, DynState, ListedAction, Registry};
 use tabula_core::{ActionError, Actor, GameRng, Observer, Seat, SeatResult, ToAct};
 
 /// The lesson files, by name (embedded at build time).
@@ -248,23 +250,18 @@ pub enum LessonError {
 }
 
 /// What one of the player's actions is: a JSON action (as listed) or one written in notation.
-#[derive(Debug, Clone, Deserialize, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Deserialize, Serialize, ts_rs::TS, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
 pub struct PlayerAction {
+    /// The action's JSON, as listed: its form is the game's own.
     #[serde(default)]
+    #[ts(optional, type = "unknown")]
     pub action: Option<Value>,
+    /// The action in the game's notation.
     #[serde(default)]
+    #[ts(optional)]
     pub notation: Option<String>,
-}
-
-/// One line of the lesson's move list.
-#[derive(Debug, Clone, Serialize)]
-pub struct Move {
-    /// `you`, a seat's name, or `chance`.
-    pub by: String,
-    pub notation: String,
-    /// The cells the action involves as the player may see them (the last move is highlighted).
-    pub cells: Vec<String>,
 }
 
 /// Where the player's actions have led.
@@ -277,16 +274,16 @@ pub struct Progress {
     /// The player's view of the position.
     pub view: Value,
     /// The player's legal actions now (empty when the lesson is solved, out of moves or over).
-    pub legal: Vec<Value>,
+    pub legal: Vec<ListedAction>,
     /// Every action since the lesson's position, in order.
-    pub moves: Vec<Move>,
+    pub moves: Vec<LessonMove>,
     pub solved: bool,
     /// The player has used `max_moves` actions without meeting the goal, or the game ended.
     pub failed: bool,
     /// Why the lesson failed, in words.
     pub failure: Option<String>,
     /// The next action of the listed solution when the player has followed it so far.
-    pub hint: Option<Value>,
+    pub hint: Option<LessonHint>,
 }
 
 /// A lesson's position and the player's seat in it.
@@ -300,7 +297,7 @@ struct Run<'a> {
     rng: GameRng,
     chance_used: usize,
     replies_used: usize,
-    moves: Vec<Move>,
+    moves: Vec<LessonMove>,
     played: Vec<String>,
 }
 
@@ -363,11 +360,7 @@ impl Lesson {
         let failure = if solved { None } else { run.failure() };
         let open = !solved && failure.is_none();
         let legal = if open && run.state.to_act().includes(run.seat) {
-            run.state
-                .legal_actions_listed(run.seat)
-                .into_iter()
-                .map(|a| json!(a))
-                .collect()
+            run.state.legal_actions_listed(run.seat)
         } else {
             Vec::new()
         };
@@ -466,14 +459,14 @@ impl Lesson {
 
     /// The next action of the listed solution (JSON and notation), when the player's actions so far
     /// (`played`, as the game writes them) are its start.
-    fn hint(&self, kind: &dyn DynGame, played: &[String]) -> Option<Value> {
+    fn hint(&self, kind: &dyn DynGame, played: &[String]) -> Option<LessonHint> {
         let mut probe = self.start(kind).ok()?;
         probe.others().ok()?;
         for (i, step) in self.solution.iter().enumerate() {
             let action = to_value(step, probe.state.as_ref()).ok()?;
             let notation = probe.state.notation(&action).ok()?;
             match played.get(i) {
-                None => return Some(json!({"action": action, "notation": notation})),
+                None => return Some(LessonHint { action, notation }),
                 Some(p) if *p == notation => {}
                 Some(_) => return None,
             }
@@ -544,7 +537,7 @@ impl Run<'_> {
         let notation = self.state.notation(action)?;
         let cells = self.cells(Actor::Seat(self.seat), action);
         self.state.apply(Actor::Seat(self.seat), action)?;
-        self.moves.push(Move {
+        self.moves.push(LessonMove {
             by: "you".into(),
             notation: notation.clone(),
             cells,
@@ -577,7 +570,7 @@ impl Run<'_> {
                     self.state
                         .apply(Actor::Chance, &action)
                         .map_err(|e| format!("chance {notation}: {e}"))?;
-                    self.moves.push(Move {
+                    self.moves.push(LessonMove {
                         by: "chance".into(),
                         notation,
                         cells,
@@ -622,7 +615,7 @@ impl Run<'_> {
         self.state
             .apply(Actor::Seat(seat), &action)
             .map_err(|e| format!("reply {notation}: {e}"))?;
-        self.moves.push(Move {
+        self.moves.push(LessonMove {
             by: self.state.seat_name(seat),
             notation,
             cells,
@@ -697,31 +690,37 @@ pub fn routes<S: Clone + Send + Sync + 'static>(registry: Registry) -> OpenApiRo
 
 type Reg = State<Arc<Registry>>;
 
-fn summary(file: &LessonFile) -> Vec<Value> {
+fn summary(file: &LessonFile) -> Vec<LessonSummary> {
     file.lessons
         .iter()
         .enumerate()
-        .map(|(i, l)| json!({"n": i + 1, "title": l.title, "goal": l.goal}))
+        .map(|(i, l)| LessonSummary {
+            n: i + 1,
+            title: l.title.clone(),
+            goal: l.goal.clone(),
+        })
         .collect()
 }
 
 #[utoipa::path(get, path = "/api/lessons", tag = "lessons",
     summary = "Every game's lessons: count, titles and goals",
-    responses((status = 200, description = "`{\"games\": [{game, name, count, lessons: [{n, title, goal}]}]}`", body = Object),
+    responses((status = 200, description = "Every game's lessons", body = LessonsIndex),
         (status = 429, description = "Too many requests from this address", body = ApiError)))]
-async fn list_all(State(reg): Reg) -> Json<Value> {
-    let games: Vec<Value> = reg
+async fn list_all(State(reg): Reg) -> Json<LessonsIndex> {
+    let games = reg
         .games()
         .iter()
         .filter_map(|g| {
             let file = lessons_of(g.id())?;
-            Some(
-                json!({"game": g.id(), "name": g.name(), "count": file.lessons.len(),
-                        "lessons": summary(file)}),
-            )
+            Some(GameLessons {
+                game: g.id().to_string(),
+                name: g.name().to_string(),
+                count: file.lessons.len(),
+                lessons: summary(file),
+            })
         })
         .collect();
-    Json(json!({"games": games}))
+    Json(LessonsIndex { games })
 }
 
 fn find(reg: &Registry, game: &str) -> Result<(Arc<dyn DynGame>, &'static LessonFile), Refusal> {
@@ -736,29 +735,34 @@ fn find(reg: &Registry, game: &str) -> Result<(Arc<dyn DynGame>, &'static Lesson
 #[utoipa::path(get, path = "/api/lessons/{game}", tag = "lessons",
     summary = "One game's lessons",
     params(("game" = String, Path, description = "A game kind's id")),
-    responses((status = 200, description = "`{game, name, count, lessons: [{n, title, goal}]}`", body = Object),
+    responses((status = 200, description = "The game's lessons", body = GameLessons),
         (status = 400, description = "A bad path", body = ApiError),
         (status = 404, description = "No such game kind, or no lessons for it", body = ApiError),
         (status = 429, description = "Too many requests from this address", body = ApiError)))]
 async fn list_game(
     State(reg): Reg,
     path: Result<Path<String>, PathRejection>,
-) -> Result<Json<Value>, Refusal> {
+) -> Result<Json<GameLessons>, Refusal> {
     let Path(game) =
         path.map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))?;
     let (kind, file) = find(&reg, &game)?;
-    Ok(Json(
-        json!({"game": kind.id(), "name": kind.name(), "count": file.lessons.len(),
-                   "lessons": summary(file)}),
-    ))
+    Ok(Json(GameLessons {
+        game: kind.id().to_string(),
+        name: kind.name().to_string(),
+        count: file.lessons.len(),
+        lessons: summary(file),
+    }))
 }
 
 /// The body of `POST /api/lessons/{game}/{n}`.
-#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Default, Deserialize, ts_rs::TS, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct PlayReq {
+#[ts(export_to = "server/")]
+pub struct PlayReq {
+    /// The player's actions since the lesson's position, in order (absent: none).
     #[serde(default)]
-    actions: Vec<PlayerAction>,
+    #[ts(as = "Option<Vec<PlayerAction>>", optional)]
+    pub actions: Vec<PlayerAction>,
 }
 
 /// The position of lesson `n` of `game` after the player's actions in `body` (the body of `POST
@@ -801,7 +805,7 @@ pub(crate) async fn lesson_position(
     description = "A refused action is answered with the game's explanation (`422`). See `docs/protocol.md`, `Lessons`.",
     params(("game" = String, Path, description = "A game kind's id"), ("n" = usize, Path, description = "The lesson's number, from 1")),
     request_body(content = PlayReq, description = "The player's actions so far (an empty body: none)"),
-    responses((status = 200, description = "The lesson's progress", body = Object),
+    responses((status = 200, description = "The lesson's progress", body = LessonState),
         (status = 400, description = "Bad JSON or a malformed action", body = ApiError),
         (status = 404, description = "No such game kind or lesson", body = ApiError),
         (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
@@ -811,7 +815,7 @@ async fn play_lesson(
     State(reg): Reg,
     path: Result<Path<(String, String)>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, Refusal> {
+) -> Result<Json<LessonState>, Refusal> {
     let Path((game, n)) =
         path.map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))?;
     let (kind, file) = find(&reg, &game)?;
@@ -846,15 +850,25 @@ async fn play_lesson(
                 LessonError::BadRequest(m) => Refusal::BadRequest(m),
                 LessonError::Broken(..) => Refusal::Internal(e.to_string()),
             })?;
-    let state_seats = progress.seat_names.clone();
-    Ok(Json(json!({
-        "game": game, "n": number, "count": count,
-        "title": lesson.title, "goal": lesson.goal, "intro": lesson.intro,
-        "hint_text": lesson.hint, "success": lesson.success,
-        "seat": lesson.seat, "seats": state_seats, "options": progress.options,
-        "view": progress.view, "legal": progress.legal, "moves": progress.moves,
-        "solved": progress.solved, "failed": progress.failed, "failure": progress.failure,
-        "hint": progress.hint,
-        "next": (number < count).then_some(number + 1),
-    })))
+    Ok(Json(LessonState {
+        game,
+        n: number,
+        count,
+        title: lesson.title.clone(),
+        goal: lesson.goal.clone(),
+        intro: lesson.intro.clone(),
+        hint_text: lesson.hint.clone(),
+        success: lesson.success.clone(),
+        seat: lesson.seat,
+        seats: progress.seat_names,
+        options: progress.options,
+        view: progress.view,
+        legal: progress.legal,
+        moves: progress.moves,
+        solved: progress.solved,
+        failed: progress.failed,
+        failure: progress.failure,
+        hint: progress.hint,
+        next: (number < count).then_some(number + 1),
+    }))
 }

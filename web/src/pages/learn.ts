@@ -14,64 +14,26 @@ import { parseHint, type Hint } from '../logic/hint';
 import { percent } from '../logic/analysis';
 import { GUIDES } from './learn-guides';
 import { drawMovesOnBoard, type BoardMove } from './analysis';
-
-export interface LessonSummary {
-  n: number;
-  title: string;
-  goal: string;
-}
-
-export interface GameLessons {
-  game: string;
-  name: string;
-  count: number;
-  lessons: LessonSummary[];
-}
-
-interface Move {
-  by: string;
-  notation: string;
-  /** The cells the move involves (highlighted as the last move). */
-  cells: string[];
-}
-
-/** The server's answer for a lesson (POST /api/lessons/{game}/{n}). */
-export interface LessonState {
-  game: string;
-  n: number;
-  count: number;
-  title: string;
-  goal: string;
-  intro: string;
-  hint_text: string;
-  success: string;
-  seat: number;
-  seats: string[];
-  options: Record<string, unknown>;
-  view: unknown;
-  legal: LegalAction[];
-  moves: Move[];
-  solved: boolean;
-  failed: boolean;
-  failure: string | null;
-  /** The next step of the lesson's solution (its action and notation; no cells). */
-  hint: Pick<LegalAction, 'action' | 'notation'> | null;
-  next: number | null;
-}
+import type { GameLessons } from '../wire/server/GameLessons';
+import type { LessonState } from '../wire/server/LessonState';
+import type { LessonsIndex } from '../wire/server/LessonsIndex';
+import type { PlayerAction } from '../wire/server/PlayerAction';
+import type { PlayReq } from '../wire/server/PlayReq';
 
 let lessonsCache: Promise<GameLessons[]> | null = null;
 
 /** Every game's lessons (asked once per page load). */
 export function allLessons(): Promise<GameLessons[]> {
-  lessonsCache ??= api.get<{ games: GameLessons[] }>('/api/lessons').then((r) => r.games).catch((e: unknown) => {
+  lessonsCache ??= api.get<LessonsIndex>('/api/lessons').then((r) => r.games).catch((e: unknown) => {
     lessonsCache = null;
     throw e;
   });
   return lessonsCache;
 }
 
-function postLesson(game: string, n: number, actions: { action?: unknown; notation?: string }[]): Promise<LessonState> {
-  return api.post<LessonState>(`/api/lessons/${encodeURIComponent(game)}/${n}`, { actions });
+function postLesson(game: string, n: number, actions: PlayerAction[]): Promise<LessonState> {
+  const body: PlayReq = { actions };
+  return api.post<LessonState>(`/api/lessons/${encodeURIComponent(game)}/${n}`, body);
 }
 
 export async function learnIndex(root: HTMLElement): Promise<void> {
@@ -168,7 +130,7 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
     root.appendChild(h('div.card', h('p.error', `There is no lesson ${n} for "${game}".`), h('a', { href: '/learn', 'data-link': '' }, 'All games')));
     return;
   }
-  const actions: { action?: unknown; notation?: string }[] = [];
+  const actions: PlayerAction[] = [];
   let st: LessonState = await postLesson(game, n, []);
   let selection: Selection | null = null;
   let chooser: LegalAction[] | null = null;
@@ -232,7 +194,8 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
     engineError = '';
     draw();
     try {
-      const got = parseHint(await api.post<unknown>(`/api/lessons/${encodeURIComponent(game)}/${n}/hint`, { actions }));
+      const body: PlayReq = { actions };
+      const got = parseHint(await api.post<unknown>(`/api/lessons/${encodeURIComponent(game)}/${n}/hint`, body));
       if (actions.length === at) engineHint = got;
     } catch (e) {
       engineError = e instanceof Error ? e.message : String(e);

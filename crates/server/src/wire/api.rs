@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tabula_core::dynamic::ListedAction;
 use tabula_core::options::{OptionKind, OptionSpec};
 use tabula_core::wire::{Config, ExportError, TS};
 use utoipa::ToSchema;
@@ -48,6 +49,9 @@ pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
     Lobby::export_all(cfg)?;
     crate::explain::ExplainReq::export_all(cfg)?;
     crate::explain::Explanation::export_all(cfg)?;
+    LessonsIndex::export_all(cfg)?;
+    LessonState::export_all(cfg)?;
+    crate::lessons::PlayReq::export_all(cfg)?;
     Ok(())
 }
 
@@ -549,4 +553,96 @@ pub struct LobbyPlayer {
     pub name: String,
     pub rating: Option<f64>,
     pub rd: Option<f64>,
+}
+
+/// `GET /api/lessons`: every game's lessons.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct LessonsIndex {
+    pub games: Vec<GameLessons>,
+}
+
+/// `GET /api/lessons/{game}`: one game's lessons, titles and goals.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct GameLessons {
+    /// The game kind's id.
+    pub game: String,
+    pub name: String,
+    /// How many lessons it has.
+    pub count: usize,
+    pub lessons: Vec<LessonSummary>,
+}
+
+/// One lesson in a list: its number (from 1), title and goal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct LessonSummary {
+    pub n: usize,
+    pub title: String,
+    pub goal: String,
+}
+
+/// The next action of a lesson's listed solution: its JSON and notation (no cells).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct LessonHint {
+    /// The action's JSON: its form is the game's own.
+    #[ts(type = "unknown")]
+    pub action: Value,
+    pub notation: String,
+}
+
+/// `POST /api/lessons/{game}/{n}`: lesson `n` after the player's actions.
+#[derive(Debug, Clone, PartialEq, Serialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct LessonState {
+    /// The game kind's id.
+    pub game: String,
+    /// The lesson's number, from 1.
+    pub n: usize,
+    /// How many lessons the game has.
+    pub count: usize,
+    pub title: String,
+    pub goal: String,
+    /// The lesson's introduction (may be empty).
+    pub intro: String,
+    /// The lesson's hint in words (may be empty).
+    pub hint_text: String,
+    /// What the page says once the lesson is solved (may be empty).
+    pub success: String,
+    /// The player's seat.
+    pub seat: usize,
+    /// Every seat's name.
+    pub seats: Vec<String>,
+    /// The game's options (the renderer needs them).
+    #[ts(type = "Record<string, unknown>")]
+    pub options: Value,
+    /// The player's view of the position: its form is the game's own.
+    #[ts(type = "unknown")]
+    pub view: Value,
+    /// The player's legal actions now (empty when the lesson is solved, out of moves or over).
+    pub legal: Vec<ListedAction>,
+    /// Every action since the lesson's position, in order.
+    pub moves: Vec<LessonMove>,
+    pub solved: bool,
+    /// The player has used the lesson's moves without meeting the goal, or the game ended.
+    pub failed: bool,
+    /// Why the lesson failed, in words.
+    pub failure: Option<String>,
+    /// The next action of the listed solution when the player has followed it so far.
+    pub hint: Option<LessonHint>,
+    /// The next lesson's number (`null` after the last).
+    pub next: Option<usize>,
+}
+
+/// One line of a lesson's move list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct LessonMove {
+    /// `you`, a seat's name, or `chance`.
+    pub by: String,
+    pub notation: String,
+    /// The cells the action involves as the player may see them (the last move is highlighted).
+    pub cells: Vec<String>,
 }
