@@ -623,7 +623,7 @@ struct SeatQuery {
     description = "See `docs/protocol.md`, `GET /api/games/{id}/view/{n}`.",
     params(("id" = String, Path, description = "The game's id"), ("n" = u64, Path, description = "The number of actions played (0: the initial position)"), SeatQuery),
     responses(
-        (status = 200, description = "The position", body = Object),
+        (status = 200, description = "The position", body = crate::wire::api::Position),
         (status = 400, description = "`n` is not a number of actions, or past the game's end", body = ApiError),
         (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),

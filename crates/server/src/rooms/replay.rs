@@ -8,7 +8,8 @@
 //! while replaying. The checkpoints are bounded per game ([`MAX_CHECKPOINTS`]): a longer game doubles
 //! its stride instead of keeping more.
 
-use serde_json::{Value, json};
+use crate::wire::api::{Position, PositionLast};
+use serde_json::Value;
 use tabula_core::dynamic::DynState;
 use tabula_core::{Actor, Observer};
 
@@ -109,7 +110,7 @@ impl Room {
     /// nearest checkpoint (so at most [`REPLAY_STRIDE`] actions are applied, after the first request
     /// has built the checkpoints, or a multiple of it in a game longer than [`MAX_CHECKPOINTS`] times
     /// it), without holding the game's lock while replaying.
-    pub async fn view_at(&self, obs: Observer, n: u64) -> Result<Value, Refusal> {
+    pub async fn view_at(&self, obs: Observer, n: u64) -> Result<Position, Refusal> {
         let (config, total, actions, end, base, base_state, epoch) = {
             let inner = self.inner.lock().await;
             let total = inner.core.actions;
@@ -156,7 +157,7 @@ impl Room {
                 .map_err(|e| corrupt(e.to_string()))?,
             Some(s) => s,
         };
-        let mut last = Value::Null;
+        let mut last = None;
         for (done, (seq, actor, action)) in (base..).zip(&actions) {
             {
                 let mut cps = self.lock_checkpoints();
@@ -166,13 +167,13 @@ impl Room {
             }
             if done + 1 == n {
                 let seen = Seen::of(state.as_ref(), *actor, action, obs);
-                last = json!({
-                    "seq": seq,
-                    "actor": actor,
-                    "notation": seen.notation,
-                    "cells": seen.cells,
-                    "words": seen.words,
-                    "turn": seen.turn,
+                last = Some(PositionLast {
+                    seq: *seq,
+                    actor: *actor,
+                    notation: seen.notation,
+                    cells: seen.cells,
+                    words: seen.words,
+                    turn: seen.turn,
                 });
             }
             state
@@ -183,21 +184,17 @@ impl Room {
             Some((to_act, result)) => (to_act, result),
             None => (state.to_act(), None),
         };
-        let you = match obs {
-            Observer::Seat(s) => json!({"seat": s.0}),
-            Observer::Spectator => json!("spectator"),
-        };
-        Ok(json!({
-            "id": self.id,
-            "game": config.game,
-            "n": n,
-            "total": total,
-            "you": you,
-            "view": state.view(obs),
-            "to_act": to_act,
-            "last": last,
-            "result": result,
-        }))
+        Ok(Position {
+            id: self.id.clone(),
+            game: config.game.clone(),
+            n,
+            total,
+            you: obs,
+            view: state.view(obs),
+            to_act,
+            last,
+            result,
+        })
     }
 
     /// The replay checkpoints this game keeps in memory.

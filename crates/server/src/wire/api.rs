@@ -47,6 +47,7 @@ pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
     Claim::export_all(cfg)?;
     Claimed::export_all(cfg)?;
     Lobby::export_all(cfg)?;
+    Position::export_all(cfg)?;
     crate::explain::ExplainReq::export_all(cfg)?;
     crate::explain::Explanation::export_all(cfg)?;
     LessonsIndex::export_all(cfg)?;
@@ -645,4 +646,44 @@ pub struct LessonMove {
     pub notation: String,
     /// The cells the action involves as the player may see them (the last move is highlighted).
     pub cells: Vec<String>,
+}
+
+/// `GET /api/games/{id}/view/{n}`: what an observer saw right after the game's first `n` actions.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Position {
+    pub id: String,
+    pub game: String,
+    /// The number of actions played (0: the initial position).
+    pub n: u64,
+    /// The game's actions so far.
+    pub total: u64,
+    /// Who saw it: `{"seat": n}` or `"spectator"`.
+    #[schema(value_type = Object)]
+    pub you: tabula_core::Observer,
+    /// The observer's view, as the game crate writes it (typed per game in `web/src/wire/<game>/`).
+    #[ts(type = "unknown")]
+    #[schema(value_type = Object)]
+    pub view: Value,
+    #[schema(value_type = Object)]
+    pub to_act: tabula_core::ToAct,
+    /// The `n`-th action as this observer sees it; `null` at the initial position.
+    pub last: Option<PositionLast>,
+    /// The result, at the last position of a finished game only.
+    #[schema(value_type = Option<Object>)]
+    pub result: Option<tabula_core::Outcome>,
+}
+
+/// The action that led to a [`Position`], as its observer sees it (as in an `action` event).
+#[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct PositionLast {
+    pub seq: u64,
+    #[schema(value_type = Object)]
+    pub actor: tabula_core::Actor,
+    /// `null` when the action is hidden from the observer.
+    pub notation: Option<String>,
+    pub cells: Vec<String>,
+    pub words: String,
+    pub turn: u32,
 }
