@@ -28,3 +28,37 @@ pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
     ListedAction::export_all(cfg)?;
     Ok(())
 }
+
+/// Checks a game crate's committed view samples, `web/tests/views/<file>` (real views the web
+/// client's tests read through the generated declarations): `Err` names the stale file and how to
+/// regenerate it (`krate`'s `view_samples` test). With `TABULA_UPDATE_WIRE` set, rewrites the file
+/// instead.
+pub fn check_view_samples(
+    file: &str,
+    samples: serde_json::Map<String, serde_json::Value>,
+    krate: &str,
+) -> Result<(), String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../web/tests/views")
+        .join(file);
+    let fresh = serde_json::to_string_pretty(&serde_json::Value::Object(samples))
+        .map_err(|e| format!("writing the samples of {file}: {e}"))?
+        + "\n";
+    if std::env::var_os("TABULA_UPDATE_WIRE").is_some() {
+        let write = |p: &Path| std::fs::write(p, &fresh);
+        return path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| write(&path))
+            .map_err(|e| format!("writing {}: {e}", path.display()));
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    if committed == fresh {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} is stale; regenerate with `TABULA_UPDATE_WIRE=1 cargo test -p {krate} --test view_samples`",
+            path.display()
+        ))
+    }
+}

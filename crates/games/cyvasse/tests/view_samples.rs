@@ -5,8 +5,6 @@
 //! `TABULA_UPDATE_WIRE=1 cargo test -p cyvasse --test view_samples` rewrites them.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
-
 use cyvasse::caird::{self, BoardKind, CairdCyvasse, CairdOptions, Version};
 use cyvasse::trump::{TrumpAction, TrumpCyvasse, TrumpOptions, citadel, fortress, phalanx};
 use serde::Serialize;
@@ -126,21 +124,9 @@ fn caird_samples() -> Map<String, Value> {
 }
 
 fn check(file: &str, samples: Map<String, Value>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../web/tests/views")
-        .join(file);
-    let fresh = serde_json::to_string_pretty(&Value::Object(samples)).unwrap() + "\n";
-    if std::env::var_os("TABULA_UPDATE_WIRE").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, fresh).unwrap();
-        return;
+    if let Err(e) = tabula_core::wire::check_view_samples(file, samples, "cyvasse") {
+        panic!("{e}");
     }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == fresh,
-        "{} is stale; regenerate with `TABULA_UPDATE_WIRE=1 cargo test -p cyvasse --test view_samples`",
-        path.display()
-    );
 }
 
 #[test]

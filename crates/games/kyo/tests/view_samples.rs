@@ -6,8 +6,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::*;
 use kyo::{Kyo, KyoOptions, LightPawnRows};
 use serde_json::{Map, Value, json};
@@ -50,17 +48,7 @@ fn samples() -> Map<String, Value> {
 
 #[test]
 fn committed_view_samples_are_fresh() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../web/tests/views/kyo.json");
-    let fresh = serde_json::to_string_pretty(&Value::Object(samples())).unwrap() + "\n";
-    if std::env::var_os("TABULA_UPDATE_WIRE").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, fresh).unwrap();
-        return;
+    if let Err(e) = tabula_core::wire::check_view_samples("kyo.json", samples(), "kyo") {
+        panic!("{e}");
     }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == fresh,
-        "{} is stale; regenerate with `TABULA_UPDATE_WIRE=1 cargo test -p kyo --test view_samples`",
-        path.display()
-    );
 }

@@ -4,8 +4,6 @@
 //! `TABULA_UPDATE_WIRE=1 cargo test -p syba --test view_samples` rewrites it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
-
 use serde_json::{Map, Value};
 use syba::{Syba, SybaOptions};
 use tabula_core::tools::random_playout;
@@ -40,17 +38,7 @@ fn samples() -> Map<String, Value> {
 
 #[test]
 fn committed_view_samples_are_fresh() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../web/tests/views/syba.json");
-    let fresh = serde_json::to_string_pretty(&Value::Object(samples())).unwrap() + "\n";
-    if std::env::var_os("TABULA_UPDATE_WIRE").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, fresh).unwrap();
-        return;
+    if let Err(e) = tabula_core::wire::check_view_samples("syba.json", samples(), "syba") {
+        panic!("{e}");
     }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == fresh,
-        "{} is stale; regenerate with `TABULA_UPDATE_WIRE=1 cargo test -p syba --test view_samples`",
-        path.display()
-    );
 }
