@@ -21,7 +21,7 @@
 //! snapshot a socket gets `{"type": "chat_history", "channels": {…}}` with the recent history of the
 //! channels it may read (only when there is any). `GET /api/games/{id}/chat` answers the same history.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
@@ -38,8 +38,8 @@ use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::wire::api::ApiError;
-use serde_json::{Value, json};
+use crate::wire::api::{ApiError, ChatHistory, ChatSend, ChatSent};
+use crate::wire::game::{ChatChannel, ChatMessage, SocketMsg};
 use sqlx::Row;
 use tabula_core::{Observer, Seat};
 use tokio::sync::{Mutex, broadcast};
@@ -77,14 +77,11 @@ impl Default for ChatLimits {
     }
 }
 
-/// A game's chat channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Channel {
-    Players,
-    Spectators,
-}
+/// A game's chat channel (the wire type; its rules here).
+pub type Channel = ChatChannel;
 
-impl Channel {
+impl ChatChannel {
+    /// Its name on the wire and in storage.
     pub fn as_str(self) -> &'static str {
         match self {
             Channel::Players => "players",
@@ -175,13 +172,17 @@ impl Chat {
             .subscribe()
     }
 
-    fn publish(&self, id: &str, channel: Channel, message: &Value) {
+    fn publish(&self, id: &str, channel: Channel, message: &ChatMessage) {
         let channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(tx) = channels.get(id) {
-            let text = json!({"type": "chat", "channel": channel.as_str(), "message": message});
+            let text = SocketMsg::Chat {
+                channel,
+                message: message.clone(),
+            }
+            .to_text();
             let _ = tx.send(Pushed {
                 channel,
-                text: Utf8Bytes::from(text.to_string()),
+                text: Utf8Bytes::from(text),
             });
         }
     }
@@ -210,7 +211,7 @@ impl Chat {
     }
 
     /// The latest messages of a game's channel, oldest first.
-    async fn history(&self, id: &str, channel: Channel) -> Result<Vec<Value>, Refusal> {
+    async fn history(&self, id: &str, channel: Channel) -> Result<Vec<ChatMessage>, Refusal> {
         let sql = "SELECT n, at_ms, seat, author, body FROM chat_messages \
                    WHERE game_id = $1 AND channel = $2 ORDER BY n DESC LIMIT $3";
         let rows: Vec<(i64, i64, Option<i64>, String, String)> = on_pool!(&self.db, p => {
@@ -226,23 +227,27 @@ impl Chat {
         Ok(rows
             .into_iter()
             .rev()
-            .map(|(n, at, seat, author, text)| message_json(n, at, seat, &author, &text))
+            .map(|(n, at, seat, author, text)| ChatMessage {
+                n,
+                at,
+                seat,
+                author,
+                text,
+            })
             .collect())
     }
 
-    /// The history of every channel `obs` may read, as `{"players": […], "spectators": […]}` (only
-    /// the readable channels are present).
+    /// The history of every channel `obs` may read (only the readable channels are present).
     pub async fn histories(
         &self,
         id: &str,
         obs: Observer,
         status: Status,
-    ) -> Result<serde_json::Map<String, Value>, Refusal> {
-        let mut out = serde_json::Map::new();
+    ) -> Result<BTreeMap<ChatChannel, Vec<ChatMessage>>, Refusal> {
+        let mut out = BTreeMap::new();
         for channel in [Channel::Players, Channel::Spectators] {
             if channel.readable_by(obs, status) {
-                let messages = self.history(id, channel).await?;
-                out.insert(channel.as_str().into(), Value::Array(messages));
+                out.insert(channel, self.history(id, channel).await?);
             }
         }
         Ok(out)
@@ -256,7 +261,7 @@ impl Chat {
         sender: Sender,
         author: &str,
         text: &str,
-    ) -> Result<Value, Refusal> {
+    ) -> Result<ChatMessage, Refusal> {
         let _one = self.insert.lock().await;
         let last: i64 = on_pool!(&self.db, p => {
             sqlx::query_scalar("SELECT COALESCE(MAX(n), 0) FROM chat_messages WHERE game_id = $1 AND channel = $2")
@@ -311,7 +316,13 @@ impl Chat {
                 Err(e) => return Err(storage(e)),
             }
         }
-        let message = message_json(n, at, seat, author, text);
+        let message = ChatMessage {
+            n,
+            at,
+            seat,
+            author: author.to_string(),
+            text: text.to_string(),
+        };
         self.publish(id, channel, &message);
         self.announce(id, channel, n).await;
         Ok(message)
@@ -370,7 +381,14 @@ impl Chat {
         });
         match row {
             Ok(Some((at, seat, author, text))) => {
-                self.publish(id, channel, &message_json(n, at, seat, &author, &text));
+                let message = ChatMessage {
+                    n,
+                    at,
+                    seat,
+                    author,
+                    text,
+                };
+                self.publish(id, channel, &message);
             }
             Ok(None) => {}
             Err(e) => {
@@ -378,10 +396,6 @@ impl Chat {
             }
         }
     }
-}
-
-fn message_json(n: i64, at: i64, seat: Option<i64>, author: &str, text: &str) -> Value {
-    json!({"n": n, "at": at, "seat": seat, "author": author, "text": text})
 }
 
 /// A stored message as read back: time, seat, author, text.
@@ -408,26 +422,13 @@ pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> OpenApiR
         .with_state(shared)
 }
 
-/// `POST /api/games/{id}/chat`: the channel (`players` or `spectators`), the text (one line, at most
-/// 200 characters after trimming), and for the players' channel the seat and its token.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-struct SendReq {
-    channel: String,
-    text: String,
-    #[serde(default)]
-    seat: Option<u8>,
-    #[serde(default)]
-    token: Option<String>,
-}
-
 /// `POST /api/games/{id}/chat`: sends a message (`201 {"channel", "message"}`).
 #[utoipa::path(post, path = "/api/games/{id}/chat", tag = "chat",
     summary = "Send a chat message",
     description = "The players' channel with a seat and its token; the spectators' channel as a signed-in account (with `X-CSRF-Token`) holding no seat of the running game. See `docs/protocol.md`, `Chat`.",
     params(("id" = String, Path, description = "The game's id")),
-    request_body = SendReq,
-    responses((status = 201, description = "`{channel, message: {n, at, seat, author, text}}`", body = Object),
+    request_body = ChatSend,
+    responses((status = 201, description = "The stored message", body = ChatSent),
         (status = 400, description = "Bad JSON, an unknown channel, an empty or too long text", body = ApiError),
         (status = 403, description = "A wrong token, not signed in, or a player writing to the spectators", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
@@ -441,7 +442,7 @@ async fn send(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, AccountError> {
-    let req: SendReq = parse_body(body)?;
+    let req: ChatSend = parse_body(body)?;
     let channel = Channel::parse(&req.channel)?;
     let text = shared.chat.check_text(&req.text)?;
     let room = shared.room(&id).await?;
@@ -492,8 +493,7 @@ async fn send(
         .chat
         .store(&room.id, channel, sender, &author, &text)
         .await?;
-    let body = json!({"channel": channel.as_str(), "message": message});
-    Ok((StatusCode::CREATED, Json(body)).into_response())
+    Ok((StatusCode::CREATED, Json(ChatSent { channel, message })).into_response())
 }
 
 /// Who reads: a seat with its token (or `Authorization: Bearer <token>`), or nobody.
@@ -509,7 +509,7 @@ struct ReadQuery {
     summary = "The latest messages of the chat channels the caller may read",
     description = "A seat with its token: players, and spectators once the game is over; anyone else: spectators.",
     params(("id" = String, Path, description = "The game's id"), ReadQuery),
-    responses((status = 200, description = "`{channels: {players?, spectators?}, max_chars}`", body = Object),
+    responses((status = 200, description = "The readable channels' latest messages", body = ChatHistory),
         (status = 400, description = "A bad query", body = ApiError),
         (status = 403, description = "A wrong token", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
@@ -541,10 +541,11 @@ async fn read(
         (obs, inner.core.status)
     };
     let channels = shared.chat.histories(&room.id, obs, status).await?;
-    Ok(
-        Json(json!({"channels": channels, "max_chars": shared.chat.limits.max_chars}))
-            .into_response(),
-    )
+    Ok(Json(ChatHistory {
+        channels,
+        max_chars: shared.chat.limits.max_chars,
+    })
+    .into_response())
 }
 
 /// The `chat_history` message a socket gets after a snapshot, if it may read any message.
@@ -552,10 +553,8 @@ pub async fn history_message(shared: &Shared, room: &Room, obs: Observer) -> Opt
     let status = room.inner.lock().await.core.status;
     match shared.chat.histories(&room.id, obs, status).await {
         Ok(channels) => {
-            let any = channels
-                .values()
-                .any(|v| v.as_array().is_some_and(|a| !a.is_empty()));
-            any.then(|| json!({"type": "chat_history", "channels": channels}).to_string())
+            let any = channels.values().any(|messages| !messages.is_empty());
+            any.then(|| SocketMsg::ChatHistory { channels }.to_text())
         }
         Err(e) => {
             tracing::warn!(game_id = %room.id, error = %e, "cannot read the chat's history for a socket");

@@ -10,6 +10,7 @@ use std::time::Duration;
 use common::*;
 use serde_json::{Value, json};
 use tabula_server::chat::ChatLimits;
+use tabula_server::wire::api::{ChatHistory, ChatSent};
 use tabula_server::{Limits, Storage};
 use tabula_tools::client::{WsClient, request_with_response_headers};
 
@@ -91,6 +92,7 @@ async fn texts(
     };
     let (s, v) = get(addr, &path).await;
     assert_eq!(s, 200, "{v}");
+    assert_wire::<ChatHistory>(&v);
     v["channels"][channel].as_array().map(|a| {
         a.iter()
             .map(|m| m["text"].as_str().unwrap().to_string())
@@ -117,6 +119,7 @@ async fn players_and_spectators_talk_apart(addr: SocketAddr) {
 
     let (s, v) = say(addr, &id, 0, &tokens[0], "  good luck!  ").await;
     assert_eq!(s, 201, "{v}");
+    assert_wire::<ChatSent>(&v);
     assert_eq!(v["message"]["text"], "good luck!", "trimmed");
     let m = next_chat(&mut south).await;
     assert_eq!(m["channel"], "players");

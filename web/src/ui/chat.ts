@@ -11,6 +11,9 @@ import { h, clear } from './dom';
 import { playSound } from './sound';
 
 import type { ChatChannel } from '../wire/server/ChatChannel';
+import type { ChatHistory } from '../wire/server/ChatHistory';
+import type { ChatSend } from '../wire/server/ChatSend';
+import type { ChatSent } from '../wire/server/ChatSent';
 import type { ChatMessage } from '../wire/server/ChatMessage';
 import type { SocketMsg } from '../wire/server/SocketMsg';
 
@@ -169,10 +172,9 @@ export class ChatPanel {
     const cred = this.seat();
     const q = cred ? `?seat=${cred.seat}&token=${encodeURIComponent(cred.token)}` : '';
     try {
-      const r = await api.get<{ channels: Partial<Record<Channel, ChatMessage[]>>; max_chars?: number }>(
-        `/api/games/${encodeURIComponent(this.gameId)}/chat${q}`);
-      if (typeof r.max_chars === 'number') this.max = r.max_chars;
-      this.onMessage({ type: 'chat_history', channels: r.channels } as ChatServerMsg);
+      const r = await api.get<ChatHistory>(`/api/games/${encodeURIComponent(this.gameId)}/chat${q}`);
+      this.max = r.max_chars;
+      this.onMessage({ type: 'chat_history', channels: r.channels });
     } catch {
       /* the socket's history will do */
     }
@@ -191,12 +193,12 @@ export class ChatPanel {
     if (this.sending) return;
     const cred = this.seat();
     const channel: Channel = cred && this.tab === 'players' ? 'players' : 'spectators';
-    const body = channel === 'players' && cred ? { channel, text, seat: cred.seat, token: cred.token } : { channel, text };
+    const body: ChatSend = channel === 'players' && cred ? { channel, text, seat: cred.seat, token: cred.token } : { channel, text };
     this.sending = true;
     this.error = '';
     this.draw();
     try {
-      const r = await api.post<{ channel: Channel; message: ChatMessage }>(`/api/games/${encodeURIComponent(this.gameId)}/chat`, body);
+      const r = await api.post<ChatSent>(`/api/games/${encodeURIComponent(this.gameId)}/chat`, body);
       this.messages[r.channel] = mergeMessages(this.messages[r.channel], [r.message]);
       this.input.value = '';
     } catch (e) {

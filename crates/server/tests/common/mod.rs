@@ -463,3 +463,17 @@ pub async fn postgres_url() -> Option<String> {
         .map_or(String::new(), |(_, q)| format!("?{q}"));
     Some(format!("{head}/{name}{query}"))
 }
+
+/// `body` reads as the wire type `T` and writes back as the identical JSON: what the server sent is
+/// exactly what the generated TypeScript declaration of `T` describes.
+#[allow(dead_code)]
+pub fn assert_wire<T: serde::de::DeserializeOwned + Serialize>(body: &Value) {
+    let typed: T = serde_json::from_value(body.clone())
+        .unwrap_or_else(|e| panic!("not a {} ({e}): {body}", std::any::type_name::<T>()));
+    assert_eq!(
+        &serde_json::to_value(&typed).unwrap(),
+        body,
+        "{} round trip",
+        std::any::type_name::<T>()
+    );
+}
