@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
-// The generated declarations of Kyo's, Cyvasse's, Syba's and Territories' views (src/wire/<game>) against
-// real views: tests/views/*.json are what the game crates serialize (their `view_samples` tests keep
-// them fresh). Each sample is read through its declaration's fields — every key the declaration names
+// The generated declarations of Kyo's, Cyvasse's, Syba's and Territories' views (src/wire/<game>) and of
+// the engine's analyses and hints (src/wire/ai) against real ones: tests/views/*.json are what the
+// game crates and the AI crate serialize (their `view_samples` tests keep them fresh). Each sample is read through its declaration's fields — every key the declaration names
 // and no other, each value of the declared kind — and drawn by its renderer.
 import { describe, expect, it } from 'vitest';
 import kyoSamples from './views/kyo.json';
@@ -47,6 +47,15 @@ import type { HandView } from '../src/wire/territories/HandView';
 import type { Offer } from '../src/wire/territories/Offer';
 import type { Cell } from '../src/wire/territories/Cell';
 import type { Building } from '../src/wire/territories/Building';
+import analysisSamples from './views/analysis.json';
+import type { Analysis } from '../src/wire/ai/Analysis';
+import type { DecisionAnalysis } from '../src/wire/ai/DecisionAnalysis';
+import type { DecisionKind } from '../src/wire/ai/DecisionKind';
+import type { Hint } from '../src/wire/ai/Hint';
+import type { Mark } from '../src/wire/ai/Mark';
+import type { SeatSummary } from '../src/wire/ai/SeatSummary';
+import type { Thresholds } from '../src/wire/ai/Thresholds';
+import { decisionsByPly, dropOf, graphLines, markCounts } from '../src/logic/analysis';
 
 // Each list below is a `Record` over a declared type's keys or union members: the compiler fails when
 // it misses one or names one the declaration does not have, so the runtime checks cover it exactly.
@@ -81,6 +90,23 @@ const CAIRD_PHASES: Record<CairdPhase, true> = { setup: true, play: true };
 const OUTCOME_KEYS: Record<keyof Outcome, true> = { results: true, reason: true };
 const SEAT_RESULTS: Record<SeatResult, true> = { win: true, draw: true, loss: true };
 
+const ANALYSIS_KEYS: Record<keyof Analysis, true> = {
+  game: true, seed: true, iterations: true, estimate_iterations: true, thresholds: true, plies: true, seats: true, decisions: true,
+};
+const THRESHOLD_KEYS: Record<keyof Thresholds, true> = { inaccuracy: true, mistake: true, blunder: true };
+const SEAT_SUMMARY_KEYS: Record<keyof SeatSummary, true> = {
+  seat: true, name: true, judged: true, inaccuracies: true, mistakes: true, blunders: true, average_drop: true,
+};
+const DECISION_KEYS: Record<keyof DecisionAnalysis, true> = {
+  ply: true, seat: true, action: true, notation: true, cells: true, kind: true,
+  before: true, after: true, best: true, best_notation: true, best_cells: true, mark: true,
+};
+/** The keys a decision may leave out (`?` in the declaration). */
+const DECISION_OPTIONAL: (keyof DecisionAnalysis)[] = ['before', 'after', 'best', 'best_notation', 'best_cells', 'mark'];
+const DECISION_KINDS: Record<DecisionKind, true> = { judged: true, forced: true, setup: true };
+const MARK_NAMES: Record<Mark, true> = { inaccuracy: true, mistake: true, blunder: true };
+const HINT_KEYS: Record<keyof Hint, true> = { seat: true, action: true, notation: true, cells: true, estimate: true };
+
 type Json = Record<string, unknown>;
 
 /** `x` is an object with exactly the keys of `keys`. */
@@ -88,6 +114,15 @@ function record(x: unknown, keys: Record<string, true>): Json {
   expect(x).toBeTypeOf('object');
   expect(x).not.toBeNull();
   expect(Object.keys(x as object).sort()).toEqual(Object.keys(keys).sort());
+  return x as Json;
+}
+/** `x` is an object with the keys of `keys`, of which it may leave out those of `optional`. */
+function partial(x: unknown, keys: Record<string, true>, optional: string[]): Json {
+  expect(x).toBeTypeOf('object');
+  expect(x).not.toBeNull();
+  const have = Object.keys(x as object);
+  for (const k of have) expect(Object.keys(keys)).toContain(k);
+  for (const k of Object.keys(keys)) if (!optional.includes(k)) expect(have).toContain(k);
   return x as Json;
 }
 const member = (x: unknown, of: Record<string, true>) => expect(Object.keys(of)).toContain(x);
@@ -355,5 +390,63 @@ describe('Territories view declarations against a real view', () => {
     expect(text).toContain('Trade offer: ');
     expect(text).toContain(`Phase: ${view.phase.phase}`);
     expect(text).not.toContain('undefined');
+  });
+});
+
+describe("The engine's analyses and hints against their declaration", () => {
+  const samples = analysisSamples as Json;
+  const chance = (x: unknown) => {
+    expect(x).toBeTypeOf('number');
+    expect(x as number).toBeGreaterThanOrEqual(0);
+    expect(x as number).toBeLessThanOrEqual(1);
+  };
+  const cells = (x: unknown) => list(x, (c) => expect(c).toMatch(SQUARE));
+
+  it('reads an analysis with a blunder and the engine\'s preferred move', () => {
+    const a = record(samples.analysis, ANALYSIS_KEYS);
+    text(a.game);
+    expect(a.seed).toMatch(/^[0-9]+$/);
+    integer(a.iterations);
+    integer(a.estimate_iterations);
+    const t = record(a.thresholds, THRESHOLD_KEYS);
+    Object.values(t).forEach(chance);
+    integer(a.plies);
+    list(a.seats, (x) => {
+      const st = record(x, SEAT_SUMMARY_KEYS);
+      integer(st.seat);
+      text(st.name);
+      [st.judged, st.inaccuracies, st.mistakes, st.blunders].forEach(integer);
+      chance(st.average_drop);
+    }, 2);
+    list(a.decisions, (x) => {
+      const d = partial(x, DECISION_KEYS, DECISION_OPTIONAL);
+      integer(d.ply);
+      integer(d.seat);
+      expect(d.action).toBeTypeOf('object');
+      text(d.notation);
+      cells(d.cells);
+      member(d.kind, DECISION_KINDS);
+      if ('before' in d) chance(d.before);
+      if ('after' in d) chance(d.after);
+      if ('best_notation' in d) text(d.best_notation);
+      if ('best_cells' in d) cells(d.best_cells);
+      if ('mark' in d) member(d.mark, MARK_NAMES);
+    });
+    // The client's own reading of it: the marks, the graph, the decisions by position.
+    const analysis = samples.analysis as Analysis;
+    expect(markCounts(analysis).get(0)?.blunder).toBe(1);
+    expect(decisionsByPly(analysis).get(0)?.best_notation).toBe('E4xE5');
+    expect(dropOf(analysis.decisions[0])).toBeGreaterThan(0.3);
+    expect(graphLines(analysis, { width: 600, height: 150, left: 34, pad: 8 })).toHaveLength(2);
+  });
+
+  it.each(['hint', 'hint_setup'])('reads a hint (%s)', (name) => {
+    const h = partial(samples[name], HINT_KEYS, ['estimate']);
+    integer(h.seat);
+    expect(h.action).toBeTypeOf('object');
+    text(h.notation);
+    list(h.cells, text);
+    if (name === 'hint') chance(h.estimate);
+    else expect('estimate' in h).toBe(false);
   });
 });

@@ -38,14 +38,25 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tabula_core::dynamic::{DynState, Erased};
 use tabula_core::record::{JsonRecord, Record, RecordedAction};
+use tabula_core::wire::{Config, ExportError};
 use tabula_core::{Actor, Game, Observer, Seat, ToAct};
+use ts_rs::TS;
 
 use crate::knowledge::Knowledge;
 use crate::mcts::{self, MctsConfig};
 use crate::{AiError, InfoSet, games};
 
+/// Exports the analysis's and the hint's TypeScript declarations under `ai/` (see `tabula_core::wire`):
+/// the server passes them through as it stores them, and the web client reads them with these types.
+pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
+    Analysis::export_all(cfg)?;
+    Hint::export_all(cfg)?;
+    Ok(())
+}
+
 /// The drops in winning chance that earn each mark (at least this much).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export_to = "ai/")]
 pub struct Thresholds {
     pub inaccuracy: f64,
     pub mistake: f64,
@@ -75,7 +86,8 @@ impl Thresholds {
 }
 
 /// How bad a decision was.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export_to = "ai/")]
 #[serde(rename_all = "snake_case")]
 pub enum Mark {
     Inaccuracy,
@@ -95,7 +107,8 @@ impl Mark {
 }
 
 /// Whether and why a decision was judged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export_to = "ai/")]
 #[serde(rename_all = "snake_case")]
 pub enum DecisionKind {
     /// Searched and judged.
@@ -133,12 +146,14 @@ impl Default for AnalysisConfig {
 }
 
 /// The engine's judgement of one decision.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export_to = "ai/")]
 pub struct DecisionAnalysis {
     /// The action's index in the record's action list (the position before it is position `ply`).
     pub ply: usize,
     pub seat: Seat,
     /// The action taken, as recorded.
+    #[ts(type = "unknown")]
     pub action: Value,
     /// Its notation as the acting seat saw it.
     pub notation: String,
@@ -149,20 +164,26 @@ pub struct DecisionAnalysis {
     pub kind: DecisionKind,
     /// The seat's winning chance before the action: the estimate of the preferred action.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub before: Option<f64>,
     /// The seat's winning chance after the action taken.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub after: Option<f64>,
     /// The engine's preferred action.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "unknown")]
     pub best: Option<Value>,
     /// Its notation as the acting seat would see it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub best_notation: Option<String>,
     /// Its cells ([`Game::action_cells`]), for a client to draw it on the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub best_cells: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub mark: Option<Mark>,
 }
 
@@ -174,7 +195,8 @@ impl DecisionAnalysis {
 }
 
 /// One seat's totals.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export_to = "ai/")]
 pub struct SeatSummary {
     pub seat: Seat,
     pub name: String,
@@ -188,7 +210,8 @@ pub struct SeatSummary {
 }
 
 /// The analysis of a whole record.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export_to = "ai/")]
 pub struct Analysis {
     pub game: String,
     /// The analysis seed, as a decimal string (exact in every JSON reader).
@@ -409,9 +432,11 @@ pub fn analyse_json(
 }
 
 /// The engine's preferred action for a seat's current decision.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export_to = "ai/")]
 pub struct Hint {
     pub seat: Seat,
+    #[ts(type = "unknown")]
     pub action: Value,
     /// Its notation as the seat sees it.
     pub notation: String,
@@ -421,6 +446,7 @@ pub struct Hint {
     /// The seat's winning chance with it (the search's mean for the action); none for a setup, which
     /// the game's setup policy answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub estimate: Option<f64>,
 }
 

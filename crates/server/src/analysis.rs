@@ -42,8 +42,8 @@ use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::wire::api::ApiError;
-use serde_json::{Value, json};
+use crate::wire::api::{AnalysisAnswer, ApiError};
+use serde_json::Value;
 use tabula_core::Seat;
 use tabula_core::dynamic::DynState;
 use tabula_core::record::JsonRecord;
@@ -108,8 +108,12 @@ struct Progress {
 }
 
 impl Progress {
-    fn json(self) -> Value {
-        json!({"status": "running", "done": self.done, "total": self.total, "waiting": self.waiting})
+    fn answer(self) -> Json<AnalysisAnswer> {
+        Json(AnalysisAnswer::Running {
+            done: self.done,
+            total: self.total,
+            waiting: self.waiting,
+        })
     }
     fn message(self) -> SocketMsg {
         SocketMsg::Analysis {
@@ -218,13 +222,13 @@ fn game_id(path: Result<Path<String>, PathRejection>) -> Result<String, Refusal>
 fn done_json(stored: &str) -> Result<Response, Refusal> {
     let analysis: Value = serde_json::from_str(stored)
         .map_err(|e| Refusal::Internal(format!("the stored analysis is unreadable: {e}")))?;
-    Ok(Json(json!({"status": "done", "analysis": analysis})).into_response())
+    Ok(Json(AnalysisAnswer::Done { analysis }).into_response())
 }
 
 #[utoipa::path(get, path = "/api/games/{id}/analysis", tag = "analysis",
     summary = "The stored analysis, the progress of a running one, or status none when none was asked for",
     params(("id" = String, Path, description = "The game's id")),
-    responses((status = 200, description = "`{status: \"done\", analysis}`, `{status: \"running\", done, total, waiting}` or `{status: \"none\"}`", body = Object),
+    responses((status = 200, description = "Done (with the analysis), running (its progress) or none", body = AnalysisAnswer),
         (status = 400, description = "A bad path", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
         (status = 429, description = "Too many requests from this address", body = ApiError),
@@ -236,7 +240,7 @@ async fn get_analysis(
     let id = game_id(path)?;
     let _room = shared.room(&id).await?;
     if let Some(progress) = shared.analyses.progress(&id) {
-        return Ok(Json(progress.json()).into_response());
+        return Ok(progress.answer().into_response());
     }
     match shared
         .db
@@ -246,7 +250,7 @@ async fn get_analysis(
     {
         Some(stored) => done_json(&stored),
         // Not an error: a client showing a finished game asks whether it was analysed.
-        None => Ok(Json(json!({"status": "none"})).into_response()),
+        None => Ok(Json(AnalysisAnswer::None).into_response()),
     }
 }
 
@@ -255,8 +259,8 @@ async fn get_analysis(
     description = "Computed once; its progress is pushed on the game's WebSocket.",
     params(("id" = String, Path, description = "The game's id")),
     responses(
-        (status = 200, description = "`{status: \"done\", analysis}`", body = Object),
-        (status = 202, description = "`{status: \"running\", done, total, waiting}`", body = Object),
+        (status = 200, description = "The stored analysis (`status: done`)", body = AnalysisAnswer),
+        (status = 202, description = "Started or running: its progress (`status: running`)", body = AnalysisAnswer),
         (status = 400, description = "A bad path", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
         (status = 409, description = "The game is not over", body = ApiError),
@@ -299,12 +303,12 @@ async fn start(
             .lock()
             .unwrap_or_else(|e| e.into_inner());
         if let Some(progress) = running.get(&id) {
-            return Ok((StatusCode::ACCEPTED, Json(progress.json())).into_response());
+            return Ok((StatusCode::ACCEPTED, progress.answer()).into_response());
         }
         running.insert(id.clone(), queued(total));
     }
     tokio::spawn(run(shared.clone(), analyst, id, record));
-    Ok((StatusCode::ACCEPTED, Json(queued(total).json())).into_response())
+    Ok((StatusCode::ACCEPTED, queued(total).answer()).into_response())
 }
 
 /// A job waiting for its turn.

@@ -13,6 +13,7 @@ use tabula_core::dynamic::DynState;
 use tabula_core::record::JsonRecord;
 use tabula_core::{Actor, Seat};
 use tabula_server::analysis::Analyst;
+use tabula_server::wire::api::AnalysisAnswer;
 use tabula_server::{BotFn, Limits, Storage};
 
 /// An engine that counts its analyses, reports progress after every decision and logs the order of
@@ -90,6 +91,7 @@ async fn an_analysis_is_computed_once_with_progress_on_the_socket_and_kept_acros
     let mut spectator = ws(addr, &id, None).await;
     let (s, v) = post(addr, &path, json!({})).await;
     assert_eq!(s, 202, "{v}");
+    assert_wire::<AnalysisAnswer>(&v);
     assert_eq!(v["status"], "running");
     let total = v["total"].as_u64().unwrap();
     assert!(total >= 4, "{v}");
@@ -105,6 +107,7 @@ async fn an_analysis_is_computed_once_with_progress_on_the_socket_and_kept_acros
 
     let (s, v) = get(addr, &path).await;
     assert_eq!((s, v["status"].as_str()), (200, Some("done")), "{v}");
+    assert_wire::<AnalysisAnswer>(&v);
     assert_eq!(v["analysis"]["decisions"].as_u64(), Some(total));
     assert_eq!(v["analysis"]["game"], "duel");
     // Asked again: the stored analysis, not a second run.

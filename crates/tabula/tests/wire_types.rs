@@ -19,6 +19,7 @@ const EXPORTS: &[(&str, Export)] = &[
     ("cyvasse", cyvasse::export_ts),
     ("syba", syba::export_ts),
     ("territories", territories::export_ts),
+    ("tabula-ai", tabula_ai::analysis::export_ts),
 ];
 
 fn committed_dir() -> PathBuf {

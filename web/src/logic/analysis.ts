@@ -2,9 +2,15 @@
 // reading the server's answer, the marks of the move list, the winning-chance graph's geometry and the
 // arrows that draw a move on a board. Pure logic (no DOM), unit tested.
 
-/** How bad a decision was, by the drop in the seat's winning chance (the thresholds come with the
- * analysis). */
-export type Mark = 'inaccuracy' | 'mistake' | 'blunder';
+import type { Analysis } from '../wire/ai/Analysis';
+import type { DecisionAnalysis } from '../wire/ai/DecisionAnalysis';
+import type { Mark } from '../wire/ai/Mark';
+import type { SeatSummary } from '../wire/ai/SeatSummary';
+import type { Thresholds } from '../wire/ai/Thresholds';
+import type { AnalysisAnswer } from '../wire/server/AnalysisAnswer';
+
+// The engine's analysis, generated from `tabula_ai::analysis` (crates/ai/src/analysis.rs).
+export type { Analysis, DecisionAnalysis, Mark, SeatSummary, Thresholds };
 
 export const MARKS: Mark[] = ['inaccuracy', 'mistake', 'blunder'];
 
@@ -13,143 +19,14 @@ export const MARK_SYMBOL: Record<Mark, string> = { inaccuracy: '?!', mistake: '?
 
 export const MARK_PLURAL: Record<Mark, string> = { inaccuracy: 'inaccuracies', mistake: 'mistakes', blunder: 'blunders' };
 
-export interface Thresholds {
-  inaccuracy: number;
-  mistake: number;
-  blunder: number;
-}
-
-/** The engine's judgement of one decision of a seat. `ply` is the action's index in the game's action
- * list: the position before it is position `ply` of the replay. */
-export interface DecisionAnalysis {
-  ply: number;
-  seat: number;
-  notation: string;
-  /** The cells of the action taken (as legal actions carry them). */
-  cells: string[];
-  kind: 'judged' | 'forced' | 'setup' | string;
-  /** The seat's winning chance with the engine's preferred action. */
-  before: number | null;
-  /** The seat's winning chance after the action it took. */
-  after: number | null;
-  best_notation: string | null;
-  /** The preferred action's cells (null when the analysis does not name them). */
-  best_cells: string[] | null;
-  mark: Mark | null;
-}
-
-export interface SeatSummary {
-  seat: number;
-  name: string;
-  judged: number;
-  inaccuracies: number;
-  mistakes: number;
-  blunders: number;
-  average_drop: number;
-}
-
-export interface Analysis {
-  game: string;
-  iterations: number;
-  estimate_iterations: number;
-  thresholds: Thresholds;
-  /** The number of actions of the game (chance ones included). */
-  plies: number;
-  seats: SeatSummary[];
-  decisions: DecisionAnalysis[];
-}
-
-/** What the server says about a game's analysis. */
-export type AnalysisState =
-  | { status: 'none' }
-  | { status: 'running'; done: number; total: number; waiting: boolean }
-  | { status: 'done'; analysis: Analysis }
-  | { status: 'failed'; error: string };
-
-const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
-const int = (x: unknown, d = 0): number => (typeof x === 'number' && Number.isInteger(x) && x >= 0 ? x : d);
-const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
-const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((c): c is string => typeof c === 'string') : []);
-const markOf = (x: unknown): Mark | null => (MARKS.includes(x as Mark) ? (x as Mark) : null);
-const obj = (x: unknown): Record<string, unknown> | null =>
-  typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null;
-
-/** Reads an analysis; throws a clear error on anything that is not one. */
-export function parseAnalysis(data: unknown): Analysis {
-  const d = obj(data);
-  if (!d) throw new Error('the server sent no analysis');
-  if (!Array.isArray(d.decisions)) throw new Error('the analysis has no decisions');
-  const t = obj(d.thresholds);
-  const thresholds: Thresholds = {
-    inaccuracy: num(t?.inaccuracy) ?? 0.1,
-    mistake: num(t?.mistake) ?? 0.2,
-    blunder: num(t?.blunder) ?? 0.3,
-  };
-  const decisions: DecisionAnalysis[] = [];
-  for (const x of d.decisions) {
-    const e = obj(x);
-    if (!e || typeof e.ply !== 'number' || typeof e.seat !== 'number') throw new Error('an analysed decision has no ply or seat');
-    decisions.push({
-      ply: int(e.ply),
-      seat: int(e.seat),
-      notation: str(e.notation) ?? '',
-      cells: strings(e.cells),
-      kind: str(e.kind) ?? 'judged',
-      before: num(e.before),
-      after: num(e.after),
-      best_notation: str(e.best_notation),
-      best_cells: Array.isArray(e.best_cells) ? strings(e.best_cells) : null,
-      mark: markOf(e.mark),
-    });
-  }
-  const seats: SeatSummary[] = (Array.isArray(d.seats) ? d.seats : []).flatMap((x) => {
-    const e = obj(x);
-    if (!e) return [];
-    return [{
-      seat: int(e.seat),
-      name: str(e.name) ?? `Seat ${int(e.seat) + 1}`,
-      judged: int(e.judged),
-      inaccuracies: int(e.inaccuracies),
-      mistakes: int(e.mistakes),
-      blunders: int(e.blunders),
-      average_drop: num(e.average_drop) ?? 0,
-    }];
-  });
-  const plies = Math.max(int(d.plies), ...decisions.map((x) => x.ply + 1));
-  return {
-    game: str(d.game) ?? '',
-    iterations: int(d.iterations),
-    estimate_iterations: int(d.estimate_iterations),
-    thresholds,
-    plies,
-    seats,
-    decisions,
-  };
-}
-
-/** Reads the answer of `POST`/`GET /api/games/{id}/analysis` (`{"status": "running", …}`,
- * `{"status": "done", "analysis": …}` or `{"status": "none"}`: none was asked for), or a WebSocket
- * `analysis` message (`failed` with an error). */
-export function parseAnalysisState(data: unknown): AnalysisState {
-  const d = obj(data);
-  if (!d) throw new Error('the server sent no analysis status');
-  switch (d.status) {
-    case 'done':
-      return { status: 'done', analysis: parseAnalysis(d.analysis) };
-    case 'running':
-      return { status: 'running', done: int(d.done), total: int(d.total), waiting: d.waiting === true };
-    case 'failed':
-      return { status: 'failed', error: str(d.error) ?? 'the analysis failed' };
-    case 'none':
-      return { status: 'none' };
-    default:
-      throw new Error(`unknown analysis status ${JSON.stringify(d.status)}`);
-  }
-}
+/** What the server says about a game's analysis (`POST`/`GET /api/games/{id}/analysis`): `running`
+ * with its progress, `done` with the analysis, or `none` (none was asked for, or the last attempt
+ * failed). */
+export type AnalysisState = AnalysisAnswer;
 
 /** The drop in winning chance of a judged decision (never below zero), or null. */
 export function dropOf(d: DecisionAnalysis): number | null {
-  if (d.before === null || d.after === null) return null;
+  if (d.before === undefined || d.after === undefined) return null;
   return Math.max(0, d.before - d.after);
 }
 
@@ -187,8 +64,8 @@ export function markCounts(a: Analysis): Map<number, Record<Mark, number>> {
 }
 
 /** A percentage for people: 0.724 → "72%". */
-export function percent(x: number | null): string {
-  return x === null ? '—' : `${Math.round(x * 100)}%`;
+export function percent(x: number | null | undefined): string {
+  return x === null || x === undefined ? '—' : `${Math.round(x * 100)}%`;
 }
 
 /** The legend of the marks with their thresholds ("?! inaccuracy: a drop of 10% or more"). */
@@ -246,9 +123,9 @@ export function plyAt(x: number, plies: number, box: GraphBox): number {
 export function graphLines(a: Analysis, box: GraphBox): GraphLine[] {
   const bySeat = new Map<number, GraphPoint[]>();
   for (const d of a.decisions) {
-    if (d.after === null) continue;
+    if (d.after === undefined) continue;
     const pts = bySeat.get(d.seat) ?? [];
-    pts.push({ x: xOf(d.ply, a.plies, box), y: yOf(d.after, box), ply: d.ply, value: d.after, seat: d.seat, mark: d.mark });
+    pts.push({ x: xOf(d.ply, a.plies, box), y: yOf(d.after, box), ply: d.ply, value: d.after, seat: d.seat, mark: d.mark ?? null });
     bySeat.set(d.seat, pts);
   }
   return [...bySeat.entries()].sort((x, y) => x[0] - y[0]).map(([seat, points]) => ({ seat, points }));

@@ -26,7 +26,7 @@ import { moveText, positionBoard, positionLabel, replayButtons, zoomableBoard, t
 import { scrollToCurrent } from './replay';
 import { groupByTurn, prefersNotation, setPrefersNotation, stepText } from '../logic/movelist';
 import { firstFinish, nextUnsolved, solvedAny } from '../logic/learned';
-import { canAskHint, parseHint, type Hint } from '../logic/hint';
+import { canAskHint, type Hint } from '../logic/hint';
 import { percent } from '../logic/analysis';
 import { drawMovesOnBoard } from './analysis';
 import { allLessons } from './learn';
@@ -789,7 +789,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     if (hint) {
       box.appendChild(h('div.banner.turn', { 'data-testid': 'hint-text', role: 'status' },
         'The engine suggests ', h('code', { 'data-testid': 'hint-move' }, short(hint.notation)),
-        hint.estimate !== null ? ` (your winning chance with it: ${percent(hint.estimate)})` : '',
+        hint.estimate !== undefined ? ` (your winning chance with it: ${percent(hint.estimate)})` : '',
         hint.cells.length ? ' — the green arrow on the board.' : '.'));
     } else {
       box.appendChild(h('button', {
@@ -807,7 +807,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     errorText = '';
     drawSide();
     try {
-      const got = parseHint(await api.post<unknown>(`/api/games/${encodeURIComponent(id)}/hint`, { seat: cred.seat, token: cred.token }));
+      const got = await api.post<Hint>(`/api/games/${encodeURIComponent(id)}/hint`, { seat: cred.seat, token: cred.token });
       // Kept only if the game is still where it was asked (no move came meanwhile).
       if (model && model.seq === asked.seq && mySeat(model) === asked.seat) hint = { ...got, seq: asked.seq };
     } catch (e) {

@@ -10,7 +10,7 @@ import { attachBoardInput } from '../games/board';
 import { Selection, ownWords, type LegalAction } from '../logic/select';
 import { markSolved, nextUnsolved, solvedLessons } from '../logic/learned';
 import { clear, h } from '../ui/dom';
-import { parseHint, type Hint } from '../logic/hint';
+import type { Hint } from '../logic/hint';
 import { percent } from '../logic/analysis';
 import { GUIDES } from './learn-guides';
 import { drawMovesOnBoard, type BoardMove } from './analysis';
@@ -195,7 +195,7 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
     draw();
     try {
       const body: PlayReq = { actions };
-      const got = parseHint(await api.post<unknown>(`/api/lessons/${encodeURIComponent(game)}/${n}/hint`, body));
+      const got = await api.post<Hint>(`/api/lessons/${encodeURIComponent(game)}/${n}/hint`, body);
       if (actions.length === at) engineHint = got;
     } catch (e) {
       engineError = e instanceof Error ? e.message : String(e);
@@ -257,7 +257,7 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
         h('div.hint-box', { 'data-testid': 'engine-hint-box' },
           engineHint
             ? h('span', { 'data-testid': 'engine-hint-text' }, 'The engine suggests ', h('code', { 'data-testid': 'engine-hint-move' }, engineHint.notation),
-              engineHint.estimate !== null ? ` (winning chance ${percent(engineHint.estimate)})` : '', engineHint.cells.length ? ' — the green arrow.' : '.')
+              engineHint.estimate !== undefined ? ` (winning chance ${percent(engineHint.estimate)})` : '', engineHint.cells.length ? ' — the green arrow.' : '.')
             : h('button', { 'data-testid': 'engine-hint', disabled: engineBusy, onclick: () => void askEngine() }, engineBusy ? 'The engine is thinking…' : 'Ask the engine'),
           engineError ? h('span.error', ` ${engineError}`) : null)));
     }

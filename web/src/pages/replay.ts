@@ -5,7 +5,7 @@
 // the marks in the move list, and at a judged decision the engine's preferred move drawn on the board.
 
 import { api, positionFetcher } from '../api';
-import { decisionsByPly, MARK_SYMBOL, parseAnalysisState, type AnalysisState, type DecisionAnalysis } from '../logic/analysis';
+import { decisionsByPly, MARK_SYMBOL, type AnalysisState, type DecisionAnalysis } from '../logic/analysis';
 import { fileName, type JsonRecord } from '../logic/record';
 import { positionOfMove, ReplayNav, type Position, type ViewCredential } from '../logic/replay';
 import { moveList, mySeat, outcomeOf, statusLine, type Snapshot } from '../logic/snapshot';
@@ -130,7 +130,7 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
   async function poll(): Promise<void> {
     const was = analysis?.status;
     try {
-      const got = parseAnalysisState(await api.get<unknown>(`/api/games/${encodeURIComponent(id)}/analysis`));
+      const got = await api.get<AnalysisState>(`/api/games/${encodeURIComponent(id)}/analysis`);
       if (mine !== generation) return;
       analysisError = '';
       setAnalysis(got);
@@ -150,7 +150,7 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
     setAnalysis({ status: 'running', done: 0, total: 0, waiting: true });
     drawAnalysis();
     try {
-      const got = parseAnalysisState(await api.post<unknown>(`/api/games/${encodeURIComponent(id)}/analysis`));
+      const got = await api.post<AnalysisState>(`/api/games/${encodeURIComponent(id)}/analysis`);
       if (mine !== generation) return;
       setAnalysis(got);
     } catch (e) {
@@ -245,7 +245,7 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
     if (!d || d.kind !== 'judged') return [];
     const out: BoardMove[] = [];
     if (d.best_cells?.length) out.push({ cells: d.best_cells, kind: 'best' });
-    const differs = d.best_notation !== null && d.best_notation !== d.notation;
+    const differs = d.best_notation !== undefined && d.best_notation !== d.notation;
     if (differs && d.mark && d.cells.length) out.push({ cells: d.cells, kind: 'played', mark: d.mark });
     return out;
   }
@@ -266,8 +266,7 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
       analysisHost.appendChild(h('p.muted', 'Looking for an analysis…'));
       return;
     }
-    if (a.status === 'none' || a.status === 'failed') {
-      if (a.status === 'failed') analysisHost.appendChild(h('div.banner.warn', a.error));
+    if (a.status === 'none') {
       analysisHost.appendChild(h('p', 'The engine can review this game: each seat\'s winning chance after every decision, the inaccuracies, mistakes and blunders, and the move it prefers.'));
       analysisHost.appendChild(h('button.primary', { 'data-testid': 'request-analysis', onclick: () => void requestAnalysis() }, 'Request computer analysis'));
       return;

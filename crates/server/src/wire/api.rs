@@ -17,6 +17,7 @@ use utoipa::ToSchema;
 
 use crate::model::{ClockSpec, SeatKind};
 use crate::ratings::RatingRange;
+use crate::wire::game::{ChatChannel, ChatMessage};
 
 /// Exports this module's wire types under `server/`.
 pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
@@ -53,6 +54,10 @@ pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
     LessonsIndex::export_all(cfg)?;
     LessonState::export_all(cfg)?;
     crate::lessons::PlayReq::export_all(cfg)?;
+    ChatSend::export_all(cfg)?;
+    ChatSent::export_all(cfg)?;
+    ChatHistory::export_all(cfg)?;
+    AnalysisAnswer::export_all(cfg)?;
     Ok(())
 }
 
@@ -686,4 +691,65 @@ pub struct PositionLast {
     pub cells: Vec<String>,
     pub words: String,
     pub turn: u32,
+}
+
+/// `POST /api/games/{id}/chat`: the channel, the text (one line, at most the chat's `max_chars`
+/// characters after trimming), and for the players' channel the seat and its token.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct ChatSend {
+    /// `players` or `spectators` (read as text, so that an unknown channel is refused by name).
+    #[ts(as = "ChatChannel")]
+    #[schema(value_type = ChatChannel)]
+    pub channel: String,
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub seat: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub token: Option<String>,
+}
+
+/// The answer to `POST /api/games/{id}/chat` (`201`): the stored message and its channel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct ChatSent {
+    pub channel: ChatChannel,
+    pub message: ChatMessage,
+}
+
+/// `GET /api/games/{id}/chat`: the latest messages of each channel the caller may read (only those
+/// channels are present), oldest first, and the longest message the server takes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct ChatHistory {
+    pub channels: BTreeMap<ChatChannel, Vec<ChatMessage>>,
+    pub max_chars: usize,
+}
+
+/// Where a game's analysis stands, as `GET` and `POST /api/games/{id}/analysis` answer: none was
+/// asked for, running (its progress), or done (the engine's analysis, `tabula_ai::analysis::Analysis`,
+/// declared in `web/src/wire/ai/Analysis.ts`). A failed analysis is stored nowhere: the socket's
+/// `analysis` message says it failed, and asking again starts it anew.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(tag = "status", rename_all = "snake_case")]
+#[ts(export_to = "server/")]
+pub enum AnalysisAnswer {
+    None,
+    Running {
+        /// Decisions analysed so far…
+        done: usize,
+        /// …of this many.
+        total: usize,
+        /// Waiting for live games' AI moves (or for another analysis) before its next decision.
+        waiting: bool,
+    },
+    Done {
+        /// Stored as the engine wrote it (the server does not read it).
+        #[ts(type = "import(\"../ai/Analysis\").Analysis")]
+        #[schema(value_type = Object)]
+        analysis: Value,
+    },
 }

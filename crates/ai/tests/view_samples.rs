@@ -1,0 +1,69 @@
+//! Real analyses and hints, as the server passes them to clients, committed as
+//! `web/tests/views/analysis.json`: the web client's `wire-views` test reads each through the generated
+//! declarations (`web/src/wire/ai/`). Regenerate with
+//! `TABULA_UPDATE_WIRE=1 cargo test -p tabula-ai --test view_samples`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use cyvasse::trump::{TrumpCyvasse, TrumpOptions};
+use kyo::{Kyo, KyoOptions};
+use serde_json::{Map, Value};
+use tabula_ai::analysis::{AnalysisConfig, analyse_from, hint};
+use tabula_core::record::RecordedAction;
+use tabula_core::{Actor, Game, Seat, legal_actions_vec};
+
+const CFG: AnalysisConfig = AnalysisConfig {
+    iterations: 300,
+    estimate_iterations: 200,
+    seed: 11,
+};
+
+fn samples() -> Map<String, Value> {
+    // Gold's Heavy on E4 stands next to Red's King on E5; Gold walks away instead of taking it (a
+    // blunder, with the engine's preferred move), and Red answers.
+    let k = Kyo::from_stacks(
+        &KyoOptions::default(),
+        &[
+            ("A0", "SSSK"),
+            ("E4", "DDDH"),
+            ("E5", "sssk"),
+            ("J9", "dddh"),
+        ],
+        0,
+    )
+    .unwrap();
+    let away = k.parse_action("E4-D3").unwrap();
+    let mut after = k.clone();
+    after.apply(Actor::Seat(Seat(0)), &away).unwrap();
+    let reply = legal_actions_vec(&after, Seat(1))[0];
+    let actions = [
+        RecordedAction {
+            actor: Actor::Seat(Seat(0)),
+            action: away,
+        },
+        RecordedAction {
+            actor: Actor::Seat(Seat(1)),
+            action: reply,
+        },
+    ];
+    let analysis = analyse_from(k.clone(), &actions, &CFG, &mut |_, _| {}).unwrap();
+    let mut out = Map::new();
+    out.insert("analysis".into(), serde_json::to_value(&analysis).unwrap());
+    out.insert(
+        "hint".into(),
+        serde_json::to_value(hint(&k, Seat(0), 200, 1).unwrap()).unwrap(),
+    );
+    // A hidden setup's hint comes from the setup policy: no estimate.
+    let setup = TrumpCyvasse::new(&TrumpOptions::default()).unwrap();
+    out.insert(
+        "hint_setup".into(),
+        serde_json::to_value(hint(&setup, Seat(0), 200, 1).unwrap()).unwrap(),
+    );
+    out
+}
+
+#[test]
+fn committed_analysis_samples_are_fresh() {
+    if let Err(e) = tabula_core::wire::check_view_samples("analysis.json", samples(), "tabula-ai") {
+        panic!("{e}");
+    }
+}
