@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { fairnessText, fileName, isSeed, parseRecord } from '../src/logic/record';
+import { fairnessText, fileName, isSeed, parseRecord, type JsonRecord } from '../src/logic/record';
 import { rulesFileFor } from '../src/logic/rules';
 
 describe('record import', () => {
-  const rec = { game: 'kyo', options: {}, seed: 7, actions: [{ actor: { seat: 0 }, action: { a: 1 } }, { actor: 'chance', action: 3 }], result: null };
-  it('accepts a well-formed record', () => {
+  const rec = { game: 'kyo', options: {}, seed: 7, actions: [{ actor: { seat: 0 }, action: { a: 1 } }, { actor: 'chance', action: 3 }] as JsonRecord['actions'], result: null };
+  it('accepts a well-formed record, in the form the server writes', () => {
     const r = parseRecord(JSON.stringify(rec));
-    expect(r.ok).toBe(true);
+    expect(r).toEqual({ ok: true, record: { ...rec, seed: '7' } });
+    // What the server reads by default: options null, seed 0, no result.
+    const bare = parseRecord('{"game": "kyo", "actions": []}');
+    expect(bare).toEqual({ ok: true, record: { game: 'kyo', options: null, seed: '0', actions: [], result: null } });
   });
   it('rejects bad files with a clear message', () => {
     const bad = (t: string) => { const r = parseRecord(t); return r.ok ? '' : r.error; };
@@ -41,7 +44,7 @@ describe('record import', () => {
     expect(after.note).toContain('--audit-seed');
   });
   it('names the downloaded file after the game and its id', () => {
-    expect(fileName(rec as never, 'abcdef0123')).toBe('tabula-kyo-abcdef01.json');
+    expect(fileName({ ...rec, seed: '7' }, 'abcdef0123')).toBe('tabula-kyo-abcdef01.json');
   });
   it('finds the rules file of every game id', () => {
     const files = ['../../../docs/rules/cyvasse.md', '../../../docs/rules/kyo.md'];

@@ -121,7 +121,8 @@ pub trait DynState: Send + Sync + Debug {
 /// notation, its plain words ([`Game::action_words`] as the acting seat sees it: what buttons and
 /// choices show) and its cells ([`Game::action_cells`]: what the player clicks to choose it; empty for
 /// a button).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[ts(export_to = "core/")]
 pub struct ListedAction {
     /// The action's JSON: its form is the game's own.

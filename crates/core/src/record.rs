@@ -22,7 +22,8 @@ use sha2::{Digest, Sha256};
 use crate::{ActionError, Actor, Game, GameRng, Outcome, Seat, ToAct, rng_from_seed};
 
 /// One recorded action.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[ts(export_to = "core/")]
 pub struct RecordedAction<A> {
     pub actor: Actor,
     pub action: A,
@@ -41,20 +42,34 @@ pub struct Record<G: Game> {
     pub result: Option<Outcome>,
 }
 
-/// A record in its JSON form, for any game (the type-erased CLI and server use it).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A record in its JSON form, for any game (the type-erased CLI and server use it; its TypeScript
+/// declaration is the form the server writes: `options` and `result` present, the seed a string).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[ts(export_to = "core/")]
 pub struct JsonRecord {
     pub game: String,
+    /// The game's options, as the game crate writes them (`null` when absent: the defaults).
     #[serde(default)]
+    #[ts(type = "unknown")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub options: serde_json::Value,
+    /// The seed, as a decimal string (a number is read too).
     #[serde(default, with = "seed_text")]
+    #[ts(type = "string")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub seed: u64,
     /// [`seed_commitment`] of `seed`, as the server published it when the game began (records made
     /// elsewhere may have none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub seed_commitment: Option<String>,
+    /// Every action in order, chance's included: `{"actor": {"seat": n} | "chance", "action": …}`.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Object>))]
     pub actions: Vec<RecordedAction<serde_json::Value>>,
+    /// The result, once the game is over.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub result: Option<Outcome>,
 }
 

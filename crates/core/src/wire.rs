@@ -9,6 +9,7 @@ use std::path::Path;
 pub use ts_rs::{Config, ExportError, TS};
 
 use crate::dynamic::ListedAction;
+use crate::record::JsonRecord;
 use crate::{Actor, Observer, Outcome, Seat, SeatResult, ToAct};
 
 /// The configuration every crate exports with: integers are TypeScript `number`s, as a JSON parser
@@ -26,6 +27,7 @@ pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
     Outcome::export_all(cfg)?;
     ToAct::export_all(cfg)?;
     ListedAction::export_all(cfg)?;
+    JsonRecord::export_all(cfg)?;
     Ok(())
 }
 

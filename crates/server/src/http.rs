@@ -20,6 +20,7 @@ use futures_util::{SinkExt, StreamExt};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tabula_core::record::JsonRecord;
 use tabula_core::{Observer, Seat};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -29,8 +30,8 @@ use crate::model::{Refusal, SeatKind, Status};
 use crate::rooms::{ActionInput, CreateGame, Room, SeatOp, Shared, now_ms};
 use crate::wire::api::{
     ActionRequest, ApiError, Catalog, CatalogGame, Committed, Created, CreatedSeat, GameOption,
-    Imported, JoinRequest, Joined, Lobby, Preview, PreviewRequest, Rematched, SeatAuth,
-    SeatOpRequest,
+    ImportRequest, Imported, JoinRequest, Joined, Lobby, Preview, PreviewRequest, Rematched,
+    SeatAuth, SeatOpRequest,
 };
 use crate::wire::game::{ClientOp, MessageKind, RematchAck, SocketMsg};
 
@@ -851,7 +852,7 @@ async fn rematch(
     description = "See `docs/protocol.md`, `Records`.",
     params(("id" = String, Path, description = "The game's id")),
     responses(
-        (status = 200, description = "The record", body = Object),
+        (status = 200, description = "The record", body = JsonRecord),
         (status = 404, description = "No such game", body = ApiError),
         (status = 409, description = "The game is not over", body = ApiError),
         (status = 429, description = "Too many requests from this address", body = ApiError)))]
@@ -866,19 +867,9 @@ async fn record(State(st): State<AppState>, ApiPath(id): ApiPath<String>) -> Api
     Ok(Json(inner.core.record()).into_response())
 }
 
-/// `POST /api/records`: a record (`docs/protocol.md`, `Records`) and whether the lobby lists it.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-struct ImportReq {
-    #[schema(value_type = Object)]
-    record: tabula_core::record::JsonRecord,
-    #[serde(default)]
-    public: bool,
-}
-
 #[utoipa::path(post, path = "/api/records", tag = "games",
     summary = "Import a record as a read-only game",
-    request_body = ImportReq,
+    request_body = ImportRequest,
     responses(
         (status = 201, description = "Imported", body = Imported),
         (status = 400, description = "A bad record (the replay refuses it)", body = ApiError),
@@ -889,8 +880,11 @@ async fn import(
     State(st): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Imported>), Refusal> {
-    let req: ImportReq = parse_body(body)?;
-    let room = st.shared.import(req.record, req.public).await?;
+    let req: ImportRequest = parse_body(body)?;
+    let room = st
+        .shared
+        .import(req.record, req.public.unwrap_or(false))
+        .await?;
     Ok((
         StatusCode::CREATED,
         Json(Imported {

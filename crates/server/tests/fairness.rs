@@ -233,6 +233,7 @@ async fn the_seed_is_committed_from_the_first_message_and_revealed_only_at_the_e
         "a string: exact in every reader"
     );
     assert_eq!(record["seed_commitment"], commitment);
+    assert_wire::<JsonRecord>(&record);
     let rec: JsonRecord = serde_json::from_value(record.clone()).unwrap();
     assert_eq!(rec.seed, seed);
     assert_eq!(rec.check_seed_commitment(), Ok(true));

@@ -1,16 +1,12 @@
 // Checks a record file chosen for import before sending it (the server replays and checks it fully).
 
-export interface JsonRecord {
-  game: string;
-  options?: unknown;
-  /** The seed: a decimal string (exact; a JSON number cannot hold every 64-bit seed), or a number. */
-  seed?: string | number;
-  /** SHA-256 (hex) of the seed's 8 little-endian bytes, published when the game began. */
-  seed_commitment?: string;
-  actions: { actor: { seat: number } | 'chance'; action: unknown }[];
-  result?: unknown;
-}
+import type { JsonRecord } from '../wire/core/JsonRecord';
 
+/** A game's record as the server writes it (generated from `tabula_core::record::JsonRecord`). */
+export type { JsonRecord };
+
+/** Checks a record file's text and returns it in the server's form (the seed as a decimal string,
+ * absent `options`, `seed` and `result` as the server reads them: defaults, 0, none). */
 export function parseRecord(text: string): { ok: true; record: JsonRecord } | { ok: false; error: string } {
   let data: unknown;
   try {
@@ -41,7 +37,16 @@ export function parseRecord(text: string): { ok: true; record: JsonRecord } | { 
   if (r.seed_commitment !== undefined && (typeof r.seed_commitment !== 'string' || !/^[0-9a-fA-F]{64}$/.test(r.seed_commitment))) {
     return { ok: false, error: '"seed_commitment" must be 64 hex digits' };
   }
-  return { ok: true, record: r as unknown as JsonRecord };
+  const seed = r.seed === undefined ? '0' : typeof r.seed === 'number' ? String(r.seed) : (r.seed as string).trim();
+  const record: JsonRecord = {
+    game: r.game,
+    options: r.options ?? null,
+    seed,
+    actions: r.actions as JsonRecord['actions'],
+    result: (r.result ?? null) as JsonRecord['result'],
+  };
+  if (typeof r.seed_commitment === 'string') record.seed_commitment = r.seed_commitment;
+  return { ok: true, record };
 }
 
 /** The download name of a record file. */

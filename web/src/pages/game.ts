@@ -9,7 +9,7 @@ import {
   clockIsLow, drawDeclinedBy, formatClock, lastTakeback, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
   seatsMarkedToAct, seatsToAct, statusLine, statusState, takebackBlocked, type Snapshot,
 } from '../logic/snapshot';
-import { fairnessText, fileName } from '../logic/record';
+import { fairnessText, fileName, type JsonRecord } from '../logic/record';
 import { forgetSeat, loadInvites, loadSeats, saveSeat, type SeatCredential } from '../store';
 import { inStep, needsCover, seatToShow } from '../logic/hotseat';
 import { clear, h, s } from '../ui/dom';
@@ -832,9 +832,9 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
 
   async function exportRecord(): Promise<void> {
     try {
-      const rec = await api.get<{ game: string }>(`/api/games/${id}/record`);
+      const rec = await api.get<JsonRecord>(`/api/games/${encodeURIComponent(id)}/record`);
       const blob = new Blob([JSON.stringify(rec, null, 2)], { type: 'application/json' });
-      const a = h('a', { href: URL.createObjectURL(blob), download: fileName(rec as never, id) }) as HTMLAnchorElement;
+      const a = h('a', { href: URL.createObjectURL(blob), download: fileName(rec, id) }) as HTMLAnchorElement;
       document.body.appendChild(a);
       a.click();
       a.remove();

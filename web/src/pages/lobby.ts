@@ -18,6 +18,7 @@ import type { ClockSpec } from '../wire/server/ClockSpec';
 import type { CreateGame } from '../wire/server/CreateGame';
 import type { Created } from '../wire/server/Created';
 import type { Imported } from '../wire/server/Imported';
+import type { ImportRequest } from '../wire/server/ImportRequest';
 import type { Joined } from '../wire/server/Joined';
 import type { JoinRequest } from '../wire/server/JoinRequest';
 import type { Lobby } from '../wire/server/Lobby';
@@ -357,7 +358,8 @@ function importSection(): HTMLElement {
         return;
       }
       try {
-        const r = await api.post<Imported>('/api/records', { record: parsed.record, public: false });
+        const body: ImportRequest = { record: parsed.record, public: false };
+        const r = await api.post<Imported>('/api/records', body);
         navigate(`/replay/${r.id}`);
       } catch (err) {
         msg.className = 'error';

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tabula_core::dynamic::ListedAction;
 use tabula_core::options::{OptionKind, OptionSpec};
+use tabula_core::record::JsonRecord;
 use tabula_core::wire::{Config, ExportError, TS};
 use utoipa::ToSchema;
 
@@ -34,6 +35,7 @@ pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
     SeatOpRequest::export_all(cfg)?;
     Committed::export_all(cfg)?;
     Rematched::export_all(cfg)?;
+    ImportRequest::export_all(cfg)?;
     Imported::export_all(cfg)?;
     Credentials::export_all(cfg)?;
     SignedIn::export_all(cfg)?;
@@ -284,6 +286,18 @@ pub struct Rematched {
     pub id: String,
     pub seat: u8,
     pub token: String,
+}
+
+/// `POST /api/records`: a record (`docs/protocol.md`, `Records`) and whether the lobby lists the
+/// imported game (not unless asked).
+#[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct ImportRequest {
+    pub record: JsonRecord,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub public: Option<bool>,
 }
 
 /// `201` to `POST /api/records`: the imported game's id (read-only, watched at `/watch/{id}`).
