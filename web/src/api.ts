@@ -1,7 +1,7 @@
 // The HTTP side of the server protocol (docs/protocol.md). Every call rejects with an Error whose message
 // is the server's own error text, so the UI can show it as is.
 
-import { parsePosition, viewRequest, type Position, type ViewCredential } from './logic/replay';
+import { viewRequest, type Position, type ViewCredential } from './logic/replay';
 
 /** The message of an error response: `{"error": {"code", "message"}}` (docs/protocol.md), or its text. */
 export function errorMessage(data: unknown, status: number, statusText: string): string {
@@ -83,6 +83,6 @@ export const api = {
 export function positionFetcher(id: string, cred: ViewCredential | null): (n: number) => Promise<Position> {
   return async (n) => {
     const { path, headers } = viewRequest(id, n, cred);
-    return parsePosition(await api.get<unknown>(path, headers));
+    return api.get<Position>(path, headers);
   };
 }

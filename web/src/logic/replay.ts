@@ -5,25 +5,12 @@
 // given observer); a step that a later step overtakes is dropped, so fast clicking never draws an older
 // position last.
 
-import type { Actor, MoveEntry, Outcome, ToAct } from './snapshot';
+import type { MoveEntry } from './snapshot';
+import type { Position } from '../wire/server/Position';
+import type { PositionLast } from '../wire/server/PositionLast';
 
-/** The last action before a position, as the server reports it (`actor` is a seat number or "chance"). */
-export interface LastAction {
-  actor: Actor;
-  notation: string | null;
-  /** The cells the action involves (none when it is hidden or chosen by a button). */
-  cells: string[];
-}
-
-/** One position of a replay. */
-export interface Position {
-  n: number;
-  total: number;
-  view: unknown;
-  to_act: ToAct | null;
-  last: LastAction | null;
-  result: Outcome | null;
-}
+/** One position of a replay, as the server sends it (generated from `wire::api::Position`). */
+export type { Position };
 
 /** Who asks: a seat with its token, or a spectator. */
 export interface ViewCredential {
@@ -36,39 +23,6 @@ export function viewRequest(id: string, n: number, cred: ViewCredential | null):
   const path = `/api/games/${encodeURIComponent(id)}/view/${n}`;
   if (!cred) return { path, headers: {} };
   return { path: `${path}?seat=${cred.seat}`, headers: { authorization: `Bearer ${cred.token}` } };
-}
-
-function actorOf(x: unknown): Actor | null {
-  if (x === 'chance') return 'chance';
-  if (typeof x === 'number' && Number.isInteger(x) && x >= 0) return { seat: x };
-  if (typeof x === 'object' && x !== null && typeof (x as { seat?: unknown }).seat === 'number') {
-    return { seat: (x as { seat: number }).seat };
-  }
-  return null;
-}
-
-/** A list of cell names from the server (anything else: none). */
-export function cellList(x: unknown): string[] {
-  return Array.isArray(x) ? x.filter((c): c is string => typeof c === 'string') : [];
-}
-
-/** Reads a `view/{n}` response; throws a clear error on anything that is not one. */
-export function parsePosition(data: unknown): Position {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('the server sent no position');
-  const d = data as Record<string, unknown>;
-  const n = d.n;
-  const total = d.total;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new Error('the position has no valid "n"');
-  if (typeof total !== 'number' || !Number.isInteger(total) || total < n) throw new Error('the position has no valid "total"');
-  if (!('view' in d)) throw new Error('the position has no "view"');
-  let last: LastAction | null = null;
-  if (typeof d.last === 'object' && d.last !== null) {
-    const l = d.last as Record<string, unknown>;
-    const actor = actorOf(l.actor);
-    if (actor) last = { actor, notation: typeof l.notation === 'string' ? l.notation : null, cells: cellList(l.cells) };
-  }
-  const result = typeof d.result === 'object' && d.result !== null ? (d.result as Outcome) : null;
-  return { n, total, view: d.view, to_act: (d.to_act as ToAct | undefined) ?? null, last, result };
 }
 
 export type Fetcher = (n: number) => Promise<Position>;
@@ -184,7 +138,7 @@ export function positionOfMove(index: number): number {
  * `end`), skipping chance. Each action's cells come from the server (hidden actions and buttons, such as
  * a whole Cyvasse army, have none). Falls back to the server's `last` when the move list is shorter
  * than n. */
-export function lastMoveCells(moves: MoveEntry[], n: number, last: LastAction | null = null): string[] {
+export function lastMoveCells(moves: MoveEntry[], n: number, last: PositionLast | null = null): string[] {
   if (n > moves.length) return last && last.actor !== 'chance' ? [...last.cells] : [];
   let seat: number | null = null;
   const out: string[] = [];
