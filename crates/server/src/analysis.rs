@@ -231,7 +231,6 @@ fn done_json(stored: &str) -> Result<Response, Refusal> {
     responses((status = 200, description = "Done (with the analysis), running (its progress) or none", body = AnalysisAnswer),
         (status = 400, description = "A bad path", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError),
         (status = 503, description = "Storage is unavailable", body = ApiError)))]
 async fn get_analysis(
     State(shared): State<Arc<Shared>>,
@@ -264,8 +263,6 @@ async fn get_analysis(
         (status = 400, description = "A bad path", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
         (status = 409, description = "The game is not over", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError),
         (status = 503, description = "No analyst, or storage is unavailable", body = ApiError)))]
 async fn start(
     State(shared): State<Arc<Shared>>,
@@ -458,9 +455,7 @@ struct HintReq {
         (status = 400, description = "Bad JSON or a malformed action", body = ApiError),
         (status = 404, description = "No such game kind or lesson", body = ApiError),
         (status = 409, description = "The lesson is over", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
         (status = 422, description = "An illegal action", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError),
         (status = 503, description = "No analyst", body = ApiError)))]
 async fn lesson_hint(
     State(shared): State<Arc<Shared>>,
@@ -518,8 +513,6 @@ async fn ask(
         (status = 403, description = "A wrong token", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
         (status = 409, description = "No hint now (not running, not the seat's decision, not against the AI)", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError),
         (status = 503, description = "No analyst", body = ApiError)))]
 async fn hint(
     State(shared): State<Arc<Shared>>,

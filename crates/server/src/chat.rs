@@ -433,8 +433,6 @@ pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> OpenApiR
         (status = 403, description = "A wrong token, not signed in, or a player writing to the spectators", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
         (status = 409, description = "The chat is closed", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError),
         (status = 503, description = "Storage is unavailable", body = ApiError)))]
 async fn send(
     State(shared): State<Arc<Shared>>,
@@ -513,7 +511,6 @@ struct ReadQuery {
         (status = 400, description = "A bad query", body = ApiError),
         (status = 403, description = "A wrong token", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError),
         (status = 503, description = "Storage is unavailable", body = ApiError)))]
 async fn read(
     State(shared): State<Arc<Shared>>,

@@ -91,8 +91,7 @@ fn check_cells(cells: &[String]) -> Result<(), Refusal> {
     responses((status = 200, description = "The reason, or null", body = Explanation),
         (status = 400, description = "Bad JSON, no cells, too many or too long cell names", body = ApiError),
         (status = 403, description = "A wrong token", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 404, description = "No such game", body = ApiError)))]
 async fn explain(
     State(shared): State<Arc<Shared>>,
     path: Result<Path<String>, PathRejection>,

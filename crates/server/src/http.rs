@@ -169,6 +169,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         openapi: Arc::new(OnceLock::new()),
     };
     let (api, mut doc) = api_routes(&state).split_for_parts();
+    document_middleware_refusals(&mut doc);
     // The liveness check and the document itself are documented too, outside the API's limits.
     let (meta, meta_doc) = OpenApiRouter::new()
         .routes(routes!(healthz))
@@ -243,6 +244,50 @@ pub fn openapi_document(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::O
         ))
         .build();
     doc
+}
+
+/// Documents on every operation of the API's routes the refusals their middleware answers before any
+/// handler runs: `429` (the address's request budget, [`rate_limit`]) and, for every method but GET,
+/// `415` ([`json_only`]). Handlers document only their own refusals; one that documents its own
+/// `429` (the accounts' sign-in budget) keeps its description.
+fn document_middleware_refusals(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+    let refusal = |description: &str| {
+        RefOr::T(
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/json",
+                    ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("ApiError")))
+                        .build(),
+                )
+                .build(),
+        )
+    };
+    for item in doc.paths.paths.values_mut() {
+        let operations = [
+            (false, &mut item.get),
+            (true, &mut item.post),
+            (true, &mut item.put),
+            (true, &mut item.patch),
+            (true, &mut item.delete),
+        ];
+        for (has_body, operation) in operations {
+            let Some(operation) = operation else {
+                continue;
+            };
+            let responses = &mut operation.responses.responses;
+            responses
+                .entry("429".into())
+                .or_insert_with(|| refusal("Too many requests from this address"));
+            if has_body {
+                responses
+                    .entry("415".into())
+                    .or_insert_with(|| refusal("Not sent as `Content-Type: application/json`"));
+            }
+        }
+    }
 }
 
 /// `GET /healthz`.
@@ -432,9 +477,7 @@ async fn catalog(State(st): State<AppState>) -> Json<Catalog> {
     responses(
         (status = 200, description = "The options with their defaults, and the seats' names", body = Preview),
         (status = 400, description = "Bad options", body = ApiError),
-        (status = 404, description = "No such game kind", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 404, description = "No such game kind", body = ApiError)))]
 async fn preview(
     State(st): State<AppState>,
     ApiPath(game): ApiPath<String>,
@@ -467,9 +510,7 @@ async fn preview(
         (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
         (status = 401, description = "A rated game needs an account signed in", body = ApiError),
         (status = 403, description = "A missing or wrong CSRF token", body = ApiError),
-        (status = 404, description = "No such game kind", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 404, description = "No such game kind", body = ApiError)))]
 async fn create_game(
     State(st): State<AppState>,
     headers: HeaderMap,
@@ -529,8 +570,7 @@ async fn create_game(
 /// `GET /api/lobby`: the index's text as it is (the summaries name their seats' accounts already).
 #[utoipa::path(get, path = "/api/lobby", tag = "games",
     summary = "Open games to join and live games to watch",
-    responses((status = 200, description = "The lobby", body = Lobby),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+    responses((status = 200, description = "The lobby", body = Lobby)))]
 async fn lobby(State(st): State<AppState>) -> Response {
     (
         [(header::CONTENT_TYPE, "application/json")],
@@ -587,8 +627,7 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Option<String> {
         (status = 200, description = "The snapshot", body = crate::wire::game::GameMessage<'static>),
         (status = 400, description = "A seat without its token, or a token without its seat", body = ApiError),
         (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 404, description = "No such game", body = ApiError)))]
 async fn snapshot(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -627,8 +666,7 @@ struct SeatQuery {
         (status = 200, description = "The position", body = crate::wire::api::Position),
         (status = 400, description = "`n` is not a number of actions, or past the game's end", body = ApiError),
         (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 404, description = "No such game", body = ApiError)))]
 async fn view_at(
     State(st): State<AppState>,
     ApiPath((id, n)): ApiPath<(String, String)>,
@@ -654,9 +692,7 @@ async fn view_at(
         (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
         (status = 403, description = "A wrong token, or a missing CSRF token when signed in", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "The seat is taken, or the game has started", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 409, description = "The seat is taken, or the game has started", body = ApiError)))]
 async fn join(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -705,9 +741,7 @@ fn action_input(action: Option<Value>, notation: Option<String>) -> Result<Actio
         (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
         (status = 409, description = "Not this seat's turn, or the game is over", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
-        (status = 422, description = "An illegal action (the game's explanation)", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 422, description = "An illegal action (the game's explanation)", body = ApiError)))]
 async fn action(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -730,9 +764,7 @@ async fn action(
         (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
         (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError)))]
 async fn resign(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -781,9 +813,7 @@ fn takeback_op(op: &str) -> Result<SeatOp, Refusal> {
         (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
         (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError)))]
 async fn takeback(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -805,9 +835,7 @@ async fn takeback(
         (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
         (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError)))]
 async fn draw(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -829,9 +857,7 @@ async fn draw(
         (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
         (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError)))]
 async fn rematch(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -854,8 +880,7 @@ async fn rematch(
     responses(
         (status = 200, description = "The record", body = JsonRecord),
         (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "The game is not over", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 409, description = "The game is not over", body = ApiError)))]
 async fn record(State(st): State<AppState>, ApiPath(id): ApiPath<String>) -> ApiResult {
     let room = st.shared.room(&id).await?;
     let inner = room.inner.lock().await;
@@ -873,9 +898,7 @@ async fn record(State(st): State<AppState>, ApiPath(id): ApiPath<String>) -> Api
     responses(
         (status = 201, description = "Imported", body = Imported),
         (status = 400, description = "A bad record (the replay refuses it)", body = ApiError),
-        (status = 413, description = "The record is too large", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 413, description = "The record is too large", body = ApiError)))]
 async fn import(
     State(st): State<AppState>,
     body: Result<Bytes, BytesRejection>,

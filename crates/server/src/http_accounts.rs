@@ -64,7 +64,6 @@ fn signed_in(
         (status = 201, description = "Created and signed in", body = SignedIn, headers(("Set-Cookie" = String, description = "`tabula_session=…; Path=/; HttpOnly; SameSite=Lax` (`Secure` behind TLS)"))),
         (status = 400, description = "A bad name or a weak password", body = ApiError),
         (status = 409, description = "The name is taken", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
         (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
 async fn sign_up(
     State(st): State<AppState>,
@@ -95,7 +94,6 @@ async fn sign_up(
         (status = 200, description = "Signed in", body = SignedIn, headers(("Set-Cookie" = String, description = "`tabula_session=…; Path=/; HttpOnly; SameSite=Lax` (`Secure` behind TLS)"))),
         (status = 400, description = "Bad request: bad JSON or a bad field", body = ApiError),
         (status = 401, description = "Wrong credentials", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
         (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
 async fn sign_in(
     State(st): State<AppState>,
@@ -148,7 +146,6 @@ async fn session_info(
         (status = 200, description = "Signed out (the cookie is cleared)", body = SignedOut),
         (status = 401, description = "Not signed in", body = ApiError),
         (status = 403, description = "A missing or wrong `X-CSRF-Token`", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
         (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
 async fn sign_out(State(st): State<AppState>, headers: HeaderMap) -> AccountResult {
     let accounts = &st.shared.accounts;
@@ -171,7 +168,6 @@ async fn sign_out(State(st): State<AppState>, headers: HeaderMap) -> AccountResu
         (status = 400, description = "A weak new password", body = ApiError),
         (status = 401, description = "Not signed in, or a wrong current password", body = ApiError),
         (status = 403, description = "A missing or wrong `X-CSRF-Token`", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
         (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
 async fn change_password(
     State(st): State<AppState>,
@@ -198,7 +194,6 @@ async fn change_password(
         (status = 400, description = "Bad request: bad JSON or a bad field", body = ApiError),
         (status = 401, description = "Not signed in, or a wrong password", body = ApiError),
         (status = 403, description = "A missing or wrong `X-CSRF-Token`", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
         (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
 async fn delete_account(
     State(st): State<AppState>,
@@ -343,7 +338,6 @@ async fn my_games(
         (status = 403, description = "A missing or wrong CSRF token, or a wrong seat token", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
         (status = 409, description = "The seat is another account's, or the game is rated", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
         (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
 async fn claim_seat(
     State(st): State<AppState>,

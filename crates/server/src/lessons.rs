@@ -704,8 +704,7 @@ fn summary(file: &LessonFile) -> Vec<LessonSummary> {
 
 #[utoipa::path(get, path = "/api/lessons", tag = "lessons",
     summary = "Every game's lessons: count, titles and goals",
-    responses((status = 200, description = "Every game's lessons", body = LessonsIndex),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+    responses((status = 200, description = "Every game's lessons", body = LessonsIndex)))]
 async fn list_all(State(reg): Reg) -> Json<LessonsIndex> {
     let games = reg
         .games()
@@ -737,8 +736,7 @@ fn find(reg: &Registry, game: &str) -> Result<(Arc<dyn DynGame>, &'static Lesson
     params(("game" = String, Path, description = "A game kind's id")),
     responses((status = 200, description = "The game's lessons", body = GameLessons),
         (status = 400, description = "A bad path", body = ApiError),
-        (status = 404, description = "No such game kind, or no lessons for it", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 404, description = "No such game kind, or no lessons for it", body = ApiError)))]
 async fn list_game(
     State(reg): Reg,
     path: Result<Path<String>, PathRejection>,
@@ -808,9 +806,7 @@ pub(crate) async fn lesson_position(
     responses((status = 200, description = "The lesson's progress", body = LessonState),
         (status = 400, description = "Bad JSON or a malformed action", body = ApiError),
         (status = 404, description = "No such game kind or lesson", body = ApiError),
-        (status = 415, description = "Not sent as `Content-Type: application/json`", body = ApiError),
-        (status = 422, description = "An illegal action (the game's explanation)", body = ApiError),
-        (status = 429, description = "Too many requests from this address", body = ApiError)))]
+        (status = 422, description = "An illegal action (the game's explanation)", body = ApiError)))]
 async fn play_lesson(
     State(reg): Reg,
     path: Result<Path<(String, String)>, PathRejection>,

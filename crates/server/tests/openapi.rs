@@ -125,6 +125,16 @@ async fn the_document_lists_every_route_the_server_answers_and_nothing_else() {
             };
             let responses = op["responses"].as_object().expect("responses");
             assert!(!responses.is_empty(), "{method} {path} has no responses");
+            // The API's middleware refusals: every request counts in the address's budget, and every
+            // request but a GET must be JSON (the health check and this document are outside both).
+            if path.starts_with("/api/") && path != "/api/openapi.json" {
+                assert!(responses.contains_key("429"), "{method} {path} has no 429");
+                assert_eq!(
+                    responses.contains_key("415"),
+                    *method != "get",
+                    "{method} {path}: 415 for a body-carrying method only"
+                );
+            }
             assert!(
                 responses.keys().any(|k| k.starts_with('2')),
                 "{method} {path} has no success response"
