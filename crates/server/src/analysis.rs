@@ -134,6 +134,9 @@ pub struct Analyses {
     slot: Arc<Semaphore>,
     /// Running (or queued) analyses.
     running: StdMutex<HashMap<String, Progress>>,
+    /// Why the last analysis of a game failed, until it is asked for again (this node's runs only:
+    /// like the progress, it is not stored).
+    failed: StdMutex<HashMap<String, String>>,
     /// Per game, the progress messages for its sockets (created when a socket subscribes).
     channels: StdMutex<HashMap<String, broadcast::Sender<Utf8Bytes>>>,
 }
@@ -145,7 +148,31 @@ impl Analyses {
             live: Arc::new(LiveMoves::default()),
             slot: Arc::new(Semaphore::new(1)),
             running: StdMutex::new(HashMap::new()),
+            failed: StdMutex::new(HashMap::new()),
             channels: StdMutex::new(HashMap::new()),
+        }
+    }
+
+    /// Why the last analysis of game `id` failed, if it did (and was not asked for since).
+    fn failure(&self, id: &str) -> Option<String> {
+        let failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+        failed.get(id).cloned()
+    }
+
+    /// Records (`Some`) or forgets (`None`) the failure of game `id`'s last analysis.
+    fn set_failure(&self, id: &str, error: Option<String>) {
+        let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+        match error {
+            Some(e) => {
+                // A bound on what failures can hold: they are only a courtesy to the asker.
+                if failed.len() >= 1024 {
+                    failed.clear();
+                }
+                failed.insert(id.to_string(), e);
+            }
+            None => {
+                failed.remove(id);
+            }
         }
     }
 
@@ -228,7 +255,7 @@ fn done_json(stored: &str) -> Result<Response, Refusal> {
 #[utoipa::path(get, path = "/api/games/{id}/analysis", tag = "analysis",
     summary = "The stored analysis, the progress of a running one, or status none when none was asked for",
     params(("id" = String, Path, description = "The game's id")),
-    responses((status = 200, description = "Done (with the analysis), running (its progress) or none", body = AnalysisAnswer),
+    responses((status = 200, description = "Done (with the analysis), running (its progress), failed (why) or none", body = AnalysisAnswer),
         (status = 400, description = "A bad path", body = ApiError),
         (status = 404, description = "No such game", body = ApiError),
         (status = 503, description = "Storage is unavailable", body = ApiError)))]
@@ -248,8 +275,12 @@ async fn get_analysis(
         .map_err(Refusal::Unavailable)?
     {
         Some(stored) => done_json(&stored),
-        // Not an error: a client showing a finished game asks whether it was analysed.
-        None => Ok(Json(AnalysisAnswer::None).into_response()),
+        None => Ok(Json(match shared.analyses.failure(&id) {
+            Some(error) => AnalysisAnswer::Failed { error },
+            // Not an error: a client showing a finished game asks whether it was analysed.
+            None => AnalysisAnswer::None,
+        })
+        .into_response()),
     }
 }
 
@@ -304,6 +335,8 @@ async fn start(
         }
         running.insert(id.clone(), queued(total));
     }
+    // Asked again after a failure: a new attempt.
+    shared.analyses.set_failure(&id, None);
     tokio::spawn(run(shared.clone(), analyst, id, record));
     Ok((StatusCode::ACCEPTED, queued(total).answer()).into_response())
 }
@@ -415,6 +448,9 @@ async fn run(shared: Arc<Shared>, analyst: Arc<dyn Analyst>, id: String, record:
             .unwrap_or_else(|e| e.into_inner());
         running.remove(&id);
     }
+    shared
+        .analyses
+        .set_failure(&id, outcome.as_ref().err().cloned());
     let message = match outcome {
         Ok(()) => SocketMsg::Analysis {
             status: AnalysisStatus::Done,

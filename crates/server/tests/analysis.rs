@@ -22,6 +22,8 @@ use tabula_server::{BotFn, Limits, Storage};
 struct Recorder {
     analyses: AtomicUsize,
     log: Mutex<Vec<String>>,
+    /// This many analyses fail (the first ones).
+    failures: AtomicUsize,
 }
 
 impl Analyst for Recorder {
@@ -32,6 +34,13 @@ impl Analyst for Recorder {
     ) -> Result<Value, String> {
         self.analyses.fetch_add(1, Ordering::SeqCst);
         self.log.lock().unwrap().push("analysis started".into());
+        if self
+            .failures
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok()
+        {
+            return Err("the engine could not read this record".into());
+        }
         let seats: Vec<&tabula_core::record::RecordedAction<Value>> = record
             .actions
             .iter()
@@ -123,6 +132,48 @@ async fn an_analysis_is_computed_once_with_progress_on_the_socket_and_kept_acros
     let (s, stored) = post(addr, &path, json!({})).await;
     assert_eq!((s, &stored["analysis"]), (200, &v["analysis"]));
     assert_eq!(fresh.analyses.load(Ordering::SeqCst), 0);
+    server.shutdown().await.unwrap();
+}
+
+/// A failed analysis says why — on the socket, and to `GET` until someone asks again — and asking
+/// again starts a new attempt.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_analysis_says_why_until_it_is_asked_for_again() {
+    let dir = temp_dir("analysis-failed");
+    let engine = Arc::new(Recorder::default());
+    engine.failures.store(1, Ordering::SeqCst);
+    let server = start_with_engine(&dir, engine.clone(), None).await;
+    let addr = server.local_addr();
+    let id = finished_duel(addr).await;
+    let path = format!("/api/games/{id}/analysis");
+    let mut spectator = ws(addr, &id, None).await;
+    let (s, v) = post(addr, &path, json!({})).await;
+    assert_eq!(s, 202, "{v}");
+    let failed = recv_until(&mut spectator, |m| {
+        m["type"] == "analysis" && m["status"] != "running"
+    })
+    .await;
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert_eq!(failed["error"], "the engine could not read this record");
+    let (s, v) = get(addr, &path).await;
+    assert_eq!(
+        (s, v),
+        (
+            200,
+            json!({"status": "failed", "error": "the engine could not read this record"})
+        )
+    );
+    // Asked again: a new attempt, which succeeds and is kept.
+    let (s, v) = post(addr, &path, json!({})).await;
+    assert_eq!((s, v["status"].as_str()), (202, Some("running")), "{v}");
+    recv_until(&mut spectator, |m| {
+        m["type"] == "analysis" && m["status"] == "done"
+    })
+    .await;
+    let (s, v) = get(addr, &path).await;
+    assert_eq!((s, v["status"].as_str()), (200, Some("done")), "{v}");
+    assert_wire::<AnalysisAnswer>(&v);
+    assert_eq!(engine.analyses.load(Ordering::SeqCst), 2);
     server.shutdown().await.unwrap();
 }
 

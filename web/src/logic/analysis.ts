@@ -20,8 +20,7 @@ export const MARK_SYMBOL: Record<Mark, string> = { inaccuracy: '?!', mistake: '?
 export const MARK_PLURAL: Record<Mark, string> = { inaccuracy: 'inaccuracies', mistake: 'mistakes', blunder: 'blunders' };
 
 /** What the server says about a game's analysis (`POST`/`GET /api/games/{id}/analysis`): `running`
- * with its progress, `done` with the analysis, or `none` (none was asked for, or the last attempt
- * failed). */
+ * with its progress, `done` with the analysis, `failed` with why, or `none` (none was asked for). */
 export type AnalysisState = AnalysisAnswer;
 
 /** The drop in winning chance of a judged decision (never below zero), or null. */

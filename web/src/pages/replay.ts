@@ -266,9 +266,13 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
       analysisHost.appendChild(h('p.muted', 'Looking for an analysis…'));
       return;
     }
-    if (a.status === 'none') {
+    if (a.status === 'none' || a.status === 'failed') {
+      if (a.status === 'failed') {
+        analysisHost.appendChild(h('div.banner.warn', { 'data-testid': 'analysis-failed', role: 'status' }, `The last analysis did not finish: ${a.error}`));
+      }
       analysisHost.appendChild(h('p', 'The engine can review this game: each seat\'s winning chance after every decision, the inaccuracies, mistakes and blunders, and the move it prefers.'));
-      analysisHost.appendChild(h('button.primary', { 'data-testid': 'request-analysis', onclick: () => void requestAnalysis() }, 'Request computer analysis'));
+      analysisHost.appendChild(h('button.primary', { 'data-testid': 'request-analysis', onclick: () => void requestAnalysis() },
+        a.status === 'failed' ? 'Try the analysis again' : 'Request computer analysis'));
       return;
     }
     if (a.status === 'running') {

@@ -744,9 +744,9 @@ pub struct ChatHistory {
 }
 
 /// Where a game's analysis stands, as `GET` and `POST /api/games/{id}/analysis` answer: none was
-/// asked for, running (its progress), or done (the engine's analysis, `tabula_ai::analysis::Analysis`,
-/// declared in `web/src/wire/ai/Analysis.ts`). A failed analysis is stored nowhere: the socket's
-/// `analysis` message says it failed, and asking again starts it anew.
+/// asked for, running (its progress), done (the engine's analysis, `tabula_ai::analysis::Analysis`,
+/// declared in `web/src/wire/ai/Analysis.ts`), or failed (why; `GET` only, until a `POST` starts it
+/// anew; known to the server that ran it until it restarts).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
 #[serde(tag = "status", rename_all = "snake_case")]
 #[ts(export_to = "server/")]
@@ -765,5 +765,9 @@ pub enum AnalysisAnswer {
         #[ts(type = "import(\"../ai/Analysis\").Analysis")]
         #[schema(value_type = Object)]
         analysis: Value,
+    },
+    Failed {
+        /// Why, in words.
+        error: String,
     },
 }

@@ -2,9 +2,9 @@
 
 /**
  * Where a game's analysis stands, as `GET` and `POST /api/games/{id}/analysis` answer: none was
- * asked for, running (its progress), or done (the engine's analysis, `tabula_ai::analysis::Analysis`,
- * declared in `web/src/wire/ai/Analysis.ts`). A failed analysis is stored nowhere: the socket's
- * `analysis` message says it failed, and asking again starts it anew.
+ * asked for, running (its progress), done (the engine's analysis, `tabula_ai::analysis::Analysis`,
+ * declared in `web/src/wire/ai/Analysis.ts`), or failed (why; `GET` only, until a `POST` starts it
+ * anew; known to the server that ran it until it restarts).
  */
 export type AnalysisAnswer = { "status": "none" } | { "status": "running", 
 /**
@@ -22,4 +22,8 @@ waiting: boolean, } | { "status": "done",
 /**
  * Stored as the engine wrote it (the server does not read it).
  */
-analysis: import("../ai/Analysis").Analysis, };
+analysis: import("../ai/Analysis").Analysis, } | { "status": "failed", 
+/**
+ * Why, in words.
+ */
+error: string, };
