@@ -56,6 +56,7 @@ import type { Mark } from '../src/wire/ai/Mark';
 import type { SeatSummary } from '../src/wire/ai/SeatSummary';
 import type { Thresholds } from '../src/wire/ai/Thresholds';
 import { decisionsByPly, dropOf, graphLines, markCounts } from '../src/logic/analysis';
+import { decisionCard } from '../src/pages/analysis';
 
 // Each list below is a `Record` over a declared type's keys or union members: the compiler fails when
 // it misses one or names one the declaration does not have, so the runtime checks cover it exactly.
@@ -98,14 +99,14 @@ const SEAT_SUMMARY_KEYS: Record<keyof SeatSummary, true> = {
   seat: true, name: true, judged: true, inaccuracies: true, mistakes: true, blunders: true, average_drop: true,
 };
 const DECISION_KEYS: Record<keyof DecisionAnalysis, true> = {
-  ply: true, seat: true, action: true, notation: true, cells: true, kind: true,
-  before: true, after: true, best: true, best_notation: true, best_cells: true, mark: true,
+  ply: true, seat: true, action: true, notation: true, words: true, cells: true, kind: true,
+  before: true, after: true, best: true, best_notation: true, best_words: true, best_cells: true, mark: true,
 };
 /** The keys a decision may leave out (`?` in the declaration). */
-const DECISION_OPTIONAL: (keyof DecisionAnalysis)[] = ['before', 'after', 'best', 'best_notation', 'best_cells', 'mark'];
+const DECISION_OPTIONAL: (keyof DecisionAnalysis)[] = ['words', 'before', 'after', 'best', 'best_notation', 'best_words', 'best_cells', 'mark'];
 const DECISION_KINDS: Record<DecisionKind, true> = { judged: true, forced: true, setup: true };
 const MARK_NAMES: Record<Mark, true> = { inaccuracy: true, mistake: true, blunder: true };
-const HINT_KEYS: Record<keyof Hint, true> = { seat: true, action: true, notation: true, cells: true, estimate: true };
+const HINT_KEYS: Record<keyof Hint, true> = { seat: true, action: true, notation: true, words: true, cells: true, estimate: true };
 
 type Json = Record<string, unknown>;
 
@@ -429,6 +430,8 @@ describe("The engine's analyses and hints against their declaration", () => {
       if ('before' in d) chance(d.before);
       if ('after' in d) chance(d.after);
       if ('best_notation' in d) text(d.best_notation);
+      if ('words' in d) text(d.words);
+      if ('best_words' in d) text(d.best_words);
       if ('best_cells' in d) cells(d.best_cells);
       if ('mark' in d) member(d.mark, MARK_NAMES);
     });
@@ -438,6 +441,11 @@ describe("The engine's analyses and hints against their declaration", () => {
     expect(decisionsByPly(analysis).get(0)?.best_notation).toBe('E4xE5');
     expect(dropOf(analysis.decisions[0])).toBeGreaterThan(0.3);
     expect(graphLines(analysis, { width: 600, height: 150, left: 34, pad: 8 })).toHaveLength(2);
+    // The card of a decision says both moves in the engine's words, the notation in small print.
+    const card = decisionCard(analysis.decisions[0], 'Gold', () => undefined, true).textContent ?? '';
+    expect(card).toContain(`Gold played ${analysis.decisions[0].words?.replace('Gold: ', '')} E4-D3`);
+    expect(card).toContain(`The engine prefers ${analysis.decisions[0].best_words?.replace('Gold: ', '')} E4xE5`);
+    expect(card).not.toContain('Gold: ');
   });
 
   it.each(['hint', 'hint_setup'])('reads a hint (%s)', (name) => {
@@ -445,6 +453,7 @@ describe("The engine's analyses and hints against their declaration", () => {
     integer(h.seat);
     expect(h.action).toBeTypeOf('object');
     text(h.notation);
+    text(h.words);
     list(h.cells, text);
     if (name === 'hint') chance(h.estimate);
     else expect('estimate' in h).toBe(false);

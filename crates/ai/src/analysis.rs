@@ -157,6 +157,11 @@ pub struct DecisionAnalysis {
     pub action: Value,
     /// Its notation as the acting seat saw it.
     pub notation: String,
+    /// It in a player's words as the acting seat saw it ([`Game::action_words`]; absent from
+    /// analyses stored before words were added).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub words: Option<String>,
     /// The board cells and items it involves ([`Game::action_cells`], as clients receive them with
     /// legal actions; empty for an action chosen with a button).
     #[serde(default)]
@@ -178,6 +183,10 @@ pub struct DecisionAnalysis {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub best_notation: Option<String>,
+    /// It in a player's words, as the acting seat would see it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub best_words: Option<String>,
     /// Its cells ([`Game::action_cells`]), for a client to draw it on the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -251,6 +260,11 @@ fn notation_for<G: Game>(state: &G, seat: Seat, action: &G::Action) -> String {
         .unwrap_or_else(|| state.action_notation(action))
 }
 
+/// `action` of `seat` in a player's words, as that seat sees them.
+fn words_for<G: Game>(state: &G, seat: Seat, action: &G::Action) -> String {
+    state.action_words(Actor::Seat(seat), action, Observer::Seat(seat))
+}
+
 fn to_value<T: Serialize>(v: &T) -> Result<Value, AiError> {
     serde_json::to_value(v).map_err(|e| AiError::Game(e.to_string()))
 }
@@ -282,12 +296,14 @@ pub fn analyse_decision<G: Knowledge>(
         seat,
         action: to_value(played)?,
         notation: notation_for(state, seat, played),
+        words: Some(words_for(state, seat, played)),
         cells: state.action_cells(played),
         kind: DecisionKind::Judged,
         before: None,
         after: None,
         best: None,
         best_notation: None,
+        best_words: None,
         best_cells: None,
         mark: None,
     };
@@ -315,6 +331,7 @@ pub fn analyse_decision<G: Knowledge>(
         estimate(&info, played, cfg.estimate_iterations, estimate_seed)
     };
     entry.best_notation = Some(notation_for(state, seat, &best));
+    entry.best_words = Some(words_for(state, seat, &best));
     entry.best_cells = Some(state.action_cells(&best));
     entry.best = Some(to_value(&best)?);
     entry.before = before;
@@ -440,6 +457,8 @@ pub struct Hint {
     pub action: Value,
     /// Its notation as the seat sees it.
     pub notation: String,
+    /// It in a player's words, as the seat sees them ([`Game::action_words`]).
+    pub words: String,
     /// Its cells ([`Game::action_cells`]), for a client to highlight it on the board.
     #[serde(default)]
     pub cells: Vec<String>,
@@ -467,6 +486,7 @@ pub fn hint<G: Knowledge>(
                 seat,
                 action: to_value(&a)?,
                 notation: notation_for(state, seat, &a),
+                words: words_for(state, seat, &a),
                 cells: state.action_cells(&a),
                 estimate: None,
             });
@@ -481,6 +501,7 @@ pub fn hint<G: Knowledge>(
         seat,
         action: to_value(&best.action)?,
         notation: notation_for(state, seat, &best.action),
+        words: words_for(state, seat, &best.action),
         cells: state.action_cells(&best.action),
         estimate: Some(best.mean),
     })

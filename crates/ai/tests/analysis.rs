@@ -91,6 +91,18 @@ fn throwing_away_a_won_position_is_a_blunder() {
     // The cells a client draws: those of the move taken and of the preferred one, as legal actions
     // carry them.
     assert_eq!(d.cells, vec!["E4".to_string(), "D3".to_string()]);
+    // Both moves in a player's words too, as Gold saw them.
+    assert_eq!(
+        d.words.as_deref(),
+        Some(k.action_words(Actor::Seat(Seat(0)), &away, Observer::Seat(Seat(0))).as_str())
+    );
+    assert!(
+        d.best_words
+            .as_deref()
+            .is_some_and(|w| w.contains("captures Red's King")),
+        "{:?}",
+        d.best_words
+    );
     let best: kyo::Action = serde_json::from_value(d.best.clone().unwrap()).unwrap();
     assert_eq!(d.best_cells.as_ref(), Some(&k.action_cells(&best)));
     assert!(
@@ -233,6 +245,12 @@ fn a_hint_is_the_preferred_action_from_the_seats_view() {
     assert_eq!(h.estimate, Some(1.0));
     let a: kyo::Action = serde_json::from_value(h.action.clone()).unwrap();
     assert_eq!(h.cells, k.action_cells(&a));
+    // In the words a player reads: the capture of the King, not the notation.
+    assert!(
+        h.words.starts_with("Gold: Heavy E4 → E5") && h.words.contains("captures Red's King"),
+        "{}",
+        h.words
+    );
     assert!(h.cells.contains(&"E5".to_string()), "{:?}", h.cells);
     assert!(
         hint(&k, Seat(1), 200, 1).is_err(),

@@ -457,7 +457,7 @@ impl Lesson {
         })
     }
 
-    /// The next action of the listed solution (JSON and notation), when the player's actions so far
+    /// The next action of the listed solution (JSON, notation and words), when the player's actions so far
     /// (`played`, as the game writes them) are its start.
     fn hint(&self, kind: &dyn DynGame, played: &[String]) -> Option<LessonHint> {
         let mut probe = self.start(kind).ok()?;
@@ -466,7 +466,18 @@ impl Lesson {
             let action = to_value(step, probe.state.as_ref()).ok()?;
             let notation = probe.state.notation(&action).ok()?;
             match played.get(i) {
-                None => return Some(LessonHint { action, notation }),
+                None => {
+                    let seat = probe.seat;
+                    let words = probe
+                        .state
+                        .action_words(Actor::Seat(seat), &action, Observer::Seat(seat))
+                        .ok()?;
+                    return Some(LessonHint {
+                        action,
+                        notation,
+                        words,
+                    });
+                }
                 Some(p) if *p == notation => {}
                 Some(_) => return None,
             }

@@ -118,11 +118,16 @@ export function groupByVerb(actions: LegalAction[]): [string, LegalAction[]][] {
   return [...groups.entries()];
 }
 
-/** An action's plain words for its own player's button: the engine's words without the leading
- * "<seat name>: " (the player knows who acts), or the notation when the words are empty. */
+/** Words the engine wrote for `seatName`'s own action, as that player reads them: without the leading
+ * "<seat name>: " (the player knows who acts). */
+export function playerWords(words: string, seatName: string | undefined): string {
+  const prefix = seatName ? `${seatName}: ` : '';
+  return prefix && words.startsWith(prefix) ? words.slice(prefix.length) : words;
+}
+
+/** An action's plain words for its own player's button ([`playerWords`]), or the notation when the
+ * words are empty. */
 export function ownWords(a: LegalAction, seatName: string | undefined): string {
   const w = a.words.trim();
-  if (!w) return a.notation;
-  const prefix = seatName ? `${seatName}: ` : '';
-  return prefix && w.startsWith(prefix) ? w.slice(prefix.length) : w;
+  return w ? playerWords(w, seatName) : a.notation;
 }

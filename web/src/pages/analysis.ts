@@ -8,6 +8,7 @@ import {
   type Analysis, type DecisionAnalysis, type GraphBox, type Mark, type Pt,
 } from '../logic/analysis';
 import { h, s } from '../ui/dom';
+import { playerWords } from '../logic/select';
 
 /** A move to draw over a board: its cells in order and how it is drawn. */
 export interface BoardMove {
@@ -146,6 +147,13 @@ export function seatCounts(a: Analysis, seatNames: string[]): HTMLElement {
     })));
 }
 
+/** A move in the engine's words for `who` (without the leading "<who>: "), its notation in small
+ * print; the notation alone for an analysis stored before words were added. */
+function moveWords(words: string | undefined, notation: string, who: string): HTMLElement {
+  if (!words) return h('code', notation);
+  return h('span', h('span.move-words', { title: notation }, playerWords(words, who)), ' ', h('small.muted', notation));
+}
+
 /** The decision taken at a position, judged: what was played, its mark, what the engine prefers. */
 export function decisionCard(d: DecisionAnalysis, who: string, go: (ply: number) => void, here: boolean): HTMLElement {
   const mark = d.mark ? h(`span.mark.${d.mark}`, { 'data-testid': 'decision-mark' }, `${MARK_SYMBOL[d.mark]} ${d.mark}`) : null;
@@ -155,14 +163,14 @@ export function decisionCard(d: DecisionAnalysis, who: string, go: (ply: number)
   else {
     body.push(h('p', `Winning chance: ${percent(d.before)} with the engine's move, ${percent(d.after)} after the move played.`));
     if (d.best_notation && d.best_notation !== d.notation) {
-      body.push(h('p', { 'data-testid': 'best-move' }, 'The engine prefers ', h('code', d.best_notation),
+      body.push(h('p', { 'data-testid': 'best-move' }, 'The engine prefers ', moveWords(d.best_words, d.best_notation, who),
         here && d.best_cells?.length ? h('span.muted', ' (the green arrow)') : null, '.'));
     } else if (d.best_notation) {
       body.push(h('p', { 'data-testid': 'best-move' }, 'The engine agrees with this move.'));
     }
   }
   return h('div.analysis-decision', { 'data-testid': 'decision', 'data-ply': d.ply },
-    h('p', h('b', `${who} played `), h('code', d.notation), ' ', mark,
+    h('p', h('b', `${who} played `), moveWords(d.words, d.notation, who), ' ', mark,
       here ? h('span.muted', d.mark && d.cells.length ? ' (the dashed arrow)' : '') : h('span', ' ', h('button', { 'data-testid': 'decision-go', onclick: () => go(d.ply) }, 'Show the position before it'))),
     body);
 }

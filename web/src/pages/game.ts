@@ -4,7 +4,7 @@
 import { api, positionFetcher } from '../api';
 import { GameConn, type ClientOp, type ServerMsg } from '../conn';
 import { rendererFor, selectionFor } from '../games/index';
-import { Selection, groupByVerb, ownWords, type LegalAction } from '../logic/select';
+import { Selection, groupByVerb, ownWords, playerWords, type LegalAction } from '../logic/select';
 import {
   clockIsLow, drawDeclinedBy, formatClock, lastTakeback, merge, moveList, mySeat, myResult, outcomeOf, recentChance,
   seatsMarkedToAct, seatsToAct, statusLine, statusState, takebackBlocked, type Snapshot,
@@ -788,7 +788,8 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     const box = h('div.hint-box', { 'data-testid': 'hint-box' });
     if (hint) {
       box.appendChild(h('div.banner.turn', { 'data-testid': 'hint-text', role: 'status' },
-        'The engine suggests ', h('code', { 'data-testid': 'hint-move' }, short(hint.notation)),
+        'The engine suggests ', h('b', { 'data-testid': 'hint-move', title: hint.notation }, playerWords(hint.words, seatName(hint.seat))),
+        ' ', h('small.muted', short(hint.notation)),
         hint.estimate !== undefined ? ` (your winning chance with it: ${percent(hint.estimate)})` : '',
         hint.cells.length ? ' — the green arrow on the board.' : '.'));
     } else {

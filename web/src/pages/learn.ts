@@ -7,7 +7,7 @@
 import { api } from '../api';
 import { rendererFor, selectionFor } from '../games/index';
 import { attachBoardInput } from '../games/board';
-import { Selection, ownWords, type LegalAction } from '../logic/select';
+import { Selection, ownWords, playerWords, type LegalAction } from '../logic/select';
 import { markSolved, nextUnsolved, solvedLessons } from '../logic/learned';
 import { clear, h } from '../ui/dom';
 import type { Hint } from '../logic/hint';
@@ -253,10 +253,10 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
     if (showHint) {
       head.appendChild(h('div.banner', { 'data-testid': 'lesson-hint-text' },
         st.hint_text ? `${st.hint_text} ` : '',
-        st.hint ? h('span', 'Next move: ', h('code', { 'data-testid': 'lesson-hint-move' }, st.hint.notation)) : h('span', 'You have left the lesson\'s path: start again to get the next move, or ask the engine.'),
+        st.hint ? h('span', 'Next move: ', h('b', playerWords(st.hint.words, st.seats[st.seat])), ' ', h('code.muted', { 'data-testid': 'lesson-hint-move' }, st.hint.notation)) : h('span', 'You have left the lesson\'s path: start again to get the next move, or ask the engine.'),
         h('div.hint-box', { 'data-testid': 'engine-hint-box' },
           engineHint
-            ? h('span', { 'data-testid': 'engine-hint-text' }, 'The engine suggests ', h('code', { 'data-testid': 'engine-hint-move' }, engineHint.notation),
+            ? h('span', { 'data-testid': 'engine-hint-text' }, 'The engine suggests ', h('b', { 'data-testid': 'engine-hint-move', title: engineHint.notation }, playerWords(engineHint.words, st.seats[st.seat])), ' ', h('small.muted', engineHint.notation),
               engineHint.estimate !== undefined ? ` (winning chance ${percent(engineHint.estimate)})` : '', engineHint.cells.length ? ' — the green arrow.' : '.')
             : h('button', { 'data-testid': 'engine-hint', disabled: engineBusy, onclick: () => void askEngine() }, engineBusy ? 'The engine is thinking…' : 'Ask the engine'),
           engineError ? h('span.error', ` ${engineError}`) : null)));

@@ -611,6 +611,8 @@ pub struct LessonHint {
     #[ts(type = "unknown")]
     pub action: Value,
     pub notation: String,
+    /// The action in a player's words, as the player sees them.
+    pub words: String,
 }
 
 /// `POST /api/lessons/{game}/{n}`: lesson `n` after the player's actions.

@@ -20,6 +20,11 @@ action: unknown,
  */
 notation: string, 
 /**
+ * It in a player's words as the acting seat saw it ([`Game::action_words`]; absent from
+ * analyses stored before words were added).
+ */
+words?: string, 
+/**
  * The board cells and items it involves ([`Game::action_cells`], as clients receive them with
  * legal actions; empty for an action chosen with a button).
  */
@@ -40,6 +45,10 @@ best?: unknown,
  * Its notation as the acting seat would see it.
  */
 best_notation?: string, 
+/**
+ * It in a player's words, as the acting seat would see it.
+ */
+best_words?: string, 
 /**
  * Its cells ([`Game::action_cells`]), for a client to draw it on the board.
  */

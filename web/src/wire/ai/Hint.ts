@@ -10,6 +10,10 @@ export type Hint = { seat: Seat, action: unknown,
  */
 notation: string, 
 /**
+ * It in a player's words, as the seat sees them ([`Game::action_words`]).
+ */
+words: string, 
+/**
  * Its cells ([`Game::action_cells`]), for a client to highlight it on the board.
  */
 cells: Array<string>, 

@@ -7,4 +7,8 @@ export type LessonHint = {
 /**
  * The action's JSON: its form is the game's own.
  */
-action: unknown, notation: string, };
+action: unknown, notation: string, 
+/**
+ * The action in a player's words, as the player sees them.
+ */
+words: string, };
