@@ -94,7 +94,10 @@ fn throwing_away_a_won_position_is_a_blunder() {
     // Both moves in a player's words too, as Gold saw them.
     assert_eq!(
         d.words.as_deref(),
-        Some(k.action_words(Actor::Seat(Seat(0)), &away, Observer::Seat(Seat(0))).as_str())
+        Some(
+            k.action_words(Actor::Seat(Seat(0)), &away, Observer::Seat(Seat(0)))
+                .as_str()
+        )
     );
     assert!(
         d.best_words

@@ -547,10 +547,12 @@ impl Run<'_> {
         }
         let notation = self.state.notation(action)?;
         let cells = self.cells(Actor::Seat(self.seat), action);
+        let words = self.words(Actor::Seat(self.seat), action)?;
         self.state.apply(Actor::Seat(self.seat), action)?;
         self.moves.push(LessonMove {
             by: "you".into(),
             notation: notation.clone(),
+            words,
             cells,
         });
         self.played.push(notation);
@@ -578,12 +580,16 @@ impl Run<'_> {
                     };
                     let notation = self.state.notation(&action).map_err(|e| e.to_string())?;
                     let cells = self.cells(Actor::Chance, &action);
+                    let words = self
+                        .words(Actor::Chance, &action)
+                        .map_err(|e| e.to_string())?;
                     self.state
                         .apply(Actor::Chance, &action)
                         .map_err(|e| format!("chance {notation}: {e}"))?;
                     self.moves.push(LessonMove {
                         by: "chance".into(),
                         notation,
+                        words,
                         cells,
                     });
                 }
@@ -623,12 +629,16 @@ impl Run<'_> {
         };
         let notation = self.state.notation(&action).map_err(|e| e.to_string())?;
         let cells = self.cells(Actor::Seat(seat), &action);
+        let words = self
+            .words(Actor::Seat(seat), &action)
+            .map_err(|e| e.to_string())?;
         self.state
             .apply(Actor::Seat(seat), &action)
             .map_err(|e| format!("reply {notation}: {e}"))?;
         self.moves.push(LessonMove {
             by: self.state.seat_name(seat),
             notation,
+            words,
             cells,
         });
         Ok(())
@@ -639,6 +649,12 @@ impl Run<'_> {
         self.state
             .describe_action_cells(actor, action, Observer::Seat(self.seat))
             .unwrap_or_default()
+    }
+
+    /// `action` by `actor` in a player's words, as the player may see them (before it is applied).
+    fn words(&self, actor: Actor, action: &Value) -> Result<String, ActionError> {
+        self.state
+            .action_words(actor, action, Observer::Seat(self.seat))
     }
 
     /// Why the lesson cannot be solved any more, if it cannot.

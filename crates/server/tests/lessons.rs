@@ -13,6 +13,7 @@ use common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::Registry;
 use tabula_server::lessons::{FILES, LessonFile};
+use tabula_server::wire::api::LessonState;
 use tabula_server::{Limits, Storage};
 
 fn all_games() -> Registry {
@@ -190,6 +191,14 @@ async fn lesson_endpoints_walk_a_lesson_explain_refusals_and_hint() {
         // The hint is the next step of the solution, and it is among the legal actions.
         let hint = last["hint"].clone();
         assert_eq!(hint["notation"], step.clone(), "{last}");
+        // …said in a player's words too, as its legal action says it.
+        let listed = last["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["notation"] == hint["notation"])
+            .unwrap();
+        assert_eq!(hint["words"], listed["words"], "{last}");
         assert!(
             last["legal"]
                 .as_array()
@@ -200,6 +209,15 @@ async fn lesson_endpoints_walk_a_lesson_explain_refusals_and_hint() {
         actions.push(json!({"action": hint["action"]}));
         let (s, next) = post(addr, "/api/lessons/kyo/1", json!({"actions": actions})).await;
         assert_eq!(s, 200, "{next}");
+        // The move list says the player's move in the words its legal action had.
+        let moves = next["moves"].as_array().unwrap();
+        assert!(
+            moves
+                .iter()
+                .any(|m| m["by"] == "you" && m["words"] == hint["words"]),
+            "{next}"
+        );
+        assert_wire::<LessonState>(&next);
         last = next;
     }
     assert_eq!(last["solved"], true, "{last}");

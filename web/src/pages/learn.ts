@@ -116,6 +116,14 @@ export async function guidePage(root: HTMLElement, game: string): Promise<void> 
   await Promise.all(pending);
 }
 
+/** A lesson move's words: the player's own as "You: …" when the words name the seat first ("Gold:
+ * Heavy D3 → D4"), as they are when they say the seat in a sentence ("White places a Town"). */
+function ownMove(by: string, words: string, seatName: string | undefined): string {
+  if (by !== 'you') return words;
+  const own = playerWords(words, seatName);
+  return own === words ? words : `You: ${own}`;
+}
+
 /** Whether this game writes moves as `from-to` between their two cells (then a click on a cell no legal
  * move reaches is sent as such a try, for the game to explain why it is refused). */
 function fromTo(legal: LegalAction[]): boolean {
@@ -241,8 +249,9 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
     if (st.solved) {
       head.appendChild(h('div.banner.turn', { 'data-testid': 'lesson-solved', role: 'status' },
         h('b', 'Solved! '), st.success,
-        st.next ? h('span', ' ', h('a.btn', { href: `/learn/${game}/${st.next}`, 'data-link': '', 'data-testid': 'lesson-next' }, `Next: lesson ${st.next}`))
-          : h('span', ' ', h('a.btn', { href: `/learn/${game}`, 'data-link': '' }, 'All lessons done — back to the guide'))));
+        h('div.banner-actions', st.next
+          ? h('a.btn', { href: `/learn/${game}/${st.next}`, 'data-link': '', 'data-testid': 'lesson-next' }, `Next: lesson ${st.next}`)
+          : h('a.btn', { href: `/learn/${game}`, 'data-link': '' }, 'All lessons done — back to the guide'))));
     } else if (st.failed) {
       head.appendChild(h('div.banner.warn', { 'data-testid': 'lesson-failed', role: 'status' }, st.failure ?? 'Not this time.', ' ',
         h('button', { 'data-testid': 'lesson-restart', onclick: () => void restart() }, 'Start again')));
@@ -317,7 +326,8 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
       h('button', { 'data-testid': 'lesson-restart-any', onclick: () => void restart() }, 'Start again')));
     side.appendChild(box);
     side.appendChild(h('div.card', h('h3', 'Moves'), st.moves.length
-      ? h('ol', { 'data-testid': 'lesson-moves' }, st.moves.map((m) => h('li', `${m.by}: ${m.notation}`)))
+      ? h('ol', { 'data-testid': 'lesson-moves' }, st.moves.map((m) => h('li', { title: m.notation },
+        ownMove(m.by, m.words, st.seats[st.seat]), ' ', h('small.muted', m.notation))))
       : h('p.muted', 'No move yet.')));
     side.appendChild(h('div.card', h('h3', 'Lessons'), lessonList(g!)));
   }

@@ -603,7 +603,7 @@ pub struct LessonSummary {
     pub goal: String,
 }
 
-/// The next action of a lesson's listed solution: its JSON and notation (no cells).
+/// The next action of a lesson's listed solution: its JSON, notation and words (no cells).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
 #[ts(export_to = "server/")]
 pub struct LessonHint {
@@ -616,7 +616,7 @@ pub struct LessonHint {
 }
 
 /// `POST /api/lessons/{game}/{n}`: lesson `n` after the player's actions.
-#[derive(Debug, Clone, PartialEq, Serialize, TS, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
 #[ts(export_to = "server/")]
 pub struct LessonState {
     /// The game kind's id.
@@ -665,6 +665,9 @@ pub struct LessonMove {
     /// `you`, a seat's name, or `chance`.
     pub by: String,
     pub notation: String,
+    /// The action in a player's words as the player may see them ("Gold: Heavy D3 → D4, carries 1
+    /// chip").
+    pub words: String,
     /// The cells the action involves as the player may see them (the last move is highlighted).
     pub cells: Vec<String>,
 }

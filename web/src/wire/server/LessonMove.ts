@@ -9,6 +9,11 @@ export type LessonMove = {
  */
 by: string, notation: string, 
 /**
+ * The action in a player's words as the player may see them ("Gold: Heavy D3 → D4, carries 1
+ * chip").
+ */
+words: string, 
+/**
  * The cells the action involves as the player may see them (the last move is highlighted).
  */
 cells: Array<string>, };
