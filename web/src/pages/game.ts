@@ -675,7 +675,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
               h('button', { 'data-notation': a.notation, title: a.notation, onclick: () => sendAction(a), disabled: sent.pending }, short(ownWords(a, seatName(me)))))));
           }
         }
-        box.appendChild(allMoves(model.legal));
+        box.appendChild(allMoves(model.legal, seatName(me)));
       }
       if (canAskHint(model)) box.appendChild(hintBox());
       side.appendChild(box);
@@ -819,11 +819,11 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
     }
   }
 
-  function allMoves(legal: LegalAction[]): HTMLElement {
-    // Every legal action by its notation, for players who prefer a list (and for accessibility).
-    const sel = h('select', { 'data-testid': 'legal-select' },
+  function allMoves(legal: LegalAction[], mine: string): HTMLElement {
+    // Every legal action in words and notation, for players who prefer a list (and for accessibility).
+    const sel = h('select', { 'data-testid': 'legal-select', 'aria-label': 'Every legal move' },
       h('option', { value: '' }, `All ${legal.length} legal moves…`),
-      legal.slice(0, 2000).map((a, i) => h('option', { value: String(i) }, a.notation))) as HTMLSelectElement;
+      legal.slice(0, 2000).map((a, i) => h('option', { value: String(i) }, `${ownWords(a, mine)} (${a.notation})`))) as HTMLSelectElement;
     sel.addEventListener('change', () => {
       const a = legal[Number(sel.value)];
       if (sel.value !== '' && a) sendAction(a);
