@@ -1,6 +1,10 @@
 //! Agents on real games: legality, determinism, tactics, the type-erased entry point.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
+use common::king_en_prise;
+
 use kyo::{Kyo, KyoOptions};
 use tabula_ai::tournament::{Score, TournamentConfig, elo_of};
 use tabula_ai::{AgentKind, AgentSpec, AiError, InfoSet, Knowledge, choose_action, decide};
@@ -93,21 +97,6 @@ fn different_seeds_vary_random_choices() {
         (1..20).any(|s| decide(&agent, &info, s).unwrap().0 != first),
         "twenty seeds gave the same random action"
     );
-}
-
-/// Gold's Heavy on E4 stands next to Red's King on E5: capturing it wins at once.
-fn king_en_prise() -> Kyo {
-    Kyo::from_stacks(
-        &KyoOptions::default(),
-        &[
-            ("A0", "SSSK"),
-            ("E4", "DDDH"),
-            ("E5", "sssk"),
-            ("J9", "dddh"),
-        ],
-        0,
-    )
-    .unwrap()
 }
 
 #[test]

@@ -1,7 +1,10 @@
 //! The engine's analysis of a game: marks, independence from hidden state, reproducibility.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use kyo::{Kyo, KyoOptions};
+mod common;
+
+use common::{Blunder, blunder, king_en_prise};
+use kyo::Kyo;
 use tabula_ai::analysis::{
     AnalysisConfig, DecisionKind, Mark, analyse_decision, analyse_from, analyse_json, hint,
 };
@@ -16,27 +19,6 @@ const CFG: AnalysisConfig = AnalysisConfig {
     estimate_iterations: 200,
     seed: 11,
 };
-
-/// Gold's Heavy on E4 stands next to Red's King on E5: capturing it wins at once.
-fn king_en_prise() -> Kyo {
-    Kyo::from_stacks(
-        &KyoOptions::default(),
-        &[
-            ("A0", "SSSK"),
-            ("E4", "DDDH"),
-            ("E5", "sssk"),
-            ("J9", "dddh"),
-        ],
-        0,
-    )
-    .unwrap()
-}
-
-fn action(k: &Kyo, notation: &str) -> kyo::Action {
-    let a = k.parse_action(notation).unwrap();
-    assert!(legal_actions_vec(k, Seat(0)).contains(&a), "{notation}");
-    a
-}
 
 /// Whether Gold's action (as JSON) takes Red's King at once.
 fn wins(k: &Kyo, action: &serde_json::Value) -> bool {
@@ -60,20 +42,12 @@ fn king_capture(k: &Kyo) -> kyo::Action {
 fn throwing_away_a_won_position_is_a_blunder() {
     let k = king_en_prise();
     // Gold walks its Heavy away from Red's King instead of taking it; Red answers.
-    let away = action(&k, "E4-D3");
-    let mut after = k.clone();
-    after.apply(Actor::Seat(Seat(0)), &away).unwrap();
-    let reply = legal_actions_vec(&after, Seat(1))[0];
-    let actions = [
-        RecordedAction {
-            actor: Actor::Seat(Seat(0)),
-            action: away,
-        },
-        RecordedAction {
-            actor: Actor::Seat(Seat(1)),
-            action: reply,
-        },
-    ];
+    let Blunder {
+        away,
+        after,
+        reply,
+        actions,
+    } = blunder(&k);
     let analysis = analyse_from(k.clone(), &actions, &CFG, &mut |_, _| {}).unwrap();
     assert_eq!(analysis.decisions.len(), 2);
     let d = &analysis.decisions[0];

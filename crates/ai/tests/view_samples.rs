@@ -4,12 +4,13 @@
 //! `TABULA_UPDATE_WIRE=1 cargo test -p tabula-ai --test view_samples`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
+use common::{blunder, king_en_prise};
 use cyvasse::trump::{TrumpCyvasse, TrumpOptions};
-use kyo::{Kyo, KyoOptions};
 use serde_json::{Map, Value};
 use tabula_ai::analysis::{AnalysisConfig, analyse_from, hint};
-use tabula_core::record::RecordedAction;
-use tabula_core::{Actor, Game, Seat, legal_actions_vec};
+use tabula_core::{Game, Seat};
 
 const CFG: AnalysisConfig = AnalysisConfig {
     iterations: 300,
@@ -18,33 +19,10 @@ const CFG: AnalysisConfig = AnalysisConfig {
 };
 
 fn samples() -> Map<String, Value> {
-    // Gold's Heavy on E4 stands next to Red's King on E5; Gold walks away instead of taking it (a
-    // blunder, with the engine's preferred move), and Red answers.
-    let k = Kyo::from_stacks(
-        &KyoOptions::default(),
-        &[
-            ("A0", "SSSK"),
-            ("E4", "DDDH"),
-            ("E5", "sssk"),
-            ("J9", "dddh"),
-        ],
-        0,
-    )
-    .unwrap();
-    let away = k.parse_action("E4-D3").unwrap();
-    let mut after = k.clone();
-    after.apply(Actor::Seat(Seat(0)), &away).unwrap();
-    let reply = legal_actions_vec(&after, Seat(1))[0];
-    let actions = [
-        RecordedAction {
-            actor: Actor::Seat(Seat(0)),
-            action: away,
-        },
-        RecordedAction {
-            actor: Actor::Seat(Seat(1)),
-            action: reply,
-        },
-    ];
+    // Gold's Heavy stands next to Red's King; Gold walks away instead of taking it (a blunder, with
+    // the engine's preferred move), and Red answers.
+    let k = king_en_prise();
+    let actions = blunder(&k).actions;
     let analysis = analyse_from(k.clone(), &actions, &CFG, &mut |_, _| {}).unwrap();
     let mut out = Map::new();
     out.insert("analysis".into(), serde_json::to_value(&analysis).unwrap());

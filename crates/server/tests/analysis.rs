@@ -74,6 +74,20 @@ async fn start_with_engine(
     tabula_server::start(cfg).await.unwrap()
 }
 
+/// Waits for the socket's `done` message of the game's analysis, then reads it (`GET`, at `path`):
+/// a typed `done` answer.
+async fn analysed(
+    addr: std::net::SocketAddr,
+    path: &str,
+    socket: &mut tabula_tools::client::WsClient,
+) -> Value {
+    recv_until(socket, |m| m["type"] == "analysis" && m["status"] == "done").await;
+    let (s, v) = get(addr, path).await;
+    assert_eq!((s, v["status"].as_str()), (200, Some("done")), "{v}");
+    assert_wire::<AnalysisAnswer>(&v);
+    v
+}
+
 /// A finished two-human Duel.
 async fn finished_duel(addr: std::net::SocketAddr) -> String {
     let (id, tokens) = create_duel(addr, 5).await;
@@ -109,14 +123,7 @@ async fn an_analysis_is_computed_once_with_progress_on_the_socket_and_kept_acros
         (running["status"].as_str(), running["total"].as_u64()),
         (Some("running"), Some(total))
     );
-    recv_until(&mut spectator, |m| {
-        m["type"] == "analysis" && m["status"] == "done"
-    })
-    .await;
-
-    let (s, v) = get(addr, &path).await;
-    assert_eq!((s, v["status"].as_str()), (200, Some("done")), "{v}");
-    assert_wire::<AnalysisAnswer>(&v);
+    let v = analysed(addr, &path, &mut spectator).await;
     assert_eq!(v["analysis"]["decisions"].as_u64(), Some(total));
     assert_eq!(v["analysis"]["game"], "duel");
     // Asked again: the stored analysis, not a second run.
@@ -166,13 +173,7 @@ async fn a_failed_analysis_says_why_until_it_is_asked_for_again() {
     // Asked again: a new attempt, which succeeds and is kept.
     let (s, v) = post(addr, &path, json!({})).await;
     assert_eq!((s, v["status"].as_str()), (202, Some("running")), "{v}");
-    recv_until(&mut spectator, |m| {
-        m["type"] == "analysis" && m["status"] == "done"
-    })
-    .await;
-    let (s, v) = get(addr, &path).await;
-    assert_eq!((s, v["status"].as_str()), (200, Some("done")), "{v}");
-    assert_wire::<AnalysisAnswer>(&v);
+    analysed(addr, &path, &mut spectator).await;
     assert_eq!(engine.analyses.load(Ordering::SeqCst), 2);
     server.shutdown().await.unwrap();
 }
