@@ -77,22 +77,20 @@ impl Default for ChatLimits {
     }
 }
 
-/// A game's chat channel (the wire type; its rules here).
-pub type Channel = ChatChannel;
-
+/// A channel's rules (the type is the wire's).
 impl ChatChannel {
     /// Its name on the wire and in storage.
     pub fn as_str(self) -> &'static str {
         match self {
-            Channel::Players => "players",
-            Channel::Spectators => "spectators",
+            ChatChannel::Players => "players",
+            ChatChannel::Spectators => "spectators",
         }
     }
 
-    fn parse(s: &str) -> Result<Channel, Refusal> {
+    fn parse(s: &str) -> Result<ChatChannel, Refusal> {
         match s {
-            "players" => Ok(Channel::Players),
-            "spectators" => Ok(Channel::Spectators),
+            "players" => Ok(ChatChannel::Players),
+            "spectators" => Ok(ChatChannel::Spectators),
             other => Err(Refusal::BadRequest(format!(
                 "unknown chat channel `{other}`: it is `players` or `spectators`"
             ))),
@@ -102,10 +100,10 @@ impl ChatChannel {
     /// Whether `obs` may read this channel of a game whose status is `status`.
     pub fn readable_by(self, obs: Observer, status: Status) -> bool {
         match (self, obs) {
-            (Channel::Players, Observer::Seat(_)) => true,
-            (Channel::Players, Observer::Spectator) => false,
-            (Channel::Spectators, Observer::Spectator) => true,
-            (Channel::Spectators, Observer::Seat(_)) => finished(status),
+            (ChatChannel::Players, Observer::Seat(_)) => true,
+            (ChatChannel::Players, Observer::Spectator) => false,
+            (ChatChannel::Spectators, Observer::Spectator) => true,
+            (ChatChannel::Spectators, Observer::Seat(_)) => finished(status),
         }
     }
 }
@@ -117,7 +115,7 @@ fn finished(status: Status) -> bool {
 /// A stored message pushed to a game's sockets: its channel and its `chat` message's text.
 #[derive(Debug, Clone)]
 pub struct Pushed {
-    pub channel: Channel,
+    pub channel: ChatChannel,
     pub text: Utf8Bytes,
 }
 
@@ -172,7 +170,7 @@ impl Chat {
             .subscribe()
     }
 
-    fn publish(&self, id: &str, channel: Channel, message: &ChatMessage) {
+    fn publish(&self, id: &str, channel: ChatChannel, message: &ChatMessage) {
         let channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(tx) = channels.get(id) {
             let text = SocketMsg::Chat {
@@ -211,7 +209,7 @@ impl Chat {
     }
 
     /// The latest messages of a game's channel, oldest first.
-    async fn history(&self, id: &str, channel: Channel) -> Result<Vec<ChatMessage>, Refusal> {
+    async fn history(&self, id: &str, channel: ChatChannel) -> Result<Vec<ChatMessage>, Refusal> {
         let sql = "SELECT n, at_ms, seat, author, body FROM chat_messages \
                    WHERE game_id = $1 AND channel = $2 ORDER BY n DESC LIMIT $3";
         let rows: Vec<(i64, i64, Option<i64>, String, String)> = on_pool!(&self.db, p => {
@@ -245,7 +243,7 @@ impl Chat {
         status: Status,
     ) -> Result<BTreeMap<ChatChannel, Vec<ChatMessage>>, Refusal> {
         let mut out = BTreeMap::new();
-        for channel in [Channel::Players, Channel::Spectators] {
+        for channel in [ChatChannel::Players, ChatChannel::Spectators] {
             if channel.readable_by(obs, status) {
                 out.insert(channel, self.history(id, channel).await?);
             }
@@ -257,7 +255,7 @@ impl Chat {
     async fn store(
         &self,
         id: &str,
-        channel: Channel,
+        channel: ChatChannel,
         sender: Sender,
         author: &str,
         text: &str,
@@ -332,7 +330,7 @@ impl Chat {
     /// (`NOTIFY tabula_chat`), so that they push it to their own sockets ([`Chat::follow`]). A lost
     /// notification loses no message: it is stored, and every history (snapshots, `GET …/chat`)
     /// reads it.
-    async fn announce(&self, id: &str, channel: Channel, n: i64) {
+    async fn announce(&self, id: &str, channel: ChatChannel, n: i64) {
         let (Some(node), Some(pool)) = (self.db.node(), self.db.pg_pool()) else {
             return;
         };
@@ -360,7 +358,7 @@ impl Chat {
         if self.db.node().is_some_and(|node| node.id == from) {
             return;
         }
-        let (Ok(channel), Ok(n)) = (Channel::parse(channel), n.parse::<i64>()) else {
+        let (Ok(channel), Ok(n)) = (ChatChannel::parse(channel), n.parse::<i64>()) else {
             return;
         };
         let watched = {
@@ -441,11 +439,11 @@ async fn send(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, AccountError> {
     let req: ChatSend = parse_body(body)?;
-    let channel = Channel::parse(&req.channel)?;
+    let channel = ChatChannel::parse(&req.channel)?;
     let text = shared.chat.check_text(&req.text)?;
     let room = shared.room(&id).await?;
     let (sender, author) = match channel {
-        Channel::Players => {
+        ChatChannel::Players => {
             let (Some(seat), Some(token)) = (req.seat, req.token.as_deref()) else {
                 return Err(Refusal::BadToken(
                     "the players' chat is written with a seat and its token".into(),
@@ -457,7 +455,7 @@ async fn send(
             let author = inner.core.state.seat_name(Seat::new(seat as usize));
             (Sender::Seat(seat), author)
         }
-        Channel::Spectators => {
+        ChatChannel::Spectators => {
             if req.seat.is_some() || req.token.is_some() {
                 return Err(Refusal::BadRequest(
                     "the spectators' chat is written as a signed-in account, without a seat or token"
@@ -564,7 +562,9 @@ pub async fn history_message(shared: &Shared, room: &Room, obs: Observer) -> Opt
 /// seat reads the spectators' chat).
 pub async fn delivers(room: &Room, obs: Observer, pushed: &Pushed) -> bool {
     match (pushed.channel, obs) {
-        (Channel::Spectators, Observer::Seat(_)) => finished(room.inner.lock().await.core.status),
+        (ChatChannel::Spectators, Observer::Seat(_)) => {
+            finished(room.inner.lock().await.core.status)
+        }
         (channel, obs) => channel.readable_by(obs, Status::Running),
     }
 }

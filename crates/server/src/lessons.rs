@@ -48,10 +48,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::wire::api::{
-    ApiError, GameLessons, LessonHint, LessonMove, LessonState, LessonSummary, LessonsIndex,
+    ApiError, GameLessons, LessonHint, LessonMove, LessonProgress, LessonState, LessonSummary,
+    LessonsIndex,
 };
 use serde_json::{Value, json};
-use tabula_core::dynamic::{DynGame, DynState, ListedAction, Registry};
+use tabula_core::dynamic::{DynGame, DynState, Registry};
 use tabula_core::{ActionError, Actor, GameRng, Observer, Seat, SeatResult, ToAct};
 
 /// The lesson files, by name (embedded at build time).
@@ -264,28 +265,6 @@ pub struct PlayerAction {
     pub notation: Option<String>,
 }
 
-/// Where the player's actions have led.
-#[derive(Debug, Clone, Serialize)]
-pub struct Progress {
-    /// The game's options (the renderer needs them).
-    pub options: Value,
-    /// Every seat's name.
-    pub seat_names: Vec<String>,
-    /// The player's view of the position.
-    pub view: Value,
-    /// The player's legal actions now (empty when the lesson is solved, out of moves or over).
-    pub legal: Vec<ListedAction>,
-    /// Every action since the lesson's position, in order.
-    pub moves: Vec<LessonMove>,
-    pub solved: bool,
-    /// The player has used `max_moves` actions without meeting the goal, or the game ended.
-    pub failed: bool,
-    /// Why the lesson failed, in words.
-    pub failure: Option<String>,
-    /// The next action of the listed solution when the player has followed it so far.
-    pub hint: Option<LessonHint>,
-}
-
 /// A lesson's position and the player's seat in it.
 pub type PlayerPosition = (Box<dyn DynState>, Seat);
 
@@ -355,7 +334,7 @@ impl Lesson {
         n: usize,
         kind: &dyn DynGame,
         actions: &[PlayerAction],
-    ) -> Result<Progress, LessonError> {
+    ) -> Result<LessonProgress, LessonError> {
         let (run, solved) = self.replay(n, kind, actions)?;
         let failure = if solved { None } else { run.failure() };
         let open = !solved && failure.is_none();
@@ -369,9 +348,9 @@ impl Lesson {
         } else {
             None
         };
-        Ok(Progress {
+        Ok(LessonProgress {
             options: run.state.options(),
-            seat_names: (0..run.state.seats())
+            seats: (0..run.state.seats())
                 .map(|i| run.state.seat_name(Seat::new(i)))
                 .collect(),
             view: run.state.view(Observer::Seat(run.seat)),
@@ -467,11 +446,7 @@ impl Lesson {
             let notation = probe.state.notation(&action).ok()?;
             match played.get(i) {
                 None => {
-                    let seat = probe.seat;
-                    let words = probe
-                        .state
-                        .action_words(Actor::Seat(seat), &action, Observer::Seat(seat))
-                        .ok()?;
+                    let words = probe.words(Actor::Seat(probe.seat), &action).ok()?;
                     return Some(LessonHint {
                         action,
                         notation,
@@ -883,15 +858,7 @@ async fn play_lesson(
         hint_text: lesson.hint.clone(),
         success: lesson.success.clone(),
         seat: lesson.seat,
-        seats: progress.seat_names,
-        options: progress.options,
-        view: progress.view,
-        legal: progress.legal,
-        moves: progress.moves,
-        solved: progress.solved,
-        failed: progress.failed,
-        failure: progress.failure,
-        hint: progress.hint,
+        progress,
         next: (number < count).then_some(number + 1),
     }))
 }

@@ -635,6 +635,19 @@ pub struct LessonState {
     pub success: String,
     /// The player's seat.
     pub seat: usize,
+    /// Where the player's actions have led.
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub progress: LessonProgress,
+    /// The next lesson's number (`null` after the last).
+    pub next: Option<usize>,
+}
+
+/// Where the player's actions have led in a lesson ([`crate::lessons::Lesson::play`]): the fields of
+/// [`LessonState`] that change with them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct LessonProgress {
     /// Every seat's name.
     pub seats: Vec<String>,
     /// The game's options (the renderer needs them).
@@ -654,8 +667,6 @@ pub struct LessonState {
     pub failure: Option<String>,
     /// The next action of the listed solution when the player has followed it so far.
     pub hint: Option<LessonHint>,
-    /// The next lesson's number (`null` after the last).
-    pub next: Option<usize>,
 }
 
 /// One line of a lesson's move list.

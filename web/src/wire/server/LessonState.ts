@@ -36,6 +36,10 @@ success: string,
  */
 seat: number, 
 /**
+ * The next lesson's number (`null` after the last).
+ */
+next: number | null, 
+/**
  * Every seat's name.
  */
 seats: Array<string>, 
@@ -66,8 +70,4 @@ failure: string | null,
 /**
  * The next action of the listed solution when the player has followed it so far.
  */
-hint: LessonHint | null, 
-/**
- * The next lesson's number (`null` after the last).
- */
-next: number | null, };
+hint: LessonHint | null, };
