@@ -10,7 +10,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step names itself and the disk left where the build goes, so a run that fills the disk says so.
+step() {
+  printf '\n==> %s\n' "$*"
+  df -h "$root" 2>/dev/null | awk 'NR == 2 { print "    (disk: " $4 " free of " $2 ")" }'
+}
 
 step "installing test dependencies"
 bash scripts/install-deps.sh
@@ -33,3 +37,4 @@ step "web unit tests"
 step "browser end-to-end tests"
 cargo build --locked -p tabula
 TABULA_BIN="$root/target/debug/tabula" bash web/scripts/e2e.sh
+step "done"
