@@ -55,6 +55,7 @@
 //!   counted together, setup excluded) more points wins and equal points draw.
 //! * **Hidden information.** A seat sees its own hand and the counts of the other hand; nobody sees the
 //!   draw pile's order or contents (only its size). Grid, buildings, bank, offers and dice are public.
+//!   A seat's legal actions depend only on what it sees (decision 11 below).
 //!
 //! ## The rules file's \[decision\]s, all followed
 //! 1. The bank is finite, paid as far as it goes, roller first ([`Territories`] `bank`; production).
@@ -69,6 +70,11 @@
 //! 8. The card removed by Survey goes under the draw pile.
 //! 9. Drawing from an empty draw pile gives nothing.
 //! 10. After 200 turns (option `max_turns`, default 200) more points wins, equal points draw.
+//! 11. A seat's legal actions depend only on what that seat can see: a trade offer may ask for a
+//!     resource of any suit while fewer are asked than the opponent holds resource cards in all, and
+//!     for territory cards (unnamed) while fewer are asked than the opponent holds; an offer the
+//!     opponent cannot fulfil can only be declined ([`Action::Decline`]). Every other action is
+//!     listed from the seat's own hand and supply and the public board, bank, pile size and dice.
 //!
 //! ## Options
 //! The rules file names no options; the readings a player might want otherwise are behind these
@@ -79,8 +85,9 @@
 //! ## Points the rules file left open, and how they were decided
 //! * Trades are composed card by card (so the set of legal actions is finite and exact); asked-for
 //!   territory cards are asked by number and chosen by the giver, since the asker cannot see them. An
-//!   offer may ask only for resources the opponent holds (deducible by the asker anyway: 13 minus the
-//!   bank minus their own) and at most as many territory cards as the opponent holds (a public count).
+//!   offer asks at most as many resource cards and as many territory cards as the opponent holds
+//!   (public counts), of any suits (decision 11). Records written before decision 11, when an ask
+//!   had to name a suit the opponent held, replay unchanged: every ask they hold is still listed.
 //!   Offers with nothing on one side are allowed (gifts and requests). While an offer is open, only
 //!   offer actions are legal.
 //! * A bank trade for a territory card needs a non-empty pile (nothing cannot be bought); 4-for-1 for

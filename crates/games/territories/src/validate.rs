@@ -175,8 +175,18 @@ impl Territories {
                 ));
             }
             let opp = &self.hands[1 - me];
-            if !opp.covers(offer.ask_res) {
-                return Err("the offer asks for resources the opponent does not hold".into());
+            // An offer asks any suits up to the opponent's count of resource cards (it may ask
+            // what they cannot give, then they can only decline); once accepted, they can pay it.
+            let asked: u32 = offer.ask_res.iter().map(|&n| u32::from(n)).sum();
+            if asked > opp.resource_count() {
+                return Err(
+                    "the offer asks for more resource cards than the opponent holds".into(),
+                );
+            }
+            if matches!(self.phase, Phase::HandOver { .. }) && !opp.covers(offer.ask_res) {
+                return Err(
+                    "an accepted offer asks for resources the opponent does not hold".into(),
+                );
             }
             if matches!(self.phase, Phase::Main | Phase::Respond)
                 && opp.territories.len() < offer.ask_territories as usize

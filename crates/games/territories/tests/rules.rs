@@ -473,16 +473,104 @@ fn trade_answer_is_decline_only_when_the_opponent_cannot_pay() {
     assert_eq!(g.to_act(), ToAct::Seat(W));
 }
 
-/// Rules, A turn 3: an offer asks only for what the opponent can give (their resources are deducible
-/// from the bank; their territory-card count is public).
+/// Rules, What each player may see: "**[decision]** A seat's legal actions depend only on what that
+/// seat can see: two positions that look the same to it give it the same list. So a trade offer may
+/// ask for any suit, up to as many resource cards in all as the opponent holds (and for territory
+/// cards, unnamed, up to as many as the opponent holds); an offer the opponent cannot fulfil can only
+/// be declined."
 #[test]
-fn trade_offer_asks_only_what_the_opponent_holds() {
+fn visibility_legal_actions_depend_only_on_what_the_seat_sees_decision() {
+    // Two positions that differ only in the suits of Black's hand: three Spades and a territory
+    // card, or three Hearts and a territory card. White's hand and every count White sees agree
+    // (the bank differs, as it must, by what Black took from it).
+    let position = |suits: &str| {
+        let mut g = main_phase(8);
+        give(&mut g, W, "HS");
+        give(&mut g, B, suits);
+        hand_card(&mut g, B, "2C");
+        g.validate().unwrap();
+        g
+    };
+    let spades = position("SSS");
+    let hearts = position("HHH");
+    assert_eq!(legal(&spades, W), legal(&hearts, W), "the main phase");
+    for suit in Res::ALL {
+        assert!(
+            legal(&spades, W).contains(&Action::AskRes(suit)),
+            "ask {suit}"
+        );
+    }
+    // While composing: any suit, until as many resource cards as Black holds are asked for.
+    let mut a = spades.clone();
+    let mut b = hearts.clone();
+    for step in [
+        Action::AskRes(Res::D),
+        Action::AskRes(Res::C),
+        Action::AskTerritory,
+    ] {
+        act(&mut a, W, step.clone());
+        act(&mut b, W, step.clone());
+        assert_eq!(legal(&a, W), legal(&b, W), "after {step:?}");
+    }
+    assert!(
+        legal(&a, W).contains(&Action::AskRes(Res::D)),
+        "a third card"
+    );
+    act(&mut a, W, Action::AskRes(Res::H));
+    act(&mut b, W, Action::AskRes(Res::H));
+    assert_eq!(legal(&a, W), legal(&b, W));
+    for suit in Res::ALL {
+        refused(&a, W, Action::AskRes(suit));
+    }
+    refused(&a, W, Action::AskTerritory);
+    // An offer Black cannot fulfil can only be declined; one it can, accepted.
+    act(&mut a, W, Action::Propose);
+    assert_eq!(legal(&a, B), vec![Action::Decline]);
+    refused(&a, B, Action::Accept);
+    act(&mut a, B, Action::Decline);
+    assert_eq!(res(&a, B), [0, 3, 0, 0], "nothing moved");
+    let mut c = hearts.clone();
+    act(&mut c, W, Action::AskRes(Res::H));
+    act(&mut c, W, Action::Propose);
+    assert_eq!(legal(&c, B), vec![Action::Accept, Action::Decline]);
+    act(&mut c, B, Action::Accept);
+    assert_eq!(res(&c, W), [2, 1, 0, 0]);
+}
+
+/// Decision 11 widened the list of asks (any suit, up to the opponent's count) and narrowed
+/// nothing: a record written before it (random play under the old list, `tests/data/`, 1364
+/// actions with 250 asks, 56 accepted offers and 19 territory cards handed over) replays to its
+/// end, with the seed audit and its recorded result.
+#[test]
+fn visibility_records_written_before_the_decision_still_replay() {
+    let text = include_str!("data/record_before_any_suit_asks.json");
+    let json: tabula_core::record::JsonRecord = serde_json::from_str(text).unwrap();
+    let record = tabula_core::record::Record::<Territories>::from_json(&json).unwrap();
+    assert!(
+        record
+            .actions
+            .iter()
+            .filter(|a| matches!(a.action, Action::AskRes(_)))
+            .count()
+            >= 100
+    );
+    let end = tabula_core::tools::replay(&record, true).unwrap();
+    assert!(end.to_act().outcome().is_some(), "the game ended");
+    assert_eq!(end.to_act().outcome(), record.result.as_ref());
+}
+
+/// Rules, A turn 3: an offer asks at most as many cards as the opponent holds (both counts are
+/// public): nothing of a player with an empty hand.
+#[test]
+fn trade_offer_asks_at_most_what_the_opponent_holds() {
     let mut g = main_phase(8);
     give(&mut g, W, "H");
-    give(&mut g, B, "S");
-    refused(&g, W, Action::AskRes(Res::D));
+    for suit in Res::ALL {
+        refused(&g, W, Action::AskRes(suit));
+    }
     refused(&g, W, Action::AskTerritory);
-    act(&mut g, W, Action::AskRes(Res::S));
+    give(&mut g, B, "S");
+    act(&mut g, W, Action::AskRes(Res::D));
     refused(&g, W, Action::AskRes(Res::S));
     refused(&g, W, Action::Build((0, 0)));
 }

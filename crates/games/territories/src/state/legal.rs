@@ -148,8 +148,12 @@ impl Territories {
 
     /// The items `offer` (by `seat`) can still gain, in this order: a resource of each suit `seat`
     /// holds more of than it gives; each territory card of `seat`'s hand not given yet; a resource
-    /// of each suit the opponent holds more of than asked; one more territory card while the
-    /// opponent holds more than are asked for.
+    /// of every suit while the opponent holds more resource cards in all than are asked for; one
+    /// more territory card while the opponent holds more than are asked for.
+    ///
+    /// What is asked depends only on the opponent's counts, which `seat` sees, never on the suits
+    /// of the opponent's hand (the rules' \[decision\]: a seat's legal actions depend only on what
+    /// it can see); an offer the opponent cannot fulfil can only be declined.
     fn offer_items(&self, seat: Seat, offer: &Offer, out: &mut Vec<Action>) {
         let hand = &self.hands[seat.index()];
         let opp = &self.hands[other(seat).index()];
@@ -164,10 +168,9 @@ impl Territories {
                 .iter()
                 .map(|c| Action::Give(Item::Territory(c))),
         );
-        for r in Res::ALL {
-            if opp.resources[r.index()] > offer.ask_res[r.index()] {
-                out.push(Action::AskRes(r));
-            }
+        let asked: u32 = offer.ask_res.iter().map(|&n| u32::from(n)).sum();
+        if opp.resource_count() > asked {
+            out.extend(Res::ALL.into_iter().map(Action::AskRes));
         }
         if opp.territories.len() > usize::from(offer.ask_territories) {
             out.push(Action::AskTerritory);
