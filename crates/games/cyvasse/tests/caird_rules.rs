@@ -946,6 +946,66 @@ fn expert_fortress_counts_for_capturing_too() {
 }
 
 #[test]
+fn expert_fortress_effect_ends_after_a_shot_outside_decision() {
+    // "until it leaves or captures outside"; [decision]: a capture outside that does not move the
+    // piece ends the effect at once, for as long as it stays, and entering a Fortress anew regains it.
+    // White's Crossbowman on its Fortress d3, Black's Light Horse on f5, Black's Rabble on d4.
+    let o = expert();
+    let pieces = [
+        ("a1", 'K'),
+        ("h8", 'k'),
+        ("d3", 'C'),
+        ("f5", 'l'),
+        ("d4", 'r'),
+    ];
+    // Before the shot the Crossbowman is an Elephant-level special, which a basic Rabble takes.
+    let black_first = game(&o, &pieces, &[("d3", 'c')], B);
+    assert!(
+        legal(&black_first, "d4xd3"),
+        "Elephant-level special in the Fortress"
+    );
+    // Outside a Fortress a Rabble (infantry) cannot take a Crossbowman (ranged).
+    let plain = game(&o, &pieces, &[], B);
+    assert!(!legal(&plain, "d4xd3"), "infantry cannot take ranged");
+
+    let mut g = game(&o, &pieces, &[("d3", 'c')], W);
+    play(&mut g, "d3*f5");
+    assert!(
+        !legal(&g, "d4xd3"),
+        "after its shot the Crossbowman counts at its own level, already for the reply"
+    );
+    // The state carries the fact: its JSON, the views and a position read back.
+    let json = serde_json::to_value(&g).unwrap();
+    assert_eq!(json["fortress_spent"], serde_json::json!([true, false]));
+    for observer in [Observer::Seat(W), Observer::Seat(B), Observer::Spectator] {
+        let view = serde_json::to_value(g.view(observer)).unwrap();
+        assert_eq!(view["fortress_spent"], serde_json::json!([true, false]));
+    }
+    let back: CairdCyvasse = serde_json::from_value(json.clone()).unwrap();
+    back.validate().unwrap();
+    assert!(!legal(&back, "d4xd3"), "read back from JSON");
+    let mut fresh = json;
+    fresh["fortress_spent"] = serde_json::json!([false, false]);
+    fresh["history"] = serde_json::json!([]);
+    let fresh: CairdCyvasse = serde_json::from_value(fresh).unwrap();
+    assert!(legal(&fresh, "d4xd3"), "the flag, not the board, decides");
+
+    // Leaving and entering the Fortress anew gives the effect back.
+    play(&mut g, "h8-g8");
+    play(&mut g, "d3-e2");
+    assert_eq!(
+        serde_json::to_value(&g).unwrap()["fortress_spent"][0],
+        false
+    );
+    play(&mut g, "g8-h8");
+    play(&mut g, "e2-d3");
+    assert!(
+        legal(&g, "d4xd3"),
+        "entered anew: an Elephant-level special again"
+    );
+}
+
+#[test]
 fn expert_dragon_ruins_a_fortress() {
     let mut g = game(
         &expert(),

@@ -12,7 +12,12 @@ export type CairdView = { observer: Observer,
 /**
  * Which seats have committed their setup.
  */
-setup_committed: [boolean, boolean], in_check: boolean, options: CairdOptions, phase: CairdPhase, setups: [SetupPlan | null, SetupPlan | null], board: string, terrain: string, to_move: number, dragon_in_reserve: [boolean, boolean], storm: [number | null, number | null], ply: number, quiet_plies: number, 
+setup_committed: [boolean, boolean], in_check: boolean, options: CairdOptions, phase: CairdPhase, setups: [SetupPlan | null, SetupPlan | null], board: string, terrain: string, to_move: number, dragon_in_reserve: [boolean, boolean], storm: [number | null, number | null], 
+/**
+ * Per half (White's first): whether the piece in that half's Fortress has shot a piece outside
+ * since it entered, which ends its Fortress effect while it stays there (Version C).
+ */
+fortress_spent: [boolean, boolean], ply: number, quiet_plies: number, 
 /**
  * The 64-bit hashes of the positions since the last capture (for repetition). They may pass 2^53:
  * a JavaScript reader gets them rounded, and no client needs them.

@@ -36,8 +36,12 @@
 //!   least the movement left, and on any Fortress. Pieces on Water cannot attack (Dragon excepted).
 //!   Dragons ignore terrain.
 //! * **Fortress**: a piece standing in a Fortress attacks and defends as a special of its own level
-//!   (basic → Elephant-level, elite → Dragon-level); a Dragon that moves onto an empty Fortress or
-//!   captures a piece in one ruins it (Forest).
+//!   (basic → Elephant-level, elite → Dragon-level) until it leaves or captures outside; a Dragon that
+//!   moves onto an empty Fortress or captures a piece in one ruins it (Forest).
+//!   **\[decision\]** A capture outside that does not move the piece (a Crossbowman's or Trebuchet's
+//!   shot) ends the effect for as long as the piece stays in that Fortress: it fights at its own
+//!   class at once (already in the opponent's reply) and gains the effect again only by entering a
+//!   Fortress anew (the state's `fortress_spent`).
 //! * **Ranged attacks** (Version C): Trebuchets shoot over Mountains and friendly pieces, Crossbowmen
 //!   over nothing; both may also capture by moving.
 //! * **King's morale** (Version C): a piece adjacent to its own King, orthogonally or diagonally (8
@@ -46,7 +50,7 @@
 //!   category, attacking and defending.
 //! * **Check**: an action that leaves one's own King capturable is illegal. No legal action: checkmate
 //!   (the other side wins) when in check, else stalemate (draw). Threefold repetition (same position,
-//!   terrain, side to move, reserve and storm state) and 100 plies without a capture are draws.
+//!   terrain, side to move, reserve, storm state and spent Fortresses) and 100 plies without a capture are draws.
 //! * **Options**: `large_board` (10x10), `dragon_reserve` ([`CairdAction::Place`] on any empty cell of the
 //!   own home zone; on the hexagon **\[decision\]** the own home area only, never no-man's-land nor the
 //!   enemy's home), `super_trebuchets` (Trebuchet shots pass over every piece), `dragonfyre` (the Dragon
@@ -60,7 +64,8 @@
 //!   `super_trebuchets` any piece may be in between.
 //! * The Fortress class belongs to the piece while it stands in the Fortress: it attacks out of the
 //!   Fortress (a move-capture that leaves it, or a shot) and is attacked there as a special of its
-//!   level; once it has left, the effect has ended. The King is never changed by the Fortress or by
+//!   level; once it has left, or has shot a piece outside (the rules' decision above), the effect
+//!   has ended. The shot itself is still made as a special. The King is never changed by the Fortress or by
 //!   morale.
 //! * Morale is judged where the pieces stand before the action.
 //! * The Fortress costs 1 to enter. Dragons ignore costs and the Fortress halt; they fly over
@@ -123,14 +128,16 @@
 //!   "board": "TEHKDHET/CLSSSSLC/…",
 //!   "terrain": "...c..../ff....ff/…",
 //!   "to_move": 0, "dragon_in_reserve": [false, false], "storm": [null, null],
-//!   "ply": 0, "quiet_plies": 0, "history": [1234], "outcome": null }
+//!   "fortress_spent": [false, false], "ply": 0, "quiet_plies": 0, "history": [1234], "outcome": null }
 //! ```
 //! `board` and `terrain` list one character per cell row by row (squares: rank 1 first, files a..;
 //! hex: row a first), rows separated by `/` (ignored when read). Pieces: `K D E T C H L S R M`, upper
 //! case White, lower case Black, `.` empty. Terrain: `.` Grassland, `h` Hills, `f` Forest, `w` Water,
 //! `c` Fortress, `b` burning. `phase` is `setup` (then `setups` holds each committed plan, board
 //! empty) or `play`. `storm[s]` is the ply at which seat `s`'s piece entered the enemy Fortress
-//! (castle storming). `quiet_plies` counts plies since the last capture; `history` holds the position
+//! (castle storming). `fortress_spent[h]` says that the piece in the Fortress of seat `h`'s half has
+//! shot a piece outside since it entered, so that it no longer fights as a special there (omitted:
+//! `false`). `quiet_plies` counts plies since the last capture; `history` holds the position
 //! hashes since the last irreversible action (it may be omitted: it is then restarted).
 //! `outcome` is set once the game is over.
 
@@ -317,6 +324,10 @@ pub struct StateRepr {
     pub dragon_in_reserve: [bool; 2],
     #[serde(default)]
     pub storm: [Option<u32>; 2],
+    /// Per half (White's first): whether the piece in that half's Fortress has shot a piece outside
+    /// since it entered, which ends its Fortress effect while it stays there (Version C).
+    #[serde(default)]
+    pub fortress_spent: [bool; 2],
     #[serde(default)]
     pub ply: u32,
     #[serde(default)]
@@ -430,6 +441,7 @@ impl CairdCyvasse {
             to_move: to_move.0,
             dragon_in_reserve: [false; 2],
             storm: [None; 2],
+            fortress_spent: [false; 2],
             ply: 0,
             quiet_plies: 0,
             history: Vec::new(),
@@ -519,7 +531,9 @@ impl CairdCyvasse {
             u64::from(self.reserve[0])
                 | u64::from(self.reserve[1]) << 1
                 | u64::from(self.ruin_ready(0)) << 2
-                | u64::from(self.ruin_ready(1)) << 3,
+                | u64::from(self.ruin_ready(1)) << 3
+                | u64::from(self.pos.fort_spent[0]) << 4
+                | u64::from(self.pos.fort_spent[1]) << 5,
         );
         h
     }
@@ -744,6 +758,7 @@ impl CairdCyvasse {
             to_move: self.to_move,
             dragon_in_reserve: self.reserve,
             storm: self.storm,
+            fortress_spent: self.pos.fort_spent,
             ply: self.ply,
             quiet_plies: self.quiet,
             history: self.history.clone(),
@@ -819,6 +834,7 @@ impl TryFrom<StateRepr> for CairdCyvasse {
                 })? as u8;
         }
         pos.refresh(geo);
+        pos.fort_spent = r.fortress_spent;
         if r.to_move > 1 {
             return Err(format!("to_move is {}; seats are 0 and 1", r.to_move));
         }
@@ -1419,6 +1435,14 @@ impl Game for CairdCyvasse {
                         "storm[{s}] is set but no piece of {name} holds the enemy Fortress since an earlier ply"
                     ));
                 }
+            }
+        }
+        for h in 0..2 {
+            let f = self.pos.forts[h];
+            if self.pos.fort_spent[h] && (f == NONE || self.pos.board[f as usize] == 0) {
+                return Err(format!(
+                    "fortress_spent[{h}] is set but no piece stands in that half's Fortress"
+                ));
             }
         }
         if self.quiet > self.ply {

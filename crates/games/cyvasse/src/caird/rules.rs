@@ -161,19 +161,44 @@ pub struct Pos {
     pub kings: [u8; 2],
     /// The cell of the Fortress in each side's half (`NONE` when there is none or it was ruined).
     pub forts: [u8; 2],
+    /// Per half (as `forts`): whether the piece standing in that Fortress has captured outside
+    /// without moving (a shot) since it entered. Its Fortress effect has then ended: it fights at
+    /// its own class until it leaves, and gains the effect again only by entering a Fortress anew.
+    pub fort_spent: [bool; 2],
 }
 
 impl Pos {
+    /// Whether the piece in the Fortress on `cell` has spent its Fortress effect (see
+    /// [`Pos::fort_spent`]); false for any other cell.
+    #[inline]
+    pub fn fortress_spent_at(&self, cell: u8) -> bool {
+        (self.forts[0] == cell && self.fort_spent[0])
+            || (self.forts[1] == cell && self.fort_spent[1])
+    }
+
+    /// A piece entered or left `cell`: if it is a Fortress, its effect is whole again (the piece
+    /// that spent it has gone; one that enters gains it anew).
+    #[inline]
+    fn fortress_changed(&mut self, cell: u8) {
+        for h in 0..2 {
+            if self.forts[h] == cell {
+                self.fort_spent[h] = false;
+            }
+        }
+    }
+
     pub fn empty() -> Pos {
         Pos {
             board: [0; MAX_CELLS],
             terrain: [GRASS; MAX_CELLS],
             kings: [NONE; 2],
             forts: [NONE; 2],
+            fort_spent: [false; 2],
         }
     }
 
-    /// Recomputes the King and Fortress cells from the arrays.
+    /// Recomputes the King and Fortress cells from the arrays (`fort_spent` is kept: it is a fact of
+    /// the game's history, not of the arrays).
     pub fn refresh(&mut self, geo: &Geo) {
         self.kings = [NONE; 2];
         self.forts = [NONE; 2];
@@ -324,7 +349,8 @@ impl Rules {
     }
 
     /// The class a piece fights with where it stands: King's morale (elite next to its King) and the
-    /// Fortress (a special of its level). Version C only.
+    /// Fortress (a special of its level, unless its effect ended with a shot: [`Pos::fort_spent`]).
+    /// Version C only.
     #[inline]
     fn class(&self, pos: &Pos, cell: u8, kind: u8, side: u8) -> (u8, bool) {
         let (mut cat, mut elite) = CLASS[kind as usize];
@@ -333,7 +359,7 @@ impl Rules {
             if k != NONE && self.geo.adjacent(cell, k) {
                 elite = true;
             }
-            if pos.terrain[cell as usize] == FORTRESS {
+            if pos.terrain[cell as usize] == FORTRESS && !pos.fortress_spent_at(cell) {
                 cat = CAT_SPECIAL;
             }
         }
@@ -674,6 +700,8 @@ impl Rules {
                 }
                 pos.board[to as usize] = p;
                 pos.board[from as usize] = 0;
+                pos.fortress_changed(from);
+                pos.fortress_changed(to);
                 let kind = kind_of(p);
                 if kind == KING {
                     pos.kings[side as usize] = to;
@@ -695,6 +723,15 @@ impl Rules {
                     }
                 }
                 pos.board[to as usize] = 0;
+                pos.fortress_changed(to);
+                // A capture outside that does not move the piece ends its Fortress effect.
+                if q != 0 {
+                    for h in 0..2 {
+                        if pos.forts[h] == from {
+                            pos.fort_spent[h] = true;
+                        }
+                    }
+                }
                 let t = pos.terrain[to as usize];
                 if self.wildfyre && t == WATER {
                     pos.terrain[to as usize] = BURNING;
@@ -707,6 +744,7 @@ impl Rules {
             }
             CairdAction::Place { to } => {
                 pos.board[to as usize] = piece(DRAGON, side);
+                pos.fortress_changed(to);
             }
             CairdAction::Ruin { at } => {
                 self.ruin(pos, at);
@@ -719,9 +757,10 @@ impl Rules {
 
     fn ruin(&self, pos: &mut Pos, cell: u8) {
         pos.terrain[cell as usize] = FOREST;
-        for f in pos.forts.iter_mut() {
-            if *f == cell {
-                *f = NONE;
+        for h in 0..2 {
+            if pos.forts[h] == cell {
+                pos.forts[h] = NONE;
+                pos.fort_spent[h] = false;
             }
         }
     }
