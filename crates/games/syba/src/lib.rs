@@ -103,7 +103,9 @@
 //!   terminal drawing); it has no effect in the engine, and nothing makes anyone keep it.
 //! * **Give**: resources move as far as the giver has them, capped at 40 for the receiver; a given
 //!   unit is discarded and the receiver places their own chip of that type Exhausted in the same area
-//!   (taking the hero card), or it is lost without a free chip; a given city is captured by the
+//!   (taking the hero card), or it is lost without a free chip; **\[decision\]** like every unit
+//!   placed on the board (the guide's rule, whose only exception is Start With), the received unit
+//!   cannot move or be exhausted in the turn it was received; a given city is captured by the
 //!   receiver (and may be recaptured the same turn).
 //! * **Discard / Destroy**: Destroyed heroes, buildings and cities leave the game; chips return to
 //!   their owner's supply; discarded spells return to the pile.

@@ -1289,7 +1289,9 @@ impl Syba {
     }
 
     /// Give a unit: it is discarded and the receiver places their own chip of that type Exhausted in
-    /// the same area (taking the hero card); without a free chip the unit is lost.
+    /// the same area (taking the hero card); without a free chip the unit is lost. Like every unit
+    /// placed on the board, the received one cannot move or be exhausted in the turn it was received
+    /// (`fresh`, the rules' \[decision\]).
     fn give_unit(&mut self, to: u8, id: u32) {
         let Some(i) = self.unit_index(id) else {
             return;
@@ -1300,7 +1302,7 @@ impl Syba {
             None => true,
         };
         if ok {
-            self.place(to, u.kind, u.area, false);
+            self.place(to, u.kind, u.area, true);
             if let Some(last) = self.units.last_mut() {
                 last.exhausted = true;
             }

@@ -1029,6 +1029,57 @@ fn give_unit_receiver_places_own_chip_exhausted_or_it_is_lost() {
 }
 
 #[test]
+fn give_unit_received_unit_cannot_move_that_turn_decision() {
+    // [decision] (Give a unit): like every unit placed on the board, a received unit cannot move or
+    // be exhausted in the turn it was received. P1 asks for P2's Knight next to P1's city.
+    let mut g = duel();
+    g.players[0].resources = [0, 20, 0];
+    let theirs = put(&mut g, 1, UnitKind::Knight, "heran");
+    let mine = put(&mut g, 0, UnitKind::Soldier, "kaul");
+    ok(&mut g, 0, "trade P2");
+    ok(&mut g, 0, &format!("ask u{theirs}"));
+    ok(&mut g, 0, "propose");
+    ok(&mut g, 1, "accept");
+    assert_eq!(to_act(&g), 0, "P1's turn goes on");
+    let got = g
+        .units
+        .iter()
+        .find(|u| u.owner == 0 && u.kind == UnitKind::Knight)
+        .unwrap()
+        .clone();
+    assert_eq!(got.area, area("heran"));
+    assert!(
+        got.exhausted && got.fresh,
+        "arrives Exhausted, placed this turn"
+    );
+    let legal = g.legal_actions_vec(0);
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::Move { unit, .. } if *unit == got.id)),
+        "the received Knight has no move this turn: {legal:?}"
+    );
+    assert!(
+        legal
+            .iter()
+            .any(|a| matches!(a, Action::Move { unit, .. } if *unit == mine)),
+        "P1's own Soldier still moves"
+    );
+    let to = content().adjacent[area("heran") as usize][0];
+    let id = content().areas[to as usize].id.clone();
+    refused(&mut g, 0, &format!("move u{} {id}", got.id));
+    // From P1's next turn on it is an ordinary unit.
+    ok(&mut g, 0, "end");
+    ok(&mut g, 1, "end");
+    assert!(!unit(&g, got.id).fresh);
+    assert!(
+        g.legal_actions_vec(0)
+            .iter()
+            .any(|a| matches!(a, Action::Move { unit, .. } if *unit == got.id))
+    );
+}
+
+#[test]
 fn give_resources_capped_at_forty() {
     let mut g = duel();
     g.players[0].resources = [0, 10, 0];
