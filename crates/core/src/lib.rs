@@ -306,6 +306,9 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
 
     /// Appends the exact list of legal actions of `seat` to `out` (which the caller has cleared).
     /// Nothing is appended for a seat that owes no decision.
+    ///
+    /// The list depends only on what `seat` may see (its [`Game::view`]): states that look the same
+    /// to the seat give it the same list in the same order (clients receive it with every view).
     fn legal_actions(&self, seat: Seat, out: &mut Vec<Self::Action>);
 
     /// Whether `legal_actions(seat)` is only a representative sample of the legal actions: true for a
