@@ -6,6 +6,7 @@
 //!       GAME AGENT,AGENT[,...] GAMES [TIME_MS|-] [NAME=VALUE...]
 //! arena summarise FILE
 //! arena bench [SECONDS]
+//! arena turns [--seed N] [--max-turns N] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]
 //! ```
 //!
 //! A tournament prints a line per finished game on stderr (the running score of every pair) and each
@@ -14,6 +15,8 @@
 //! (a killed run resumes where it stopped); `summarise FILE` prints the pairs' results of such a file.
 //! `--iterations N` gives every searching agent without its own `:N` the budget N (iterations or
 //! alpha-beta nodes). `bench` prints `tabula bench`'s figures for every game as JSON lines.
+//! `turns` measures how long each agent's turns are in self-play (steps per turn, thinking seconds per
+//! turn and per round; see [`turns`]).
 //! Defaults: seed 1, one thread per core, 3000 actions per game at most.
 
 use std::path::PathBuf;
@@ -21,11 +24,15 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use tabula_ai::AgentSpec;
+use tabula_ai::games::GameFn;
+use tabula_ai::knowledge::stable_hash;
 use tabula_ai::tournament::{self, Progress, ResultsFile, TournamentConfig, TournamentReport};
+use tabula_ai::{AgentSpec, InfoSet, Knowledge, decide};
+use tabula_core::record::Match;
+use tabula_core::{Actor, Seat, ToAct};
 
 const USAGE: &str = "usage: arena [--results FILE] [--iterations N] [--threads N] [--seed N] \
-[--max-actions N] GAME AGENT,AGENT[,...] GAMES [TIME_MS|-] [NAME=VALUE...]\n       arena summarise FILE\n       arena bench [SECONDS]";
+[--max-actions N] GAME AGENT,AGENT[,...] GAMES [TIME_MS|-] [NAME=VALUE...]\n       arena summarise FILE\n       arena bench [SECONDS]\n       arena turns [--seed N] [--max-turns N] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]";
 
 fn print_pairs(report: &TournamentReport) {
     for p in &report.pairs {
@@ -53,6 +60,23 @@ fn number<T: std::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T,
         .ok_or_else(|| format!("{flag} needs a number"))
 }
 
+/// Game options from `NAME=VALUE` arguments (`null` when there are none).
+fn parse_options(pairs: &[String]) -> Result<serde_json::Value, String> {
+    let mut options = serde_json::Map::new();
+    for pair in pairs {
+        let (k, v) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("options are NAME=VALUE, not {pair}"))?;
+        let value = serde_json::from_str(v).unwrap_or(serde_json::Value::String(v.to_string()));
+        options.insert(k.to_string(), value);
+    }
+    Ok(if options.is_empty() {
+        serde_json::Value::Null
+    } else {
+        serde_json::Value::Object(options)
+    })
+}
+
 fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("bench") => {
@@ -67,6 +91,7 @@ fn run(args: &[String]) -> Result<(), String> {
             }
             return Ok(());
         }
+        Some("turns") => return turns(&args[1..]),
         Some("summarise" | "summarize") => {
             let path = args.get(1).ok_or(USAGE)?;
             let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
@@ -109,14 +134,7 @@ fn run(args: &[String]) -> Result<(), String> {
             Some(&t.to_string()),
         )?)),
     };
-    let mut options = serde_json::Map::new();
-    for pair in rest.iter().skip(4) {
-        let (k, v) = pair
-            .split_once('=')
-            .ok_or_else(|| format!("options are NAME=VALUE, not {pair}"))?;
-        let value = serde_json::from_str(v).unwrap_or(serde_json::Value::String(v.to_string()));
-        options.insert(k.to_string(), value);
-    }
+    let options = parse_options(&rest[4.min(rest.len())..])?;
     let mut agents = Vec::new();
     for a in rest[1].split(',') {
         let mut s: AgentSpec = a.parse().map_err(|e: tabula_ai::AiError| e.to_string())?;
@@ -130,11 +148,7 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     let cfg = TournamentConfig {
         game: rest[0].clone(),
-        options: if options.is_empty() {
-            serde_json::Value::Null
-        } else {
-            serde_json::Value::Object(options)
-        },
+        options,
         agents,
         games_per_pair: number("GAMES", rest.get(2))?,
         seed,
@@ -186,6 +200,163 @@ fn run(args: &[String]) -> Result<(), String> {
     print_pairs(&report);
     println!("elapsed {:.0} s", start.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// `arena turns`: how long AI turns are. Each agent plays `GAMES` games against itself (every seat),
+/// each stopped after `--max-turns` turns; a **turn** is a seat's run of consecutive actions (chance
+/// skipped), a **round** runs from one start of the first seat's turn to the next. Prints, per
+/// agent, the steps per turn (median, 90th percentile, max) and the thinking seconds per turn and per
+/// round (median, max; the CPU time of `decide` on its one thread).
+fn turns(args: &[String]) -> Result<(), String> {
+    let mut seed = 1u64;
+    let mut max_turns = 60u64;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--seed" => seed = number(a, it.next())?,
+            "--max-turns" => max_turns = number(a, it.next())?,
+            _ => rest.push(a.clone()),
+        }
+    }
+    if rest.len() < 3 {
+        return Err(TURNS_USAGE.into());
+    }
+    let options = parse_options(&rest[3..])?;
+    let games: u32 = number("GAMES", rest.get(2))?;
+    println!(
+        "| game | agent | games | turns | steps/turn median | p90 | max | s/turn median | max | s/round median | max |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    for a in rest[1].split(',') {
+        let spec: AgentSpec = a.parse().map_err(|e: tabula_ai::AiError| e.to_string())?;
+        let mut all = TurnLog::default();
+        for g in 0..games {
+            let log = tabula_ai::games::with_game(
+                &rest[0],
+                PlayTurns {
+                    options: &options,
+                    spec: &spec,
+                    seed: seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g)),
+                    max_turns,
+                },
+            )
+            .ok_or_else(|| format!("unknown game {}", rest[0]))??;
+            all.steps.extend(log.steps);
+            all.turn_secs.extend(log.turn_secs);
+            all.round_secs.extend(log.round_secs);
+        }
+        let steps: Vec<f64> = all.steps.iter().map(|&s| s as f64).collect();
+        println!(
+            "| {} | {spec} | {games} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            rest[0],
+            steps.len(),
+            quantile(&steps, 0.5),
+            quantile(&steps, 0.9),
+            quantile(&steps, 1.0),
+            quantile(&all.turn_secs, 0.5),
+            quantile(&all.turn_secs, 1.0),
+            quantile(&all.round_secs, 0.5),
+            quantile(&all.round_secs, 1.0),
+        );
+    }
+    Ok(())
+}
+
+/// The CPU time this thread has run, in seconds (`/proc/thread-self/schedstat`; a shared machine's
+/// load does not inflate it as it does wall-clock time), or 0 where it cannot be read.
+fn thread_cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0.0, |ns| ns as f64 / 1e9)
+}
+
+const TURNS_USAGE: &str =
+    "usage: arena turns [--seed N] [--max-turns N] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]";
+
+/// The `q`-quantile (nearest rank) of `v`; 0 for an empty list.
+fn quantile(v: &[f64], q: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let i = ((q * s.len() as f64).ceil() as usize).clamp(1, s.len()) - 1;
+    s[i]
+}
+
+#[derive(Default)]
+struct TurnLog {
+    steps: Vec<u64>,
+    turn_secs: Vec<f64>,
+    round_secs: Vec<f64>,
+}
+
+struct PlayTurns<'a> {
+    options: &'a serde_json::Value,
+    spec: &'a AgentSpec,
+    seed: u64,
+    max_turns: u64,
+}
+
+impl GameFn for PlayTurns<'_> {
+    type Output = Result<TurnLog, String>;
+    fn call<G: Knowledge>(self) -> Self::Output {
+        let options: G::Options =
+            tabula_core::options::parse_json(self.options).map_err(|e| e.to_string())?;
+        let mut m = Match::<G>::new(options, self.seed).map_err(|e| e.to_string())?;
+        let mut log = TurnLog::default();
+        // The turn in progress: its seat, actions and seconds; the round's seconds so far.
+        let mut current: Option<(Seat, u64, f64)> = None;
+        let mut first_seat: Option<Seat> = None;
+        let mut round = 0.0f64;
+        let mut n = 0u64;
+        loop {
+            m.resolve_chance().map_err(|e| e.to_string())?;
+            let seat = match m.to_act() {
+                ToAct::Seat(s) => s,
+                ToAct::Seats(list) => match list.first() {
+                    Some(&s) => s,
+                    None => break,
+                },
+                ToAct::Chance => continue,
+                ToAct::Over(_) => break,
+            };
+            if current.is_none_or(|(s, _, _)| s != seat) {
+                if let Some((_, steps, secs)) = current.take() {
+                    log.steps.push(steps);
+                    log.turn_secs.push(secs);
+                }
+                if log.steps.len() as u64 >= self.max_turns {
+                    break;
+                }
+                if *first_seat.get_or_insert(seat) == seat && !log.steps.is_empty() {
+                    log.round_secs.push(round);
+                    round = 0.0;
+                }
+                current = Some((seat, 0, 0.0));
+            }
+            let info = InfoSet::new(m.state(), seat).map_err(|e| e.to_string())?;
+            let start = thread_cpu_seconds();
+            let (action, _) = decide(self.spec, &info, stable_hash(&(self.seed, n)))
+                .map_err(|e| e.to_string())?;
+            let secs = thread_cpu_seconds() - start;
+            round += secs;
+            if let Some(c) = current.as_mut() {
+                c.1 += 1;
+                c.2 += secs;
+            }
+            m.apply(Actor::Seat(seat), action)
+                .map_err(|e| e.to_string())?;
+            n += 1;
+        }
+        if let Some((_, steps, secs)) = current {
+            log.steps.push(steps);
+            log.turn_secs.push(secs);
+        }
+        Ok(log)
+    }
 }
 
 fn main() -> ExitCode {

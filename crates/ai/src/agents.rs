@@ -261,15 +261,28 @@ fn greedy_value<G: Knowledge>(state: &G, seat: Seat, rng: &mut GameRng, chance_d
     }
 }
 
+/// The greedy choice: the best value one action ahead (a turn left in progress scored as if it ended
+/// there); among equal values the action that ends a
+/// turn in progress ([`Knowledge::closing_action`]: a turn goes on only for a gain), then the highest
+/// [`Knowledge::action_priority`], then the seeded shuffle.
 fn greedy<G: Knowledge>(state: &G, seat: Seat, rng: &mut GameRng) -> Option<G::Action> {
     let mut actions = crate::knowledge::agent_actions_vec(state, seat);
     actions.shuffle(rng);
-    let mut best: Option<(f64, i32, usize)> = None;
+    let close = state.closing_action();
+    let mut best: Option<(f64, (bool, i32), usize)> = None;
     for (i, a) in actions.iter().enumerate() {
         let mut next = state.clone();
         next.apply_trusted(Actor::Seat(seat), a);
+        // A turn left in progress is scored as if it ended there, as alpha-beta scores its leaves
+        // (Kyo: ending a turn runs the quiet-turn count, which a position left in the middle of a
+        // Mana chain has not yet paid).
+        if next.to_act() == ToAct::Seat(seat)
+            && let Some(c) = next.closing_action()
+        {
+            next.apply_trusted(Actor::Seat(seat), &c);
+        }
         let v = greedy_value(&next, seat, rng, 0);
-        let p = state.action_priority(a);
+        let p = (close.as_ref() == Some(a), state.action_priority(a));
         if best.is_none_or(|(bv, bp, _)| v > bv + 1e-12 || (v > bv - 1e-12 && p > bp)) {
             best = Some((v, p, i));
         }

@@ -23,6 +23,22 @@
 //!   quiescence search to follow; scored as it stood, a line where the same side keeps acting up to
 //!   the depth never met the opponent's answer, and Kyo's level5 preferred aimless Mana chains at
 //!   home to moves that end its turn (games drawn by the 100-turn rule).
+//! * **The shortest way** (issue 38: level 5 played Kyo Mana chains of 24 and 45 steps looping in its
+//!   own corner). Two causes, two remedies, both confined to the root seat's own turn (the one the
+//!   search decides a step of):
+//!   - *The horizon*: the depth counts actions, so each further step of the root's turn left the
+//!     opponent's answer one action less deep, and a chain could choose how deep the opponent looked
+//!     (the odd/even swing of a quiet position is worth more than a square of progress). The first
+//!     [`AlphaBetaConfig::free_turn_actions`] actions of the root's turn after which it still acts
+//!     consume no depth: a turn that stops at once and one that goes on for a few more steps meet
+//!     the same answer.
+//!   - *Ties*: every action of the root's turn, the closing one included, costs
+//!     [`AlphaBetaConfig::turn_action_cost`] in the root's score, so among lines of equal outcome
+//!     the search takes the one whose turn is shortest, and a turn goes on only while its next
+//!     action gains more than it costs (before, a step that changed nothing the evaluation sees —
+//!     chips moved about, a sideways step — tied with `EndTurn`, and the tie went to the step,
+//!     ordered first). The cost is an edge cost, added where the action is taken, so a stored value
+//!     covers only the rest of the turn below its node (Kyo's key includes the turn's state).
 //! * **Scores**: from the root seat's side; a win is `WIN - ply` (prefer quick wins, slow losses); a
 //!   non-final leaf is `(eval[root] - eval[other]) * 10_000` from [`Knowledge::evaluate`] (0 without one).
 
@@ -36,6 +52,11 @@ use crate::knowledge::{Knowledge, stable_hash};
 
 /// The value of a won game at ply 0.
 pub const WIN: i32 = 1_000_000;
+/// The default [`AlphaBetaConfig::turn_action_cost`]: 1/1000 of the evaluation's range (±10,000), about
+/// a twelfth of one Kyo pawn's step nearer the enemy King.
+pub const TURN_ACTION_COST: i32 = 10;
+/// The default [`AlphaBetaConfig::free_turn_actions`].
+pub const FREE_TURN_ACTIONS: u32 = 3;
 const INF: i32 = i32::MAX / 2;
 
 /// How the search runs.
@@ -52,6 +73,13 @@ pub struct AlphaBetaConfig {
     /// Quiescence search: at most this many tactical actions ([`Knowledge::is_tactical`]) past the
     /// nominal depth (0: none).
     pub quiescence_depth: u32,
+    /// What each action of the root seat's own turn costs in the root's score (see the module
+    /// docs: among lines of equal outcome the search takes the one whose turn is shortest).
+    pub turn_action_cost: i32,
+    /// How many actions of the root seat's own turn, after which it still acts, consume no depth
+    /// (see the module docs): the opponent's answer is searched to the same depth however long
+    /// the turn, up to this many extra actions.
+    pub free_turn_actions: u32,
 }
 
 impl Default for AlphaBetaConfig {
@@ -62,6 +90,8 @@ impl Default for AlphaBetaConfig {
             deadline: None,
             tt_bits: 16,
             quiescence_depth: 6,
+            turn_action_cost: TURN_ACTION_COST,
+            free_turn_actions: FREE_TURN_ACTIONS,
         }
     }
 }
@@ -131,6 +161,22 @@ impl<G: Knowledge> Searcher<'_, G> {
         }
     }
 
+    /// What an action costs at a node: [`AlphaBetaConfig::turn_action_cost`] while the root seat is
+    /// still in the turn the search started in (`root_turn`), else nothing.
+    fn turn_cost(&self, root_turn: bool) -> i32 {
+        if root_turn {
+            self.cfg.turn_action_cost
+        } else {
+            0
+        }
+    }
+
+    /// Whether `child` (reached by an action of the root's turn when `root_turn`) is still in that
+    /// turn: the root seat acts again.
+    fn still_root_turn(&self, root_turn: bool, child: &G) -> bool {
+        root_turn && child.to_act() == ToAct::Seat(self.root)
+    }
+
     fn tick(&mut self) -> Result<(), Aborted> {
         self.stats.nodes += 1;
         if self.stats.nodes > self.cfg.max_nodes {
@@ -185,10 +231,13 @@ impl<G: Knowledge> Searcher<'_, G> {
         mut alpha: i32,
         mut beta: i32,
         qdepth: u32,
+        root_turn: bool,
     ) -> Result<i32, Aborted> {
         let ToAct::Seat(mover) = state.to_act() else {
             return Ok(self.leaf_value(state, ply));
         };
+        // Each action of the root's own turn costs `cost` (see the module docs).
+        let cost = self.turn_cost(root_turn);
         // In the middle of a turn, standing pat means ending the turn there.
         let stand = match state.closing_action() {
             Some(close) => {
@@ -196,9 +245,10 @@ impl<G: Knowledge> Searcher<'_, G> {
                 let mut child = state.clone();
                 child.apply_trusted(Actor::Seat(mover), &close);
                 if matches!(child.to_act(), ToAct::Over(_)) {
-                    self.leaf_value(&child, ply + 1)
+                    self.leaf_value(&child, ply + 1) - cost
                 } else {
-                    self.quiesce(&child, ply + 1, alpha, beta, qdepth)?
+                    let next = self.still_root_turn(root_turn, &child);
+                    self.quiesce(&child, ply + 1, alpha + cost, beta + cost, qdepth, next)? - cost
                 }
             }
             None => self.leaf_value(state, ply),
@@ -231,9 +281,10 @@ impl<G: Knowledge> Searcher<'_, G> {
             let mut child = state.clone();
             child.apply_trusted(Actor::Seat(mover), a);
             let v = if matches!(child.to_act(), ToAct::Over(_)) {
-                self.leaf_value(&child, ply + 1)
+                self.leaf_value(&child, ply + 1) - cost
             } else {
-                self.quiesce(&child, ply + 1, alpha, beta, qdepth - 1)?
+                let next = self.still_root_turn(root_turn, &child);
+                self.quiesce(&child, ply + 1, alpha + cost, beta + cost, qdepth - 1, next)? - cost
             };
             if maximizing {
                 best = best.max(v);
@@ -256,6 +307,8 @@ impl<G: Knowledge> Searcher<'_, G> {
         ply: u32,
         mut alpha: i32,
         mut beta: i32,
+        root_turn: bool,
+        free: u32,
     ) -> Result<i32, Aborted> {
         self.tick()?;
         let to_act = state.to_act();
@@ -263,7 +316,14 @@ impl<G: Knowledge> Searcher<'_, G> {
             return Ok(self.leaf_value(state, ply));
         }
         if depth == 0 {
-            return self.quiesce(state, ply, alpha, beta, self.cfg.quiescence_depth);
+            return self.quiesce(
+                state,
+                ply,
+                alpha,
+                beta,
+                self.cfg.quiescence_depth,
+                root_turn,
+            );
         }
         if to_act == ToAct::Chance {
             let mut outcomes = Vec::new();
@@ -279,7 +339,8 @@ impl<G: Knowledge> Searcher<'_, G> {
             for (a, p) in &outcomes {
                 let mut child = state.clone();
                 child.apply_trusted(Actor::Chance, a);
-                sum += p * f64::from(self.search(&child, depth - 1, ply + 1, -INF, INF)?);
+                sum +=
+                    p * f64::from(self.search(&child, depth - 1, ply + 1, -INF, INF, false, 0)?);
             }
             return Ok((sum / total.max(f64::MIN_POSITIVE)).round() as i32);
         }
@@ -315,10 +376,13 @@ impl<G: Knowledge> Searcher<'_, G> {
         let (alpha0, beta0) = (alpha, beta);
         let mut best = if maximizing { -INF } else { INF };
         let mut best_action = None;
+        let cost = self.turn_cost(root_turn);
         for a in &actions {
             let mut child = state.clone();
             child.apply_trusted(Actor::Seat(mover), a);
-            let v = self.search(&child, depth - 1, ply + 1, alpha, beta)?;
+            let next = self.still_root_turn(root_turn, &child);
+            let (d, f) = child_depth(depth, next, free);
+            let v = self.search(&child, d, ply + 1, alpha + cost, beta + cost, next, f)? - cost;
             if (maximizing && v > best) || (!maximizing && v < best) {
                 best = v;
                 best_action = Some(a.clone());
@@ -366,6 +430,16 @@ impl<G: Knowledge> Searcher<'_, G> {
     }
 }
 
+/// The depth and free continuations left below an action taken at `depth` with `free` left: an
+/// action after which the root seat's turn goes on (`continues`) is free while any are left.
+fn child_depth(depth: u32, continues: bool, free: u32) -> (u32, u32) {
+    if continues && free > 0 {
+        (depth, free - 1)
+    } else {
+        (depth.saturating_sub(1), free)
+    }
+}
+
 /// Searches `state` for `root` (which must owe the decision) and returns the chosen action, or `None`
 /// when `root` has no legal action. `state` must be a perfect-information two-player state: the caller
 /// checks [`Knowledge::perfect_information`].
@@ -405,8 +479,11 @@ pub fn search<G: Knowledge>(
         for (i, a) in actions.iter().enumerate() {
             let mut child = state.clone();
             child.apply_trusted(Actor::Seat(root), a);
-            let v = match s.search(&child, depth - 1, 1, alpha, INF) {
-                Ok(v) => v,
+            let cost = s.turn_cost(true);
+            let next = s.still_root_turn(true, &child);
+            let (d, f) = child_depth(depth, next, cfg.free_turn_actions);
+            let v = match s.search(&child, d, 1, alpha + cost, INF, next, f) {
+                Ok(v) => v - cost,
                 Err(Aborted) => break 'deepen,
             };
             values[i] = v;

@@ -34,8 +34,10 @@ pub trait Knowledge: Game {
 
     /// Drops legal actions that agents should never consider because they only undo an earlier step
     /// of the same decision, so that a search cannot go round in circles without progress (Syba: in a
-    /// unit selection, which starts with every unit chosen, re-adding a unit held back). Must keep at
-    /// least one action of a non-empty list. Default: keeps every action. `random` ignores it.
+    /// unit selection, which starts with every unit chosen, re-adding a unit held back), or because a
+    /// policy composes the decision in a few steps (Syba: a trade is one proposal of a few
+    /// resources). Must keep at least one action of a non-empty list. Default: keeps every action.
+    /// `random` ignores it.
     fn prune_actions(&self, actions: &mut Vec<Self::Action>) {
         let _ = actions;
     }

@@ -48,6 +48,11 @@
 //!   minimises or maximises by who acts at each node, so a seat acting twice in a row is fine); a
 //!   leaf in the middle of a turn is scored as if the turn ended there
 //!   ([`Knowledge::closing_action`]), so that the opponent's answer is never skipped.
+//! * An AI turn takes the shortest way among equal outcomes: alpha-beta charges a small cost for
+//!   each action of its own turn and lets the first few of them consume no depth (so a longer turn
+//!   cannot push the opponent's answer past the horizon; see [`alphabeta`]); `greedy` ends a turn
+//!   in progress rather than take an action worth no more. Syba trades are composed as one
+//!   proposal of a few resources a turn, or none ([`games::syba`]).
 //! * Simultaneous decisions (the Cyvasse setup) are answered by the setup policy; inside a search
 //!   (only `uct`, which has no knowledge) the first seat owing a decision is expanded first.
 //! * Chance nodes with at most 64 listed outcomes branch in the MCTS tree; others (shuffles) are

@@ -19,8 +19,9 @@
 //!   progress) do not fade, so progress keeps its weight near the 100-turn draw.
 //!
 //! **Tactical actions** (followed by alpha-beta's quiescence search past its depth): captures.
-//! **Closing action** (a search leaf in the middle of a turn is scored after it): `EndTurn`, once
-//! the turn has an action.
+//! **Closing action** (a search leaf in the middle of a turn is scored after it; among equal
+//! outcomes the agents end a turn rather than go on: see [`crate::alphabeta`]): `EndTurn`, once the
+//! turn has an action.
 //!
 //! **Move ordering**: captures first (by the value of the captured pawn, the King above all), then
 //! steps onto enemy Mana, then other steps, deploys, turn ends and shuffles last.

@@ -15,9 +15,20 @@
 //! chosen) `confirm` comes first, then re-adding a unit, then holding one back, `withdraw` last.
 //! Playouts attack or buy when they can half of the time, never open trades, and confirm a
 //! selection at once (everything in Reach attacks; the whole army moves).
+//!
+//! **Trades** (the policy every agent but `random` follows, through [`Knowledge::prune_actions`]): a
+//! trade is composed one item at a time, and the evaluation does not change until the partner
+//! accepts, so a search saw every item as worth the same as ending the composition and composed
+//! offers item by item for hundreds of actions (level 5: 444 actions in 4 turns). An agent opens at
+//! most [`AI_TRADES_PER_TURN`] trade a turn and composes it as one complete proposal: resources
+//! only (units and cities, worth far more than the evaluation's trade margin, are never offered or
+//! asked), one kind of resource given for one other kind, at most [`TRADE_ITEMS`] of each, and it
+//! proposes only a real exchange (something on both sides) — or cancels. A composition is at most
+//! `1 + 2 × TRADE_ITEMS + 1` actions (open, items, propose or cancel). Notes (free text) are never
+//! written. Answering a proposal (accept or decline) is searched as any decision.
 
 use syba::Syba;
-use syba::state::{Pending, UnitKind};
+use syba::state::{Bundle, Pending, TradeItem, UnitKind};
 use tabula_core::rand::RngExt;
 use tabula_core::{Actor, Game, GameRng, Seat};
 
@@ -55,6 +66,59 @@ fn seat_values(s: &Syba) -> Vec<f64> {
         }
     }
     v
+}
+
+/// The most resources of each side of a trade an agent composes.
+pub const TRADE_ITEMS: u8 = 3;
+/// The trades an agent opens in one turn.
+pub const AI_TRADES_PER_TURN: u8 = 1;
+
+/// Whether adding `item` to `side` (the other side of the trade: `other`) keeps the proposal in the
+/// shape the agents compose: resources only, one kind a side, not the kind the other side holds, at
+/// most [`TRADE_ITEMS`].
+fn trade_item_fits(side: &Bundle, other: &Bundle, item: &TradeItem) -> bool {
+    let TradeItem::Resource(r) = item else {
+        return false;
+    };
+    let i = r.index();
+    let total: u32 = side.resources.iter().map(|&n| u32::from(n)).sum();
+    total < u32::from(TRADE_ITEMS)
+        && other.resources.get(i).is_some_and(|&n| n == 0)
+        && side
+            .resources
+            .iter()
+            .enumerate()
+            .all(|(j, &n)| j == i || n == 0)
+}
+
+/// The trade policy of the module docs: drops the trade actions an agent never takes. What it keeps
+/// is never empty when the list was not: `cancel` while composing, `end` outside a trade.
+fn prune_trades(s: &Syba, actions: &mut Vec<syba::Action>) {
+    use syba::Action as A;
+    match s.pending().last() {
+        Some(Pending::Trade {
+            give,
+            get,
+            proposed: false,
+            ..
+        }) if actions.contains(&A::TradeCancel) => actions.retain(|a| match a {
+            A::TradeOffer(item) => trade_item_fits(give, get, item),
+            A::TradeAsk(item) => trade_item_fits(get, give, item),
+            A::TradePropose => !give.is_empty() && !get.is_empty(),
+            A::TradeNote(_) => false,
+            _ => true,
+        }),
+        None => {
+            let opened = s
+                .players()
+                .get(usize::from(s.current()))
+                .map_or(0, |p| p.trades);
+            if opened >= AI_TRADES_PER_TURN && actions.contains(&A::EndTurn) {
+                actions.retain(|a| !matches!(a, A::TradeOpen(_)));
+            }
+        }
+        _ => {}
+    }
 }
 
 fn priority(a: &syba::Action) -> i32 {
@@ -103,7 +167,10 @@ impl Knowledge for Syba {
     /// take them went round hold/choose and open/withdraw for thousands of actions (both sides of
     /// each pair score the same). The last chosen unit is never held back (so the selection can
     /// always be confirmed); withdraw stays when nothing else can end the selection.
+    ///
+    /// Trades follow the policy of the module docs (one complete proposal of a few resources a turn).
     fn prune_actions(&self, actions: &mut Vec<syba::Action>) {
+        prune_trades(self, actions);
         // Nor hold back the last chosen unit: an empty selection can only be withdrawn, and
         // open / hold back every unit / withdraw went round as well. A non-empty one can be confirmed.
         if let Some(Pending::Select(sel)) = self.pending().last()
