@@ -71,6 +71,7 @@ pub mod analysis;
 pub mod games;
 pub mod knowledge;
 pub mod mcts;
+pub mod nnue;
 pub mod tournament;
 
 use serde_json::Value;
@@ -103,6 +104,10 @@ pub enum AiError {
     Tournament(String),
     #[error("results file: {0}")]
     Results(String),
+    #[error("{0}")]
+    Net(#[from] nnue::NetError),
+    #[error("training data: {0}")]
+    Data(String),
 }
 
 /// What one seat may know of a state: the only door an agent has to the game. It hands out
