@@ -9,6 +9,7 @@
 //! | `ismcts` | `mcts` with a fresh determinization every iteration (information-set MCTS) |
 //! | `alphabeta` | iterative-deepening alpha-beta with a transposition table, move ordering and a quiescence search over tactical actions (Kyo captures), on perfect-information two-player states; elsewhere it plays as `ismcts` |
 //! | `level1`..`level5` | the levels of [`LEVELS`] |
+//! | `level6` | level 5's alpha-beta (60,000 nodes) over the game's learned evaluation ([`crate::nnue`]) instead of the hand-written one; two-player perfect-information positions only, and only where a net exists (installed with `tabula tournament --net FILE`, or committed). Not offered to players until its net beats level 5 (issue 41): today a tournament agent only |
 //!
 //! A name may carry a budget after a colon: `uct:2000` (iterations), `alphabeta:50000` (nodes),
 //! `level5:20000` (the level's own kind of budget). A time limit per move, when given, stops any search
@@ -40,6 +41,8 @@ pub enum AgentKind {
     AlphaBeta,
     /// One of [`LEVELS`] (1..=5).
     Level(u8),
+    /// `level6`: level 5's alpha-beta over the learned evaluation ([`crate::nnue`]).
+    Learned,
 }
 
 /// A level a player picks: its number, the agent behind it and its budget.
@@ -153,6 +156,7 @@ impl fmt::Display for AgentSpec {
             AgentKind::Ismcts => write!(f, "ismcts")?,
             AgentKind::AlphaBeta => write!(f, "alphabeta")?,
             AgentKind::Level(n) => write!(f, "level{n}")?,
+            AgentKind::Learned => write!(f, "level6")?,
         }
         match (self.budget, self.time) {
             (Some(b), None) => write!(f, ":{b}")?,
@@ -167,8 +171,7 @@ impl fmt::Display for AgentSpec {
 }
 
 /// The agent names accepted on the command line.
-pub const AGENT_NAMES: &str =
-    "random, greedy, uct, mcts, ismcts, alphabeta, level1..level5 (optionally NAME:BUDGET)";
+pub const AGENT_NAMES: &str = "random, greedy, uct, mcts, ismcts, alphabeta, level1..level5, level6 (learned evaluation; needs a net) (optionally NAME:BUDGET)";
 
 impl FromStr for AgentSpec {
     type Err = AiError;
@@ -194,6 +197,7 @@ impl FromStr for AgentSpec {
             "mcts" => AgentKind::Mcts,
             "ismcts" => AgentKind::Ismcts,
             "alphabeta" | "alpha-beta" => AgentKind::AlphaBeta,
+            "level6" => AgentKind::Learned,
             _ => match name
                 .strip_prefix("level")
                 .and_then(|n| n.parse::<u8>().ok())
@@ -386,6 +390,27 @@ pub fn decide<G: Knowledge>(
         ),
         AgentKind::Level(5) if ab_ok => {
             run_ab(budget.unwrap_or(LEVEL5_NODES), &mut rng, &mut stats)
+        }
+        AgentKind::Learned if ab_ok => {
+            let net = crate::nnue::net_for::<G>()?;
+            let buf = std::cell::RefCell::new(Vec::new());
+            let eval = |s: &G| crate::nnue::evaluate(&net, s, &mut buf.borrow_mut());
+            let cfg = AlphaBetaConfig {
+                max_nodes: budget.unwrap_or(LEVEL5_NODES),
+                deadline,
+                ..AlphaBetaConfig::default()
+            };
+            alphabeta::search_with(&sample, seat, &cfg, &mut rng, &eval).map(|(a, s)| {
+                stats.nodes = s.nodes;
+                stats.depth = s.depth;
+                a
+            })
+        }
+        AgentKind::Learned => {
+            return Err(AiError::Net(crate::nnue::NetError::NoFeatures(format!(
+                "{} (level6 searches two-player perfect-information positions only)",
+                G::ID
+            ))));
         }
         AgentKind::Level(n) => {
             let i = usize::from(n.clamp(1, 5) - 1);

@@ -127,8 +127,12 @@ struct Entry<A> {
 
 struct Aborted;
 
-struct Searcher<'c, G: Knowledge> {
+/// A leaf evaluation: one expected score per seat (see [`Knowledge::evaluate`]).
+pub type Evaluator<'e, G> = &'e dyn Fn(&G) -> Option<Vec<f64>>;
+
+struct Searcher<'c, 'e, G: Knowledge> {
     root: Seat,
+    eval: Evaluator<'e, G>,
     cfg: &'c AlphaBetaConfig,
     tt: Vec<Option<Entry<G::Action>>>,
     killers: Vec<[Option<G::Action>; 2]>,
@@ -137,7 +141,7 @@ struct Searcher<'c, G: Knowledge> {
     rng: GameRng,
 }
 
-impl<G: Knowledge> Searcher<'_, G> {
+impl<G: Knowledge> Searcher<'_, '_, G> {
     fn leaf_value(&self, state: &G, ply: u32) -> i32 {
         let seats = state.seats();
         let other = Seat::new(if self.root.index() == 0 { 1 } else { 0 });
@@ -151,7 +155,7 @@ impl<G: Knowledge> Searcher<'_, G> {
                 0
             };
         }
-        match state.evaluate() {
+        match (self.eval)(state) {
             Some(v) if v.len() == seats => {
                 let d = v.get(self.root.index()).copied().unwrap_or(0.5)
                     - v.get(other.index()).copied().unwrap_or(0.5);
@@ -449,6 +453,17 @@ pub fn search<G: Knowledge>(
     cfg: &AlphaBetaConfig,
     rng: &mut GameRng,
 ) -> Option<(G::Action, AlphaBetaStats)> {
+    search_with(state, root, cfg, rng, &|s: &G| s.evaluate())
+}
+
+/// [`search`] with another leaf evaluation than the game's own (level 6: the learned one).
+pub fn search_with<G: Knowledge>(
+    state: &G,
+    root: Seat,
+    cfg: &AlphaBetaConfig,
+    rng: &mut GameRng,
+    eval: Evaluator<'_, G>,
+) -> Option<(G::Action, AlphaBetaStats)> {
     let mut actions = crate::knowledge::agent_actions_vec(state, root);
     if actions.is_empty() {
         return None;
@@ -462,6 +477,7 @@ pub fn search<G: Knowledge>(
     }
     let mut s = Searcher::<G> {
         root,
+        eval,
         cfg,
         tt: vec![None; 1usize << cfg.tt_bits.clamp(4, 26)],
         killers: Vec::new(),

@@ -87,6 +87,19 @@ pub trait Knowledge: Game {
     fn playout_limit(&self) -> u32 {
         3000
     }
+
+    /// The learned evaluation's input features of this game ([`crate::nnue`]); `None`: the game has
+    /// no feature set (no net can be trained or used for it).
+    const NNUE_FEATURES: Option<crate::nnue::FeatureSet> = None;
+
+    /// Pushes the indices (below [`Knowledge::NNUE_FEATURES`]'s `inputs`) of this state's active
+    /// features onto `out`, from the perspective of the returned seat (the side to move); an index
+    /// may repeat (a feature active twice). Like [`Knowledge::evaluate`] it must use only what every
+    /// determinization shares. `None` when the game has no feature set or nobody is to move.
+    fn nnue_features(&self, out: &mut Vec<u16>) -> Option<Seat> {
+        let _ = out;
+        None
+    }
 }
 
 /// A 64-bit FNV-1a hasher fed by a serializer (deterministic across runs, unlike `RandomState`).

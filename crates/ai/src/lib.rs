@@ -76,6 +76,7 @@ pub mod analysis;
 pub mod games;
 pub mod knowledge;
 pub mod mcts;
+pub mod nnue;
 pub mod tournament;
 
 use serde_json::Value;
@@ -108,6 +109,10 @@ pub enum AiError {
     Tournament(String),
     #[error("results file: {0}")]
     Results(String),
+    #[error("{0}")]
+    Net(#[from] nnue::NetError),
+    #[error("training data: {0}")]
+    Data(String),
 }
 
 /// What one seat may know of a state: the only door an agent has to the game. It hands out

@@ -18,6 +18,15 @@
 //!   captures and destroyed Mana (which reset it) gain value. The positional terms (King safety,
 //!   progress) do not fade, so progress keeps its weight near the 100-turn draw.
 //!
+//! **Learned evaluation features** (`kyo-v1`, 3,244 inputs, [`crate::nnue`]), from the side to
+//! move's perspective (rows mirrored, 9 − r, when Red is to move; "own" is the side to move's):
+//! * `0..1400`: a pawn, by kind (7) × own/enemy × square;
+//! * `1400..3200`: a chip, by depth in its stack (the top chip, the one under it, any deeper one) ×
+//!   kind (Dark, Light, Shield) × own/enemy × square (deeper chips of one kind may repeat a feature);
+//! * `3200..3232`: own and enemy Mana chips on the board (0..=15, more counts as 15);
+//! * `3232..3243`: the quiet-turn count in tens (0..=10);
+//! * `3243`: the side to move is in the middle of its turn.
+//!
 //! **Tactical actions** (followed by alpha-beta's quiescence search past its depth): captures.
 //! **Closing action** (a search leaf in the middle of a turn is scored after it; among equal
 //! outcomes the agents end a turn rather than go on: see [`crate::alphabeta`]): `EndTurn`, once the
@@ -33,6 +42,57 @@ use tabula_core::rand::RngExt;
 use tabula_core::{GameRng, Seat};
 
 use crate::knowledge::{Knowledge, stable_hash};
+use crate::nnue::FeatureSet;
+
+/// Kyo's feature set for the learned evaluation (see the module docs).
+pub const FEATURES: FeatureSet = FeatureSet {
+    name: "kyo-v1",
+    inputs: 3244,
+};
+const F_CHIPS: usize = 1400;
+const F_MANA: usize = 3200;
+const F_QUIET: usize = 3232;
+const F_MIDTURN: usize = 3243;
+
+/// Pushes the active `kyo-v1` features of `k` (see the module docs) and returns the side to move.
+pub fn features(k: &Kyo, out: &mut Vec<u16>) -> Option<Seat> {
+    if k.outcome.is_some() {
+        return None;
+    }
+    let me = k.to_move.0.min(1);
+    let mut mana = [0usize; 2];
+    for (i, c) in k.board.cells.iter().enumerate() {
+        let sq = Sq(i as u8);
+        let row = if me == 0 { sq.row() } else { 9 - sq.row() };
+        let cell = (row as usize) * 10 + sq.col() as usize;
+        if let Some(p) = c.pawn {
+            let kind = PawnKind::ALL.iter().position(|&x| x == p.kind).unwrap_or(0);
+            let rel = usize::from(p.owner != me);
+            out.push(((kind * 2 + rel) * 100 + cell) as u16);
+        }
+        let n = c.chips.len();
+        for (j, ch) in c.chips.iter().enumerate() {
+            let depth = (n - 1 - j).min(2);
+            let kind = match ch.kind {
+                kyo::ChipKind::Dark => 0,
+                kyo::ChipKind::Light => 1,
+                kyo::ChipKind::Shield => 2,
+            };
+            let rel = usize::from(ch.owner != me);
+            if ch.kind.is_mana() {
+                mana[rel] += 1;
+            }
+            out.push((F_CHIPS + ((depth * 3 + kind) * 2 + rel) * 100 + cell) as u16);
+        }
+    }
+    out.push((F_MANA + mana[0].min(15)) as u16);
+    out.push((F_MANA + 16 + mana[1].min(15)) as u16);
+    out.push((F_QUIET + (k.quiet_turns / 10).min(10) as usize) as u16);
+    if k.turn.steps > 0 {
+        out.push(F_MIDTURN as u16);
+    }
+    Some(k.to_move)
+}
 
 fn pawn_value(kind: PawnKind) -> f64 {
     match kind {
@@ -215,5 +275,11 @@ impl Knowledge for Kyo {
 
     fn playout_limit(&self) -> u32 {
         2000
+    }
+
+    const NNUE_FEATURES: Option<FeatureSet> = Some(FEATURES);
+
+    fn nnue_features(&self, out: &mut Vec<u16>) -> Option<Seat> {
+        features(self, out)
     }
 }
