@@ -39,8 +39,10 @@ CREATE TEMP TABLE ids AS
   SELECT lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
          substr(lower(hex(randomblob(2))), 2) || '-a' || substr(lower(hex(randomblob(2))), 2) || '-' ||
          lower(hex(randomblob(6))) AS id FROM n;
-INSERT INTO games SELECT ids.id, g.game, g.status, g.created_at, g.updated_at FROM ids, games g WHERE g.id = '$id';
-INSERT INTO events SELECT ids.id, e.seq, e.at_ms, e.kind, e.data FROM ids, events e WHERE e.game_id = '$id';
+INSERT INTO games (id, game, status, created_at, updated_at)
+  SELECT ids.id, g.game, g.status, g.created_at, g.updated_at FROM ids, games g WHERE g.id = '$id';
+INSERT INTO events (game_id, seq, at_ms, kind, data, node_id, epoch)
+  SELECT ids.id, e.seq, e.at_ms, e.kind, e.data, e.node_id, e.epoch FROM ids, events e WHERE e.game_id = '$id';
 SQL
 echo "stored games: $(sqlite3 "$DIR/tabula.sqlite3" 'SELECT count(*) FROM games'), running: $(sqlite3 "$DIR/tabula.sqlite3" "SELECT count(*) FROM games WHERE status = 'running'")"
 

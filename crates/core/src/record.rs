@@ -23,6 +23,7 @@ use crate::{ActionError, Actor, Game, GameRng, Outcome, Seat, ToAct, rng_from_se
 
 /// One recorded action.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
 #[ts(export_to = "core/")]
 pub struct RecordedAction<A> {
     pub actor: Actor,
@@ -46,6 +47,7 @@ pub struct Record<G: Game> {
 /// declaration is the form the server writes: `options` and `result` present, the seed a string).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
 #[ts(export_to = "core/")]
 pub struct JsonRecord {
     pub game: String,

@@ -19,14 +19,19 @@
 //! * `POST /api/lessons/{game}/{n}/hint` with the lesson's body (`{"actions": […]}`): the same for the
 //!   lesson's player in the position those actions lead to.
 //!
-//! **Priority.** Analyses run one at a time, each on a thread of its own at the lowest scheduling
+//! **Priority.** Analyses run one at a time, in the order they were asked for (a ticket each; the
+//! answer says how many run before it), each on a thread of its own at the lowest scheduling
 //! priority (Linux's `SCHED_IDLE`: it gets a core only when nothing else wants one), and yield to live
-//! games: before each decision the analysis waits until no AI seat of a live game is thinking (or waiting for a
-//! worker), so a live AI move waits for at most the one decision being analysed, and an analysis
-//! never holds one of the AI seats' workers. Hints are live requests: they take a worker of the AI
-//! pool like an AI seat's move.
+//! games: before each decision the analysis waits while live AI moves occupy every AI worker, so an
+//! analysis never holds one of the AI seats' workers, and is not starved by a live game either. The
+//! queue is bounded ([`MAX_QUEUED_ANALYSES`] waiting, [`MAX_ANALYSES_PER_CLIENT`] per client):
+//! beyond, "busy" (`429`). Hints take a worker of the AI pool, but never wait for one: live AI seats
+//! come first. A hint needs a worker free now, one of the hints' share of the workers
+//! ([`hint_share`]), and its client may have [`MAX_HINTS_PER_CLIENT`] at once; otherwise it is
+//! refused at once, "busy, try again" (`429`).
 
 use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, Instant};
@@ -35,7 +40,7 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::ws::Utf8Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -67,10 +72,12 @@ pub trait Analyst: Send + Sync {
     fn hint(&self, state: &dyn DynState, seat: Seat, seed: u64) -> Result<Value, String>;
 }
 
-/// Live AI moves in progress (thinking or waiting for a worker); analyses wait while any is.
-#[derive(Default)]
+/// Live AI moves in progress (thinking or waiting for a worker); analyses wait while they occupy
+/// every AI worker.
 pub struct LiveMoves {
     count: AtomicUsize,
+    /// The AI workers: an analysis waits while this many live moves are in progress.
+    workers: usize,
     idle: Notify,
 }
 
@@ -79,24 +86,36 @@ pub struct LiveMove(Arc<LiveMoves>);
 
 impl Drop for LiveMove {
     fn drop(&mut self) {
-        if self.0.count.fetch_sub(1, Ordering::SeqCst) == 1 {
+        if self.0.count.fetch_sub(1, Ordering::SeqCst) <= self.0.workers {
             self.0.idle.notify_waiters();
         }
     }
 }
 
 impl LiveMoves {
-    /// Waits until no live AI move is in progress.
+    /// Whether live AI moves occupy every worker (an analysis then waits).
+    fn saturated(&self) -> bool {
+        self.count.load(Ordering::SeqCst) >= self.workers
+    }
+
+    /// Waits until live AI moves leave a worker free.
     async fn quiet(&self) {
         loop {
             let notified = self.idle.notified();
-            if self.count.load(Ordering::SeqCst) == 0 {
+            if !self.saturated() {
                 return;
             }
             notified.await;
         }
     }
 }
+
+/// Analyses queued (not yet running) in all, beyond which a new one is refused ("busy").
+pub const MAX_QUEUED_ANALYSES: usize = 32;
+/// Analyses one client may have queued or running at once.
+pub const MAX_ANALYSES_PER_CLIENT: usize = 2;
+/// Hints one client may have searched at once.
+pub const MAX_HINTS_PER_CLIENT: usize = 1;
 
 /// A running analysis's progress.
 #[derive(Debug, Clone, Copy)]
@@ -105,14 +124,20 @@ struct Progress {
     total: usize,
     /// Waiting for live games' AI moves (or for another analysis) before its next decision.
     waiting: bool,
+    /// Its place in the queue: analyses run in the order of their tickets.
+    ticket: u64,
+    /// Who asked for it (per-client bound of the queue).
+    client: IpAddr,
 }
 
 impl Progress {
-    fn answer(self) -> Json<AnalysisAnswer> {
+    /// The answer to a request for it; `turn` is the ticket that runs now.
+    fn answer(self, turn: u64) -> Json<AnalysisAnswer> {
         Json(AnalysisAnswer::Running {
             done: self.done,
             total: self.total,
             waiting: self.waiting,
+            ahead: Some(usize::try_from(self.ticket.saturating_sub(turn)).unwrap_or(usize::MAX)),
         })
     }
     fn message(self) -> SocketMsg {
@@ -130,8 +155,14 @@ impl Progress {
 pub struct Analyses {
     analyst: Option<Arc<dyn Analyst>>,
     live: Arc<LiveMoves>,
-    /// One analysis at a time.
-    slot: Arc<Semaphore>,
+    /// One analysis at a time, in the order of their tickets: the ticket that runs now (or next).
+    turn: tokio::sync::watch::Sender<u64>,
+    /// The next analysis's ticket.
+    next_ticket: std::sync::atomic::AtomicU64,
+    /// Hints searched at once (a bounded share of the AI workers: live AI seats come first).
+    hints: Arc<Semaphore>,
+    /// Hints being searched per client.
+    hint_clients: Arc<StdMutex<HashMap<IpAddr, usize>>>,
     /// Running (or queued) analyses.
     running: StdMutex<HashMap<String, Progress>>,
     /// Why the last analysis of a game failed, until it is asked for again (this node's runs only:
@@ -142,11 +173,20 @@ pub struct Analyses {
 }
 
 impl Analyses {
-    pub fn new(analyst: Option<Arc<dyn Analyst>>) -> Analyses {
+    /// The analyses and hints of a server with `workers` AI workers.
+    pub fn new(analyst: Option<Arc<dyn Analyst>>, workers: usize) -> Analyses {
+        let workers = workers.max(1);
         Analyses {
             analyst,
-            live: Arc::new(LiveMoves::default()),
-            slot: Arc::new(Semaphore::new(1)),
+            live: Arc::new(LiveMoves {
+                count: AtomicUsize::new(0),
+                workers,
+                idle: Notify::new(),
+            }),
+            turn: tokio::sync::watch::Sender::new(0),
+            next_ticket: std::sync::atomic::AtomicU64::new(0),
+            hints: Arc::new(Semaphore::new(hint_share(workers))),
+            hint_clients: Arc::default(),
             running: StdMutex::new(HashMap::new()),
             failed: StdMutex::new(HashMap::new()),
             channels: StdMutex::new(HashMap::new()),
@@ -211,10 +251,11 @@ impl Analyses {
         running.insert(id.to_string(), progress);
     }
 
-    /// Blocks this (blocking) thread until no live AI move is in progress; the analysis shows
-    /// `waiting` meanwhile.
+    /// Blocks this (blocking) thread while live AI moves occupy every AI worker; the analysis
+    /// shows `waiting` meanwhile. (It runs at the lowest priority anyway: it never takes a core
+    /// from them; waiting only when they are all busy keeps it from starving beside a live game.)
     fn yield_to_live_games(&self, handle: &tokio::runtime::Handle, id: &str, mut at: Progress) {
-        if self.live.count.load(Ordering::SeqCst) == 0 {
+        if !self.live.saturated() {
             return;
         }
         at.waiting = true;
@@ -224,11 +265,62 @@ impl Analyses {
         self.set_progress(id, at);
     }
 
+    /// Counts a hint of `client` in progress until the guard is dropped; refused when the client
+    /// has [`MAX_HINTS_PER_CLIENT`] already.
+    fn hint_of(&self, client: IpAddr) -> Result<HintGuard, Refusal> {
+        let mut clients = self.hint_clients.lock().unwrap_or_else(|e| e.into_inner());
+        let n = clients.entry(client).or_insert(0);
+        if *n >= MAX_HINTS_PER_CLIENT {
+            return Err(Refusal::RateLimited(
+                "busy: your previous hint is still being searched; ask again once it is answered"
+                    .into(),
+            ));
+        }
+        *n += 1;
+        Ok(HintGuard {
+            clients: self.hint_clients.clone(),
+            client,
+        })
+    }
+
     fn analyst(&self) -> Result<Arc<dyn Analyst>, Refusal> {
         self.analyst.clone().ok_or_else(|| {
             Refusal::Unavailable("this server has no engine for analyses and hints".into())
         })
     }
+}
+
+/// Hints searched at once with `workers` AI workers: a quarter of them (at least one, and never all
+/// of several), so that live AI seats always find a worker.
+fn hint_share(workers: usize) -> usize {
+    (workers / 4).clamp(1, workers.saturating_sub(1).max(1))
+}
+
+/// A hint in progress for a client.
+struct HintGuard {
+    clients: Arc<StdMutex<HashMap<IpAddr, usize>>>,
+    client: IpAddr,
+}
+
+impl Drop for HintGuard {
+    fn drop(&mut self) {
+        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = clients.get_mut(&self.client) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                clients.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// The refusal of a hint while the engine is busy with live games and other hints.
+fn busy() -> Refusal {
+    Refusal::RateLimited(
+        "busy: the engine is busy with live games and other hints; try the hint again in a few \
+         seconds"
+            .into(),
+    )
 }
 
 /// The analysis and hint routes.
@@ -266,7 +358,8 @@ async fn get_analysis(
     let id = game_id(path)?;
     let _room = shared.room(&id).await?;
     if let Some(progress) = shared.analyses.progress(&id) {
-        return Ok(progress.answer().into_response());
+        let turn = *shared.analyses.turn.borrow();
+        return Ok(progress.answer(turn).into_response());
     }
     match shared
         .db
@@ -297,6 +390,7 @@ async fn get_analysis(
         (status = 503, description = "No analyst, or storage is unavailable", body = ApiError)))]
 async fn start(
     State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Response, Refusal> {
     let id = game_id(path)?;
@@ -324,29 +418,49 @@ async fn start(
         .iter()
         .filter(|a| matches!(a.actor, tabula_core::Actor::Seat(_)))
         .count();
-    {
-        let mut running = shared
-            .analyses
-            .running
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+    let analyses = &shared.analyses;
+    let turn = *analyses.turn.borrow();
+    let job = {
+        let mut running = analyses.running.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(progress) = running.get(&id) {
-            return Ok((StatusCode::ACCEPTED, progress.answer()).into_response());
+            return Ok((StatusCode::ACCEPTED, progress.answer(turn)).into_response());
         }
-        running.insert(id.clone(), queued(total));
-    }
+        // The queue is bounded, in all and per client: beyond, "busy, try again".
+        let queued = running.values().filter(|p| p.ticket > turn).count();
+        if queued >= MAX_QUEUED_ANALYSES {
+            return Err(Refusal::RateLimited(format!(
+                "busy: {queued} analyses are waiting already; ask again in a minute"
+            )));
+        }
+        let client = peer.ip();
+        if running.values().filter(|p| p.client == client).count() >= MAX_ANALYSES_PER_CLIENT {
+            return Err(Refusal::RateLimited(format!(
+                "busy: you have {MAX_ANALYSES_PER_CLIENT} analyses waiting or running already; ask \
+                 again once one is done"
+            )));
+        }
+        let job = Progress {
+            done: 0,
+            total,
+            waiting: true,
+            ticket: analyses.next_ticket.fetch_add(1, Ordering::SeqCst),
+            client,
+        };
+        running.insert(id.clone(), job);
+        job
+    };
     // Asked again after a failure: a new attempt.
-    shared.analyses.set_failure(&id, None);
-    tokio::spawn(run(shared.clone(), analyst, id, record));
-    Ok((StatusCode::ACCEPTED, queued(total).answer()).into_response())
+    analyses.set_failure(&id, None);
+    tokio::spawn(run(shared.clone(), analyst, id, record, job));
+    Ok((StatusCode::ACCEPTED, job.answer(turn)).into_response())
 }
 
-/// A job waiting for its turn.
-fn queued(total: usize) -> Progress {
-    Progress {
-        done: 0,
-        total,
-        waiting: true,
+/// Passes the analyses' turn to the next ticket when dropped (its analysis ended, however).
+struct TurnPass(Arc<Shared>);
+
+impl Drop for TurnPass {
+    fn drop(&mut self) {
+        self.0.analyses.turn.send_modify(|turn| *turn += 1);
     }
 }
 
@@ -379,13 +493,22 @@ fn run_at_lowest_priority() {
 
 /// Runs one analysis to its end: waits for its turn, analyses on a thread of its own (yielding to live
 /// AI moves before each decision), stores the result and tells the game's sockets.
-async fn run(shared: Arc<Shared>, analyst: Arc<dyn Analyst>, id: String, record: JsonRecord) {
-    let total = record
-        .actions
-        .iter()
-        .filter(|a| matches!(a.actor, tabula_core::Actor::Seat(_)))
-        .count();
-    let permit = shared.analyses.slot.clone().acquire_owned().await;
+async fn run(
+    shared: Arc<Shared>,
+    analyst: Arc<dyn Analyst>,
+    id: String,
+    record: JsonRecord,
+    job: Progress,
+) {
+    // Its turn comes when every earlier ticket is done (each run passes the turn on when it ends,
+    // whatever its outcome).
+    let _ = shared
+        .analyses
+        .turn
+        .subscribe()
+        .wait_for(|turn| *turn >= job.ticket)
+        .await;
+    let permit = TurnPass(shared.clone());
     let handle = tokio::runtime::Handle::current();
     let job = {
         let shared = shared.clone();
@@ -397,9 +520,8 @@ async fn run(shared: Arc<Shared>, analyst: Arc<dyn Analyst>, id: String, record:
                 run_at_lowest_priority();
                 let _permit = permit;
                 let start = Progress {
-                    done: 0,
-                    total,
                     waiting: false,
+                    ..job
                 };
                 shared.analyses.set_progress(&id, start);
                 shared.analyses.publish(&id, &start.message());
@@ -410,6 +532,7 @@ async fn run(shared: Arc<Shared>, analyst: Arc<dyn Analyst>, id: String, record:
                         done,
                         total,
                         waiting: false,
+                        ..job
                     };
                     shared.analyses.set_progress(&id, at);
                     if last.elapsed() >= PROGRESS_EVERY || done == total {
@@ -495,6 +618,7 @@ struct HintReq {
         (status = 503, description = "No analyst", body = ApiError)))]
 async fn lesson_hint(
     State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<(String, String)>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, Refusal> {
@@ -510,27 +634,35 @@ async fn lesson_hint(
             "the lesson's player owes no decision now".into(),
         ));
     }
-    ask(&shared, analyst, state, seat, 1).await
+    ask(&shared, peer.ip(), analyst, state, seat, 1).await
 }
 
 /// Runs a hint's search on the AI pool.
+/// Live AI seats come first: a hint never waits for a worker. It needs one of the hints' share
+/// ([`hint_share`]) and a worker free now (no AI seat waiting for one), and a client has at most
+/// [`MAX_HINTS_PER_CLIENT`] at once; otherwise it is refused at once (`429`, "busy, try again").
 async fn ask(
     shared: &Shared,
+    client: IpAddr,
     analyst: Arc<dyn Analyst>,
     state: Box<dyn DynState>,
     seat: Seat,
     seed: u64,
 ) -> Result<Response, Refusal> {
-    let live = shared.analyses.live_move();
-    let permit = shared
+    let guard = shared.analyses.hint_of(client)?;
+    let share = shared
+        .analyses
+        .hints
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| busy())?;
+    let worker = shared
         .ai_pool
         .clone()
-        .acquire_owned()
-        .await
-        .map_err(|e| Refusal::Internal(e.to_string()))?;
+        .try_acquire_owned()
+        .map_err(|_| busy())?;
     let answer = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        let _live = live;
+        let _held = (guard, share, worker);
         analyst.hint(state.as_ref(), seat, seed)
     })
     .await
@@ -552,6 +684,7 @@ async fn ask(
         (status = 503, description = "No analyst", body = ApiError)))]
 async fn hint(
     State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, Refusal> {
@@ -596,5 +729,5 @@ async fn hint(
         (inner.core.state.clone_box(), seed)
     };
     let analyst = shared.analyses.analyst()?;
-    ask(&shared, analyst, state, Seat(req.seat), seed).await
+    ask(&shared, peer.ip(), analyst, state, Seat(req.seat), seed).await
 }

@@ -152,6 +152,10 @@ impl Node {
 
     /// The epoch of game `id`'s lease if this node holds it (and believes it unexpired).
     pub fn held(&self, id: &str) -> Option<i64> {
+        if self.stopped() {
+            // Leaving the cluster: it writes and drives nothing more (its leases are given back).
+            return None;
+        }
         let now = Instant::now();
         self.leases()
             .get(id)
@@ -203,10 +207,14 @@ impl Node {
             .map_err(sql_err)?;
         // Only unfinished games' leases: a finished game's lease lapses (a later change, such as a
         // rematch, takes it again).
+        // The lease rows are locked in the order of the game ids, as commits lock them: a heartbeat
+        // and a batch commit never wait for each other in a circle (`deadlock detected`).
         let sql = format!(
-            "UPDATE leases SET expires_at = {DB_NOW} + {LEASE_MS} FROM games g \
-             WHERE g.id = leases.game_id AND g.status IN ('waiting', 'running') \
-             AND leases.node_id = $1 AND leases.expires_at > {DB_NOW} \
+            "WITH mine AS (SELECT l.game_id FROM leases l JOIN games g ON g.id = l.game_id \
+             WHERE g.status IN ('waiting', 'running') AND l.node_id = $1 AND l.expires_at > {DB_NOW} \
+             ORDER BY l.game_id FOR UPDATE OF l) \
+             UPDATE leases SET expires_at = {DB_NOW} + {LEASE_MS} FROM mine \
+             WHERE leases.game_id = mine.game_id \
              RETURNING leases.game_id, leases.epoch"
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(sql))

@@ -26,7 +26,11 @@
 //!   connection still holds the lock (fencing: a server that lost it, for instance because its lock
 //!   connection was cut, writes nothing until it takes the lock again). The lock is a pair of 32-bit
 //!   keys, `(NODE_LOCK.0, NODE_LOCK.1)`, so that per-game leases of a later scale-out can use the same
-//!   class with other second keys.
+//!   class with other second keys. The nodes of a cluster hold the same lock *shared* (their commits
+//!   are fenced by per-game leases instead), so a plain server and cluster nodes refuse each other.
+//! * **What a failed commit means** ([`WriteFailure`]): an error before the transaction's `COMMIT`
+//!   (a lost lock or lease, a duplicate key, any statement) is a definite "not written"; only a
+//!   failing `COMMIT` (or a lost answer) leaves the outcome unknown, for the log to settle.
 
 use std::path::Path;
 use std::str::FromStr;
@@ -78,20 +82,32 @@ pub struct PgDb {
 }
 
 /// The connection that holds this server's [`NODE_LOCK`], and its backend's process id (what
-/// `pg_locks` shows as the lock's holder).
+/// `pg_locks` shows as the lock's holder). A plain server holds it exclusively, each node of a
+/// cluster shared: a plain server and cluster nodes never serve one database together.
 #[derive(Debug)]
 struct NodeLock {
     options: PgConnectOptions,
+    /// Held shared (a cluster node) rather than exclusively (a plain server).
+    shared: bool,
     held: Mutex<Option<(PgConnection, i32)>>,
 }
 
 impl NodeLock {
-    /// Takes the lock on a new connection; `Ok(None)` when another session holds it.
-    async fn acquire(options: &PgConnectOptions) -> Result<Option<(PgConnection, i32)>, String> {
+    /// Takes the lock on a new connection (shared for a cluster node); `Ok(None)` when another
+    /// session holds it in a conflicting mode.
+    async fn acquire(
+        options: &PgConnectOptions,
+        shared: bool,
+    ) -> Result<Option<(PgConnection, i32)>, String> {
         let mut conn = PgConnection::connect_with(options)
             .await
             .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
-        let row = sqlx::query("SELECT pg_try_advisory_lock($1, $2), pg_backend_pid()")
+        let sql = if shared {
+            "SELECT pg_try_advisory_lock_shared($1, $2), pg_backend_pid()"
+        } else {
+            "SELECT pg_try_advisory_lock($1, $2), pg_backend_pid()"
+        };
+        let row = sqlx::query(sql)
             .bind(NODE_LOCK.0)
             .bind(NODE_LOCK.1)
             .fetch_one(&mut conn)
@@ -102,10 +118,37 @@ impl NodeLock {
             row.try_get(1).map_err(|e| e.to_string())?,
         );
         if got {
-            Ok(Some((conn, pid)))
-        } else {
+            return Ok(Some((conn, pid)));
+        }
+        let _ = conn.close().await;
+        Ok(None)
+    }
+
+    /// Why the lock cannot be taken: who holds it, as `pg_locks` says (shared: cluster nodes;
+    /// exclusive: a plain server).
+    async fn refusal(options: &PgConnectOptions, shared: bool) -> String {
+        let holders = async {
+            let mut conn = PgConnection::connect_with(options).await?;
+            let modes: Vec<String> = sqlx::query_scalar(
+                "SELECT mode FROM pg_locks WHERE locktype = 'advisory' \
+                 AND classid = $1::bigint::oid AND objid = $2::bigint::oid \
+                 AND objsubid = 2 AND granted",
+            )
+            .bind(i64::from(NODE_LOCK.0))
+            .bind(i64::from(NODE_LOCK.1))
+            .fetch_all(&mut conn)
+            .await?;
             let _ = conn.close().await;
-            Ok(None)
+            Ok::<_, sqlx::Error>(modes)
+        };
+        let nodes_hold = match holders.await {
+            Ok(modes) => modes.iter().any(|m| m == "ShareLock"),
+            Err(_) => shared,
+        };
+        match (shared, nodes_hold) {
+            (false, false) => ANOTHER_NODE.to_string(),
+            (false, true) => CLUSTER_HOLDS.to_string(),
+            (true, _) => PLAIN_HOLDS.to_string(),
         }
     }
 
@@ -116,13 +159,13 @@ impl NodeLock {
         if let Some((_, pid)) = held.as_ref() {
             return Ok(*pid);
         }
-        match NodeLock::acquire(&self.options).await? {
+        match NodeLock::acquire(&self.options, self.shared).await? {
             Some((conn, pid)) => {
                 tracing::warn!("took the PostgreSQL server lock again (lock connection {pid})");
                 *held = Some((conn, pid));
                 Ok(pid)
             }
-            None => Err(ANOTHER_NODE.to_string()),
+            None => Err(NodeLock::refusal(&self.options, self.shared).await),
         }
     }
 
@@ -149,6 +192,12 @@ impl NodeLock {
 
 const ANOTHER_NODE: &str = "another Tabula server is serving this PostgreSQL database (it holds the \
      server lock); only one server may use a database: stop the other one first";
+const CLUSTER_HOLDS: &str = "the nodes of a Tabula cluster are serving this PostgreSQL database; a \
+     plain server cannot share it with them: start this server as a cluster node (--advertise and \
+     --cluster-secret), or stop the nodes first";
+const PLAIN_HOLDS: &str = "a plain Tabula server (started without --advertise and --cluster-secret) \
+     is serving this PostgreSQL database; cluster nodes cannot share it with it: stop it first, or \
+     start it again as a cluster node";
 
 macro_rules! on_pool {
     ($db:expr, $p:ident => $body:expr) => {
@@ -190,11 +239,12 @@ impl Db {
     pub async fn open_postgres(url: &str) -> Result<Db, String> {
         let options =
             PgConnectOptions::from_str(url).map_err(|e| format!("bad PostgreSQL URL: {e}"))?;
-        let Some(held) = NodeLock::acquire(&options).await? else {
-            return Err(ANOTHER_NODE.to_string());
+        let Some(held) = NodeLock::acquire(&options, false).await? else {
+            return Err(NodeLock::refusal(&options, false).await);
         };
         let lock = Arc::new(NodeLock {
             options: options.clone(),
+            shared: false,
             held: Mutex::new(Some(held)),
         });
         let pool = connect_pool(options).await?;
@@ -204,6 +254,22 @@ impl Db {
             node: None,
         });
         db.migrate().await?;
+        // Nodes that lost their lock connection for a moment still renew their leases: their fresh
+        // heartbeats refuse a plain server as well.
+        if let Db::Postgres(pg) = &db {
+            let sql = format!(
+                "SELECT COUNT(*) FROM nodes WHERE heartbeat_at > {DB_NOW} - {}",
+                2 * crate::cluster::LEASE_MS
+            );
+            let live: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+                .fetch_one(&pg.pool)
+                .await
+                .map_err(|e| format!("cannot read the cluster's nodes: {e}"))?;
+            if live > 0 {
+                db.release().await;
+                return Err(CLUSTER_HOLDS.to_string());
+            }
+        }
         Ok(db)
     }
 
@@ -213,11 +279,21 @@ impl Db {
         config.check()?;
         let options =
             PgConnectOptions::from_str(url).map_err(|e| format!("bad PostgreSQL URL: {e}"))?;
+        // The server lock, shared with the other nodes: a plain server (which holds it
+        // exclusively) and cluster nodes refuse each other.
+        let Some(held) = NodeLock::acquire(&options, true).await? else {
+            return Err(NodeLock::refusal(&options, true).await);
+        };
+        let lock = Arc::new(NodeLock {
+            options: options.clone(),
+            shared: true,
+            held: Mutex::new(Some(held)),
+        });
         let pool = connect_pool(options).await?;
         let node = Arc::new(Node::new(config));
         let db = Db::Postgres(PgDb {
             pool,
-            lock: None,
+            lock: Some(lock),
             node: Some(node.clone()),
         });
         db.migrate().await?;
@@ -225,6 +301,26 @@ impl Db {
             node.register(&pg.pool).await?;
         }
         Ok(db)
+    }
+
+    /// On a cluster node: checks that the node still holds its share of the server lock, taking it
+    /// again when its connection was lost (every heartbeat). Fails while a plain server holds the
+    /// lock: the node's commits are refused meanwhile.
+    pub async fn keep_node_lock(&self) -> Result<(), String> {
+        let Db::Postgres(PgDb {
+            pool,
+            lock: Some(lock),
+            node: Some(_),
+        }) = self
+        else {
+            return Ok(());
+        };
+        let pid = lock.pid().await?;
+        if !lock_held(pool, pid).await? {
+            lock.lost(pid).await;
+            lock.pid().await?;
+        }
+        Ok(())
     }
 
     /// This server's node when it is part of a cluster ([`crate::cluster`]).
@@ -267,11 +363,11 @@ impl Db {
     /// server can start on it. Commits made after this fail.
     pub async fn release(&self) {
         if let Db::Postgres(pg) = self {
-            if let Some(lock) = &pg.lock {
-                lock.release().await;
-            }
             if let Some(node) = &pg.node {
                 node.leave(&pg.pool).await;
+            }
+            if let Some(lock) = &pg.lock {
+                lock.release().await;
             }
             pg.pool.close().await;
         }
@@ -328,6 +424,37 @@ impl Db {
             .collect()
     }
 
+    /// The events of a game after seq `after`, in order, each with the node and lease epoch that
+    /// wrote it (both `None` on a single server): what settles a commit of unknown outcome.
+    pub async fn load_written_after(&self, id: &str, after: u64) -> Result<Vec<Written>, String> {
+        let sql = "SELECT seq, at_ms, data, node_id, epoch FROM events \
+                   WHERE game_id = $1 AND seq > $2 ORDER BY seq";
+        let after = i64::try_from(after).unwrap_or(i64::MAX);
+        type Row5 = (i64, i64, String, Option<String>, Option<i64>);
+        let rows: Vec<Row5> = on_pool!(self, p => {
+            sqlx::query(sql).bind(id).bind(after).fetch_all(p).await.map_err(|e| e.to_string())?
+                .iter()
+                .map(|r| Ok::<_, sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?, r.try_get(4)?)))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .map_err(|e| e.to_string())?;
+        rows.into_iter()
+            .map(|(seq, at, data, node, epoch)| {
+                let data: EventData = serde_json::from_str(&data)
+                    .map_err(|e| format!("game {id}: event {seq} is unreadable: {e}"))?;
+                Ok(Written {
+                    event: Event {
+                        seq: seq as u64,
+                        at,
+                        data,
+                    },
+                    node,
+                    epoch,
+                })
+            })
+            .collect()
+    }
+
     /// The stored analysis of a game (its JSON text), if it has one.
     pub async fn load_analysis(&self, id: &str) -> Result<Option<String>, String> {
         let sql = "SELECT data FROM analyses WHERE game_id = $1";
@@ -372,7 +499,8 @@ impl Db {
                 ));
             }
         }
-        // The last status of every game the batch touches that existed before it.
+        // The last status of every game the batch touches that existed before it, in the order of
+        // the game ids (the order every transaction locks games' rows in).
         let mut updates: Vec<&WriteRequest> = Vec::new();
         for w in batch.iter().filter(|w| !w.new_game) {
             match updates.iter_mut().find(|u| u.game_id == w.game_id) {
@@ -380,14 +508,17 @@ impl Db {
                 None => updates.push(w),
             }
         }
+        updates.sort_by(|a, b| a.game_id.cmp(&b.game_id));
         // The leases that fence a cluster node's commit: every game of the batch that existed before
-        // it, with the epoch the node wrote at (the first one of the batch for each game).
+        // it, with the epoch the node wrote at (the first one of the batch for each game), in the
+        // order of the game ids.
         let mut fenced: Vec<(&str, i64)> = Vec::new();
         for w in batch.iter().filter(|w| !w.new_game) {
             if !fenced.iter().any(|(g, _)| *g == w.game_id) {
                 fenced.push((w.game_id.as_str(), w.epoch.unwrap_or(0)));
             }
         }
+        fenced.sort_by(|a, b| a.0.cmp(b.0));
         macro_rules! write_all {
             ($conn:expr, $fence:expr, $bind:path, $end:path) => {
                 async {
@@ -412,21 +543,26 @@ impl Db {
                         }
                         Fence::Leases(node) => {
                             // Each lease must be this node's, at the epoch it wrote with, unexpired;
-                            // the row locks order this commit against a takeover.
+                            // the row locks order this commit against a takeover. They are taken in
+                            // the order of the game ids (as the heartbeat takes them), so that two
+                            // transactions locking the same leases never wait for each other in a
+                            // circle (`deadlock detected`).
                             for chunk in fenced.chunks(GAME_ROWS) {
                                 let mut q = sqlx::QueryBuilder::new(
-                                    "UPDATE leases SET expires_at = leases.expires_at FROM (",
+                                    "SELECT COUNT(*) FROM (SELECT l.game_id FROM leases l JOIN (",
                                 );
                                 q.push_values(chunk, |mut b, (game, epoch)| {
                                     b.push_bind(*game).push_bind(*epoch);
                                 });
-                                q.push(") AS f (game_id, epoch) WHERE leases.game_id = f.game_id \
-                                        AND leases.epoch = f.epoch AND leases.node_id = ");
+                                q.push(") AS f (game_id, epoch) ON l.game_id = f.game_id \
+                                        AND l.epoch = f.epoch WHERE l.node_id = ");
                                 q.push_bind(node.id.as_str());
-                                q.push(" AND leases.expires_at > ");
+                                q.push(" AND l.expires_at > ");
                                 q.push(DB_NOW);
-                                let touched = q.build().execute(&mut *tx).await?.rows_affected();
-                                if touched != chunk.len() as u64 {
+                                q.push(" ORDER BY l.game_id FOR UPDATE OF l) AS locked");
+                                let touched: i64 =
+                                    q.build_query_scalar().fetch_one(&mut *tx).await?;
+                                if touched != chunk.len() as i64 {
                                     return Err(CommitError::LeaseLost);
                                 }
                             }
@@ -505,7 +641,9 @@ impl Db {
                                 .await?;
                         }
                     }
-                    tx.commit().await?;
+                    // Everything before this point failed "not written" (an uncommitted
+                    // transaction is never durable); a failing `COMMIT` leaves the outcome unknown.
+                    tx.commit().await.map_err(CommitError::AtCommit)?;
                     Ok::<(), CommitError>(())
                 }
             };
@@ -528,7 +666,13 @@ impl Db {
             Db::Postgres(pg) => {
                 let mut conn = pg.pool.acquire().await?;
                 let fence = match (&pg.lock, &pg.node) {
-                    (_, Some(node)) => Fence::Leases(node),
+                    (Some(lock), Some(node)) => {
+                        // A node writes only while it shares the server lock (no plain server
+                        // took the database meanwhile).
+                        lock.pid().await.map_err(CommitError::NoLock)?;
+                        Fence::Leases(node)
+                    }
+                    (None, Some(node)) => Fence::Leases(node),
                     (Some(lock), None) => {
                         Fence::Lock(lock.pid().await.map_err(CommitError::NoLock)?)
                     }
@@ -553,6 +697,21 @@ impl Db {
     }
 }
 
+/// Whether the backend `pid` holds [`NODE_LOCK`] (in either mode).
+async fn lock_held(pool: &PgPool, pid: i32) -> Result<bool, String> {
+    sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' \
+         AND classid = $1::bigint::oid AND objid = $2::bigint::oid \
+         AND objsubid = 2 AND pid = $3 AND granted)",
+    )
+    .bind(i64::from(NODE_LOCK.0))
+    .bind(i64::from(NODE_LOCK.1))
+    .bind(pid)
+    .fetch_one(pool)
+    .await
+    .map_err(|e| format!("cannot check the server lock: {e}"))
+}
+
 /// What a commit checks before it writes (inside its transaction).
 #[derive(Clone, Copy)]
 enum Fence<'a> {
@@ -564,11 +723,18 @@ enum Fence<'a> {
     Leases(&'a Node),
 }
 
-/// Why a batch was not committed (nothing of it was).
+/// Why a batch failed. Every kind but [`CommitError::AtCommit`] is a definite "not written": it
+/// failed before the transaction's `COMMIT` was sent, and an uncommitted transaction is never durable.
 #[derive(Debug, thiserror::Error)]
 enum CommitError {
     #[error("{0}")]
-    Sql(#[from] sqlx::Error),
+    Sql(sqlx::Error),
+    /// A key already in the log (`events (game_id, seq)`, a game's id): another writer got there first.
+    #[error("a row of the batch is already stored (another writer got there first): {0}")]
+    Duplicate(sqlx::Error),
+    /// The `COMMIT` itself failed (a connection lost while committing): it may have landed.
+    #[error("the commit's outcome is unknown: {0}")]
+    AtCommit(sqlx::Error),
     #[error(
         "this server lost its PostgreSQL server lock (lock connection {0}); nothing was written"
     )]
@@ -577,6 +743,28 @@ enum CommitError {
     NoLock(String),
     #[error("this node no longer holds the lease of a game of the batch; nothing was written")]
     LeaseLost,
+}
+
+impl From<sqlx::Error> for CommitError {
+    fn from(e: sqlx::Error) -> CommitError {
+        if e.as_database_error()
+            .is_some_and(|d| d.is_unique_violation())
+        {
+            CommitError::Duplicate(e)
+        } else {
+            CommitError::Sql(e)
+        }
+    }
+}
+
+impl CommitError {
+    /// What is known of the failed batch's fate.
+    fn failure(&self) -> WriteFailure {
+        match self {
+            CommitError::AtCommit(_) => WriteFailure::Unknown,
+            _ => WriteFailure::NotWritten,
+        }
+    }
 }
 
 /// Rows of one multi-row `INSERT INTO events` (5 parameters each; SQLite allows 32,766 and PostgreSQL
@@ -610,15 +798,81 @@ pub struct WriteRequest {
 )]
 pub struct WriteError;
 
+/// A stored event and who wrote it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    pub event: Event,
+    /// The cluster node that wrote it (`None`: a single server).
+    pub node: Option<String>,
+    /// The lease epoch it was written at (`None`: a single server).
+    pub epoch: Option<i64>,
+}
+
+/// Why a write failed, and what is known of its fate. Both answer the client with [`WriteError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum WriteFailure {
+    /// Definitely not written: refused before its `COMMIT` (a lost lease or server lock, a key
+    /// another writer stored first, any error inside the transaction).
+    #[error("{}", WriteError)]
+    NotWritten,
+    /// Perhaps written: the `COMMIT` failed or its answer was lost. Only the log can tell, by
+    /// holding these very events (same writer, same contents) or not.
+    #[error("{}", WriteError)]
+    Unknown,
+}
+
 /// Storage faults injected by tests (none in normal operation): commits that land but whose answer
-/// is lost (as when a connection breaks right after `COMMIT`), and reads of the log that fail.
-#[derive(Debug, Default)]
+/// is lost (as when a connection breaks right after `COMMIT`), reads of the log that fail, and
+/// commits held before they start (a writer stalled on its link to the database).
+#[derive(Debug)]
 pub struct Faults {
     lost_answers: AtomicU32,
     failed_reads: AtomicU32,
+    /// Whether commits wait before they start (a writer stalled on its link to the database).
+    hold: tokio::sync::watch::Sender<bool>,
+    /// How many batches wait for [`Faults::release_commits`].
+    waiting: AtomicU32,
+}
+
+impl Default for Faults {
+    fn default() -> Faults {
+        Faults {
+            lost_answers: AtomicU32::new(0),
+            failed_reads: AtomicU32::new(0),
+            hold: tokio::sync::watch::Sender::new(false),
+            waiting: AtomicU32::new(0),
+        }
+    }
 }
 
 impl Faults {
+    /// From now on, commits wait before they start (as behind a stalled link to the database)
+    /// until [`Faults::release_commits`].
+    pub fn hold_commits(&self) {
+        self.hold.send_replace(true);
+    }
+
+    /// Lets the held commits (and later ones) go on.
+    pub fn release_commits(&self) {
+        self.hold.send_replace(false);
+    }
+
+    /// How many batches wait, held by [`Faults::hold_commits`].
+    pub fn held_commits(&self) -> u32 {
+        self.waiting.load(Ordering::SeqCst)
+    }
+
+    /// Waits while commits are held.
+    async fn wait_if_held(&self) {
+        let mut rx = self.hold.subscribe();
+        if !*rx.borrow_and_update() {
+            return;
+        }
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        let _ = rx.wait_for(|held| !*held).await;
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+    }
+
     /// The next `n` commits land, but each of their requests is answered as failed.
     pub fn lose_commit_answers(&self, n: u32) {
         self.lost_answers.store(n, Ordering::SeqCst);
@@ -647,7 +901,7 @@ impl Faults {
 /// The handle of the writer task.
 #[derive(Clone, Debug)]
 pub struct Writer {
-    tx: mpsc::Sender<(WriteRequest, oneshot::Sender<Result<(), WriteError>>)>,
+    tx: mpsc::Sender<(WriteRequest, oneshot::Sender<Result<(), WriteFailure>>)>,
 }
 
 /// The most requests committed in one transaction.
@@ -657,7 +911,7 @@ impl Writer {
     /// Starts the writer task.
     pub fn start(db: Db, faults: Arc<Faults>) -> Writer {
         let (tx, mut rx) =
-            mpsc::channel::<(WriteRequest, oneshot::Sender<Result<(), WriteError>>)>(4096);
+            mpsc::channel::<(WriteRequest, oneshot::Sender<Result<(), WriteFailure>>)>(4096);
         tokio::spawn(async move {
             let mut batch = Vec::with_capacity(MAX_BATCH);
             let mut replies = Vec::with_capacity(MAX_BATCH);
@@ -673,22 +927,33 @@ impl Writer {
                         Err(_) => break,
                     }
                 }
+                let leaving = db.node().is_some_and(|n| n.stopped());
                 let refused = |req: &WriteRequest, e: CommitError| {
+                    let failure = e.failure();
+                    if leaving {
+                        // A node shutting down gave its leases back: its last commits are refused
+                        // as expected (nothing acknowledged), not a storage error.
+                        tracing::info!(game_id = %req.game_id, error = %e,
+                            "commit refused: this node is leaving the cluster");
+                        return failure;
+                    }
                     tracing::error!(
                         game_id = %req.game_id,
                         events = req.events.len(),
                         error = %e,
+                        written = ?failure,
                         "storage error: commit refused, nothing acknowledged"
                     );
-                    WriteError
+                    failure
                 };
+                faults.wait_if_held().await;
                 match db.commit(&batch).await {
                     Ok(()) => {
                         for (req, r) in batch.iter().zip(replies.drain(..)) {
                             if Faults::take(&faults.lost_answers) {
                                 tracing::error!(game_id = %req.game_id,
                                     "storage error: injected: the answer to a commit is lost");
-                                let _ = r.send(Err(WriteError));
+                                let _ = r.send(Err(WriteFailure::Unknown));
                             } else {
                                 let _ = r.send(Ok(()));
                             }
@@ -699,8 +964,18 @@ impl Writer {
                             let _ = r.send(Err(refused(&batch[0], e)));
                         }
                     }
+                    Err(batch_err) if batch_err.failure() == WriteFailure::Unknown => {
+                        // The batch may have landed: committing its requests again would find
+                        // their own rows and call them "not written". The log decides each one.
+                        for (req, reply) in batch.iter().zip(replies.drain(..)) {
+                            let _ = reply.send(Err(WriteFailure::Unknown));
+                            tracing::error!(game_id = %req.game_id, error = %batch_err,
+                                "storage error: a batch's commit has an unknown outcome");
+                        }
+                    }
                     Err(batch_err) => {
-                        // Isolate the failing request: commit each one alone.
+                        // Nothing was written: isolate the failing request, committing each one
+                        // alone.
                         tracing::warn!(
                             requests = batch.len(),
                             error = %batch_err,
@@ -722,9 +997,12 @@ impl Writer {
     }
 
     /// Commits `req`; returns once it is durable.
-    pub async fn write(&self, req: WriteRequest) -> Result<(), WriteError> {
+    pub async fn write(&self, req: WriteRequest) -> Result<(), WriteFailure> {
         let (reply, wait) = oneshot::channel();
-        self.tx.send((req, reply)).await.map_err(|_| WriteError)?;
-        wait.await.map_err(|_| WriteError)?
+        self.tx
+            .send((req, reply))
+            .await
+            .map_err(|_| WriteFailure::NotWritten)?;
+        wait.await.map_err(|_| WriteFailure::Unknown)?
     }
 }

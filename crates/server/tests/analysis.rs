@@ -62,11 +62,23 @@ async fn start_with_engine(
     engine: Arc<Recorder>,
     bot: Option<BotFn>,
 ) -> tabula_server::RunningServer {
-    let mut cfg = config(
-        registry(),
-        Storage::SqliteDir(dir.to_path_buf()),
-        Limits::default(),
-    );
+    start_with_workers(dir, engine, bot, Limits::default().ai_workers).await
+}
+
+/// [`start_with_engine`] with `workers` AI workers, and loopback as a trusted proxy (a test's
+/// requests name their client in `X-Forwarded-For`).
+async fn start_with_workers(
+    dir: &std::path::Path,
+    engine: Arc<dyn Analyst>,
+    bot: Option<BotFn>,
+    workers: usize,
+) -> tabula_server::RunningServer {
+    let limits = Limits {
+        ai_workers: workers,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..Limits::default()
+    };
+    let mut cfg = config(registry(), Storage::SqliteDir(dir.to_path_buf()), limits);
     cfg.analyst = Some(engine);
     if let Some(bot) = bot {
         cfg.bot = bot;
@@ -219,14 +231,15 @@ fn gated_bot(gate: Arc<(Mutex<bool>, Condvar)>, log: Arc<Recorder>) -> BotFn {
     })
 }
 
-/// An analysis waits while a live game's AI is thinking: it starts only after the AI's move.
+/// An analysis waits while live games' AI moves occupy every AI worker (here the one worker): it
+/// starts only after the AI's move.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_analysis_yields_to_live_ai_moves() {
     let dir = temp_dir("analysis-yield");
     let engine = Arc::new(Recorder::default());
     let gate = Arc::new((Mutex::new(false), Condvar::new()));
     let bot = gated_bot(gate.clone(), engine.clone());
-    let server = start_with_engine(&dir, engine.clone(), Some(bot)).await;
+    let server = start_with_workers(&dir, engine.clone(), Some(bot), 1).await;
     let addr = server.local_addr();
     let over = finished_duel(addr).await;
     // A live game against the AI: its secret is owed at once, and the AI is now thinking (held).
@@ -355,5 +368,241 @@ async fn a_lesson_gives_the_engines_hint_until_it_is_solved() {
     assert_eq!((s, &v["error"]["code"]), (409, &json!("conflict")), "{v}");
     let (s, _) = post(addr, "/api/lessons/kyo/99/hint", json!({})).await;
     assert_eq!(s, 404);
+    server.shutdown().await.unwrap();
+}
+
+/// Opens a gate (a [`gated_bot`]'s, a [`GatedHints`]').
+fn open(gate: &(Mutex<bool>, Condvar)) {
+    let (open, cv) = gate;
+    *open.lock().unwrap() = true;
+    cv.notify_all();
+}
+
+/// Issue 35, item 4: an analysis beside a live game is never starved. With two AI workers and a
+/// live AI move thinking (held), the analysis runs to its end meanwhile (before, it waited for every
+/// live move to end, and a busy site starved it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_is_not_starved_by_a_live_ai_game() {
+    let dir = temp_dir("analysis-not-starved");
+    let engine = Arc::new(Recorder::default());
+    let gate = Arc::new((Mutex::new(false), Condvar::new()));
+    let bot = gated_bot(gate.clone(), engine.clone());
+    let server = start_with_workers(&dir, engine.clone(), Some(bot), 2).await;
+    let addr = server.local_addr();
+    let over = finished_duel(addr).await;
+    // A live game against the AI: its AI is thinking now, held until the gate opens.
+    create(
+        addr,
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "ai", "level": 1}], "host_seats": [0]}),
+    )
+    .await;
+    let path = format!("/api/games/{over}/analysis");
+    let mut spectator = ws(addr, &over, None).await;
+    let (s, v) = post(addr, &path, json!({})).await;
+    assert_eq!(s, 202, "{v}");
+    assert_wire::<AnalysisAnswer>(&v);
+    assert_eq!(v["ahead"], 0, "the only analysis runs first: {v}");
+    let done = tokio::time::timeout(T, analysed(addr, &path, &mut spectator)).await;
+    let log = engine.log.lock().unwrap().clone();
+    open(&gate);
+    assert!(
+        done.is_ok(),
+        "the analysis did not finish while a live AI move was thinking: {log:?}"
+    );
+    assert!(
+        !log.contains(&"live move".to_string()),
+        "the live move was still held: {log:?}"
+    );
+    server.shutdown().await.unwrap();
+}
+
+/// An engine whose analyses and hints block until released (each says when it starts).
+#[derive(Default)]
+struct GatedHints {
+    gate: Arc<(Mutex<bool>, Condvar)>,
+    hints: AtomicUsize,
+    analyses: AtomicUsize,
+}
+
+impl GatedHints {
+    fn wait(&self) {
+        let (open, cv) = &*self.gate;
+        let mut g = open.lock().unwrap();
+        while !*g {
+            g = cv.wait(g).unwrap();
+        }
+    }
+}
+
+impl Analyst for GatedHints {
+    fn analyse(
+        &self,
+        record: &JsonRecord,
+        _progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Value, String> {
+        self.analyses.fetch_add(1, Ordering::SeqCst);
+        self.wait();
+        Ok(json!({"game": record.game}))
+    }
+    fn hint(&self, state: &dyn DynState, seat: Seat, _seed: u64) -> Result<Value, String> {
+        self.hints.fetch_add(1, Ordering::SeqCst);
+        self.wait();
+        let first = state.legal_actions(seat).into_iter().next();
+        Ok(json!({"seat": seat, "action": first}))
+    }
+}
+
+/// A request from client `from` (an `X-Forwarded-For` the server trusts from loopback), answered
+/// within [`T`].
+async fn post_from(
+    addr: std::net::SocketAddr,
+    from: &str,
+    path: &str,
+    body: Value,
+) -> (u16, Value) {
+    let body = body.to_string();
+    let headers = [
+        ("x-forwarded-for", from),
+        ("content-type", "application/json"),
+    ];
+    tokio::time::timeout(
+        T,
+        tabula_tools::client::request_with_headers(addr, "POST", path, &headers, body.as_bytes()),
+    )
+    .await
+    .unwrap_or_else(|_| panic!("{path} from {from} was not answered: it queued"))
+    .unwrap()
+}
+
+/// Issue 35, item 4: hints cannot starve the AI seats. With two AI workers, one hint being searched
+/// (held) takes the hints' whole share: another client's hint is refused at once ("busy", `429`), so
+/// is the same client's second one, and the live AI seat of a game still gets its worker and plays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hints_never_starve_ai_seats_and_say_busy() {
+    let dir = temp_dir("hints-bounded");
+    let engine = Arc::new(GatedHints::default());
+    let server = start_with_workers(&dir, engine.clone(), None, 2).await;
+    let addr = server.local_addr();
+    let ai_game = json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "ai", "level": 1}], "host_seats": [0]});
+    let (hinted, tokens) = create(addr, ai_game.clone()).await;
+    let token = tokens[0].clone().unwrap();
+    let path = format!("/api/games/{hinted}/hint");
+    let first = tokio::spawn({
+        let (path, token) = (path.clone(), token.clone());
+        async move { post_from(addr, "10.0.0.1", &path, json!({"seat": 0, "token": token})).await }
+    });
+    tokio::time::timeout(T, async {
+        while engine.hints.load(Ordering::SeqCst) == 0 {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("the first hint is being searched");
+    for from in ["10.0.0.1", "10.0.0.2"] {
+        let (s, v) = post_from(addr, from, &path, json!({"seat": 0, "token": token})).await;
+        assert_eq!(
+            (s, &v["error"]["code"]),
+            (429, &json!("rate_limited")),
+            "{from}: {v}"
+        );
+        assert!(
+            v["error"]["message"].as_str().unwrap().starts_with("busy"),
+            "{v}"
+        );
+    }
+    assert_eq!(
+        engine.hints.load(Ordering::SeqCst),
+        1,
+        "nothing else was searched"
+    );
+
+    // A live game against the AI: its seat plays while the hint is still being searched.
+    let (live, tokens) = create(addr, ai_game).await;
+    let token = tokens[0].clone().unwrap();
+    let start = snapshot(addr, &live, 0, &token).await["seq"]
+        .as_u64()
+        .unwrap();
+    tokio::time::timeout(T, async {
+        loop {
+            let snap = snapshot(addr, &live, 0, &token).await;
+            let ai_moved = snap["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["actor"] == json!({"seat": 1}));
+            if ai_moved {
+                break;
+            }
+            if let Some(first) = snap["legal"].as_array().and_then(|l| l.first()) {
+                let (s, v) = post(
+                    addr,
+                    &format!("/api/games/{live}/action"),
+                    json!({"seat": 0, "token": token, "action": first["action"]}),
+                )
+                .await;
+                assert_eq!(s, 200, "{v}");
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| {
+        panic!("the AI seat never played while a hint was searched (from seq {start})")
+    });
+
+    open(&engine.gate);
+    let (s, v) = first.await.unwrap();
+    assert_eq!(s, 200, "{v}");
+    server.shutdown().await.unwrap();
+}
+
+/// Issue 35, item 4: the analysis queue tells a player their place and is bounded per client.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_analysis_queue_tells_its_place_and_is_bounded_per_client() {
+    let dir = temp_dir("analysis-queue");
+    let engine = Arc::new(GatedHints::default());
+    let server = start_with_workers(&dir, engine.clone(), None, 2).await;
+    let addr = server.local_addr();
+    let games = [
+        finished_duel(addr).await,
+        finished_duel(addr).await,
+        finished_duel(addr).await,
+    ];
+    let path = |id: &str| format!("/api/games/{id}/analysis");
+    let (s, v) = post_from(addr, "10.0.0.1", &path(&games[0]), json!({})).await;
+    assert_eq!((s, &v["ahead"]), (202, &json!(0)), "{v}");
+    let (s, v) = post_from(addr, "10.0.0.2", &path(&games[1]), json!({})).await;
+    assert_eq!((s, &v["ahead"]), (202, &json!(1)), "{v}");
+    assert_wire::<AnalysisAnswer>(&v);
+    let (s, v) = post_from(addr, "10.0.0.2", &path(&games[1]), json!({})).await;
+    assert_eq!(
+        (s, &v["ahead"]),
+        (202, &json!(1)),
+        "asked again: the same place: {v}"
+    );
+    // A client's third analysis while two of its own wait or run: busy.
+    let (s, v) = post_from(addr, "10.0.0.1", &path(&games[2]), json!({})).await;
+    assert_eq!((s, &v["ahead"]), (202, &json!(2)), "{v}");
+    let (s, v) = post_from(
+        addr,
+        "10.0.0.1",
+        &path(&finished_duel(addr).await),
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        (s, &v["error"]["code"]),
+        (429, &json!("rate_limited")),
+        "{v}"
+    );
+    open(&engine.gate);
+    let mut spectator = ws(addr, &games[2], None).await;
+    loop {
+        let (_, v) = get(addr, &path(&games[2])).await;
+        if v["status"] == "done" {
+            break;
+        }
+        recv_until(&mut spectator, |m| m["type"] == "analysis").await;
+    }
     server.shutdown().await.unwrap();
 }

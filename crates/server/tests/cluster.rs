@@ -319,3 +319,173 @@ async fn a_node_that_loses_its_database_refuses_hands_its_game_over_and_recovers
     a.shutdown().await.unwrap();
     b.shutdown().await.unwrap();
 }
+
+/// Waits (within [`WAIT`]) until `what` holds, polling.
+async fn until<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let start = Instant::now();
+    while !check().await {
+        assert!(
+            start.elapsed() < WAIT,
+            "{what} never happened within {WAIT:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Issue 35, item 1: node A's writer stalls on its link to the database with a move in flight, its
+/// lease expires, node B takes the game and writes the next seq; A's commit then is fenced (its lease
+/// is gone). It must not be acknowledged because the log's last seq happens to be the one the move
+/// would have had: the move is nowhere in the log. A's copy then follows the log (B's event) and
+/// serves the game again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fenced_commit_is_never_acknowledged() {
+    let Some(url) = postgres_url().await else {
+        return;
+    };
+    let relay = Relay::start(server_of(&url)).await;
+    let (a_addr, b_addr) = (free_addr(), free_addr());
+    let a = start_node(via(&url, relay.addr), a_addr).await;
+    let b = start_node(url.clone(), b_addr).await;
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+
+    let (id, tokens) = create_duel(a_addr, 40).await;
+    let (played, _) = act_until_committed(a_addr, &id, &tokens).await;
+    let base = played["seq"].as_u64().unwrap();
+
+    // A's writer stalls with a move in flight.
+    a.faults().hold_commits();
+    let in_flight = tokio::spawn({
+        let (id, tokens) = (id.clone(), tokens.clone());
+        async move { act(a_addr, &id, &tokens).await }
+    });
+    until("A's commit waiting", || async {
+        a.faults().held_commits() >= 1
+    })
+    .await;
+
+    // A's link to the database goes: its lease is not renewed and expires.
+    relay.cut().await;
+    let expired = format!(
+        "SELECT expires_at <= (extract(epoch from clock_timestamp()) * 1000)::bigint \
+         FROM leases WHERE game_id = $1"
+    );
+    until("the expiry of A's lease", || {
+        let (pool, id, sql) = (pool.clone(), id.clone(), expired.clone());
+        async move {
+            sqlx::query_scalar::<_, bool>(sqlx::AssertSqlSafe(sql))
+                .bind(id)
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    })
+    .await;
+
+    // B takes the game over and writes the seq A's move would have had.
+    let (on_b, _) = act_until_committed(b_addr, &id, &tokens).await;
+    let b_seq = on_b["seq"].as_u64().unwrap();
+    assert_eq!(b_seq, base + 1, "B wrote the next seq: {on_b}");
+
+    // A's link returns and its commit goes on: fenced, it wrote nothing, and must say so.
+    relay.restore();
+    a.faults().release_commits();
+    let (status, answer) = in_flight.await.unwrap();
+    let log: Vec<(i64, Option<String>, Option<i64>)> =
+        sqlx::query("SELECT seq, node_id, epoch FROM events WHERE game_id = $1 ORDER BY seq")
+            .bind(&id)
+            .fetch_all(&pool)
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect();
+    let creator = log[0].1.clone();
+    assert!(
+        log.iter()
+            .filter(|(seq, ..)| *seq as u64 > base)
+            .all(|(_, node, _)| *node != creator),
+        "A wrote nothing once its lease had passed: {log:?}"
+    );
+    assert_ne!(
+        status, 200,
+        "a fenced commit was acknowledged ({answer}) although the log holds another node's events \
+         there: {log:?}"
+    );
+    assert_eq!(answer["error"]["code"], "unavailable", "{answer}");
+
+    // A's copy follows the log (B's move, not its own) and serves the game again.
+    let (on_a, _) = act_until_committed(a_addr, &id, &tokens).await;
+    assert!(on_a["seq"].as_u64() > Some(b_seq), "{on_a}");
+    let snap_a = snapshot(a_addr, &id, 0, &tokens[0]).await;
+    let snap_b = snapshot(b_addr, &id, 0, &tokens[0]).await;
+    assert_eq!(snap_a["seq"], snap_b["seq"]);
+    assert_eq!(
+        snap_a["events"], snap_b["events"],
+        "both nodes show the log's game"
+    );
+
+    pool.close().await;
+    a.shutdown().await.unwrap();
+    b.shutdown().await.unwrap();
+}
+
+/// Issue 35, item 2: a plain server (`--database` alone) and cluster nodes never serve one
+/// PostgreSQL database together, whichever starts first; each refuses at start with a message that
+/// says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plain_server_and_cluster_nodes_refuse_to_share_a_database() {
+    let Some(url) = postgres_url().await else {
+        return;
+    };
+    let plain_config = || {
+        config(
+            registry(),
+            Storage::Postgres(url.clone()),
+            Limits::default(),
+        )
+    };
+    // A node first: a plain server refuses to start beside it.
+    let node = start_node(url.clone(), free_addr()).await;
+    let Err(e) = tabula_server::start(plain_config()).await else {
+        panic!("a plain server started beside a cluster node");
+    };
+    let message = e.to_string();
+    assert!(
+        message.contains("cluster") && message.contains("cannot share"),
+        "{message}"
+    );
+    // The node goes on serving.
+    let (id, tokens) = create_duel(node.local_addr(), 40).await;
+    act_until_committed(node.local_addr(), &id, &tokens).await;
+    node.shutdown().await.unwrap();
+
+    // A plain server first: a cluster node refuses to start beside it.
+    let plain = tabula_server::start(plain_config())
+        .await
+        .expect("a plain server starts once the nodes are gone");
+    let addr = free_addr();
+    let storage = Storage::PostgresCluster {
+        url: url.clone(),
+        cluster: ClusterConfig {
+            advertise: format!("http://{addr}"),
+            secret: "a test cluster secret of enough length".into(),
+        },
+    };
+    let mut cfg = config(registry(), storage, Limits::default());
+    cfg.addr = addr;
+    let Err(e) = tabula_server::start(cfg).await else {
+        panic!("a cluster node started beside a plain server");
+    };
+    let message = e.to_string();
+    assert!(
+        message.contains("plain Tabula server") && message.contains("cannot share"),
+        "{message}"
+    );
+    // The plain server goes on serving the game the node created.
+    act_until_committed(plain.local_addr(), &id, &tokens).await;
+    plain.shutdown().await.unwrap();
+}

@@ -1287,3 +1287,68 @@ fn now_ms() -> i64 {
         .unwrap()
         .as_millis() as i64
 }
+
+/// Issue 35, item 13: a creation that names a host seat twice (once or 10,000 times) is refused, and
+/// an imported record with a field the format does not have (at its top or in an action) is refused
+/// rather than silently read without it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_seat_given_twice_and_unknown_record_fields_are_refused() {
+    let dir = temp_dir("strict-input");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let seats = json!([{"kind": "human"}, {"kind": "human"}]);
+    for hosts in [json!([0, 0]), json!(vec![1; 10_000])] {
+        let (s, v) = post(
+            addr,
+            "/api/games",
+            json!({"game": "duel", "seats": seats, "host_seats": hosts}),
+        )
+        .await;
+        assert_eq!(
+            (s, &v["error"]["code"]),
+            (400, &json!("bad_request")),
+            "{v}"
+        );
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains("twice"),
+            "{v}"
+        );
+    }
+    let (s, v) = post(
+        addr,
+        "/api/games",
+        json!({"game": "duel", "seats": seats, "host_seats": [0], "host_seat": 0}),
+    )
+    .await;
+    assert_eq!(s, 400, "{v}");
+
+    // A finished game's record imports as it is, never with a field of its own.
+    let (id, tokens) = create_duel(addr, 12).await;
+    http_step(addr, &id, &tokens).await.unwrap();
+    let (s, _) = post(
+        addr,
+        &format!("/api/games/{id}/resign"),
+        json!({"seat": 0, "token": tokens[0]}),
+    )
+    .await;
+    assert_eq!(s, 200);
+    let (_, record) = get(addr, &format!("/api/games/{id}/record")).await;
+    let mut extra = record.clone();
+    extra["comment"] = json!("not a field of a record");
+    let mut extra_in_action = record.clone();
+    extra_in_action["actions"][0]["note"] = json!("nor of an action");
+    for bad in [extra, extra_in_action] {
+        let (s, v) = post(addr, "/api/records", json!({"record": bad})).await;
+        assert_eq!(s, 400, "{v}");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("unknown field"),
+            "{v}"
+        );
+    }
+    let (s, v) = post(addr, "/api/records", json!({"record": record})).await;
+    assert_eq!(s, 201, "{v}");
+    server.shutdown().await.unwrap();
+}

@@ -276,8 +276,9 @@ export async function replayPage(root: HTMLElement, id: string): Promise<void> {
       return;
     }
     if (a.status === 'running') {
+      const place = a.ahead ? `: ${a.ahead} ${a.ahead === 1 ? 'analysis' : 'analyses'} before it` : '';
       const text = a.waiting
-        ? 'Waiting for its turn (live games\' AI moves go first)…'
+        ? `Waiting for its turn${place} (live games' AI moves go first)…`
         : `Analysing… ${a.done} of ${a.total} decisions`;
       analysisHost.appendChild(h('div', { 'data-testid': 'analysis-progress', role: 'status' },
         h('p', text),

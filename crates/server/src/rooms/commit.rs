@@ -7,9 +7,15 @@
 //!   the room never runs ahead of it;
 //! * a refused change (the game refuses an event, storage refuses the commit) leaves the room as it
 //!   was;
-//! * a commit whose answer was lost is settled by reading the log: landed, it is acknowledged; not
-//!   landed, nothing changed; unknown, the room is marked unsure and catches up with its log before
-//!   any further change (and by itself in the background meanwhile);
+//! * a commit refused before its `COMMIT` (a lost lease or server lock, a key another writer stored
+//!   first, any error inside the transaction) is a definite "not written": it is refused (`503`),
+//!   whatever the log holds at its seq, and on a cluster node the room catches up with the log;
+//! * only a commit of unknown outcome (the `COMMIT` failed, or its answer was lost) is settled by
+//!   reading the log, and by its events, never by its last seq alone: the log holds these very events
+//!   (same seqs, times and contents, same writer node and lease epoch), and it is acknowledged; it
+//!   holds nothing there, and nothing changed; it holds other events, or cannot be read, and the room
+//!   is marked unsure and catches up with its log before any further change (and by itself in the
+//!   background meanwhile);
 //! * after every change [`Shared::after_change`] refreshes the lobby summary, files the clock's next
 //!   deadline and schedules the AI seats.
 
@@ -22,7 +28,7 @@ use tabula_core::Seat;
 use super::follow::Writer;
 use super::load::apply_logged;
 use super::{Described, Room, RoomInner, Shared, now_ms};
-use crate::db::WriteRequest;
+use crate::db::{WriteFailure, WriteRequest};
 use crate::model::{Event, EventData, GameCore, Refusal, Status};
 use crate::ratings::{GameEnd, SeatBinding};
 
@@ -85,8 +91,12 @@ impl Shared {
             _ => None,
         };
         let rated_end = end.as_ref().is_some_and(|e| e.rated);
+        // A new game's `created` event, kept to recognise the commit in the log should its answer
+        // be lost.
+        let mut created_event = None;
         if let Some(c) = created {
-            to_write.insert(0, c);
+            to_write.insert(0, c.clone());
+            created_event = Some(c);
         }
         let written = self
             .writer
@@ -102,32 +112,64 @@ impl Shared {
                 epoch,
             })
             .await;
-        if let Err(e) = written {
+        if let Err(failure) = written {
+            let refused = Refusal::Unavailable(failure.to_string());
             if let Some(node) = self.db.node() {
                 // Perhaps the lease was lost: the next change asks the database who owns the game.
                 node.forget(&room.id);
             }
-            // The commit may have landed although its answer was lost (a connection that broke
-            // after `COMMIT`): the log decides. Landed: it is durable, so it is acknowledged like
-            // any other. Not landed: nothing changed. Unknown (storage is down): the room may be
-            // behind its log, and catches up before its next change (and by itself meanwhile).
-            match self.stored_seq(&room.id).await {
-                Ok(stored) if stored == scratch.seq => {
-                    tracing::warn!(game_id = %room.id, seq = stored,
-                        "the answer to a commit was lost, but the log holds it: acknowledged");
+            match failure {
+                // Refused before its `COMMIT` (a lost lease, a key another writer stored first):
+                // nothing was written, whatever the log holds at that seq. On a cluster node another
+                // node may be writing the game: the room catches up with the log.
+                WriteFailure::NotWritten => {
+                    if self.db.node().is_some() {
+                        self.mark_unsure(room, inner);
+                    }
+                    return Err(refused);
                 }
-                Ok(stored) if stored <= inner.core.seq => {
-                    return Err(Refusal::Unavailable(e.to_string()));
-                }
-                Ok(stored) => {
-                    tracing::error!(game_id = %room.id, stored, memory = inner.core.seq,
-                        "the log and the room disagree after a failed commit; catching up");
-                    self.mark_unsure(room, inner);
-                    return Err(Refusal::Unavailable(e.to_string()));
-                }
-                Err(_) => {
-                    self.mark_unsure(room, inner);
-                    return Err(Refusal::Unavailable(e.to_string()));
+                // The commit may have landed although its answer was lost (a connection that broke
+                // during `COMMIT`): the log decides, by holding these very events (same writer and
+                // epoch, same times and contents), never by its last seq alone.
+                WriteFailure::Unknown => {
+                    let writer = self.db.node().map(|n| n.id.clone());
+                    let ours: Vec<Event> = created_event
+                        .into_iter()
+                        .chain(new_events.iter().cloned())
+                        .collect();
+                    match self.landed(&room.id, &ours, writer, epoch).await {
+                        Ok(Landed::Yes { more }) => {
+                            tracing::warn!(game_id = %room.id, seq = scratch.seq,
+                                "the answer to a commit was lost, but the log holds its events: acknowledged");
+                            self.install(
+                                room,
+                                inner,
+                                scratch,
+                                (first_seq, new_events, new_desc),
+                                now,
+                            );
+                            if more {
+                                self.mark_unsure(room, inner);
+                            }
+                            if rated_end {
+                                self.ratings_changed(&room.id);
+                            }
+                            return Ok(first_seq);
+                        }
+                        Ok(Landed::No) => return Err(refused),
+                        Ok(Landed::Other) => {
+                            tracing::error!(game_id = %room.id, memory = inner.core.seq,
+                                "after a failed commit the log holds other events than the room's: catching up");
+                            self.mark_unsure(room, inner);
+                            return Err(refused);
+                        }
+                        Err(e) => {
+                            tracing::error!(game_id = %room.id, error = %e,
+                                "storage error: cannot read the log after a failed commit");
+                            self.mark_unsure(room, inner);
+                            return Err(refused);
+                        }
+                    }
                 }
             }
         }
@@ -175,10 +217,38 @@ impl Shared {
         self.after_change(room, inner);
     }
 
-    /// The last seq of game `id`'s log as storage holds it (0 for a game not stored).
-    async fn stored_seq(&self, id: &str) -> Result<u64, String> {
+    /// Whether the log of game `id` holds `events` (a commit of unknown outcome) as this server
+    /// wrote them: at their seqs, with their times and contents, by this writer (`writer`, the
+    /// cluster node, and its lease `epoch`; both `None` on a single server).
+    async fn landed(
+        &self,
+        id: &str,
+        events: &[Event],
+        writer: Option<String>,
+        epoch: Option<i64>,
+    ) -> Result<Landed, String> {
         self.faults.check_load()?;
-        self.db.last_seq(id).await
+        let Some(first) = events.first() else {
+            return Ok(Landed::No);
+        };
+        let stored = self
+            .db
+            .load_written_after(id, first.seq.saturating_sub(1))
+            .await?;
+        if stored.is_empty() {
+            return Ok(Landed::No);
+        }
+        let ours = stored.len() >= events.len()
+            && stored.iter().zip(events).all(|(s, e)| {
+                s.event == *e && s.node == writer && s.epoch == epoch.filter(|_| writer.is_some())
+            });
+        Ok(if ours {
+            Landed::Yes {
+                more: stored.len() > events.len(),
+            }
+        } else {
+            Landed::Other
+        })
     }
 
     /// Marks the room as possibly behind its log, and starts catching up in the background (with a
@@ -257,6 +327,16 @@ impl Shared {
         }
         self.schedule_ai(room, inner);
     }
+}
+
+/// What the log holds where a commit of unknown outcome would have put its events.
+enum Landed {
+    /// These very events (`more`: and later ones, by another writer since).
+    Yes { more: bool },
+    /// Nothing: the commit did not land.
+    No,
+    /// Other events (another writer's): the commit did not land, and the room is behind its log.
+    Other,
 }
 
 /// Rounds of follow-ups after which a change is refused as one that never settles (a game whose

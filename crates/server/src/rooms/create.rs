@@ -171,7 +171,12 @@ impl Shared {
         let mut hosts = req.host_seats.clone();
         hosts.extend(req.host_seat);
         hosts.sort_unstable();
-        hosts.dedup();
+        if let Some(twice) = hosts.windows(2).find(|w| w[0] == w[1]) {
+            return Err(Refusal::BadRequest(format!(
+                "host seat {} is given twice (in `host_seats` or `host_seat`)",
+                twice[0]
+            )));
+        }
         for &h in &hosts {
             core.check_seat(h)?;
             match core.config.seats[h as usize] {

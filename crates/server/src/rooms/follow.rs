@@ -91,6 +91,12 @@ impl Shared {
         let (Some(node), Some(pool)) = (self.db.node().cloned(), self.db.pg_pool().cloned()) else {
             return Ok(Writer::Here(None));
         };
+        if node.stopped() {
+            // A clean shutdown: expected, not an error (another node serves the game next).
+            return Err(Refusal::Unavailable(
+                "this server is shutting down; nothing was changed, try again".into(),
+            ));
+        }
         let unavailable = |e: String| {
             tracing::error!(game_id = %room.id, error = %e, "cluster: cannot reach the database");
             Refusal::Unavailable(crate::db::WriteError.to_string())
@@ -209,11 +215,12 @@ impl Shared {
         };
         let mut tick = tokio::time::interval(HEARTBEAT);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut failing = false;
+        let (mut failing, mut lock_failing) = (false, false);
         while !node.stopped() {
             tick.tick().await;
             let lost = match node.heartbeat(&pool).await {
                 Ok(lost) => lost,
+                Err(_) if node.stopped() => return,
                 Err(e) => {
                     if !failing {
                         tracing::error!(error = %e,
@@ -230,6 +237,14 @@ impl Shared {
             for id in lost {
                 tracing::warn!(game_id = %id, "cluster: lost the game's lease; following it");
                 self.follow(id);
+            }
+            match self.db.keep_node_lock().await {
+                Err(e) if !lock_failing => {
+                    tracing::error!(error = %e, "cluster: this node's commits are refused");
+                    lock_failing = true;
+                }
+                Err(_) => {}
+                Ok(()) => lock_failing = false,
             }
             if failing {
                 tracing::warn!("cluster: the database answers again");

@@ -196,7 +196,7 @@ impl Shared {
             rooms: StdMutex::new(HashMap::new()),
             loading: Mutex::new(()),
             ai_pool: Arc::new(Semaphore::new(workers)),
-            analyses: crate::analysis::Analyses::new(analyst),
+            analyses: crate::analysis::Analyses::new(analyst, workers),
             seat_events: governor::RateLimiter::keyed(seat_events_quota(&limits)),
             lobby: StdMutex::new(LobbyIndex::default()),
             waiting: StdMutex::new(HashMap::new()),

@@ -775,6 +775,11 @@ pub enum AnalysisAnswer {
         total: usize,
         /// Waiting for live games' AI moves (or for another analysis) before its next decision.
         waiting: bool,
+        /// Analyses that run before this one: its place in the queue (`0`: it runs now, or
+        /// next).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        ahead: Option<usize>,
     },
     Done {
         /// Stored as the engine wrote it (the server does not read it).

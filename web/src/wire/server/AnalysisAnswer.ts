@@ -18,7 +18,12 @@ total: number,
 /**
  * Waiting for live games' AI moves (or for another analysis) before its next decision.
  */
-waiting: boolean, } | { "status": "done", 
+waiting: boolean, 
+/**
+ * Analyses that run before this one: its place in the queue (`0`: it runs now, or
+ * next).
+ */
+ahead?: number, } | { "status": "done", 
 /**
  * Stored as the engine wrote it (the server does not read it).
  */
