@@ -53,9 +53,9 @@ function cardFace(card: string, x: number, y: number, w: number, hgt: number): S
   );
 }
 
-export const territoriesRenderer: Renderer = {
-  render(ctx: RenderContext) {
-    const view = ctx.view as TerritoriesView;
+export const territoriesRenderer: Renderer<TerritoriesView> = {
+  render(ctx: RenderContext<TerritoriesView>) {
+    const view = ctx.view;
     const grid = view.grid;
     const panels: Element[] = [];
     let board: SVGElement | null = null;

@@ -60,16 +60,15 @@ function kindName(kind: string): string {
   return kind.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
 }
 
-export const trumpRenderer: Renderer = {
+export const trumpRenderer: Renderer<TrumpPosition> = {
   flippable: true,
-  setup(view, _options, seat) {
-    const v = view as TrumpPosition;
+  setup(v, _options, seat) {
     if (v.phase !== 'setup' || v.committed[seat] === true) return null;
     const home = rowCellNames().filter((c) => homeOf(c) === seat);
     return { ...trumpSetup, home, terrain: false };
   },
-  render(ctx: RenderContext) {
-    const view = ctx.view as TrumpPosition;
+  render(ctx: RenderContext<TrumpPosition>) {
+    const view = ctx.view;
     const { phase, committed } = view;
     const bothReady = committed.every(Boolean);
     const me = ctx.seat ?? 0;
