@@ -238,3 +238,21 @@ describe('Syba seat colours', () => {
     expect(sybaRenderer.seatColour?.(view, 1)).toBeNull();
   });
 });
+
+describe('Piece legends', () => {
+  it('come from the engine for every Strength & Trump piece and Territories building the boards draw', async () => {
+    const { LEGENDS } = await import('../src/wire/legends');
+    const { trumpInfo } = await import('../src/games/trump');
+    const { buildingInfo } = await import('../src/games/territories');
+    for (const kind of ['Rabble', 'Spearman', 'Elephant', 'Light Horse', 'Heavy Horse', 'Crossbowman', 'Catapult', 'Trebuchet', 'Dragon', 'King', 'Mountain']) {
+      const words = LEGENDS['cyvasse-trump']?.[kind];
+      expect(words, kind).toBeTruthy();
+      expect(trumpInfo(kind, 1)).toBe(`North ${kind}: ${words}`);
+    }
+    for (const piece of ['town', 'fort', 'barracks', 'temple', 'palace', 'capital']) {
+      const words = LEGENDS.territories?.[piece];
+      expect(words, piece).toBeTruthy();
+      expect(buildingInfo(piece, 'White')).toContain(`(${words})`);
+    }
+  });
+});
