@@ -4,9 +4,10 @@ import './ui/style.css';
 import { h, clear } from './ui/dom';
 import { onRoute } from './router';
 import { lobbyPage } from './pages/lobby';
-import { gamePage, joinPage, leaveGame } from './pages/game';
+import { gamePage, joinPage } from './pages/game/page';
 import { rulesIndex, rulesPage } from './pages/rules';
 import { leaveReplay, replayPage } from './pages/replay';
+import { simplePage, type Page } from './pages/page';
 import { guidePage, learnIndex, lessonPage } from './pages/learn';
 import { awaitingCount, currentSession, loadSession, onAccountChange, refreshMyGames, signOut, titleWith } from './account';
 import { settingsPage, signInPage } from './pages/account';
@@ -87,49 +88,43 @@ function fail(e: unknown): void {
   main.appendChild(h('div.card', h('p.error', e instanceof Error ? e.message : String(e)), h('a', { href: '/', 'data-link': '' }, 'Back to the lobby')));
 }
 
+/** The page of an address (the lobby for any other). */
+function pageFor(parts: string[]): Page {
+  const page = (draw: (root: HTMLElement) => Promise<void> | void, leave?: () => void): Page => {
+    const p = simplePage(draw, fail);
+    return leave ? { mount: p.mount, unmount: leave } : p;
+  };
+  if (parts[0] === 'game' && parts[1]) return gamePage(parts[1], false);
+  if (parts[0] === 'watch' && parts[1]) return gamePage(parts[1], true);
+  if (parts[0] === 'join' && parts[1] && parts[2] && parts[3]) return joinPage(parts[1], Number(parts[2]), parts[3]);
+  if (parts[0] === 'rules' && parts[1]) return page((root) => rulesPage(root, parts[1]));
+  if (parts[0] === 'rules') return page((root) => rulesIndex(root));
+  if (parts[0] === 'learn') {
+    return page((root) => (parts[2] ? lessonPage(root, parts[1], Number(parts[2])) : parts[1] ? guidePage(root, parts[1]) : learnIndex(root)));
+  }
+  if (parts[0] === 'replay' && parts[1]) return page((root) => replayPage(root, parts[1]), leaveReplay);
+  if (parts[0]?.startsWith('@') && (parts[0].length > 1 || parts[1])) {
+    return page((root) => profilePage(root, parts[0].length > 1 ? parts[0].slice(1) : parts[1]));
+  }
+  if (parts[0] === 'signin' || parts[0] === 'signup') return page((root) => signInPage(root, parts[0] === 'signup'));
+  if (parts[0] === 'account') return page((root) => settingsPage(root));
+  if (parts[0] === 'me') return page((root) => myGamesPage(root), leaveMyGames);
+  if (parts[0] === 'leaderboard') return page((root) => leaderboardPage(root, parts[1]));
+  return page((root) => lobbyPage(root));
+}
+
+/** The page shown now (unmounted when the route changes). */
+let current: Page | null = null;
+
 function route(path: string): void {
-  leaveGame();
-  leaveReplay();
-  leaveMyGames();
+  current?.unmount();
+  current = null;
   baseTitle = 'Tabula';
   document.title = titleWith(awaitingCount(), baseTitle);
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   try {
-    if (parts[0] === 'game' && parts[1]) return gamePage(main, parts[1], false);
-    if (parts[0] === 'watch' && parts[1]) return gamePage(main, parts[1], true);
-    if (parts[0] === 'join' && parts[1] && parts[2] && parts[3]) {
-      joinPage(main, parts[1], Number(parts[2]), parts[3]).catch(fail);
-      return;
-    }
-    if (parts[0] === 'rules' && parts[1]) return rulesPage(main, parts[1]);
-    if (parts[0] === 'rules') {
-      rulesIndex(main).catch(fail);
-      return;
-    }
-    if (parts[0] === 'learn') {
-      const done = parts[2] ? lessonPage(main, parts[1], Number(parts[2])) : parts[1] ? guidePage(main, parts[1]) : learnIndex(main);
-      done.catch(fail);
-      return;
-    }
-    if (parts[0] === 'replay' && parts[1]) {
-      replayPage(main, parts[1]).catch(fail);
-      return;
-    }
-    if (parts[0]?.startsWith('@') && (parts[0].length > 1 || parts[1])) {
-      profilePage(main, parts[0].length > 1 ? parts[0].slice(1) : parts[1]).catch(fail);
-      return;
-    }
-    if (parts[0] === 'signin' || parts[0] === 'signup') return signInPage(main, parts[0] === 'signup');
-    if (parts[0] === 'account') return settingsPage(main);
-    if (parts[0] === 'me') {
-      myGamesPage(main).catch(fail);
-      return;
-    }
-    if (parts[0] === 'leaderboard') {
-      leaderboardPage(main, parts[1]).catch(fail);
-      return;
-    }
-    lobbyPage(main).catch(fail);
+    current = pageFor(parts);
+    current.mount(main);
   } catch (e) {
     fail(e);
   }

@@ -3,8 +3,6 @@ import {
   arrowSegments, decisionsByPly, dropOf, graphLines, legend, markCounts, markFor,
   pathOf, percent, plyAt, xOf, yOf, type Analysis, type GraphBox,
 } from '../src/logic/analysis';
-import { canAskHint } from '../src/logic/hint';
-import type { Snapshot } from '../src/logic/snapshot';
 
 /** An analysis as the server sends it (docs/protocol.md): 10 actions, a chance action at 4, Gold
  * blunders at 2, Red makes a mistake at 5, a forced move at 7. */
@@ -120,25 +118,5 @@ describe('arrows', () => {
     expect(arrowSegments([{ x: 1, y: 1 }], 4)).toEqual([]);
     // A segment shorter than the head collapses onto its start rather than pointing backwards.
     expect(arrowSegments([{ x: 0, y: 0 }, { x: 2, y: 0 }], 4)[0].to).toEqual({ x: 0, y: 0 });
-  });
-});
-
-describe('hints', () => {
-  const base: Snapshot = {
-    type: 'snapshot', id: 'g', game: 'kyo', name: 'Kyo', status: 'running', seq: 5, now: 0, you: { seat: 0 },
-    rated: false, takeback_offer: null, legal_sampled: false, seed_commitment: '', seed: null,
-    seats: [{ seat: 0, name: 'Gold', kind: 'human', joined: true }, { seat: 1, name: 'Red', kind: 'ai', level: 3, joined: true }],
-    options: {}, to_act: { seat: 0 }, view: {}, legal: [{ action: {}, notation: 'D3-D4', words: 'Gold: Light Pawn D3 → D4', cells: ['D3', 'D4'] }], events: [],
-    draw_offer: null, clock: null, result: null, rematch: null,
-  };
-
-  it('are offered to a player of a casual game against the AI, for the decision owed now only', () => {
-    expect(canAskHint(base)).toBe(true);
-    expect(canAskHint({ ...base, rated: true })).toBe(false);
-    expect(canAskHint({ ...base, you: 'spectator' })).toBe(false);
-    expect(canAskHint({ ...base, to_act: { seat: 1 } })).toBe(false);
-    expect(canAskHint({ ...base, status: 'over', result: { results: ['loss', 'win'], reason: 'resignation' } })).toBe(false);
-    expect(canAskHint({ ...base, seats: [base.seats[0], { seat: 1, name: 'Red', kind: 'human', joined: true }] })).toBe(false);
-    expect(canAskHint({ ...base, legal: [] })).toBe(false);
   });
 });

@@ -33,7 +33,8 @@ vi.mock('../src/conn', () => ({
 }));
 
 import '../src/games/register';
-import { gamePage, leaveGame } from '../src/pages/game';
+import { gamePage } from '../src/pages/game/page';
+import type { Page } from '../src/pages/page';
 import { saveSeat } from '../src/store';
 import type { CairdView } from '../src/wire/cyvasse/CairdView';
 
@@ -70,8 +71,11 @@ const snapshot = {
   rematch: null,
 };
 
+let page: Page | null = null;
+
 afterEach(() => {
-  leaveGame();
+  page?.unmount();
+  page = null;
   conns.length = 0;
 });
 
@@ -79,7 +83,8 @@ function openPage(): { root: HTMLElement; conn: FakeConn } {
   saveSeat('g1', { seat: 0, token: 'a'.repeat(64) });
   const root = document.createElement('main');
   document.body.appendChild(root);
-  gamePage(root, 'g1', false);
+  page = gamePage('g1', false);
+  page.mount(root);
   const conn = conns[0];
   conn.handlers.onMessage(snapshot);
   return { root, conn };

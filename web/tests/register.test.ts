@@ -7,7 +7,7 @@ describe('the one list of games (games/register.ts)', () => {
     const { genericRenderer } = await import('../src/games/generic');
     const { RULE_FAMILIES } = await import('../src/logic/rules');
     expect(Object.keys(GAMES)).toEqual(['cyvasse-trump', 'cyvasse-caird', 'kyo', 'territories', 'syba']);
-    for (const [id, game] of Object.entries(GAMES)) expect(rendererFor(id)).toBe(game.renderer);
+    for (const [id, game] of Object.entries(GAMES)) expect(rendererFor(id)).toBe(game?.renderer);
     expect(rendererFor('chess')).toBe(genericRenderer);
     expect(Object.keys(RULE_FAMILIES)).toEqual(['cyvasse-trump', 'cyvasse-caird']);
     expect(RULE_FAMILIES['cyvasse-caird'].heading.test('Family: Caird')).toBe(true);

@@ -10,8 +10,9 @@ import type { CairdView } from '../src/wire/cyvasse/CairdView';
 import { bundle, sybaRenderer } from '../src/games/syba';
 import { genericRenderer } from '../src/games/generic';
 
-function ctxFor(gameId: string, view: unknown, legal: LegalAction[], options: Record<string, unknown> = {}, seat: number | null = 0): RenderContext {
-  return { gameId, view, options, seat, seatNames: ['One', 'Two'], selection: new Selection(legal), lastMove: [], onCell: () => undefined };
+function ctxFor(gameId: string, view: unknown, legal: LegalAction[], options: Record<string, unknown> = {}, seat: number | null = 0): RenderContext<never> {
+  // The view is JSON (a fixture or the server's sample): each renderer reads it as its game's view.
+  return { gameId, view: view as never, options, seat, seatNames: ['One', 'Two'], selection: new Selection(legal), lastMove: [], onCell: () => undefined };
 }
 /** A legal action as the server sends it, with the engine's cells (and, where it matters, its JSON). */
 const la = (notation: string, cells: string[] = [], action: unknown = notation): LegalAction => ({ action, notation, words: notation, cells });
@@ -32,8 +33,8 @@ describe('Trump hex board', () => {
     const setup = { ...view, phase: 'setup', committed: [false, true], board: {} };
     const { board } = trumpRenderer.render(ctxFor('cyvasse-trump', setup, []));
     expect(board?.querySelectorAll('[data-testid=hidden-cover]').length).toBe(1);
-    expect(trumpRenderer.setup?.(setup, {}, 0)?.home).toHaveLength(40);
-    expect(trumpRenderer.setup?.(setup, {}, 1)).toBeNull();
+    expect(trumpRenderer.setup?.(setup as never, {}, 0)?.home).toHaveLength(40);
+    expect(trumpRenderer.setup?.(setup as never, {}, 1)).toBeNull();
   });
 });
 
@@ -201,7 +202,7 @@ describe('Syba unit slide', () => {
     const frame = () => new Promise((r) => requestAnimationFrame(() => r(null)));
     const ctx = { ...ctxFor('syba', unit(0), []), gameId: 'syba-slide-test' };
     const draw = async (view: unknown) => {
-      const b = sybaRenderer.render({ ...ctx, view }).board as SVGElement;
+      const b = sybaRenderer.render({ ...ctx, view: view as never }).board as SVGElement;
       document.body.appendChild(b);
       await frame();
       b.remove();
@@ -231,8 +232,27 @@ describe('generic fallback', () => {
 
 describe('Syba seat colours', () => {
   it('are the races’ colours once chosen', () => {
-    const view = { state: { players: [{ race: 0 }, { race: null }] } };
+    // Only the part of a view the colours read (a fixture, not a whole view).
+    const view = { state: { players: [{ race: 0 }, { race: null }] } } as never;
     expect(sybaRenderer.seatColour?.(view, 0)).toBe('#2f6db5');
     expect(sybaRenderer.seatColour?.(view, 1)).toBeNull();
+  });
+});
+
+describe('Piece legends', () => {
+  it('come from the engine for every Strength & Trump piece and Territories building the boards draw', async () => {
+    const { LEGENDS } = await import('../src/wire/legends');
+    const { trumpInfo } = await import('../src/games/trump');
+    const { buildingInfo } = await import('../src/games/territories');
+    for (const kind of ['Rabble', 'Spearman', 'Elephant', 'Light Horse', 'Heavy Horse', 'Crossbowman', 'Catapult', 'Trebuchet', 'Dragon', 'King', 'Mountain']) {
+      const words = LEGENDS['cyvasse-trump']?.[kind];
+      expect(words, kind).toBeTruthy();
+      expect(trumpInfo(kind, 1)).toBe(`North ${kind}: ${words}`);
+    }
+    for (const piece of ['town', 'fort', 'barracks', 'temple', 'palace', 'capital']) {
+      const words = LEGENDS.territories?.[piece];
+      expect(words, piece).toBeTruthy();
+      expect(buildingInfo(piece, 'White')).toContain(`(${words})`);
+    }
   });
 });

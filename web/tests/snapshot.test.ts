@@ -2,7 +2,7 @@ import { ev } from './events';
 import { describe, expect, it } from 'vitest';
 import {
   clockIsLow, drawDeclinedBy, formatClock, lastTakeback, merge, moveList, myResult, recentChance, seatsMarkedToAct, statusLine, statusState,
-  takebackBlocked, type Snapshot,
+  type Snapshot,
 } from '../src/logic/snapshot';
 import { reconnectDelay } from '../src/logic/backoff';
 
@@ -11,7 +11,7 @@ function snap(over: Partial<Snapshot>): Snapshot {
     type: 'snapshot', id: 'g1', game: 'kyo', name: 'Kyo', status: 'running', seq: 2, now: 0, you: { seat: 0 },
     rated: false, takeback_offer: null, legal_sampled: false, seed_commitment: '', seed: null,
     seats: [{ seat: 0, name: 'Gold', kind: 'human', joined: true }, { seat: 1, name: 'Red', kind: 'ai', level: 3, joined: true }],
-    options: {}, to_act: { seat: 0 }, view: {}, legal: [], draw_offer: null, clock: null, result: null, rematch: null,
+    options: {}, to_act: { seat: 0 }, view: {}, legal: [], draw_offer: null, clock: null, result: null, rematch: null, may: null,
     events: [ev({ seq: 1, kind: 'created' }), ev({ seq: 2, kind: 'start' })],
     ...over,
   };
@@ -124,14 +124,5 @@ describe('takebacks', () => {
     const events = [...played, ev({ seq: 6, kind: 'takeback_offer', seat: 0 }), ev({ seq: 7, kind: 'takeback_decline', seat: 1 })];
     expect(lastTakeback(snap({ events }))).toEqual({ declined: 1 });
     expect(moveList(events)).toHaveLength(3);
-  });
-  it('says why the button is greyed out', () => {
-    expect(takebackBlocked(snap({ events: played.slice(0, 3) }), 0)).toMatch(/not moved yet/);
-    expect(takebackBlocked(snap({ events: played }), 0)).toBeNull();
-    expect(takebackBlocked(snap({ events: played, rated: true }), 0)).toMatch(/casual games only/);
-    expect(takebackBlocked(snap({ events: played, takeback_offer: { by: 1, accepted: [1] } }), 0)).toMatch(/already/);
-    const rolled = [...played, ev({ seq: 6, kind: 'action', actor: 'chance' as const, notation: '7' })];
-    expect(takebackBlocked(snap({ events: rolled }), 0)).toMatch(/chance cannot be taken back/);
-    expect(takebackBlocked(snap({ events: played, status: 'over' }), 0)).toMatch(/not running/);
   });
 });

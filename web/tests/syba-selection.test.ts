@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { Selection, type LegalAction } from '../src/logic/select';
 import type { RenderContext } from '../src/games/types';
 import { sybaRenderer, selectionOf, tradeNote } from '../src/games/syba';
-function ctxFor(view: unknown, legal: LegalAction[]): RenderContext {
-  return { gameId: 'syba', view, options: {}, seat: 0, seatNames: ['One', 'Two'], selection: new Selection(legal), lastMove: [], onCell: () => undefined };
+function ctxFor(view: unknown, legal: LegalAction[]): RenderContext<never> {
+  // The view is JSON (a fixture or the server's sample): each renderer reads it as its game's view.
+  return { gameId: 'syba', view: view as never, options: {}, seat: 0, seatNames: ['One', 'Two'], selection: new Selection(legal), lastMove: [], onCell: () => undefined };
 }
 /** A legal action as the server sends it, with the engine's cells. */
 const la = (notation: string, cells: string[] = []): LegalAction => ({ action: notation, notation, words: notation, cells });

@@ -152,8 +152,9 @@ function map(x: unknown, key: RegExp, value: (v: unknown) => void): void {
   }
 }
 
-function ctxFor(gameId: string, view: unknown, options: Record<string, unknown>, seat: number | null): RenderContext {
-  return { gameId, view, options, seat, seatNames: ['One', 'Two'], selection: new Selection([]), lastMove: [], onCell: () => undefined };
+function ctxFor(gameId: string, view: unknown, options: Record<string, unknown>, seat: number | null): RenderContext<never> {
+  // The view is JSON (a fixture or the server's sample): each renderer reads it as its game's view.
+  return { gameId, view: view as never, options, seat, seatNames: ['One', 'Two'], selection: new Selection([]), lastMove: [], onCell: () => undefined };
 }
 
 const SQUARE = /^[A-J][0-9]$/;
@@ -308,8 +309,9 @@ const A: Kind[] = ['array'];
 const O: Kind[] = ['object'];
 const S: Kind[] = ['string'];
 
-function sampleCtx(gameId: string, view: unknown): RenderContext {
-  return { gameId, view, options: {}, seat: 0, seatNames: ['One', 'Two', 'Three', 'Four'], selection: new Selection([]), lastMove: [], onCell: () => undefined };
+function sampleCtx(gameId: string, view: unknown): RenderContext<never> {
+  // The view is JSON (a fixture or the server's sample): each renderer reads it as its game's view.
+  return { gameId, view: view as never, options: {}, seat: 0, seatNames: ['One', 'Two', 'Three', 'Four'], selection: new Selection([]), lastMove: [], onCell: () => undefined };
 }
 
 describe('Syba view declarations against a real view', () => {

@@ -40,6 +40,8 @@ pub trait DynGame: Send + Sync {
     fn name(&self) -> &'static str;
     fn description(&self) -> &'static str;
     fn options_schema(&self) -> Vec<OptionSpec>;
+    /// The pieces' legend ([`Game::piece_legend`]).
+    fn piece_legend(&self) -> Vec<(String, String)>;
     /// Parses `name=value` options into their full JSON form (defaults filled in).
     fn parse_options(&self, pairs: &[String]) -> Result<Value, OptionsError>;
     /// Checks a JSON object of options and returns their full JSON form (defaults filled in).
@@ -251,6 +253,9 @@ impl<G: Game> DynGame for Kind<G> {
     }
     fn options_schema(&self) -> Vec<OptionSpec> {
         <G::Options as options::GameOptions>::schema()
+    }
+    fn piece_legend(&self) -> Vec<(String, String)> {
+        G::piece_legend()
     }
     fn parse_options(&self, pairs: &[String]) -> Result<Value, OptionsError> {
         let o: G::Options = options::parse_pairs(pairs)?;

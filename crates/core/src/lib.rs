@@ -290,6 +290,13 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// taken afterwards, so `new` is deterministic.
     fn new(options: &Self::Options) -> Result<Self, OptionsError>;
 
+    /// The pieces' legend: each piece, by the name the view and the web client give it ("Light
+    /// Horse"), with what it does in the rule book's words ("moves 3 + 2, strength 2"), built from the
+    /// engine's own tables so that no client restates them. Empty when the game has none.
+    fn piece_legend() -> Vec<(String, String)> {
+        Vec::new()
+    }
+
     /// The options this state was created with.
     fn options(&self) -> &Self::Options;
 

@@ -54,7 +54,7 @@ use tabula_core::dynamic::DynState;
 use tabula_core::record::JsonRecord;
 use tokio::sync::{Notify, Semaphore, broadcast};
 
-use crate::model::{Refusal, SeatKind, Status};
+use crate::model::{Refusal, Status};
 use crate::rooms::{Shared, now_ms};
 use crate::wire::game::{AnalysisStatus, SocketMsg};
 
@@ -697,34 +697,8 @@ async fn hint(
     let (state, seed) = {
         let inner = room.inner.lock().await;
         inner.core.check_token(req.seat, &req.token)?;
+        inner.core.hint_check(req.seat)?;
         let config = &inner.core.config;
-        if config.imported || inner.core.status != Status::Running {
-            return Err(Refusal::Conflict(
-                "hints are given during a game, for the decision a seat owes".into(),
-            ));
-        }
-        if config.rated {
-            return Err(Refusal::Forbidden(
-                "hints are never given in rated games".into(),
-            ));
-        }
-        if !config
-            .seats
-            .iter()
-            .any(|s| matches!(s, SeatKind::Ai { .. }))
-        {
-            return Err(Refusal::Forbidden(
-                "hints are given only in games against the AI (and in lessons), never in games \
-                 between people"
-                    .into(),
-            ));
-        }
-        let seat = Seat(req.seat);
-        if !inner.core.state.to_act().includes(seat) {
-            return Err(Refusal::Conflict(format!(
-                "seat {seat} owes no decision now: a hint is for the seat's current decision"
-            )));
-        }
         let seed = config.seed ^ inner.core.seq.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x4849_4e54;
         (inner.core.state.clone_box(), seed)
     };

@@ -779,14 +779,7 @@ impl GameCore {
                 described = Some(desc);
             }
             EventData::DrawOffer { seat } => {
-                self.check_seat(*seat)?;
-                self.running()?;
-                if let Some(d) = &self.draw {
-                    return Err(Refusal::Conflict(format!(
-                        "seat {} already offered a draw; accept or decline it",
-                        d.by
-                    )));
-                }
+                self.draw_offer_check(*seat)?;
                 self.draw = Some(DrawOffer {
                     by: *seat,
                     accepted: vec![*seat],
@@ -818,14 +811,7 @@ impl GameCore {
                 self.draw = None;
             }
             EventData::TakebackOffer { seat } => {
-                self.check_seat(*seat)?;
-                self.takeback_point(*seat)?;
-                if let Some(t) = &self.takeback {
-                    return Err(Refusal::Conflict(format!(
-                        "{} already asked for a takeback; accept or decline it",
-                        self.state.seat_name(Seat(t.by))
-                    )));
-                }
+                self.takeback_offer_check(*seat)?;
                 self.takeback = Some(TakebackOffer {
                     by: *seat,
                     accepted: vec![*seat],
@@ -977,6 +963,70 @@ impl GameCore {
             }
         }
         out
+    }
+
+    /// Whether `seat` may offer a draw now (a `DrawOffer` event is checked by this; the snapshot
+    /// tells each seat the answer, so the client restates no rule).
+    pub fn draw_offer_check(&self, seat: u8) -> Result<(), Refusal> {
+        self.check_seat(seat)?;
+        self.running()?;
+        if let Some(d) = &self.draw {
+            return Err(Refusal::Conflict(format!(
+                "seat {} already offered a draw; accept or decline it",
+                d.by
+            )));
+        }
+        Ok(())
+    }
+
+    /// Whether `seat` may ask for a takeback now (a `TakebackOffer` event is checked by this; the
+    /// snapshot tells each seat the answer and the reason): [`GameCore::takeback_point`], and no
+    /// request pending.
+    pub fn takeback_offer_check(&self, seat: u8) -> Result<usize, Refusal> {
+        self.check_seat(seat)?;
+        let keep = self.takeback_point(seat)?;
+        if let Some(t) = &self.takeback {
+            return Err(Refusal::Conflict(format!(
+                "{} already asked for a takeback; accept or decline it",
+                self.state.seat_name(Seat(t.by))
+            )));
+        }
+        Ok(keep)
+    }
+
+    /// Whether the engine gives `seat` a hint now (`POST /api/games/{id}/hint` is checked by this;
+    /// the snapshot tells each seat): during a running casual game against the AI, for the decision
+    /// the seat owes.
+    pub fn hint_check(&self, seat: u8) -> Result<(), Refusal> {
+        self.check_seat(seat)?;
+        if self.config.imported || self.status != Status::Running {
+            return Err(Refusal::Conflict(
+                "hints are given during a game, for the decision a seat owes".into(),
+            ));
+        }
+        if self.config.rated {
+            return Err(Refusal::Forbidden(
+                "hints are never given in rated games".into(),
+            ));
+        }
+        if !self
+            .config
+            .seats
+            .iter()
+            .any(|s| matches!(s, SeatKind::Ai { .. }))
+        {
+            return Err(Refusal::Forbidden(
+                "hints are given only in games against the AI (and in lessons), never in games \
+                 between people"
+                    .into(),
+            ));
+        }
+        if !self.state.to_act().includes(Seat(seat)) {
+            return Err(Refusal::Conflict(format!(
+                "seat {seat} owes no decision now: a hint is for the seat's current decision"
+            )));
+        }
+        Ok(())
     }
 
     /// Where a takeback by `seat` goes back to: the number of actions kept (an index into

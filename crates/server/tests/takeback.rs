@@ -212,6 +212,10 @@ async fn takeback_against_the_ai_restores_the_position_and_the_ai_moves_again() 
     // The AI replies.
     let replied = recv_until(&mut me, my_turn).await;
     assert_ne!(replied["view"], before["view"]);
+    assert_eq!(before["may"]["hint"], true, "a hint against the AI");
+    assert_eq!(before["may"]["takeback"], false, "{}", before["may"]);
+    assert_eq!(replied["may"]["takeback"], true, "{}", replied["may"]);
+    assert_eq!(replied["may"]["takeback_refusal"], Value::Null);
     let moves = |m: &Value| {
         m["events"]
             .as_array()
@@ -378,6 +382,70 @@ async fn a_game_with_takebacks_replays_after_restart_and_its_record_verifies() {
         .replay(&record, true)
         .expect("the record verifies with its seed");
     assert_eq!(end.view(tabula_core::Observer::Spectator)["counter"], 5);
+    server.shutdown().await.unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every message to a seat says what it may do now (`may`), decided by the checks that accept or
+/// refuse the request, so the client offers exactly what the server accepts. The case the web client
+/// once got wrong: the seat's own last turn was hidden from the other seat (a Duel secret); the seat
+/// itself sees its notation, yet the server refuses the takeback (it would keep what was hidden).
+#[tokio::test]
+async fn the_snapshot_says_what_the_seat_may_do_as_the_server_decides() {
+    let dir = temp_dir("takeback-may");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (id, tokens) = create_duel(addr, 12).await;
+    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
+    assert_eq!(snap["may"]["takeback"], false, "{}", snap["may"]);
+    assert!(
+        snap["may"]["takeback_refusal"]
+            .as_str()
+            .unwrap()
+            .contains("has not moved yet"),
+        "{}",
+        snap["may"]
+    );
+    assert_eq!(snap["may"]["draw_offer"], true);
+    assert_eq!(snap["may"]["hint"], false, "no hint between people");
+    let (s, spec) = get(addr, &format!("/api/games/{id}")).await;
+    assert_eq!(s, 200, "{spec}");
+    assert_eq!(spec["may"], Value::Null, "a spectator may do nothing");
+
+    // Seat 0's secret: its own notation for seat 0, hidden from seat 1.
+    assert_eq!(
+        post_action(addr, &id, 0, &tokens[0], "secret:amberword")
+            .await
+            .0,
+        200
+    );
+    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
+    let mine = snap["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rfind(|e| e["kind"] == "action" && e["actor"] == json!({"seat": 0}))
+        .unwrap();
+    assert!(mine["notation"].is_string(), "seat 0 sees its move: {mine}");
+    assert_eq!(snap["may"]["takeback"], false, "{}", snap["may"]);
+    let why = snap["may"]["takeback_refusal"].as_str().unwrap();
+    assert!(why.contains("hidden information"), "{why}");
+    let (s, v) = takeback(addr, &id, 0, &tokens[0], "offer").await;
+    assert_eq!(s, 409, "{v}");
+    assert_eq!(v["error"]["message"].as_str(), Some(why), "the same words");
+
+    // A pending draw offer: no second one from either seat.
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/draw"),
+        json!({"seat": 1, "token": tokens[1], "op": "offer"}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    for seat in 0..2 {
+        let snap = snapshot(addr, &id, seat, &tokens[seat]).await;
+        assert_eq!(snap["may"]["draw_offer"], false, "{}", snap["may"]);
+    }
     server.shutdown().await.unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -108,17 +108,16 @@ export function cairdCells(view: CairdView, geo: CairdGeometry, seat: number | n
   return { pieces, terrain };
 }
 
-export const cairdRenderer: Renderer = {
+export const cairdRenderer: Renderer<CairdView> = {
   flippable: true,
-  setup(view, options, seat) {
-    const v = view as CairdView;
+  setup(v, options, seat) {
     if (v.phase !== 'setup' || v.setup_committed[seat] === true) return null;
     const geo = cairdGeometry(options);
     const home = geo.names.filter((_, i) => geo.homeOf[i] === seat);
     return { ...cairdSetup(home), home, terrain: options.version === 'expert' };
   },
-  render(ctx: RenderContext) {
-    const view = ctx.view as CairdView;
+  render(ctx: RenderContext<CairdView>) {
+    const view = ctx.view;
     const geo = cairdGeometry(ctx.options);
     const { pieces, terrain } = cairdCells(view, geo, ctx.seat);
     if (ctx.draft && ctx.seat !== null) {

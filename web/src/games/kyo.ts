@@ -71,10 +71,10 @@ function drawStack(st: Stack, x: number, y: number, size: number): SVGElement {
   return g;
 }
 
-export const kyoRenderer: Renderer = {
+export const kyoRenderer: Renderer<Kyo> = {
   flippable: true,
-  render(ctx: RenderContext) {
-    const view = ctx.view as Kyo;
+  render(ctx: RenderContext<Kyo>) {
+    const view = ctx.view;
     const stacks = new Map<string, Stack>();
     for (const [sq, code] of Object.entries(view.board)) if (code !== undefined) stacks.set(sq, parseStack(code));
     const svg = drawSquareBoard(ctx, {

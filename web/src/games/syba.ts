@@ -145,13 +145,12 @@ export function tradeNote(trade: { note?: string }): string {
   return note ? `. Promises (not binding): “${note}”` : '';
 }
 
-export const sybaRenderer: Renderer = {
-  seatColour: (v, seat) => {
-    const view = v as SybaView;
+export const sybaRenderer: Renderer<SybaView> = {
+  seatColour(view, seat) {
     return raceOf(view, seat) === null ? null : playerColour(view, seat).fill;
   },
-  render(ctx: RenderContext) {
-    const view = ctx.view as SybaView;
+  render(ctx: RenderContext<SybaView>) {
+    const view = ctx.view;
     const state = view.state;
     const targets = ctx.selection.targets();
     const owners = state.city_owner;

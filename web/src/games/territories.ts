@@ -7,6 +7,7 @@ import { PALETTE, pieceToken, seatColour } from './art';
 import { cellMarks, cellState } from './board';
 import type { Renderer, RenderContext } from './types';
 import type { TerritoriesView } from '../wire/territories/TerritoriesView';
+import { LEGENDS } from '../wire/legends';
 
 const W = 80;
 const H = 110;
@@ -21,16 +22,9 @@ const SUIT_ORDER = ['H', 'S', 'C', 'D'];
 /** The actions (by their JSON's key) whose cell is a grid cell; every other cell is an intersection. */
 const CELL_ACTIONS = ['survey', 'expand'];
 
-/** Each building in the rule book's words: the chess piece that plays it, points, what it collects and
- * the ability it allows. */
-const BUILDING_WORDS: Record<string, string> = {
-  town: 'a pawn; 1 point; collects 1 resource of a touched card\'s suit on its number',
-  fort: 'a rook; 2 points; collects 1 resource; allows Survey',
-  barracks: 'a knight; 2 points; collects 1 resource; allows Raid',
-  temple: 'a bishop; 2 points; collects 1 resource of any suit; allows Convert',
-  palace: 'a queen; 2 points; collects 2 resources; allows Expand',
-  capital: 'a king; 3 points; collects for every card it touches; allows every ability',
-};
+/** Each building in the rule book's words (the chess piece that plays it, points, what it collects and
+ * the ability it allows): the engine's own legend. */
+const BUILDING_WORDS = LEGENDS.territories ?? {};
 
 /** What a hover or a tap on a building says: "Town of White (a pawn; 1 point; …)". */
 export function buildingInfo(piece: string, owner: string): string {
@@ -53,9 +47,9 @@ function cardFace(card: string, x: number, y: number, w: number, hgt: number): S
   );
 }
 
-export const territoriesRenderer: Renderer = {
-  render(ctx: RenderContext) {
-    const view = ctx.view as TerritoriesView;
+export const territoriesRenderer: Renderer<TerritoriesView> = {
+  render(ctx: RenderContext<TerritoriesView>) {
+    const view = ctx.view;
     const grid = view.grid;
     const panels: Element[] = [];
     let board: SVGElement | null = null;

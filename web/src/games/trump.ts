@@ -7,31 +7,20 @@ import { drawHexBoard, type HexPiece } from './hexboard';
 import { trumpSetup } from '../logic/setup';
 import type { Renderer, RenderContext } from './types';
 import type { TrumpPosition } from '../wire/cyvasse/TrumpPosition';
+import { LEGENDS } from '../wire/legends';
+
+/** Each unit in the rule book's words (movement, strength, range, trump): the engine's own legend. */
+const LEGEND = LEGENDS['cyvasse-trump'] ?? {};
 
 const KINDS: Record<string, string> = {
   R: 'Rabble', S: 'Spearman', E: 'Elephant', L: 'Light Horse', H: 'Heavy Horse', X: 'Crossbowman',
   C: 'Catapult', T: 'Trebuchet', D: 'Dragon', K: 'King', M: 'Mountain',
 };
 
-/** Each unit in the rule book's words (Strength & Trump): movement, strength, range, trump. */
-const UNIT_WORDS: Record<string, string> = {
-  Rabble: 'moves 3, strength 1',
-  Spearman: 'moves 2, strength 2, trumps Light Horse',
-  Elephant: 'moves 3, strength 4',
-  'Light Horse': 'moves 3 + 2, strength 2',
-  'Heavy Horse': 'moves 2 + 2, strength 3',
-  Crossbowman: 'moves 1, strength 2, range 2, trumps Elephant',
-  Catapult: 'moves 2, strength 3, range 3, trumps Dragon',
-  Trebuchet: 'never moves, strength 1, range 3, trumps Dragon',
-  Dragon: 'flies any distance along the six hex lines, strength 5',
-  King: 'moves 2, strength 2; lose it and the game is lost',
-  Mountain: 'never moves, blocks the way, never captured',
-};
-
 /** What a hover or a tap on a piece says: "North Dragon: flies …". */
 export function trumpInfo(kind: string, seat: number): string {
   const side = seat === 0 ? 'South' : seat === 1 ? 'North' : '';
-  return `${side ? `${side} ` : ''}${kind}: ${UNIT_WORDS[kind] ?? ''}`;
+  return `${side ? `${side} ` : ''}${kind}: ${LEGEND[kind] ?? ''}`;
 }
 
 export function trumpPieces(view: TrumpPosition): Map<string, HexPiece> {
@@ -60,16 +49,15 @@ function kindName(kind: string): string {
   return kind.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
 }
 
-export const trumpRenderer: Renderer = {
+export const trumpRenderer: Renderer<TrumpPosition> = {
   flippable: true,
-  setup(view, _options, seat) {
-    const v = view as TrumpPosition;
+  setup(v, _options, seat) {
     if (v.phase !== 'setup' || v.committed[seat] === true) return null;
     const home = rowCellNames().filter((c) => homeOf(c) === seat);
     return { ...trumpSetup, home, terrain: false };
   },
-  render(ctx: RenderContext) {
-    const view = ctx.view as TrumpPosition;
+  render(ctx: RenderContext<TrumpPosition>) {
+    const view = ctx.view;
     const { phase, committed } = view;
     const bothReady = committed.every(Boolean);
     const me = ctx.seat ?? 0;

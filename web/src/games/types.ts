@@ -14,9 +14,11 @@ export interface SetupCodec {
   terrain: boolean;
 }
 
-export interface RenderContext {
+/** What a renderer draws from: `V` is the game's view, the type generated from its crate
+ * (`web/src/wire/<game>/`); the registry (`register.ts`) pairs each game id with its view type. */
+export interface RenderContext<V = unknown> {
   gameId: string;
-  view: unknown;
+  view: V;
   options: Record<string, unknown>;
   /** This client's seat, or null for a spectator. */
   seat: number | null;
@@ -39,13 +41,13 @@ export interface RenderContext {
   extraSelected?: string | null;
 }
 
-export interface Renderer {
+export interface Renderer<V = unknown> {
   /** Whether the board has two sides and can be flipped (the page then offers "Flip board"). */
   flippable?: boolean;
   /** A seat's colour when the view decides it (a Syba race's colour). */
-  seatColour?(view: unknown, seat: number): string | null;
+  seatColour?(view: V, seat: number): string | null;
   /** The setup editor's codec, when `seat` is to commit a whole-army setup now. */
-  setup?(view: unknown, options: Record<string, unknown>, seat: number): SetupCodec | null;
+  setup?(view: V, options: Record<string, unknown>, seat: number): SetupCodec | null;
   /** The board (SVG) and any extra panels (hands, resources, dice). */
-  render(ctx: RenderContext): { board: Element | null; panels: Element[] };
+  render(ctx: RenderContext<V>): { board: Element | null; panels: Element[] };
 }

@@ -14,7 +14,7 @@ export function rulesFileFor(gameId: string, available: string[]): string | null
 /** The rule families sharing a file: a game id and how the `##` heading of its family's section reads
  * (registered with each game in `games/register.ts`). */
 export const RULE_FAMILIES: Record<string, { name: string; heading: RegExp }> = Object.fromEntries(
-  Object.entries(GAMES).flatMap(([id, game]) => (game.family ? [[id, game.family]] : [])),
+  Object.entries(GAMES).flatMap(([id, game]) => (game?.family ? [[id, game.family]] : [])),
 );
 
 interface Section {

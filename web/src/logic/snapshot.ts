@@ -91,26 +91,6 @@ export function lastTakeback(s: Snapshot): { declined: number } | { done: number
   return null;
 }
 
-/** Why `seat` cannot ask for a takeback now (null: it can): the server decides and refuses with the
- * same reasons; this only greys the button out with the reason a player reads. */
-export function takebackBlocked(s: Snapshot, seat: number): string | null {
-  if (s.status !== 'running' || s.result) return 'The game is not running.';
-  if (s.rated) return 'Takebacks are for casual games only: this game is rated.';
-  if (s.takeback_offer) return 'A takeback is already asked for.';
-  const acts = standingActions(s.events);
-  let last = -1;
-  for (let i = acts.length - 1; i >= 0; i--) {
-    const a = acts[i].actor;
-    if (typeof a === 'object' && a !== null && a.seat === seat) { last = i; break; }
-  }
-  if (last < 0) return 'You have not moved yet: there is nothing to take back.';
-  if (acts.slice(last).some((a) => a.actor === 'chance'))
-    return 'A dice roll or card draw came after your move: chance cannot be taken back.';
-  if (acts.slice(last).some((a) => a.notation === null))
-    return 'A hidden move came after yours: hidden information cannot be taken back.';
-  return null;
-}
-
 /** The last chance outcomes since the last seat action (dice rolls to show). */
 export function recentChance(events: GameEvent[]): string[] {
   const out: string[] = [];

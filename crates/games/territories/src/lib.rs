@@ -373,6 +373,10 @@ impl Game for Territories {
         Ok(Territories::initial(options.clone()))
     }
 
+    fn piece_legend() -> Vec<(String, String)> {
+        notation::piece_legend()
+    }
+
     fn options(&self) -> &TerritoriesOptions {
         &self.options
     }

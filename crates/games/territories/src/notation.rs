@@ -297,6 +297,48 @@ fn item_words(i: Item) -> String {
     }
 }
 
+/// Each building (by its JSON name, as the view names it) in the rule book's words: the chess piece
+/// that plays it, its points ([`Piece::points`]), what it collects, and the ability it allows
+/// ([`Ability::building`]; the Capital allows every one). The web client's tooltips read it.
+pub fn piece_legend() -> Vec<(String, String)> {
+    Piece::ALL
+        .into_iter()
+        .map(|p| {
+            let chess = match p {
+                Piece::Town => "a pawn",
+                Piece::Fort => "a rook",
+                Piece::Barracks => "a knight",
+                Piece::Temple => "a bishop",
+                Piece::Palace => "a queen",
+                Piece::Capital => "a king",
+            };
+            let points = match p.points() {
+                1 => "1 point".to_string(),
+                n => format!("{n} points"),
+            };
+            let collects = match p {
+                Piece::Town => "collects 1 resource of a touched card's suit on its number",
+                Piece::Temple => "collects 1 resource of any suit",
+                Piece::Palace => "collects 2 resources",
+                Piece::Capital => "collects for every card it touches",
+                Piece::Fort | Piece::Barracks => "collects 1 resource",
+            };
+            let allows: Vec<&str> = Ability::ALL
+                .into_iter()
+                .filter(|a| a.building() == p)
+                .map(ability_name)
+                .collect();
+            let mut words = format!("{chess}; {points}; {collects}");
+            if p == Piece::Capital {
+                words.push_str("; allows every ability");
+            } else if !allows.is_empty() {
+                words.push_str(&format!("; allows {}", allows.join(", ")));
+            }
+            (piece_name(p).to_lowercase(), words)
+        })
+        .collect()
+}
+
 fn piece_name(p: Piece) -> &'static str {
     match p {
         Piece::Town => "Town",
@@ -377,5 +419,43 @@ pub fn words(action: &Action, who: &str, sees_card: bool, name: impl Fn(Seat) ->
             piece_name(*piece)
         ),
         Action::EndTurn => format!("{who} ends the turn"),
+    }
+}
+
+#[cfg(test)]
+mod legend_tests {
+    use super::*;
+
+    /// The legend says each building's own points and the ability its table grants, as the rule
+    /// book reads.
+    #[test]
+    fn the_legend_is_the_tables_in_words() {
+        let legend = piece_legend();
+        assert_eq!(legend.len(), Piece::ALL.len());
+        for (p, (name, words)) in Piece::ALL.into_iter().zip(&legend) {
+            assert_eq!(name, &piece_name(p).to_lowercase());
+            let points = if p.points() == 1 {
+                "1 point".to_string()
+            } else {
+                format!("{} points", p.points())
+            };
+            assert!(words.contains(&format!("; {points};")), "{name}: {words}");
+            for a in Ability::ALL {
+                if a.building() == p {
+                    assert!(
+                        words.ends_with(&format!("allows {}", ability_name(a))),
+                        "{name}: {words}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            legend[0].1,
+            "a pawn; 1 point; collects 1 resource of a touched card's suit on its number"
+        );
+        assert_eq!(
+            legend[5].1,
+            "a king; 3 points; collects for every card it touches; allows every ability"
+        );
     }
 }

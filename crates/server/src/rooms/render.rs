@@ -19,7 +19,7 @@ use super::{Room, RoomInner, now_ms, observer_index};
 use crate::model::{Event, EventData, GameCore, Seen, Status, observers};
 use crate::wire::game::{
     EventBody, GameCommon, GameEvent, GameMessage, MessageKind, Offer, RematchLink, SeatInfo,
-    SocketMsg,
+    SeatMay, SocketMsg,
 };
 
 /// One committed change, rendered once for every observer (seats in order, then the spectator).
@@ -107,6 +107,10 @@ impl Room {
             .zip(&inner.described[from..])
             .map(|(e, d)| game_event(e, d.as_ref().and_then(|d| d.get(oi))))
             .collect();
+        let may = match obs {
+            Observer::Seat(s) => Some(seat_may(core, s.0)),
+            Observer::Spectator => None,
+        };
         GameMessage {
             common: Cow::Borrowed(common),
             you: obs,
@@ -115,6 +119,7 @@ impl Room {
             legal,
             legal_sampled,
             events,
+            may,
             text: snapshot.then(|| core.state.render_text(obs)),
             request_id,
         }
@@ -252,5 +257,16 @@ fn game_event(e: &Event, seen: Option<&Seen>) -> GameEvent {
         seq: e.seq,
         at: e.at,
         body,
+    }
+}
+
+/// What `seat` may do now: the checks the server applies to each request, asked in advance.
+fn seat_may(core: &GameCore, seat: u8) -> SeatMay {
+    let takeback = core.takeback_offer_check(seat);
+    SeatMay {
+        takeback: takeback.is_ok(),
+        takeback_refusal: takeback.err().map(|r| r.to_string()),
+        hint: core.hint_check(seat).is_ok(),
+        draw_offer: core.draw_offer_check(seat).is_ok(),
     }
 }

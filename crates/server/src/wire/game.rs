@@ -98,6 +98,9 @@ pub struct GameMessage<'a> {
     /// The events after the socket's last seq (a snapshot: after `since`), as this observer may
     /// see them.
     pub events: Vec<GameEvent>,
+    /// What this observer's seat may do now, as the server decides it (the same checks that accept
+    /// or refuse the request); `null` for a spectator. The client offers exactly these.
+    pub may: Option<SeatMay>,
     /// A snapshot's terminal drawing of the game as this observer sees it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -108,6 +111,21 @@ pub struct GameMessage<'a> {
     #[ts(optional, as = "Option<Option<i64>>")]
     #[schema(value_type = Option<i64>)]
     pub request_id: Option<Option<i64>>,
+}
+
+/// What a seat may do now (in every [`GameMessage`] to a seat), decided by the server with the
+/// checks that accept or refuse each request, so that a client offers exactly what it accepts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct SeatMay {
+    /// Whether the seat may ask to take back its last turn (`takeback` op `offer`).
+    pub takeback: bool,
+    /// Why not, in the server's words (the refusal such a request gets); `null` when it may.
+    pub takeback_refusal: Option<String>,
+    /// Whether the engine gives this seat a hint now (`POST /api/games/{id}/hint`).
+    pub hint: bool,
+    /// Whether the seat may offer a draw now (`draw` op `offer`).
+    pub draw_offer: bool,
 }
 
 /// `request_id`: absent (`None`), `null` (`Some(None)`) or a number.

@@ -9,6 +9,7 @@ import type { MessageKind } from "./MessageKind";
 import type { Offer } from "./Offer";
 import type { RematchLink } from "./RematchLink";
 import type { SeatInfo } from "./SeatInfo";
+import type { SeatMay } from "./SeatMay";
 import type { Status } from "./Status";
 
 /**
@@ -41,6 +42,11 @@ legal_sampled: boolean,
  * see them.
  */
 events: Array<GameEvent>, 
+/**
+ * What this observer's seat may do now, as the server decides it (the same checks that accept
+ * or refuse the request); `null` for a spectator. The client offers exactly these.
+ */
+may: SeatMay | null, 
 /**
  * A snapshot's terminal drawing of the game as this observer sees it.
  */

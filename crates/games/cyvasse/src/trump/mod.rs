@@ -158,6 +158,13 @@ impl Game for TrumpCyvasse {
         Ok(TrumpCyvasse::initial(options))
     }
 
+    fn piece_legend() -> Vec<(String, String)> {
+        Kind::ALL
+            .into_iter()
+            .map(|k| (k.name().to_string(), k.legend()))
+            .collect()
+    }
+
     fn options(&self) -> &TrumpOptions {
         &self.options
     }

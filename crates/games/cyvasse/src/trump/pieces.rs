@@ -181,6 +181,35 @@ impl Kind {
     }
 }
 
+impl Kind {
+    /// What this kind does, in the rule book's words (the web client's tooltip), from the tables
+    /// above: its Movement (a horse's two legs, the Dragon's flight), Strength, Range and Trump.
+    pub fn legend(self) -> String {
+        if self == Kind::Mountain {
+            return "never moves, blocks the way, never captured".into();
+        }
+        let moves = match self {
+            Kind::Dragon => "flies any distance along the six hex lines".to_string(),
+            _ if self.movement() == 0 => "never moves".to_string(),
+            _ if self.is_horse() => {
+                format!("moves {} + {}", self.movement(), super::state::SECOND_LEG)
+            }
+            _ => format!("moves {}", self.movement()),
+        };
+        let mut words = format!("{moves}, strength {}", self.strength());
+        if self.is_ranged() {
+            words.push_str(&format!(", range {}", self.range()));
+        }
+        if let Some(t) = self.trump() {
+            words.push_str(&format!(", trumps {}", t.name()));
+        }
+        if self == Kind::King {
+            words.push_str("; lose it and the game is lost");
+        }
+        words
+    }
+}
+
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -231,5 +260,59 @@ mod tests {
         }
         let total: usize = Kind::ALL.iter().map(|k| k.count()).sum();
         assert_eq!(total, 19);
+    }
+
+    /// The legend says each kind's own Movement, Strength, Range and Trump (the tables above), and
+    /// reads as the rule book does.
+    #[test]
+    fn the_legend_is_the_tables_in_words() {
+        for k in Kind::UNITS {
+            let words = k.legend();
+            assert!(
+                words.contains(&format!("strength {}", k.strength())),
+                "{k}: {words}"
+            );
+            assert_eq!(words.contains(", range "), k.is_ranged(), "{k}: {words}");
+            if k.is_ranged() {
+                assert!(
+                    words.contains(&format!("range {}", k.range())),
+                    "{k}: {words}"
+                );
+            }
+            match k.trump() {
+                Some(t) => assert!(
+                    words.contains(&format!("trumps {}", t.name())),
+                    "{k}: {words}"
+                ),
+                None => assert!(!words.contains("trumps"), "{k}: {words}"),
+            }
+            if k.movement() > 0 {
+                assert!(
+                    words.starts_with(&format!("moves {}", k.movement())),
+                    "{k}: {words}"
+                );
+            }
+        }
+        assert_eq!(Kind::LightHorse.legend(), "moves 3 + 2, strength 2");
+        assert_eq!(
+            Kind::Crossbowman.legend(),
+            "moves 1, strength 2, range 2, trumps Elephant"
+        );
+        assert_eq!(
+            Kind::Trebuchet.legend(),
+            "never moves, strength 1, range 3, trumps Dragon"
+        );
+        assert_eq!(
+            Kind::Dragon.legend(),
+            "flies any distance along the six hex lines, strength 5"
+        );
+        assert_eq!(
+            Kind::King.legend(),
+            "moves 2, strength 2; lose it and the game is lost"
+        );
+        assert_eq!(
+            Kind::Mountain.legend(),
+            "never moves, blocks the way, never captured"
+        );
     }
 }

@@ -1,0 +1,386 @@
+// The game page's controller: the state of the page (one model per local seat, the shown seat's
+// selection, the action on its way), the socket handlers, the player's actions and the timers. No DOM:
+// the views (views/*.ts) draw from it and call its actions; every change ends in `redraw`. Unit-tested
+// with fake sockets and fake timers (tests/game-ctrl.test.ts).
+
+import type { ClientOp, ConnHandlers, ServerMsg } from '../../conn';
+import type { Renderer } from '../../games/types';
+import type { Fetcher } from '../../logic/replay';
+import { PendingAction } from '../../logic/pending';
+import { Selection, type LegalAction } from '../../logic/select';
+import { merge, moveList, mySeat, outcomeOf, statusState, type Snapshot } from '../../logic/snapshot';
+import type { JsonRecord } from '../../logic/record';
+import type { ZoomState } from '../position';
+import type { SeatCredential } from '../../store';
+import { Assist } from './assist';
+import { ClockTicker } from './clocks';
+import { Review } from './review';
+import { LocalSeats } from './seats';
+import { SetupEditor } from './setup';
+
+/** A game's connection as the controller uses it (`GameConn`). */
+export interface Conn {
+  connect(): void;
+  send(msg: ClientOp): number | null;
+  kick(): void;
+  drop(detail: string): void;
+  close(): void;
+}
+
+/** What the controller needs of the world: connections, HTTP, storage, sounds, the game's renderer. */
+export interface GameEnv {
+  connect(cred: SeatCredential | null, handlers: ConnHandlers): Conn;
+  get<T>(path: string): Promise<T>;
+  post<T>(path: string, body: unknown): Promise<T>;
+  fetcher(cred: SeatCredential | null): Fetcher;
+  forgetSeat(seat: number): void;
+  saveSeat(game: string, cred: SeatCredential): void;
+  sound(kind: 'turn' | 'move'): void;
+  renderer(game: string): Renderer;
+  selection(game: string, legal: LegalAction[]): Selection;
+}
+
+/** The regions of the page a change touches (all of them when not said). */
+export type Region = 'header' | 'board' | 'side' | 'clocks';
+
+/** What the controller asks of the page: drawing, and the moments it cannot handle without a screen. */
+export interface GameUi {
+  redraw(regions?: Region[]): void;
+  /** The address names no game. */
+  gone(): void;
+  /** The game just ended (once per page). */
+  gameOver(): void;
+  /** A game record to save as a file. */
+  download(rec: JsonRecord): void;
+  /** Opens another page. */
+  navigate(path: string): void;
+  /** A chat message or history (the chat panel has its own state), and whether the game is over. */
+  chat(msg: Extract<ServerMsg, { type: 'chat' | 'chat_history' }>): void;
+  chatOver(over: boolean): void;
+}
+
+export class GameCtrl {
+  readonly seats: LocalSeats;
+  /** Each connection's state, by seat (the spectator's: SPECTATOR). */
+  readonly models = new Map<number, Snapshot>();
+  private readonly conns = new Map<number, Conn>();
+  private readonly up = new Map<number, boolean>();
+  /** The shown seat's state. */
+  model: Snapshot | null = null;
+  selection: Selection | null = null;
+  /** The actions the last click could mean (a chooser), or null. */
+  chooser: LegalAction[] | null = null;
+  /** The action on its way (the board offers nothing meanwhile), and the connection that carries it. */
+  readonly sent = new PendingAction();
+  private sentBy = -2;
+  errorText = '';
+  connText = 'connecting…';
+  connected = false;
+  flipped = false;
+  fairnessOpen = false;
+  readonly zoom: ZoomState = { on: false, left: 0, top: 0 };
+  readonly setup = new SetupEditor();
+  readonly review: Review;
+  readonly assist: Assist;
+  readonly clocks = new ClockTicker();
+  private overShown = false;
+  /** The number of moves, and whether it was this player's turn, when last heard (-1: not yet). */
+  private heardMoves = -1;
+  private wasMyTurn = false;
+
+  constructor(readonly id: string, creds: SeatCredential[], private readonly env: GameEnv, private readonly ui: GameUi) {
+    this.seats = new LocalSeats(creds);
+    this.review = new Review(env.fetcher(this.seats.cred), () => this.redraw());
+    this.assist = new Assist(id, {
+      at: () => (this.model ? { seq: this.model.seq, seat: mySeat(this.model) } : null),
+      cred: () => this.seats.cred,
+      post: (path, body) => env.post(path, body),
+      redraw: (regions) => this.redraw(regions),
+      error: (text) => { this.errorText = text; },
+    });
+  }
+
+  /** Connects every local seat (a spectator: one connection) and starts the clocks. */
+  start(): void {
+    const creds: (SeatCredential | null)[] = this.seats.creds.length ? this.seats.creds : [null];
+    for (const c of creds) {
+      const k = LocalSeats.key(c?.seat ?? null);
+      this.conns.set(k, this.env.connect(c, {
+        onStatus: (isUp, detail) => this.onStatus(k, isUp, detail),
+        onMessage: (msg) => this.onMessage(k, msg),
+        // Forget the seat, so a reload opens the game as a spectator instead of redialling a dead token.
+        onRevoked: () => { if (c) this.env.forgetSeat(c.seat); },
+        onGone: () => this.ui.gone(),
+      }));
+    }
+    this.conns.forEach((c) => c.connect());
+    this.clocks.start(() => this.ui.redraw(['clocks']));
+  }
+
+  stop(): void {
+    this.conns.forEach((c) => c.close());
+    this.clocks.stop();
+  }
+
+  /** The browser is back online: redial at once. */
+  online(): void {
+    this.conns.forEach((c) => c.kick());
+  }
+
+  offline(): void {
+    this.conns.forEach((c) => c.drop('offline — reconnecting when the network is back…'));
+  }
+
+  redraw(regions?: Region[]): void {
+    this.ui.redraw(regions);
+  }
+
+  /** The game's renderer (once a state came). */
+  renderer(): Renderer {
+    return this.env.renderer(this.model?.game ?? '');
+  }
+
+  get me(): number | null {
+    return this.model ? mySeat(this.model) : null;
+  }
+
+  seatName(i: number): string {
+    return this.model?.seats[i]?.name ?? `Seat ${i + 1}`;
+  }
+
+  /** The number of moves in the live game. */
+  get moveCount(): number {
+    return this.model ? moveList(this.model.events).length : 0;
+  }
+
+  private send(msg: ClientOp, seat: number | null = this.seats.shown): number | null {
+    return this.conns.get(LocalSeats.key(seat))?.send(msg) ?? null;
+  }
+
+  onStatus(k: number, isUp: boolean, detail: string): void {
+    this.up.set(k, isUp);
+    this.connected = [...this.conns.keys()].every((c) => this.up.get(c) === true);
+    // A dropped connection may have lost the answer: the reconnect's snapshot tells; meanwhile the
+    // player may act again (over HTTP), and a repeated action is refused with a clear error.
+    const cleared = !isUp && this.sent.pending && k === this.sentBy;
+    if (cleared) this.sent.clear();
+    this.connText = detail;
+    this.redraw(cleared ? ['header', 'side'] : ['header']);
+  }
+
+  onMessage(k: number, msg: ServerMsg): void {
+    if (msg.type === 'chat' || msg.type === 'chat_history') {
+      this.ui.chat(msg);
+    } else if (msg.type === 'snapshot' || msg.type === 'update') {
+      const { model: next, gap } = merge(this.models.get(k) ?? null, msg);
+      this.models.set(k, next);
+      this.ui.chatOver(outcomeOf(next) !== null);
+      if (gap) this.conns.get(k)?.send({ type: 'sync' });
+      if (k === this.sentBy) this.sent.onState(msg.type, next.seq, msg.events, mySeat(next));
+      const switched = this.seats.choose(this.models);
+      if (switched) this.onSwitch();
+      if (!switched && k !== this.seats.shownKey) return; // another local seat's state: kept for its turn
+      const m = this.models.get(this.seats.shownKey);
+      if (m) this.adopt(m, switched);
+    } else if (msg.type === 'error') {
+      if (k === this.sentBy) this.sent.onError(msg.id);
+      if (k !== this.seats.shownKey && k !== this.sentBy) return;
+      this.refused(msg.message);
+      this.redraw();
+    } else if (msg.type === 'ack') {
+      if (k !== this.sentBy) return;
+      this.errorText = '';
+      this.setup.error = null;
+      const was = this.sent.pending;
+      if (typeof msg.seq === 'number' && msg.id !== null) this.sent.onAck(msg.id, msg.seq, this.models.get(k)?.seq ?? 0);
+      if (was && !this.sent.pending) this.redraw();
+    }
+  }
+
+  /** Hot-seat: another seat is shown; everything of the previous one's decision goes. */
+  private onSwitch(): void {
+    this.review.reset(this.env.fetcher(this.seats.cred));
+    this.sent.clear();
+    this.sentBy = -2;
+    this.errorText = '';
+    this.setup.reset();
+    this.selection = null;
+    this.chooser = null;
+  }
+
+  /** Makes `next` (the shown seat's state) the page's model and redraws. */
+  private adopt(next: Snapshot, fresh: boolean): void {
+    this.assist.onState(next.seq, mySeat(next), this.model?.seq ?? null);
+    this.model = next;
+    const halfMade = this.selection && !fresh ? [...this.selection.prefix] : [];
+    const choosing = this.chooser !== null && !fresh;
+    this.chooser = null;
+    const moves = moveList(next.events).length;
+    this.review.nav.setTotal(moves);
+    this.hear(next, moves);
+    const me = mySeat(next);
+    const renderer = this.env.renderer(next.game);
+    this.selection = this.env.selection(next.game, me === null ? [] : next.legal);
+    // A half-made choice survives an update that still allows it (a join, a draw offer, the other
+    // seat's hidden setup); otherwise the one piece that can act is selected already.
+    if (this.selection.keep(halfMade)) {
+      const variants = this.selection.complete();
+      if (choosing && variants.length > 1) this.chooser = variants;
+    } else {
+      this.selection.autoSelect();
+    }
+    this.setup.adopt(me !== null && next.legal.length ? renderer.setup?.(next.view, next.options, me) ?? null : null, next.legal);
+    this.redraw();
+    if (!this.overShown && outcomeOf(next)) {
+      this.overShown = true;
+      this.ui.gameOver();
+    }
+  }
+
+  /** Sound: a chime when it becomes this player's turn, else a click for a new move (none on opening;
+   * hot-seat: a click for each move, no chime for each hand-over). */
+  private hear(next: Snapshot, moves: number): void {
+    const turnNow = statusState(next) === 'yours';
+    if (this.heardMoves >= 0) {
+      if (turnNow && !this.wasMyTurn && !this.seats.hotseat) this.env.sound('turn');
+      else if (moves > this.heardMoves) this.env.sound('move');
+    }
+    this.heardMoves = moves;
+    this.wasMyTurn = turnNow;
+  }
+
+  /** Shows the server's refusal: in the setup editor when it refused the setup sent from there. */
+  private refused(message: string): void {
+    if (!this.setup.refused(message)) this.errorText = message;
+  }
+
+  /** Sends a listed action, or (`action` undefined) an action written in notation only. */
+  sendAction(a: Pick<LegalAction, 'action' | 'notation'>, fromSetupEditor = false): void {
+    if (!this.model || this.sent.pending) return;
+    this.errorText = '';
+    this.setup.error = null;
+    this.setup.sent = fromSetupEditor;
+    const body = a.action === undefined ? { notation: a.notation } : { action: a.action };
+    const sentId = this.send({ type: 'action', ...body });
+    this.sentBy = this.seats.shownKey;
+    const cred = this.seats.cred;
+    if (sentId === null) {
+      // Not connected: fall back to HTTP so the move is not lost.
+      if (!cred) return;
+      this.sent.sent(null);
+      this.env.post(`/api/games/${this.id}/action`, { seat: cred.seat, token: cred.token, ...body })
+        .then(() => this.send({ type: 'sync' }))
+        .catch((e: unknown) => this.refused(e instanceof Error ? e.message : String(e)))
+        .finally(() => {
+          this.sent.clear();
+          this.redraw();
+        });
+    } else {
+      this.sent.sent(sentId);
+    }
+    this.selection?.reset();
+    this.redraw();
+  }
+
+  /** A click on a board cell; `below`: an explanation would show under the board (the click was in
+   * its upper half, so the line stays clear of the piece's own tooltip). */
+  onCell(cell: string, below = false): void {
+    if (!this.selection || this.review.active || this.sent.pending) return;
+    if (this.setup.open) {
+      this.setup.click(cell);
+      this.redraw();
+      return;
+    }
+    this.chooser = null;
+    this.assist.clearExplanation();
+    const r = this.selection.click(cell);
+    if (r.kind === 'submit') this.sendAction(r.action);
+    else if (r.kind === 'choose') this.chooser = r.options;
+    else if (r.kind === 'clear') void this.assist.explain(r.cells, below);
+    this.redraw();
+  }
+
+  cancelSelection(): void {
+    this.selection?.reset();
+    this.chooser = null;
+    this.redraw();
+  }
+
+  /** Sends the setup editor's draft (Ready). */
+  sendSetup(): void {
+    this.sendAction({ action: this.setup.action(), notation: 'ready' }, true);
+  }
+
+  /** Starts the draft from listed setup `i` (or sends it when the editor cannot read it). */
+  pickSetup(a: LegalAction, i: number): void {
+    if (this.setup.pickListed(a, i)) this.redraw();
+    else this.sendAction(a);
+  }
+
+  resign(seat: number): void {
+    this.send({ type: 'resign' }, seat);
+  }
+
+  drawOp(op: 'offer' | 'accept' | 'decline', seat: number): void {
+    this.send({ type: 'draw', op }, seat);
+  }
+
+  takebackOp(op: 'offer' | 'accept' | 'decline', seat: number): void {
+    if (op === 'offer') this.errorText = '';
+    this.send({ type: 'takeback', op }, seat);
+  }
+
+  /** Whether every seat but `me` is played by the AI (a takeback is then immediate). */
+  againstAi(me: number): boolean {
+    return !!this.model?.seats.every((s) => s.seat === me || s.kind === 'ai');
+  }
+
+  flip(): void {
+    this.flipped = !this.flipped;
+    this.redraw(['board', 'side']);
+  }
+
+  /** The seat drawn at the bottom: the player's own (a spectator's: the first), or the other when flipped. */
+  bottomSeat(): number {
+    const own = this.me ?? 0;
+    return this.flipped ? 1 - own : own;
+  }
+
+  /** Hot-seat: the player the device was passed to is there. */
+  uncover(): void {
+    this.seats.cover = null;
+    this.redraw();
+  }
+
+  /** Steps to the position after k actions (k ≥ the number of moves: back to the live game). */
+  reviewAt(k: number): void {
+    if (this.model) void this.review.goto(k, this.moveCount);
+  }
+
+  async exportRecord(): Promise<void> {
+    try {
+      this.ui.download(await this.env.get<JsonRecord>(`/api/games/${encodeURIComponent(this.id)}/record`));
+    } catch (e) {
+      this.errorText = e instanceof Error ? e.message : String(e);
+      this.redraw();
+    }
+  }
+
+  /** Every seat of this device asks (the first creates the rematch, the others join it), so a
+   * hot-seat rematch starts at once, again on this device, the sides swapped. */
+  async rematch(): Promise<void> {
+    if (!this.seats.creds.length) return;
+    try {
+      let next = '';
+      for (const c of this.seats.creds) {
+        const r = await this.env.post<{ id: string; seat: number; token: string }>(`/api/games/${this.id}/rematch`, { seat: c.seat, token: c.token });
+        this.env.saveSeat(r.id, { seat: r.seat, token: r.token });
+        next = r.id;
+      }
+      this.ui.navigate(`/game/${next}`);
+    } catch (e) {
+      this.errorText = e instanceof Error ? e.message : String(e);
+      this.redraw();
+    }
+  }
+}

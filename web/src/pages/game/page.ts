@@ -1,0 +1,140 @@
+// The game page: board, whose turn, move list, legal actions, clocks, draw/resign/takeback/rematch,
+// game-over dialog, export, stepping back through every earlier position, hot-seat play and chat.
+// The state and actions are the controller's (ctrl.ts, no DOM); this module mounts the regions and
+// redraws them from it (views/*.ts).
+
+import { api, positionFetcher } from '../../api';
+import { GameConn } from '../../conn';
+import { attachBoardInput } from '../../games/board';
+import { rendererFor, selectionFor } from '../../games/index';
+import { navigate } from '../../router';
+import { forgetSeat, loadSeats, saveSeat } from '../../store';
+import { ChatPanel } from '../../ui/chat';
+import { clear, h } from '../../ui/dom';
+import { playSound } from '../../ui/sound';
+import type { Page } from '../page';
+import { GameCtrl, type Region } from './ctrl';
+import { actionsView } from './views/actions';
+import { boardView } from './views/board';
+import { gameOverDialog, downloadRecord, noSuchGame } from './views/dialogs';
+import { headerView, updateClocks } from './views/header';
+import { chanceView, controlsView, movesView } from './views/moves';
+
+/** The game page of game `id`, as this device's seats (or as a spectator). */
+export function gamePage(id: string, spectate: boolean): Page {
+  let root: HTMLElement | null = null;
+  let ctrl: GameCtrl | null = null;
+  let chat: ChatPanel | null = null;
+  const header = h('div.card');
+  const boardHost = h('div.board-wrap', { 'data-testid': 'board' });
+  const panelsHost = h('div.panels');
+  const side = h('div.side-body');
+  const online = () => ctrl?.online();
+  const offline = () => ctrl?.offline();
+
+  /** A click on a cell; the explanation of a refused click goes to the half of the board away from it. */
+  function onCell(cell: string): void {
+    const el = boardHost.querySelector(`[data-cell="${CSS.escape(cell)}"]`)?.getBoundingClientRect();
+    const host = boardHost.getBoundingClientRect();
+    ctrl?.onCell(cell, !!el && el.top + el.height / 2 < host.top + host.height / 2);
+  }
+
+  /** The one redraw path: each region drawn from the controller. */
+  function redraw(regions: Region[] = ['header', 'board', 'side']): void {
+    if (!ctrl) return;
+    if (regions.includes('header')) {
+      clear(header);
+      header.append(...headerView(ctrl));
+    }
+    if (regions.includes('header') || regions.includes('clocks')) updateClocks(header, ctrl);
+    if (regions.includes('board')) boardView(ctrl, boardHost, panelsHost, onCell);
+    if (regions.includes('side')) {
+      clear(side);
+      if (ctrl.model && ctrl.selection && ctrl.seats.cover === null) {
+        side.append(...[chanceView(ctrl), actionsView(ctrl), movesView(ctrl), ...controlsView(ctrl)].filter((x): x is HTMLElement => x !== null));
+      }
+    }
+  }
+
+  function unmount(): void {
+    if (!ctrl) return;
+    document.title = 'Tabula';
+    ctrl.stop();
+    chat?.close();
+    window.removeEventListener('online', online);
+    window.removeEventListener('offline', offline);
+    ctrl = null;
+  }
+
+  return {
+    mount(el) {
+      root = el;
+      clear(root);
+      const c: GameCtrl = new GameCtrl(id, spectate ? [] : loadSeats(id), {
+        connect: (cred, handlers) => new GameConn(id, cred, handlers),
+        get: (path) => api.get(path),
+        post: (path, body) => api.post(path, body),
+        fetcher: (cred) => positionFetcher(id, cred),
+        forgetSeat: (seat) => forgetSeat(id, seat),
+        saveSeat,
+        sound: playSound,
+        renderer: rendererFor,
+        selection: selectionFor,
+      }, {
+        redraw,
+        gone: () => {
+          unmount();
+          if (root) {
+            clear(root);
+            root.append(noSuchGame(id));
+          }
+        },
+        gameOver: () => void gameOverDialog(c, navigate),
+        download: (rec) => downloadRecord(rec, id),
+        navigate,
+        chat: (msg) => chat?.onMessage(msg),
+        chatOver: (over) => chat?.setOver(over),
+      });
+      ctrl = c;
+      attachBoardInput(boardHost, onCell);
+      // The chat (web/src/ui/chat.ts) writes as the shown seat (hot-seat: the seat owing the decision).
+      chat = new ChatPanel(id, () => c.seats.cred);
+      // On a phone the column unwraps (CSS) so that the actions come right after the board, before panels.
+      root.append(h('div.game-layout', h('div.main-col', header, boardHost, panelsHost), h('div.side', side, chat.el)));
+      window.addEventListener('online', online);
+      window.addEventListener('offline', offline);
+      c.start();
+      redraw(['header']);
+    },
+    unmount,
+  };
+}
+
+/** Joins a seat from a join link, stores the token, then opens the game. */
+export function joinPage(id: string, seat: number, token: string): Page {
+  let game: Page | null = null;
+  let left = false;
+  return {
+    mount(root) {
+      clear(root);
+      root.appendChild(h('p', 'Joining…'));
+      api.post<{ seat: number; token: string }>(`/api/games/${id}/join`, { seat, token })
+        .then((r) => {
+          saveSeat(id, { seat: r.seat, token: r.token });
+          if (left) return;
+          history.replaceState(null, '', `/game/${id}`);
+          game = gamePage(id, false);
+          game.mount(root);
+        })
+        .catch((e: unknown) => {
+          if (left) return;
+          clear(root);
+          root.appendChild(h('p.error', `Could not join: ${e instanceof Error ? e.message : String(e)}`));
+        });
+    },
+    unmount() {
+      left = true;
+      game?.unmount();
+    },
+  };
+}
