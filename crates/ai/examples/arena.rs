@@ -6,7 +6,7 @@
 //!       GAME AGENT,AGENT[,...] GAMES [TIME_MS|-] [NAME=VALUE...]
 //! arena summarise FILE
 //! arena bench [SECONDS]
-//! arena turns [--seed N] [--max-turns N] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]
+//! arena turns [--seed N] [--max-turns N] [--show STEPS] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]
 //! ```
 //!
 //! A tournament prints a line per finished game on stderr (the running score of every pair) and each
@@ -32,7 +32,7 @@ use tabula_core::record::Match;
 use tabula_core::{Actor, Seat, ToAct};
 
 const USAGE: &str = "usage: arena [--results FILE] [--iterations N] [--threads N] [--seed N] \
-[--max-actions N] GAME AGENT,AGENT[,...] GAMES [TIME_MS|-] [NAME=VALUE...]\n       arena summarise FILE\n       arena bench [SECONDS]\n       arena turns [--seed N] [--max-turns N] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]";
+[--max-actions N] GAME AGENT,AGENT[,...] GAMES [TIME_MS|-] [NAME=VALUE...]\n       arena summarise FILE\n       arena bench [SECONDS]\n       arena turns [--seed N] [--max-turns N] [--show STEPS] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]";
 
 fn print_pairs(report: &TournamentReport) {
     for p in &report.pairs {
@@ -206,16 +206,19 @@ fn run(args: &[String]) -> Result<(), String> {
 /// each stopped after `--max-turns` turns; a **turn** is a seat's run of consecutive actions (chance
 /// skipped), a **round** runs from one start of the first seat's turn to the next. Prints, per
 /// agent, the steps per turn (median, 90th percentile, max) and the thinking seconds per turn and per
-/// round (median, max; the CPU time of `decide` on its one thread).
+/// round (median, max; the CPU time of `decide` on its one thread). `--show STEPS` prints every
+/// turn longer than STEPS steps (its actions' notation) on stderr.
 fn turns(args: &[String]) -> Result<(), String> {
     let mut seed = 1u64;
     let mut max_turns = 60u64;
+    let mut show = u64::MAX;
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--seed" => seed = number(a, it.next())?,
             "--max-turns" => max_turns = number(a, it.next())?,
+            "--show" => show = number(a, it.next())?,
             _ => rest.push(a.clone()),
         }
     }
@@ -239,6 +242,7 @@ fn turns(args: &[String]) -> Result<(), String> {
                     spec: &spec,
                     seed: seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g)),
                     max_turns,
+                    show,
                 },
             )
             .ok_or_else(|| format!("unknown game {}", rest[0]))??;
@@ -272,8 +276,7 @@ fn thread_cpu_seconds() -> f64 {
         .map_or(0.0, |ns| ns as f64 / 1e9)
 }
 
-const TURNS_USAGE: &str =
-    "usage: arena turns [--seed N] [--max-turns N] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]";
+const TURNS_USAGE: &str = "usage: arena turns [--seed N] [--max-turns N] [--show STEPS] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]";
 
 /// The `q`-quantile (nearest rank) of `v`; 0 for an empty list.
 fn quantile(v: &[f64], q: f64) -> f64 {
@@ -298,6 +301,8 @@ struct PlayTurns<'a> {
     spec: &'a AgentSpec,
     seed: u64,
     max_turns: u64,
+    /// Turns longer than this many steps are printed (their actions' notation) on stderr.
+    show: u64,
 }
 
 impl GameFn for PlayTurns<'_> {
@@ -309,6 +314,7 @@ impl GameFn for PlayTurns<'_> {
         let mut log = TurnLog::default();
         // The turn in progress: its seat, actions and seconds; the round's seconds so far.
         let mut current: Option<(Seat, u64, f64)> = None;
+        let mut notation: Vec<String> = Vec::new();
         let mut first_seat: Option<Seat> = None;
         let mut round = 0.0f64;
         let mut n = 0u64;
@@ -324,7 +330,15 @@ impl GameFn for PlayTurns<'_> {
                 ToAct::Over(_) => break,
             };
             if current.is_none_or(|(s, _, _)| s != seat) {
-                if let Some((_, steps, secs)) = current.take() {
+                if let Some((s, steps, secs)) = current.take() {
+                    if steps > self.show {
+                        let turn = log.steps.len();
+                        eprintln!(
+                            "turn {turn} seat {s}: {steps} steps: {}",
+                            notation.join(" ")
+                        );
+                    }
+                    notation.clear();
                     log.steps.push(steps);
                     log.turn_secs.push(secs);
                 }
@@ -342,6 +356,7 @@ impl GameFn for PlayTurns<'_> {
             let (action, _) = decide(self.spec, &info, stable_hash(&(self.seed, n)))
                 .map_err(|e| e.to_string())?;
             let secs = thread_cpu_seconds() - start;
+            notation.push(m.state().action_notation(&action));
             round += secs;
             if let Some(c) = current.as_mut() {
                 c.1 += 1;

@@ -311,8 +311,7 @@ impl<G: Knowledge> Searcher<'_, '_, G> {
         ply: u32,
         mut alpha: i32,
         mut beta: i32,
-        root_turn: bool,
-        free: u32,
+        turn: RootTurn,
     ) -> Result<i32, Aborted> {
         self.tick()?;
         let to_act = state.to_act();
@@ -326,7 +325,7 @@ impl<G: Knowledge> Searcher<'_, '_, G> {
                 alpha,
                 beta,
                 self.cfg.quiescence_depth,
-                root_turn,
+                turn.is_some(),
             );
         }
         if to_act == ToAct::Chance {
@@ -343,8 +342,7 @@ impl<G: Knowledge> Searcher<'_, '_, G> {
             for (a, p) in &outcomes {
                 let mut child = state.clone();
                 child.apply_trusted(Actor::Chance, a);
-                sum +=
-                    p * f64::from(self.search(&child, depth - 1, ply + 1, -INF, INF, false, 0)?);
+                sum += p * f64::from(self.search(&child, depth - 1, ply + 1, -INF, INF, None)?);
             }
             return Ok((sum / total.max(f64::MIN_POSITIVE)).round() as i32);
         }
@@ -380,13 +378,13 @@ impl<G: Knowledge> Searcher<'_, '_, G> {
         let (alpha0, beta0) = (alpha, beta);
         let mut best = if maximizing { -INF } else { INF };
         let mut best_action = None;
-        let cost = self.turn_cost(root_turn);
+        let cost = self.turn_cost(turn.is_some());
         for a in &actions {
             let mut child = state.clone();
             child.apply_trusted(Actor::Seat(mover), a);
-            let next = self.still_root_turn(root_turn, &child);
-            let (d, f) = child_depth(depth, next, free);
-            let v = self.search(&child, d, ply + 1, alpha + cost, beta + cost, next, f)? - cost;
+            let next = self.still_root_turn(turn.is_some(), &child);
+            let (d, t) = child_depth(depth, next, turn);
+            let v = self.search(&child, d, ply + 1, alpha + cost, beta + cost, t)? - cost;
             if (maximizing && v > best) || (!maximizing && v < best) {
                 best = v;
                 best_action = Some(a.clone());
@@ -434,13 +432,17 @@ impl<G: Knowledge> Searcher<'_, '_, G> {
     }
 }
 
-/// The depth and free continuations left below an action taken at `depth` with `free` left: an
-/// action after which the root seat's turn goes on (`continues`) is free while any are left.
-fn child_depth(depth: u32, continues: bool, free: u32) -> (u32, u32) {
-    if continues && free > 0 {
-        (depth, free - 1)
-    } else {
-        (depth.saturating_sub(1), free)
+/// Where a node stands in the root seat's own turn: `Some(free)` inside it, with `free` actions left
+/// that consume no depth; `None` once the turn has passed.
+type RootTurn = Option<u32>;
+
+/// The depth and [`RootTurn`] below an action taken at `depth` in `turn`: an action after which the
+/// root seat's turn goes on (`continues`) consumes no depth while free actions are left.
+fn child_depth(depth: u32, continues: bool, turn: RootTurn) -> (u32, RootTurn) {
+    match turn {
+        Some(free) if continues && free > 0 => (depth, Some(free - 1)),
+        Some(_) if continues => (depth.saturating_sub(1), Some(0)),
+        _ => (depth.saturating_sub(1), None),
     }
 }
 
@@ -497,8 +499,8 @@ pub fn search_with<G: Knowledge>(
             child.apply_trusted(Actor::Seat(root), a);
             let cost = s.turn_cost(true);
             let next = s.still_root_turn(true, &child);
-            let (d, f) = child_depth(depth, next, cfg.free_turn_actions);
-            let v = match s.search(&child, d, 1, alpha + cost, INF, next, f) {
+            let (d, t) = child_depth(depth, next, Some(cfg.free_turn_actions));
+            let v = match s.search(&child, d, 1, alpha + cost, INF, t) {
                 Ok(v) => v - cost,
                 Err(Aborted) => break 'deepen,
             };

@@ -194,7 +194,7 @@ fn syba_agents_compose_a_trade_as_one_complete_proposal_of_a_few_resources() {
         m.apply(Actor::Seat(seat), offer.clone()).unwrap();
         offered += 1;
     }
-    assert!(offered >= 1 && offered <= TRADE_ITEMS, "{offered}");
+    assert!((1..=TRADE_ITEMS).contains(&offered), "{offered}");
     let now = considered(&m);
     assert!(
         !now.iter().any(|a| matches!(a, A::TradeOffer(_))),
