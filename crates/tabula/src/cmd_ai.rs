@@ -38,7 +38,8 @@ use tabula_core::dynamic::Registry;
 ///
 /// Agents: `random`, `greedy`, `uct` (plain UCT, random playouts), `mcts` (UCT with an evaluation
 /// cut-off), `ismcts` (information-set MCTS), `alphabeta` (iterative deepening, transposition table,
-/// move ordering; perfect-information two-player positions, elsewhere ISMCTS), `level1`..`level5`. Add
+/// move ordering; perfect-information two-player positions, elsewhere ISMCTS), `level1`..`level5`,
+/// `level6` (level 5's alpha-beta over the learned evaluation; needs `--net FILE`). Add
 /// `:N` for a budget of N iterations (MCTS) or N nodes (alpha-beta), e.g. `uct:2000`.
 #[derive(Args, Debug, Clone)]
 #[command(after_long_help = TOURNAMENT_HELP)]
@@ -82,6 +83,10 @@ pub struct TournamentArgs {
     /// Actions after which a game is stopped and scored as a draw.
     #[arg(long, default_value_t = 5000)]
     pub max_actions: u64,
+    /// A learned-evaluation net file (`tabula train net`) for `level6` in its game (repeat for
+    /// several games); a missing or corrupt file is an error.
+    #[arg(long, value_name = "FILE")]
+    pub net: Vec<PathBuf>,
 }
 
 const TOURNAMENT_HELP: &str = "\
@@ -96,7 +101,9 @@ Budgets: --time-per-move MS (results depend on the machine and its load) or --it
 N iterations or alpha-beta nodes for every searching agent; reproducible from --seed). An agent's own
 :N budget (e.g. uct:2000) overrides both.
 
-Agents: random, greedy, uct, mcts, ismcts, alphabeta, level1..level5.";
+Agents: random, greedy, uct, mcts, ismcts, alphabeta, level1..level5, and level6: level 5's
+alpha-beta over the learned evaluation, which needs a net (--net FILE, made by `tabula train net`;
+not yet offered to players: see README.md, \"Learned evaluation\").";
 
 /// Measures, per game, random playouts per second from the start position and the AI's search speed
 /// (plain UCT and ISMCTS iterations per second, alpha-beta nodes per second) on a mid-game position.
@@ -243,6 +250,10 @@ pub fn tournament(args: &TournamentArgs, registry: &Registry) -> Result<()> {
     let Some(game) = &args.game else {
         bail!("--game is required");
     };
+    for path in &args.net {
+        let net = tabula_ai::nnue::Net::load(path)?;
+        tabula_ai::nnue::install(net);
+    }
     let kind = registry.get(game)?;
     let options = kind.parse_options(&args.options)?;
     let cfg = TournamentConfig {
@@ -431,6 +442,7 @@ mod tests {
             seed: 3,
             threads: 1,
             max_actions: 40,
+            net: Vec::new(),
         }
     }
 

@@ -30,6 +30,7 @@ mod cmd_analyse;
 mod cmd_core;
 mod cmd_play;
 mod cmd_serve;
+mod cmd_train;
 
 use std::process::ExitCode;
 
@@ -74,6 +75,8 @@ enum Command {
     Tournament(cmd_ai::TournamentArgs),
     /// Measure playouts/s and AI search nodes/s per game.
     Bench(cmd_ai::BenchArgs),
+    /// Make training data and train the learned evaluation (level 6).
+    Train(cmd_train::TrainArgs),
     /// Run the game server (web UI, HTTP API and WebSocket).
     Serve(cmd_serve::ServeArgs),
     /// Load-test a running server on loopback (bounded in time and count).
@@ -95,6 +98,7 @@ fn main() -> ExitCode {
         Command::Play(args) => cmd_play::play(&args, &registry),
         Command::Tournament(args) => cmd_ai::tournament(&args, &registry),
         Command::Bench(args) => cmd_ai::bench(&args, &registry),
+        Command::Train(args) => cmd_train::train(&args),
         Command::Serve(args) => cmd_serve::serve(args, registry),
         Command::Loadtest(args) => cmd_serve::loadtest(args),
     };
