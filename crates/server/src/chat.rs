@@ -221,7 +221,7 @@ impl Chat {
                 Err(e) => Err(e),
             }
         })
-        .map_err(storage)?;
+        .map_err(storage(id, channel))?;
         Ok(rows
             .into_iter()
             .rev()
@@ -265,7 +265,7 @@ impl Chat {
             sqlx::query_scalar("SELECT COALESCE(MAX(n), 0) FROM chat_messages WHERE game_id = $1 AND channel = $2")
                 .bind(id).bind(channel.as_str()).fetch_one(p).await
         })
-        .map_err(storage)?;
+        .map_err(storage(id, channel))?;
         if last >= i64::from(self.limits.max_per_channel) {
             return Err(Refusal::Conflict(format!(
                 "this game's {} chat is full ({} messages): no more messages can be added",
@@ -309,9 +309,9 @@ impl Chat {
                         sqlx::query_scalar::<_, i64>("SELECT COALESCE(MAX(n), 0) + 1 FROM chat_messages WHERE game_id = $1 AND channel = $2")
                             .bind(id).bind(channel.as_str()).fetch_one(p).await
                     })
-                    .map_err(storage)?;
+                    .map_err(storage(id, channel))?;
                 }
-                Err(e) => return Err(storage(e)),
+                Err(e) => return Err(storage(id, channel)(e)),
             }
         }
         let message = ChatMessage {
@@ -408,9 +408,12 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
         .is_some_and(|d| d.is_unique_violation())
 }
 
-fn storage(e: impl std::fmt::Display) -> Refusal {
-    tracing::error!(error = %e, "storage error in the chat");
-    Refusal::Unavailable("storage is unavailable; nothing was sent, try again later".into())
+/// The refusal of a chat request that storage failed, logged with its game and channel.
+fn storage(game_id: &str, channel: ChatChannel) -> impl Fn(sqlx::Error) -> Refusal + '_ {
+    move |e| {
+        tracing::error!(%game_id, channel = channel.as_str(), error = %e, "storage error in the chat");
+        Refusal::Unavailable("storage is unavailable; nothing was sent, try again later".into())
+    }
 }
 
 /// The chat routes.

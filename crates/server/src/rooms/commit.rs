@@ -293,7 +293,14 @@ impl Shared {
         let behind: Vec<Event> = events.into_iter().filter(|e| e.seq > known).collect();
         let quiet = self.db.node().is_some();
         let mut core = inner.core.clone();
-        let desc = apply_logged(&room.id, &mut core, &behind)?;
+        let desc = match apply_logged(&room.id, &mut core, &behind) {
+            Ok(desc) => desc,
+            Err(e) => {
+                tracing::error!(game_id = %room.id, error = %e,
+                    "the room and its log diverged: reloading the game from the log");
+                return self.reload(room, inner).await;
+            }
+        };
         inner.unsure = false;
         if let (Some(first), Some(last)) = (behind.first(), behind.last()) {
             if !quiet {
@@ -303,6 +310,31 @@ impl Shared {
             let (first, now) = (first.seq, last.at);
             self.install(room, inner, core, (first, behind, desc), now);
         }
+        Ok(())
+    }
+
+    /// Replaces a room that diverged from its log (its events no longer lead to the log's) by the
+    /// game replayed from the whole log. Seat sockets are revoked (their clients reconnect and get
+    /// the log's game); positions past the common ones are forgotten.
+    async fn reload(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        inner: &mut RoomInner,
+    ) -> Result<(), Refusal> {
+        let events = self.db.load_events(&room.id).await.map_err(|e| {
+            tracing::error!(game_id = %room.id, error = %e, "storage error: cannot reload the game");
+            Refusal::Unavailable(crate::db::WriteError.to_string())
+        })?;
+        let fresh = self.rebuild(&room.id, events)?.inner.into_inner();
+        room.lock_checkpoints().truncate(0);
+        for rev in &room.token_revs {
+            rev.fetch_add(1, Ordering::SeqCst);
+        }
+        inner.core = fresh.core;
+        inner.events = fresh.events;
+        inner.described = fresh.described;
+        inner.unsure = false;
+        self.after_change(room, inner);
         Ok(())
     }
 

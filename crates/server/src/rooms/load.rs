@@ -58,7 +58,7 @@ impl Shared {
     }
 
     /// Rebuilds a game by replaying its log.
-    fn rebuild(&self, id: &str, events: Vec<Event>) -> Result<Room, Refusal> {
+    pub(super) fn rebuild(&self, id: &str, events: Vec<Event>) -> Result<Room, Refusal> {
         let corrupt =
             |m: String| Refusal::Internal(format!("game {id}: stored log is inconsistent: {m}"));
         let config = match events.first().map(|e| &e.data) {
