@@ -255,7 +255,7 @@ export function gamePage(root: HTMLElement, id: string, spectate: boolean): void
       onMessage: (msg) => onMessage(k, msg),
       // Forget the seat, so a reload opens the game as a spectator instead of redialling a dead token.
       onRevoked: () => {
-        if (c) forgetSeat(id, c.seat);
+        if (c) forgetSeat(id, c.seat, c.token);
       },
       onGone: () => noSuchGame(),
     }));
