@@ -97,8 +97,11 @@ function route(path: string): void {
   try {
     if (parts[0] === 'game' && parts[1]) return gamePage(main, parts[1], false);
     if (parts[0] === 'watch' && parts[1]) return gamePage(main, parts[1], true);
-    if (parts[0] === 'join' && parts[1] && parts[2] && parts[3]) {
-      joinPage(main, parts[1], Number(parts[2]), parts[3]).catch(fail);
+    // A join link: `/join/{id}/{seat}#{token}` (the token in the fragment never reaches a server's
+    // log), or the older `/join/{id}/{seat}/{token}`.
+    const joinToken = parts[3] ?? decodeURIComponent(location.hash.slice(1));
+    if (parts[0] === 'join' && parts[1] && parts[2] && joinToken) {
+      joinPage(main, parts[1], Number(parts[2]), joinToken).catch(fail);
       return;
     }
     if (parts[0] === 'rules' && parts[1]) return rulesPage(main, parts[1]);
