@@ -625,7 +625,7 @@ async function onlineGame(game) {
     // The waiting page keeps the friend's full link with a Copy button, also after a reload.
     await host.reload();
     const link = await host.locator('[data-testid=invites] input[data-join-seat="1"]').inputValue({ timeout: 15000 });
-    assert(link.startsWith(`${base()}/join/${id}/1/`) && /\/[0-9a-f]{64}$/.test(link), `the invite link is not a whole join link: ${link}`);
+    assert(link.startsWith(`${base()}/join/${id}/1#`) && /#[0-9a-f]{64}$/.test(link), `the invite link is not a whole join link: ${link}`);
     await host.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await host.locator('[data-testid=copy-invite-1]').click();
     await host.locator('[data-testid=copy-invite-1]', { hasText: 'Copied' }).waitFor({ timeout: 5000 });

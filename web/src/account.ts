@@ -2,7 +2,7 @@
 // how many of its games await a move. The top bar and the pages listen to its changes.
 
 import { api, ApiError, setCsrf } from './api';
-import { allSeats } from './store';
+import { allSeats, loadSeats, saveSeat } from './store';
 import type { Claim } from './wire/server/Claim';
 import type { Claimed } from './wire/server/Claimed';
 import type { Credentials } from './wire/server/Credentials';
@@ -88,8 +88,25 @@ export async function signIn(name: string, password: string, create: boolean): P
   const s = create ? await api.post<SignedIn>('/api/account', body) : await api.post<SignedIn>('/api/session', body);
   setSession(s);
   await claimSeats();
+  await adoptTokens().catch(() => undefined);
   await refreshMyGames().catch(() => undefined);
   return s;
+}
+
+/** Renews the tokens this browser keeps for the account's seats from `GET /api/me/games`: a password
+ * change replaces every seat token of the account (docs/protocol.md, Accounts), so the ones stored
+ * here before it play no more. Only seats this browser already holds are touched. */
+export async function adoptTokens(): Promise<number> {
+  const mine = await api.get<MyGames>('/api/me/games');
+  let n = 0;
+  for (const g of [...mine.games, ...mine.finished]) {
+    const held = loadSeats(g.id).find((c) => c.seat === g.seat);
+    if (held && held.token !== g.token) {
+      saveSeat(g.id, { seat: g.seat, token: g.token });
+      n++;
+    }
+  }
+  return n;
 }
 
 /** Binds every seat this browser holds anonymously to the signed-in account (`POST /api/me/seats`),
@@ -129,6 +146,8 @@ export async function signOut(): Promise<void> {
 export async function changePassword(current: string, next: string): Promise<void> {
   const change: PasswordChange = { current, new: next };
   await api.post<PasswordChanged>('/api/account/password', change);
+  // Every seat of the account has a new token now: keep this browser's seats playable.
+  await adoptTokens().catch(() => undefined);
 }
 
 export async function deleteAccount(password: string): Promise<void> {

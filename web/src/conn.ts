@@ -28,7 +28,7 @@ export interface ConnHandlers {
 /** The close code the server uses for a seat token that was replaced (`bad_token`, docs/protocol.md). */
 export const CLOSE_TOKEN_REPLACED = 1008;
 
-export const REVOKED_TEXT = 'this seat was claimed by someone else with a new link — it is no longer played from this device';
+export const REVOKED_TEXT = 'this seat has a new token (claimed with a new link, or its account changed its password) — it is no longer played from this device with the old one';
 
 /** A ping every PING_MS; a connection that heard nothing for SILENT_MS is taken for dead. */
 const PING_MS = 10000;
@@ -53,20 +53,25 @@ export class GameConn {
   url(): string {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const q = new URLSearchParams();
-    if (this.cred) {
-      q.set('seat', String(this.cred.seat));
-      q.set('token', this.cred.token);
-    }
+    // The seat's number only: its token goes in the subprotocols (see `protocols`), never in the URL
+    // that proxies log.
+    if (this.cred) q.set('seat', String(this.cred.seat));
     if (this.lastSeq > 0) q.set('since', String(this.lastSeq));
     const qs = q.toString();
     return `${proto}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws${qs ? `?${qs}` : ''}`;
+  }
+
+  /** The WebSocket subprotocols offered: `tabula`, and the seat's token as `tabula.token.{token}`
+   * (docs/protocol.md, WebSocket). */
+  protocols(): string[] {
+    return this.cred ? ['tabula', `tabula.token.${this.cred.token}`] : ['tabula'];
   }
 
   connect(): void {
     if (this.closed) return;
     let ws: WebSocket;
     try {
-      ws = new WebSocket(this.url());
+      ws = new WebSocket(this.url(), this.protocols());
     } catch {
       this.schedule();
       return;

@@ -96,7 +96,10 @@ function pageFor(parts: string[]): Page {
   };
   if (parts[0] === 'game' && parts[1]) return gamePage(parts[1], false);
   if (parts[0] === 'watch' && parts[1]) return gamePage(parts[1], true);
-  if (parts[0] === 'join' && parts[1] && parts[2] && parts[3]) return joinPage(parts[1], Number(parts[2]), parts[3]);
+  // A join link: `/join/{id}/{seat}#{token}` (the token in the fragment never reaches a server's
+  // log), or the older `/join/{id}/{seat}/{token}`.
+  const joinToken = parts[3] ?? decodeURIComponent(location.hash.slice(1));
+  if (parts[0] === 'join' && parts[1] && parts[2] && joinToken) return joinPage(parts[1], Number(parts[2]), joinToken);
   if (parts[0] === 'rules' && parts[1]) return page((root) => rulesPage(root, parts[1]));
   if (parts[0] === 'rules') return page((root) => rulesIndex(root));
   if (parts[0] === 'learn') {

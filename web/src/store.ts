@@ -61,9 +61,11 @@ export function saveSeat(id: string, cred: SeatCredential): void {
   }
 }
 
-/** Forgets one seat of game `id` (its token was replaced: someone claimed the seat with a new link). */
-export function forgetSeat(id: string, seat: number): void {
-  const list = loadSeats(id).filter((c) => c.seat !== seat);
+/** Forgets one seat of game `id` (its token was replaced: someone claimed the seat with a new link,
+ * or the account changed its password). With `token`, only while that is the token kept for it (a
+ * newer one, adopted from "my games", stays). */
+export function forgetSeat(id: string, seat: number, token?: string): void {
+  const list = loadSeats(id).filter((c) => c.seat !== seat || (token !== undefined && c.token !== token));
   memory.set(id, list);
   try {
     localStorage.setItem(KEY(id), JSON.stringify(list));

@@ -14,7 +14,7 @@ class FakeSocket {
   onclose: ((ev: { code: number }) => void) | null = null;
   onmessage: ((ev: { data: string }) => void) | null = null;
   onerror: (() => void) | null = null;
-  constructor(readonly url: string) {
+  constructor(readonly url: string, readonly protocols?: string[]) {
     FakeSocket.made.push(this);
   }
   send(): void {}
@@ -44,7 +44,10 @@ describe('GameConn after the seat token was replaced', () => {
     });
     conn.connect();
     expect(FakeSocket.made).toHaveLength(1);
-    expect(FakeSocket.made[0].url).toContain(`token=${token}`);
+    // The token travels as a subprotocol, never in the URL (which proxies log).
+    expect(FakeSocket.made[0].url).toContain('seat=1');
+    expect(FakeSocket.made[0].url).not.toContain(token);
+    expect(FakeSocket.made[0].protocols).toEqual(['tabula', `tabula.token.${token}`]);
     FakeSocket.made[0].onclose?.({ code: CLOSE_TOKEN_REPLACED });
     vi.advanceTimersByTime(120_000);
     expect(FakeSocket.made).toHaveLength(1);

@@ -10,16 +10,26 @@
 //!   SHA-256 is stored. Each session has a CSRF token, given when signing in and by
 //!   `GET /api/session`: every state-changing request the cookie authorises must repeat it in the
 //!   `X-CSRF-Token` header, or it is refused (`403 csrf`) and changes nothing.
-//! * **Sign-in attempts** are rate-limited per name and per client address (`governor`); an unknown
-//!   name and a wrong password get the same answer, after the same work (a dummy hash is checked).
+//! * **Sign-in attempts** are rate-limited per client address and per (name, address) (`governor`);
+//!   failures are also counted per name across addresses. Once a name's failures are spent, the name
+//!   is locked only for the addresses that failed on it: an address that has not failed on it may
+//!   still sign in with the right password (a wrong one makes it one of the failed), so nobody can
+//!   lock a player out by guessing from elsewhere. On a cluster the failures are also stored in
+//!   `sign_in_failures`, so that the (name, address) budget and a name's lock hold across nodes. An
+//!   unknown name and a wrong password get the same answer, after the same work (a dummy hash is
+//!   checked).
+//! * **Seat tokens**: a password change and an account's deletion replace the token of every seat
+//!   the account holds (a `token_replaced` event in each game's log; sockets with an old token are
+//!   closed with `bad_token`): a token read through a stolen session plays no more. After a password
+//!   change `GET /api/me/games` lists the new tokens; after a deletion nobody knows them.
 //! * **Deleting** an account removes it, its sessions (they stop working at once), its ratings,
-//!   rating history and seat bindings; the games keep their logs (the seats' tokens still play them).
+//!   rating history and seat bindings; the games keep their logs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::OnceLock;
-use std::time::Duration;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
@@ -217,9 +227,14 @@ pub struct Session {
 /// Sign-in rate limits.
 #[derive(Debug, Clone, Copy)]
 pub struct LoginLimits {
-    /// Attempts for one name in a burst, then one per `name_period`.
+    /// Attempts for one name from one address in a burst, then one per `name_period`.
     pub name_burst: u32,
     pub name_period: Duration,
+    /// Failed attempts for one name from all addresses in a burst, then one per
+    /// `name_failures_period`; once they are spent the name is locked for the addresses that
+    /// failed on it (not for the others).
+    pub name_failures_burst: u32,
+    pub name_failures_period: Duration,
     /// Attempts from one address in a burst, then one per `address_period`.
     pub address_burst: u32,
     pub address_period: Duration,
@@ -230,10 +245,29 @@ impl Default for LoginLimits {
         LoginLimits {
             name_burst: 5,
             name_period: Duration::from_secs(60),
+            name_failures_burst: 20,
+            name_failures_period: Duration::from_secs(60),
             address_burst: 20,
             address_period: Duration::from_secs(10),
         }
     }
+}
+
+/// What is known of one name's failed sign-ins: until when it is locked (its failures spent), and
+/// the addresses that failed on it lately.
+#[derive(Debug, Default)]
+struct NameFailures {
+    locked_until: Option<Instant>,
+    failed_from: HashMap<IpAddr, Instant>,
+}
+
+/// How long an address that failed on a name is remembered as such.
+fn failure_memory(limits: &LoginLimits) -> Duration {
+    let by_name = limits
+        .name_failures_period
+        .saturating_mul(limits.name_failures_burst.max(1));
+    let by_pair = limits.name_period.saturating_mul(limits.name_burst.max(1));
+    by_name.max(by_pair)
 }
 
 fn keyed_quota(burst: u32, period: Duration) -> Quota {
@@ -246,8 +280,16 @@ fn keyed_quota(burst: u32, period: Duration) -> Quota {
 /// The accounts service.
 pub struct Accounts {
     db: Db,
-    by_name: DefaultKeyedRateLimiter<String>,
+    /// Every attempt, per (name, address).
+    by_name_address: DefaultKeyedRateLimiter<(String, IpAddr)>,
+    /// Failed attempts, per name (all addresses).
+    name_failures: DefaultKeyedRateLimiter<String>,
+    /// Every attempt (and sign-up), per address.
     by_address: DefaultKeyedRateLimiter<IpAddr>,
+    /// Names with failures: their lock and the addresses that failed.
+    failures: Mutex<HashMap<String, NameFailures>>,
+    failure_memory: Duration,
+    limits: LoginLimits,
     secure_cookies: bool,
 }
 
@@ -267,21 +309,76 @@ impl Accounts {
     pub fn new(db: Db, limits: LoginLimits, secure_cookies: bool) -> Accounts {
         Accounts {
             db,
-            by_name: RateLimiter::keyed(keyed_quota(limits.name_burst, limits.name_period)),
+            by_name_address: RateLimiter::keyed(keyed_quota(limits.name_burst, limits.name_period)),
+            name_failures: RateLimiter::keyed(keyed_quota(
+                limits.name_failures_burst,
+                limits.name_failures_period,
+            )),
             by_address: RateLimiter::keyed(keyed_quota(
                 limits.address_burst,
                 limits.address_period,
             )),
+            failures: Mutex::new(HashMap::new()),
+            failure_memory: failure_memory(&limits),
+            limits,
             secure_cookies,
         }
     }
 
     /// Forgets the names and addresses whose sign-in budget has refilled.
     pub fn tidy(&self) {
-        self.by_name.retain_recent();
-        self.by_name.shrink_to_fit();
+        self.by_name_address.retain_recent();
+        self.by_name_address.shrink_to_fit();
+        self.name_failures.retain_recent();
+        self.name_failures.shrink_to_fit();
         self.by_address.retain_recent();
         self.by_address.shrink_to_fit();
+        let now = Instant::now();
+        let memory = self.failure_memory;
+        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        failures.retain(|_, f| {
+            f.failed_from
+                .retain(|_, at| now.saturating_duration_since(*at) < memory);
+            f.locked_until.is_some_and(|t| t > now) || !f.failed_from.is_empty()
+        });
+        failures.shrink_to_fit();
+    }
+
+    /// How long `name_key` stays locked for `from`: `Some` while the name's failures are spent and
+    /// `from` is one of the addresses that failed on it.
+    fn locked_for(&self, name_key: &str, from: IpAddr) -> Option<Duration> {
+        let now = Instant::now();
+        let failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let f = failures.get(name_key)?;
+        let until = f.locked_until.filter(|t| *t > now)?;
+        let failed = f
+            .failed_from
+            .get(&from)
+            .is_some_and(|at| now.saturating_duration_since(*at) < self.failure_memory);
+        failed.then(|| until.saturating_duration_since(now))
+    }
+
+    /// Counts a failed sign-in on `name_key` from `from`; locks the name (for the addresses that
+    /// failed on it) once its failures are spent.
+    fn record_failure(&self, name_key: &str, from: IpAddr) {
+        let now = Instant::now();
+        let spent = self
+            .name_failures
+            .check_key(&name_key.to_string())
+            .err()
+            .map(|not_until| {
+                not_until.wait_time_from(governor::clock::Clock::now(
+                    &governor::clock::DefaultClock::default(),
+                ))
+            });
+        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let f = failures.entry(name_key.to_string()).or_default();
+        f.failed_from.insert(from, now);
+        if let Some(wait) = spent {
+            // Locked until one more failure would be allowed again.
+            let until = now + wait.max(Duration::from_millis(1));
+            f.locked_until = Some(f.locked_until.map_or(until, |t| t.max(until)));
+        }
     }
 
     /// The `Set-Cookie` value that holds a session.
@@ -353,33 +450,109 @@ impl Accounts {
         from: IpAddr,
     ) -> Result<Account, AccountError> {
         self.spend_address_attempt(from)?;
-        if let Err(not_until) = self.by_name.check_key(&name.to_ascii_lowercase()) {
+        let key = name.to_ascii_lowercase();
+        if let Err(not_until) = self.by_name_address.check_key(&(key.clone(), from)) {
             let wait = not_until.wait_time_from(governor::clock::Clock::now(
                 &governor::clock::DefaultClock::default(),
             ));
+            return Err(AccountError::TooManyAttempts(
+                "for this name from this address",
+                wait.as_secs() + 1,
+            ));
+        }
+        if let Some(wait) = self.locked_for(&key, from) {
             return Err(AccountError::TooManyAttempts(
                 "for this name",
                 wait.as_secs() + 1,
             ));
         }
+        self.check_shared_failures(&key, from).await?;
         let found = if check_name(name).is_ok() && password.chars().count() <= PASSWORD_CHARS.1 {
             self.find(name).await?
         } else {
             None
         };
-        match found {
-            Some((account, hash)) => {
-                if verify_password(password.to_string(), hash).await {
-                    Ok(account)
-                } else {
-                    Err(AccountError::WrongCredentials)
-                }
-            }
+        let verified = match found {
+            Some((account, hash)) => verify_password(password.to_string(), hash)
+                .await
+                .then_some(account),
             None => {
                 // The same work as for a known name.
                 let _ = verify_password(password.to_string(), dummy_hash().await).await;
+                None
+            }
+        };
+        match verified {
+            Some(account) => Ok(account),
+            None => {
+                self.record_failure(&key, from);
+                self.record_shared_failure(&key, from).await;
                 Err(AccountError::WrongCredentials)
             }
+        }
+    }
+
+    /// On a cluster node: refuses a sign-in that the failures of every node (`sign_in_failures`)
+    /// forbid — the (name, address) budget, and the name's lock for the addresses that failed on it
+    /// — so that N nodes do not give N times those budgets. A single server counts in memory only.
+    async fn check_shared_failures(&self, key: &str, from: IpAddr) -> Result<(), AccountError> {
+        let (Some(_), Some(pool)) = (self.db.node(), self.db.pg_pool()) else {
+            return Ok(());
+        };
+        let now = now_ms();
+        let memory = i64::try_from(self.failure_memory.as_millis()).unwrap_or(i64::MAX);
+        let sql = "SELECT COUNT(*) FILTER (WHERE address = $2), COUNT(*), \
+                   MIN(at_ms) FILTER (WHERE address = $2) \
+                   FROM sign_in_failures WHERE name_key = $1 AND at_ms > $3";
+        let row = sqlx::query(sql)
+            .bind(key)
+            .bind(from.to_string())
+            .bind(now.saturating_sub(memory))
+            .fetch_one(pool)
+            .await
+            .map_err(storage)?;
+        let (pair, name, oldest): (i64, i64, Option<i64>) = (
+            row.try_get(0).map_err(storage)?,
+            row.try_get(1).map_err(storage)?,
+            row.try_get(2).map_err(storage)?,
+        );
+        let wait = |since: i64| {
+            u64::try_from((since.saturating_add(memory) - now).max(0) / 1000).unwrap_or(0) + 1
+        };
+        if pair >= i64::from(self.limits.name_burst) {
+            return Err(AccountError::TooManyAttempts(
+                "for this name from this address",
+                wait(oldest.unwrap_or(now)),
+            ));
+        }
+        if pair > 0 && name > i64::from(self.limits.name_failures_burst) {
+            return Err(AccountError::TooManyAttempts("for this name", wait(now)));
+        }
+        Ok(())
+    }
+
+    /// On a cluster node: stores a failed sign-in for every node to count, and forgets those past
+    /// the failure memory. A storage error loses the record only (the sign-in failed anyway).
+    async fn record_shared_failure(&self, key: &str, from: IpAddr) {
+        let (Some(_), Some(pool)) = (self.db.node(), self.db.pg_pool()) else {
+            return;
+        };
+        let now = now_ms();
+        let memory = i64::try_from(self.failure_memory.as_millis()).unwrap_or(i64::MAX);
+        let stored = sqlx::query(
+            "INSERT INTO sign_in_failures (name_key, address, at_ms) VALUES ($1, $2, $3)",
+        )
+        .bind(key)
+        .bind(from.to_string())
+        .bind(now)
+        .execute(pool)
+        .await;
+        let pruned = sqlx::query("DELETE FROM sign_in_failures WHERE at_ms <= $1")
+            .bind(now.saturating_sub(memory))
+            .execute(pool)
+            .await;
+        if let Err(e) = stored.and(pruned) {
+            tracing::warn!(error = %e, "cannot store a failed sign-in for the other nodes");
         }
     }
 
@@ -450,18 +623,24 @@ impl Accounts {
         Ok(())
     }
 
-    /// Changes the password (the current one is asked again) and ends the account's other sessions.
-    pub async fn change_password(
+    /// Checks a password change (the current password is asked again; the new one must be strong):
+    /// returns the new password's hash, for [`Accounts::store_password`]. Changes nothing.
+    pub async fn check_password_change(
         &self,
         session: &Session,
         current: &str,
         new: &str,
         from: IpAddr,
-    ) -> Result<(), AccountError> {
+    ) -> Result<String, AccountError> {
         self.check_credentials(&session.account.name, current, from)
             .await?;
         check_password(&session.account.name, new)?;
-        let hash = hash_password(new.to_string()).await?;
+        hash_password(new.to_string()).await
+    }
+
+    /// Stores a new password hash (from [`Accounts::check_password_change`]) and ends the account's
+    /// other sessions.
+    pub async fn store_password(&self, session: &Session, hash: &str) -> Result<(), AccountError> {
         let id = &session.account.id;
         on_pool!(&self.db, p => {
             async {
@@ -476,16 +655,9 @@ impl Accounts {
         .map_err(storage)
     }
 
-    /// Deletes the account (the password is asked again): its sessions, ratings, history and seat
-    /// bindings go with it.
-    pub async fn delete(
-        &self,
-        session: &Session,
-        password: &str,
-        from: IpAddr,
-    ) -> Result<(), AccountError> {
-        self.check_credentials(&session.account.name, password, from)
-            .await?;
+    /// Deletes the account (its password checked first with [`Accounts::check_credentials`]): its
+    /// sessions, ratings, history and seat bindings go with it.
+    pub async fn delete(&self, session: &Session) -> Result<(), AccountError> {
         let id = &session.account.id;
         on_pool!(&self.db, p => {
             async {
@@ -571,6 +743,23 @@ impl Accounts {
         }
     }
 
+    /// Every seat `account_id` holds in a game that is not an imported record: `(game id, seat)`.
+    pub async fn seats_to_rekey(
+        &self,
+        account_id: &str,
+    ) -> Result<Vec<(String, u8)>, AccountError> {
+        let sql = "SELECT gs.game_id, gs.seat FROM game_seats gs JOIN games g ON g.id = gs.game_id \
+                   WHERE gs.account_id = $1 AND g.status <> 'imported' ORDER BY gs.game_id, gs.seat";
+        on_pool!(&self.db, p => {
+            match sqlx::query(sql).bind(account_id).fetch_all(p).await {
+                Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get::<i64, _>(1)? as u8)))
+                    .collect::<Result<Vec<_>, sqlx::Error>>(),
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(storage)
+    }
+
     /// An account's seats, newest games first (`(game id, game kind, status, seat, token, result)`).
     pub async fn my_seats(&self, account_id: &str) -> Result<Vec<SeatRow>, AccountError> {
         let sql = "SELECT gs.game_id, g.game, g.status, gs.seat, gs.token, gs.result, g.updated_at \
@@ -620,10 +809,24 @@ impl Accounts {
             }
         })
         .map_err(storage)?;
+        // A profile is public: games created private (`public: false`) are not listed on it, by id
+        // or otherwise (their results still count, as their ratings do).
         let seats = self.my_seats(&account.id).await?;
+        let mut ids: Vec<String> = seats.iter().map(|s| s.game_id.clone()).collect();
+        ids.extend(history.iter().map(|h| h.1.clone()));
+        ids.sort();
+        ids.dedup();
+        let private = self.private_games(&ids).await?;
+        let listed: Vec<&SeatRow> = seats
+            .iter()
+            .filter(|s| !private.contains(&s.game_id))
+            .collect();
         let mut ratings_by_game = BTreeMap::new();
         for (game, rating, rd, games) in ratings {
-            let mine: Vec<_> = history.iter().filter(|h| h.0 == game).collect();
+            let mine: Vec<_> = history
+                .iter()
+                .filter(|h| h.0 == game && !private.contains(&h.1))
+                .collect();
             let history = mine[mine.len().saturating_sub(100)..]
                 .iter()
                 .map(|(_, id, at, r, d)| RatingPoint {
@@ -649,7 +852,7 @@ impl Accounts {
                 .filter(|s| s.result.as_deref() == Some(w))
                 .count()
         };
-        let recent_games = seats
+        let recent_games = listed
             .iter()
             .filter(|s| s.status == "over")
             .take(50)
@@ -661,7 +864,7 @@ impl Accounts {
                 at: s.updated_at,
             })
             .collect();
-        let playing = seats
+        let playing = listed
             .iter()
             .filter(|s| s.status == "running" || s.status == "waiting")
             .map(|s| PlayingGame {
@@ -683,6 +886,42 @@ impl Accounts {
             recent_games,
             playing,
         }))
+    }
+
+    /// Which of the games `game_ids` were created private (`public: false` in their `created` event).
+    async fn private_games(
+        &self,
+        game_ids: &[String],
+    ) -> Result<std::collections::HashSet<String>, AccountError> {
+        let mut private = std::collections::HashSet::new();
+        for chunk in game_ids.chunks(200) {
+            let rows: Vec<(String, String)> = on_pool!(&self.db, p => {
+                let mut q = sqlx::QueryBuilder::new(
+                    "SELECT game_id, data FROM events WHERE kind = 'created' AND game_id IN (",
+                );
+                let mut sep = q.separated(", ");
+                for id in chunk {
+                    sep.push_bind(id.as_str());
+                }
+                q.push(")");
+                match q.build().fetch_all(p).await {
+                    Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+                        .collect::<Result<Vec<_>, sqlx::Error>>(),
+                    Err(e) => Err(e),
+                }
+            })
+            .map_err(storage)?;
+            for (id, data) in rows {
+                // A `created` event the server wrote; one it cannot read is listed as private.
+                let public = serde_json::from_str::<serde_json::Value>(&data)
+                    .ok()
+                    .map(|v| v["config"]["public"].as_bool().unwrap_or(true));
+                if public != Some(true) {
+                    private.insert(id);
+                }
+            }
+        }
+        Ok(private)
     }
 
     /// The leaderboard of game kind `game`: the best [`LEADERBOARD_SIZE`] ratings whose deviation is

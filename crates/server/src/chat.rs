@@ -9,10 +9,13 @@
 //!   audience); once it is over they see it too.
 //!
 //! Limits ([`ChatLimits`]): a message is trimmed, must not be empty, holds at most
-//! [`ChatLimits::max_chars`] characters and no control characters (one line of text); each sender (a
-//! seat, or an account) has a budget per game of [`ChatLimits::burst`] messages, then one per
-//! [`ChatLimits::period`] (`governor`); each channel of a game holds at most
-//! [`ChatLimits::max_per_channel`] messages. A refused message stores nothing.
+//! [`ChatLimits::max_chars`] characters, no control characters (one line of text) and at least one
+//! visible character (not only invisible, spacing, combining or direction-override characters);
+//! each sender (a seat, or an account) has a budget per game of [`ChatLimits::burst`] messages, then
+//! one per [`ChatLimits::period`], and each channel of a game, all senders together, a budget of
+//! [`ChatLimits::channel_burst`], then one per [`ChatLimits::channel_period`] (`governor`). A channel
+//! keeps its latest [`ChatLimits::max_per_channel`] messages (older ones are deleted as new ones
+//! come): a channel is never closed for good by a flood. A refused message stores nothing.
 //!
 //! Messages are stored in `chat_messages` (migration `0004_chat.sql`), on their own: a chat line is
 //! not an event of the game's log (replay and records do not contain it), but is kept with the game
@@ -59,7 +62,11 @@ pub struct ChatLimits {
     pub burst: u32,
     /// …then one more per this period.
     pub period: Duration,
-    /// The most messages one channel of a game holds; later ones are refused.
+    /// Messages one channel of a game takes in a row from all its senders together…
+    pub channel_burst: u32,
+    /// …then one more per this period.
+    pub channel_period: Duration,
+    /// The most messages one channel of a game keeps: storing one more deletes the oldest.
     pub max_per_channel: u32,
     /// Messages of each channel in a history (the latest ones).
     pub history: u32,
@@ -71,6 +78,8 @@ impl Default for ChatLimits {
             max_chars: 200,
             burst: 5,
             period: Duration::from_secs(3),
+            channel_burst: 20,
+            channel_period: Duration::from_secs(1),
             max_per_channel: 500,
             history: 100,
         }
@@ -131,6 +140,8 @@ pub struct Chat {
     db: Db,
     limits: ChatLimits,
     budgets: DefaultKeyedRateLimiter<(String, Sender)>,
+    /// Per game and channel, all senders together.
+    channel_budgets: DefaultKeyedRateLimiter<(String, ChatChannel)>,
     /// Per game, the messages for its sockets (created when a socket subscribes).
     channels: StdMutex<HashMap<String, broadcast::Sender<Pushed>>>,
     /// Numbers messages one at a time (a message's number is the channel's last one plus one).
@@ -139,14 +150,17 @@ pub struct Chat {
 
 impl Chat {
     pub fn new(db: Db, limits: ChatLimits) -> Chat {
-        let burst = NonZeroU32::new(limits.burst.max(1)).unwrap_or(NonZeroU32::MIN);
-        let quota = Quota::with_period(limits.period.max(Duration::from_millis(1)))
-            .unwrap_or_else(|| Quota::per_second(burst))
-            .allow_burst(burst);
+        let quota = |burst: u32, period: Duration| {
+            let burst = NonZeroU32::new(burst.max(1)).unwrap_or(NonZeroU32::MIN);
+            Quota::with_period(period.max(Duration::from_millis(1)))
+                .unwrap_or_else(|| Quota::per_second(burst))
+                .allow_burst(burst)
+        };
         Chat {
             db,
             limits,
-            budgets: RateLimiter::keyed(quota),
+            budgets: RateLimiter::keyed(quota(limits.burst, limits.period)),
+            channel_budgets: RateLimiter::keyed(quota(limits.channel_burst, limits.channel_period)),
             channels: StdMutex::new(HashMap::new()),
             insert: Mutex::new(()),
         }
@@ -156,6 +170,8 @@ impl Chat {
     pub fn tidy(&self) {
         self.budgets.retain_recent();
         self.budgets.shrink_to_fit();
+        self.channel_budgets.retain_recent();
+        self.channel_budgets.shrink_to_fit();
     }
 
     /// The chat messages of game `id`, for a socket watching it (filtered by the socket).
@@ -202,6 +218,13 @@ impl Chat {
             return Err(Refusal::BadRequest(
                 "the message contains control characters (line breaks, tabs…): a chat message is \
                  one line of text"
+                    .into(),
+            ));
+        }
+        if text.chars().all(invisible) {
+            return Err(Refusal::BadRequest(
+                "the message has nothing visible: it is made only of invisible, spacing or \
+                 direction-override characters"
                     .into(),
             ));
         }
@@ -266,14 +289,8 @@ impl Chat {
                 .bind(id).bind(channel.as_str()).fetch_one(p).await
         })
         .map_err(storage(id, channel))?;
-        if last >= i64::from(self.limits.max_per_channel) {
-            return Err(Refusal::Conflict(format!(
-                "this game's {} chat is full ({} messages): no more messages can be added",
-                channel.as_str(),
-                self.limits.max_per_channel
-            )));
-        }
-        // The budget is spent only by a message that would be stored.
+        // The budgets are spent only by a message that would be stored: the sender's first (a
+        // flooder spends its own budget, not the channel's), then the channel's.
         if self
             .budgets
             .check_key(&(id.to_string(), sender.clone()))
@@ -283,6 +300,19 @@ impl Chat {
                 "you are sending chat messages too fast: {} in a row, then one every {} s",
                 self.limits.burst,
                 self.limits.period.as_secs_f64()
+            )));
+        }
+        if self
+            .channel_budgets
+            .check_key(&(id.to_string(), channel))
+            .is_err()
+        {
+            return Err(Refusal::RateLimited(format!(
+                "this game's {} chat is busy: {} messages in a row, then one every {} s from \
+                 everyone together; try again in a moment",
+                channel.as_str(),
+                self.limits.channel_burst,
+                self.limits.channel_period.as_secs_f64()
             )));
         }
         let at = now_ms();
@@ -312,6 +342,18 @@ impl Chat {
                     .map_err(storage(id, channel))?;
                 }
                 Err(e) => return Err(storage(id, channel)(e)),
+            }
+        }
+        // The channel keeps its latest messages only: the oldest beyond the cap go.
+        let keep_from = n - i64::from(self.limits.max_per_channel.max(1));
+        if keep_from > 0 {
+            let pruned = on_pool!(&self.db, p => {
+                sqlx::query("DELETE FROM chat_messages WHERE game_id = $1 AND channel = $2 AND n <= $3")
+                    .bind(id).bind(channel.as_str()).bind(keep_from).execute(p).await.map(|_| ())
+            });
+            if let Err(e) = pruned {
+                // The message is stored; the old ones go with the next message.
+                tracing::warn!(game_id = %id, error = %e, "chat: cannot delete the oldest messages");
             }
         }
         let message = ChatMessage {
@@ -394,6 +436,28 @@ impl Chat {
             }
         }
     }
+}
+
+/// Whether `c` shows nothing by itself: white space, a format character (zero-width spaces and
+/// joiners, direction marks, embeddings, overrides and isolates, …), a combining mark, or one of the
+/// letters drawn blank (Hangul fillers, the blank Braille pattern).
+fn invisible(c: char) -> bool {
+    use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
+    c.is_whitespace()
+        || matches!(
+            c.general_category(),
+            G::Format
+                | G::Control
+                | G::SpaceSeparator
+                | G::LineSeparator
+                | G::ParagraphSeparator
+                | G::NonspacingMark
+                | G::EnclosingMark
+        )
+        || matches!(
+            c,
+            '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}' | '\u{034F}'
+        )
 }
 
 /// A stored message as read back: time, seat, author, text.

@@ -191,6 +191,68 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(web_page)
         .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(
+            limits.request_deadline,
+            request_deadline,
+        ))
+        .layer(axum::middleware::map_response_with_state(
+            limits.secure_cookies,
+            security_headers,
+        ))
+}
+
+/// Bounds a request, from its headers to its answer, its body included, by
+/// [`crate::Limits::request_deadline`]: past it the client gets `408 request_timeout` (the API's JSON
+/// error, which a generic timeout layer would not write) and the connection is closed. A change the
+/// request started still runs to its end (changes run `detached`).
+async fn request_deadline(State(deadline): State<Duration>, req: Request, next: Next) -> Response {
+    match tokio::time::timeout(deadline, next.run(req)).await {
+        Ok(res) => res,
+        Err(_) => {
+            let body = Json(crate::wire::api::ApiError::new(
+                "request_timeout",
+                format!(
+                    "the request was not complete (headers, body and answer) within {} s",
+                    deadline.as_secs_f64()
+                ),
+            ));
+            (
+                StatusCode::REQUEST_TIMEOUT,
+                [(header::CONNECTION, "close")],
+                body,
+            )
+                .into_response()
+        }
+    }
+}
+
+/// The Content-Security-Policy of every answer: scripts, styles, fonts and connections (the game's
+/// WebSocket) from the server's own origin only, images also as `data:` URLs (the page's empty
+/// icon), no plugins, no `<base>`, forms posting only here, and no page may frame this one.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+    style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; \
+    object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Adds the security headers to every answer (pages, assets, the API): the
+/// [`CONTENT_SECURITY_POLICY`], `X-Frame-Options: DENY` (with `frame-ancestors 'none'`: the game
+/// page's buttons act with a stored token, so no other site may frame it), `X-Content-Type-Options:
+/// nosniff`, `Referrer-Policy: no-referrer` (a join link's token never leaves in a `Referer`), and,
+/// behind TLS (`--secure-cookies`), `Strict-Transport-Security`. A header a handler set is kept.
+async fn security_headers(State(https): State<bool>, mut res: Response) -> Response {
+    use axum::http::HeaderValue;
+    let h = res.headers_mut();
+    let mut set = |name: header::HeaderName, value: &'static str| {
+        h.entry(name)
+            .or_insert_with(|| HeaderValue::from_static(value));
+    };
+    set(header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY);
+    set(header::X_FRAME_OPTIONS, "DENY");
+    set(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(header::REFERRER_POLICY, "no-referrer");
+    if https {
+        set(header::STRICT_TRANSPORT_SECURITY, "max-age=31536000");
+    }
+    res
 }
 
 /// The API's routes, each registered with its documentation (`#[utoipa::path]` on its handler), so
@@ -550,7 +612,9 @@ async fn create_game(
                     open: *open,
                     join_url: token
                         .as_ref()
-                        .map(|t| format!("/join/{}/{seat}/{t}", room.id)),
+                        // The token in the fragment: a browser never sends it to a server (nor
+                        // to a proxy's access log); the page reads it from there.
+                        .map(|t| format!("/join/{}/{seat}#{t}", room.id)),
                     token,
                 },
             }
@@ -608,6 +672,22 @@ async fn observer_of(
             Ok((Observer::Seat(Seat(s)), room.token_rev(Seat(s))))
         }
     }
+}
+
+/// The WebSocket subprotocol a client offers, with `tabula.token.{token}` beside it to give its
+/// seat's token outside the URL (`new WebSocket(url, ["tabula", "tabula.token." + token])`).
+pub const WS_PROTOCOL: &str = "tabula";
+
+/// The seat token a WebSocket client offered as the subprotocol `tabula.token.{token}`.
+pub(crate) fn protocol_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .find_map(|p| p.trim().strip_prefix("tabula.token."))
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
 }
 
 /// The token of an `Authorization: Bearer` header.
@@ -935,11 +1015,15 @@ async fn ws(
         ))
     })?;
     check_origin(&headers, &st.shared.limits.ws_allowed_origins)?;
+    // The seat's token: best in the `tabula.token.…` subprotocol (what browsers can send besides the
+    // URL) or an `Authorization: Bearer` header; `?token=` still works for older clients, but puts
+    // the token where proxies log it.
+    let given = q.token.clone().or_else(|| protocol_token(&headers));
     // A seat's token is checked against a game already in memory without touching the budget;
     // anything else (a spectator, a wrong token, a game to load from the database) is counted first.
     let checked = match st.shared.loaded_room(&id) {
         Some(room) if q.seat.is_some() => {
-            let c = observer_of(&room, q.seat, q.token.clone(), &headers).await;
+            let c = observer_of(&room, q.seat, given.clone(), &headers).await;
             Some((room, c))
         }
         _ => None,
@@ -952,16 +1036,18 @@ async fn ws(
         Some((room, c)) => (room, c?),
         None => {
             let room = st.shared.room(&id).await?;
-            let c = observer_of(&room, q.seat, q.token.clone(), &headers).await?;
+            let c = observer_of(&room, q.seat, given.clone(), &headers).await?;
             (room, c)
         }
     };
     // Each change the socket asks for is authorised again with this token, under the game's lock.
-    let token = q.token.or_else(|| bearer(&headers)).unwrap_or_default();
+    let token = given.or_else(|| bearer(&headers)).unwrap_or_default();
     let since = q.since.unwrap_or(0);
     let limits = st.shared.limits.clone();
     let shared = st.shared.clone();
     Ok(upgrade
+        // A browser that offered subprotocols fails the connection unless one is chosen.
+        .protocols([WS_PROTOCOL])
         // The reader zero-fills its free buffer space before every read: the default 128 KiB made
         // that memset a tenth of the server's CPU under load. Client messages are small (16 KiB at
         // most; a larger one is read in several chunks).
@@ -1017,15 +1103,16 @@ fn error_msg(id: Option<i64>, r: &Refusal) -> String {
 }
 
 /// The message and close frame a socket gets when its seat's token was replaced (the seat was
-/// claimed from the lobby): nothing more for that seat reaches it.
+/// claimed from the lobby, or its account changed its password or was deleted): nothing more for
+/// that seat reaches it.
 async fn revoke(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>, obs: Observer) {
     let seat = match obs {
         Observer::Seat(s) => s.0,
         Observer::Spectator => return,
     };
     let r = Refusal::BadToken(format!(
-        "seat {seat} was claimed and has a new token: this connection's token no longer plays it \
-         (reconnect as a spectator, or with the new token)"
+        "seat {seat} has a new token (it was claimed, or its account changed its password): this \
+         connection's token no longer plays it (reconnect as a spectator, or with the new token)"
     ));
     refuse_and_close(sink, &r, close_code::POLICY, "token replaced").await;
 }

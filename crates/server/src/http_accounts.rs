@@ -160,7 +160,7 @@ async fn sign_out(State(st): State<AppState>, headers: HeaderMap) -> AccountResu
 
 /// `POST /api/account/password`: changes the password; the account's other sessions end.
 #[utoipa::path(post, path = "/api/account/password", tag = "accounts",
-    summary = "Change the password (the current one asked again); the account's other sessions end",
+    summary = "Change the password (the current one asked again); the account's other sessions end and its seats get new tokens",
     params(("X-CSRF-Token" = String, Header, description = "The session's CSRF token (from signing in or `GET /api/session`)")),
     request_body = PasswordChange,
     responses(
@@ -178,15 +178,21 @@ async fn change_password(
     let req: PasswordChange = parse_body(body)?;
     let accounts = &st.shared.accounts;
     let session = accounts.signed_in(&headers).await?;
-    accounts
-        .change_password(&session, &req.current, &req.new, peer.ip())
+    let hash = accounts
+        .check_password_change(&session, &req.current, &req.new, peer.ip())
         .await?;
+    // The seats' tokens first: should that fail, the password is unchanged and the player tries
+    // again (the tokens already replaced are the account's, listed by `GET /api/me/games`).
+    st.shared
+        .replace_account_tokens(&session.account.id, true)
+        .await?;
+    accounts.store_password(&session, &hash).await?;
     Ok(Json(PasswordChanged { changed: true }))
 }
 
 /// `DELETE /api/account`: deletes the account (its password asked again).
 #[utoipa::path(delete, path = "/api/account", tag = "accounts",
-    summary = "Delete the signed-in account (its password asked again); its sessions end",
+    summary = "Delete the signed-in account (its password asked again); its sessions end and its seats' tokens are replaced",
     params(("X-CSRF-Token" = String, Header, description = "The session's CSRF token (from signing in or `GET /api/session`)")),
     request_body = Deletion,
     responses(
@@ -212,7 +218,14 @@ async fn delete_account(
         .filter(|s| s.status == Status::Running.as_str() || s.status == Status::Waiting.as_str())
         .map(|s| s.game_id)
         .collect();
-    accounts.delete(&session, &req.password, peer.ip()).await?;
+    accounts
+        .check_credentials(&session.account.name, &req.password, peer.ip())
+        .await?;
+    // The seats' tokens are replaced by ones nobody knows, then the account goes.
+    st.shared
+        .replace_account_tokens(&session.account.id, false)
+        .await?;
+    accounts.delete(&session).await?;
     tracing::info!(account = %session.account.name, "account deleted");
     st.shared.refresh_players_of(&unfinished).await;
     Ok((

@@ -168,6 +168,10 @@ pub struct Limits {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// In-game chat: message length, senders' rates, messages per game ([`chat`]).
     pub chat: chat::ChatLimits,
+    /// The longest an HTTP request may take, from its headers to its answer, its body included: a
+    /// client sending a body slowly (or not at all) gets `408 request_timeout` and the connection is
+    /// closed. WebSocket sessions are not bounded by it (only their upgrade is).
+    pub request_deadline: Duration,
 }
 
 impl Default for Limits {
@@ -196,6 +200,7 @@ impl Default for Limits {
             secure_cookies: false,
             trusted_proxies: Vec::new(),
             chat: chat::ChatLimits::default(),
+            request_deadline: Duration::from_secs(30),
         }
     }
 }
@@ -369,12 +374,33 @@ pub fn serve_blocking(config: ServerConfig) -> Result<(), ServerError> {
 /// Runs the server until Ctrl-C (`SIGINT`) or `SIGTERM` (what systemd and `docker stop` send), then
 /// shuts it down gracefully (open requests finish, pending writes are committed).
 pub async fn serve(config: ServerConfig) -> Result<(), ServerError> {
+    raise_open_files_limit();
     let server = start(config).await?;
     tracing::info!("listening on http://{}", server.local_addr());
     println!("Tabula server listening on http://{}", server.local_addr());
     stop_signal().await?;
     tracing::info!("stopping");
     server.shutdown().await
+}
+
+/// Raises the open-files soft limit to the hard limit (each connection, WebSocket and database file
+/// is one; at a soft limit of 1,024 silent sockets could starve SQLite of file handles), and says so
+/// in the log.
+pub fn raise_open_files_limit() {
+    match rlimit::getrlimit(rlimit::Resource::NOFILE) {
+        Ok((soft, hard)) => match rlimit::increase_nofile_limit(hard) {
+            Ok(now) => tracing::info!(
+                before = soft,
+                now,
+                hard,
+                "open-files limit: soft limit raised to the hard limit"
+            ),
+            Err(e) => {
+                tracing::warn!(soft, hard, error = %e, "open-files limit: cannot raise the soft limit")
+            }
+        },
+        Err(e) => tracing::warn!(error = %e, "open-files limit: cannot read it"),
+    }
 }
 
 /// Resolves on the first Ctrl-C or (on Unix) `SIGTERM`.

@@ -138,6 +138,12 @@ pub enum EventData {
         token_hash: Option<String>,
     },
     Start,
+    /// A seat's token was replaced by a fresh one (the account holding the seat changed its password
+    /// or was deleted): the old token plays, chats and watches as that seat no more.
+    TokenReplaced {
+        seat: u8,
+        token_hash: String,
+    },
     Action {
         actor: Actor,
         action: Value,
@@ -189,6 +195,7 @@ impl EventData {
             EventData::Created { .. } => "created",
             EventData::Join { .. } => "join",
             EventData::Start => "start",
+            EventData::TokenReplaced { .. } => "token_replaced",
             EventData::Action { .. } => "action",
             EventData::DrawOffer { .. } => "draw_offer",
             EventData::DrawAccept { .. } => "draw_accept",
@@ -741,6 +748,18 @@ impl GameCore {
                 if let Some(h) = token_hash {
                     self.token_hashes[*seat as usize] = Some(h.clone());
                 }
+            }
+            EventData::TokenReplaced { seat, token_hash } => {
+                self.check_seat(*seat)?;
+                if !self.config.seats[*seat as usize].is_human() {
+                    return Err(Refusal::Conflict(format!("seat {seat} is an AI seat")));
+                }
+                if self.status == Status::Imported {
+                    return Err(Refusal::Conflict(
+                        "this is an imported record; its seats have no tokens".into(),
+                    ));
+                }
+                self.token_hashes[*seat as usize] = Some(token_hash.clone());
             }
             EventData::Start => {
                 if self.status != Status::Waiting || self.joined.iter().any(|j| !j) {

@@ -12,6 +12,10 @@
 //!   ([`record_end_sqlite`] / [`record_end_pg`]): the end and the new ratings are stored together or
 //!   not at all. The same transaction records each account seat's result (`game_seats.result`) for
 //!   the win/draw/loss counts, in rated and casual games alike.
+//! * **Farming**: only [`RATED_GAMES_PER_PAIR_PER_DAY`] rated games between the same two accounts in
+//!   any 24 hours (over all game kinds) change ratings; a later one ends like a casual game (results
+//!   recorded, ratings unchanged). One account always resigning to another moves ratings no further
+//!   than that a day.
 
 use skillratings::Outcomes;
 
@@ -85,6 +89,13 @@ pub fn after_game(before: &[Rating], scores: &[f64]) -> Vec<Rating> {
         })
         .collect()
 }
+
+/// Rated games between the same two accounts that change ratings in any 24 hours (all game kinds
+/// together); later ones leave the ratings as they are.
+pub const RATED_GAMES_PER_PAIR_PER_DAY: i64 = 3;
+
+/// The window of [`RATED_GAMES_PER_PAIR_PER_DAY`], in milliseconds.
+pub const RATED_PAIR_WINDOW_MS: i64 = 86_400_000;
 
 /// What the writer needs to know when it commits a game's end.
 #[derive(Debug, Clone)]
@@ -294,6 +305,25 @@ macro_rules! writer_fns {
                 && held.iter().enumerate().all(|(i, (seat, _, _))| *seat == i);
             if !end.rated || !every_seat {
                 return Ok(());
+            }
+            // Rating farming: a pair of accounts that already had its rated games of the last 24
+            // hours changes no rating with this one.
+            for (i, (_, a, _)) in held.iter().enumerate() {
+                for (_, b, _) in &held[i + 1..] {
+                    let together: i64 = sqlx::query_scalar(
+                        "SELECT COUNT(*) FROM rating_history x JOIN rating_history y \
+                         ON y.game_id = x.game_id AND y.account_id = $2 \
+                         WHERE x.account_id = $1 AND x.at_ms > $3",
+                    )
+                    .bind(a)
+                    .bind(b)
+                    .bind(at - RATED_PAIR_WINDOW_MS)
+                    .fetch_one(&mut *conn)
+                    .await?;
+                    if together >= RATED_GAMES_PER_PAIR_PER_DAY {
+                        return Ok(());
+                    }
+                }
             }
             let before: Vec<Rating> = held.iter().map(|(_, _, r)| *r).collect();
             let after = after_game(&before, &end.scores);

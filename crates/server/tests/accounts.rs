@@ -8,7 +8,7 @@
 mod common;
 
 use std::io::Write as _;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -614,6 +614,74 @@ async fn postgres_accounts_security() {
     server.shutdown().await.unwrap();
 }
 
+/// A cluster node of a site on PostgreSQL at a free loopback port, behind a trusted proxy.
+async fn cluster_node(url: &str, limits: Limits) -> RunningServer {
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let storage = Storage::PostgresCluster {
+        url: url.to_string(),
+        cluster: tabula_server::cluster::ClusterConfig {
+            advertise: format!("http://{addr}"),
+            secret: "a test cluster secret of enough length".into(),
+        },
+    };
+    let mut cfg = config(registry(), storage, limits);
+    cfg.addr = addr;
+    tabula_server::start(cfg).await.expect("the node starts")
+}
+
+/// On a cluster the failed sign-ins are the site's, not each node's (issue 35, item 7): guesses from
+/// one address spread over two nodes spend one (name, address) budget, and a name's lock holds on
+/// the other node for the addresses that failed on it — while the owner, from an address that has
+/// not failed, still signs in there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_cluster_nodes_share_the_sign_in_failures() {
+    let Some(url) = postgres_url().await else {
+        return;
+    };
+    let limits = Limits {
+        login: LoginLimits {
+            name_burst: 3,
+            name_period: Duration::from_secs(3600),
+            name_failures_burst: 4,
+            name_failures_period: Duration::from_secs(3600),
+            address_burst: 100,
+            address_period: Duration::from_secs(3600),
+        },
+        trusted_proxies: vec![IpAddr::from([127, 0, 0, 1])],
+        ..Limits::default()
+    };
+    let a = cluster_node(&url, limits.clone()).await;
+    let b = cluster_node(&url, limits).await;
+    let (na, nb) = (a.local_addr(), b.local_addr());
+    sign_up(na, "sybil", "sybil's long secret").await;
+    // Three wrong guesses from one address, on node A, B, A: its (name, address) budget of 3 is
+    // spent on the site, so node B refuses it even the right password.
+    for node in [na, nb, na] {
+        let (s, v) = sign_in_from(node, "203.0.113.1", "sybil", "a wrong guess").await;
+        assert_eq!((s, code(&v)), (401, "wrong_credentials"), "{v}");
+    }
+    let (s, v) = sign_in_from(nb, "203.0.113.1", "sybil", "sybil's long secret").await;
+    assert_eq!((s, code(&v)), (429, "too_many_attempts"), "{v}");
+    // Two more failures, from other addresses on node A, spend the name's 4 failures and one more:
+    // those addresses are refused on node B too.
+    for from in ["203.0.113.3", "203.0.113.2"] {
+        let (s, v) = sign_in_from(na, from, "sybil", "another guess").await;
+        assert_eq!((s, code(&v)), (401, "wrong_credentials"), "{v}");
+    }
+    let (s, v) = sign_in_from(nb, "203.0.113.2", "sybil", "sybil's long secret").await;
+    assert_eq!((s, code(&v)), (429, "too_many_attempts"), "{v}");
+    // The owner, from an address that has not failed, signs in on either node.
+    for node in [na, nb] {
+        let (s, v) = sign_in_from(node, "198.51.100.7", "sybil", "sybil's long secret").await;
+        assert_eq!(s, 200, "{v}");
+    }
+    a.shutdown().await.unwrap();
+    b.shutdown().await.unwrap();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sign-up rules and security.
 
@@ -826,6 +894,7 @@ async fn brute_force_is_slowed_per_name_and_per_address() {
             name_period: Duration::from_secs(3600),
             address_burst: 8,
             address_period: Duration::from_secs(3600),
+            ..LoginLimits::default()
         },
         ..Limits::default()
     };
@@ -850,6 +919,250 @@ async fn brute_force_is_slowed_per_name_and_per_address() {
     assert_eq!(sign_in(addr, "peggy", "peggy's long secret").await.0, 200); // 8
     let (s, _, v) = sign_in(addr, "peggy", "peggy's long secret").await;
     assert_eq!((s, code(&v)), (429, "too_many_attempts"), "{v}");
+    server.shutdown().await.unwrap();
+}
+
+/// A seat token read through a stolen session (`GET /api/me/games`) stops working when the owner
+/// changes the password: requests with it are refused, its socket is closed with `bad_token`, and the
+/// owner's devices get the new token from "my games". Deleting the account replaces the tokens too
+/// (issue 35, item 6).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seat_tokens_are_replaced_by_a_password_change_and_a_deletion() {
+    let (server, _) = sqlite_server("rekey", Limits::default()).await;
+    let addr = server.local_addr();
+    let mut victor = sign_up(addr, "victor", "victor's long secret").await;
+    let mut wendy = sign_up(addr, "wendy", "wendy's long secret").await;
+    let duel = json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seat": 0});
+    let (id, _) = create_as(addr, &mut victor, duel).await;
+    let wendys = join_as(addr, &mut wendy, &id, 1).await;
+    // A thief with a copy of Victor's session reads his seat's token.
+    let mut thief = victor.clone();
+    let (_, _, mine) = call(addr, &mut thief, false, "GET", "/api/me/games", None).await;
+    let stolen = mine["games"][0]["token"].as_str().unwrap().to_string();
+    let mut socket = ws(addr, &id, Some((0, &stolen))).await;
+    recv_until(&mut socket, |m| m["type"] == "snapshot").await;
+
+    let change = json!({"current": "victor's long secret", "new": "victor's newer secret"});
+    let (s, _, v) = call(
+        addr,
+        &mut victor,
+        true,
+        "POST",
+        "/api/account/password",
+        Some(change),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    // The stolen token's socket is told and closed; the token acts and chats no more.
+    let closing = recv_until(&mut socket, |m| m["type"] == "error").await;
+    assert_eq!(closing["code"], "bad_token", "{closing}");
+    let (s, v) = post_action(addr, &id, 0, &stolen, "secret:amberword").await;
+    assert_eq!((s, code(&v)), (403, "bad_token"), "{v}");
+    let say = json!({"channel": "players", "seat": 0, "token": stolen, "text": "hi"});
+    let (s, v) = post(addr, &format!("/api/games/{id}/chat"), say).await;
+    assert_eq!((s, code(&v)), (403, "bad_token"), "{v}");
+    // The owner's session lists the new token, which plays; the other seat's is unchanged.
+    let (_, _, mine) = call(addr, &mut victor, false, "GET", "/api/me/games", None).await;
+    let fresh = mine["games"][0]["token"].as_str().unwrap().to_string();
+    assert_ne!(fresh, stolen);
+    let (s, v) = post_action(addr, &id, 0, &fresh, "secret:amberword").await;
+    assert_eq!(s, 200, "{v}");
+    // The other seat's token is unchanged.
+    snapshot(addr, &id, 1, &wendys).await;
+    // The log says the token was replaced, and nothing of the token itself.
+    let snap = snapshot(addr, &id, 0, &fresh).await;
+    let events = snap["events"].as_array().unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["kind"] == "token_replaced" && e["seat"] == 0),
+        "{snap}"
+    );
+    assert!(!snap.to_string().contains("token_hash"), "{snap}");
+
+    // Wendy deletes her account: the token she played with (and her stolen copies) play no more.
+    let (s, _, v) = call(
+        addr,
+        &mut wendy,
+        true,
+        "DELETE",
+        "/api/account",
+        Some(json!({"password": "wendy's long secret"})),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/resign"),
+        json!({"seat": 1, "token": wendys}),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (403, "bad_token"), "{v}");
+    server.shutdown().await.unwrap();
+}
+
+/// One account resigning rated game after rated game to another moves their ratings only for the
+/// first few games of the day between them; later ones are recorded as results but change no rating,
+/// while a game against someone else still does (issue 35, item 14).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_a_few_rated_games_a_day_between_two_accounts_count() {
+    let (server, _) = sqlite_server("farming", Limits::default()).await;
+    let addr = server.local_addr();
+    let mut xavier = sign_up(addr, "xavier", "xavier's long secret").await;
+    let mut yara = sign_up(addr, "yara", "yara's long secret").await;
+    let mut zed = sign_up(addr, "zed", "zed's long secret").await;
+    let rated = json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}],
+                       "host_seat": 0, "rated": true});
+    // Yara (seat 1) resigns at once, game after game.
+    let mut farm = async |joiner: &mut Device| {
+        let (id, _) = create_as(addr, &mut xavier, rated.clone()).await;
+        let token = join_as(addr, joiner, &id, 1).await;
+        let (s, v) = post(
+            addr,
+            &format!("/api/games/{id}/resign"),
+            json!({"seat": 1, "token": token}),
+        )
+        .await;
+        assert_eq!(s, 200, "{v}");
+        let p = profile(addr, "xavier").await;
+        (
+            p["ratings"]["duel"]["rating"].as_f64().unwrap(),
+            p["ratings"]["duel"]["games"].as_u64().unwrap(),
+        )
+    };
+    let limit = tabula_server::ratings::RATED_GAMES_PER_PAIR_PER_DAY as u64;
+    let mut ratings = Vec::new();
+    for _ in 0..limit + 2 {
+        ratings.push(farm(&mut yara).await);
+    }
+    for w in ratings[..limit as usize].windows(2) {
+        assert!(
+            w[1].0 > w[0].0,
+            "the first {limit} games count: {ratings:?}"
+        );
+    }
+    let capped = ratings[limit as usize - 1];
+    assert_eq!(
+        ratings[limit as usize..],
+        [capped, capped],
+        "later ones change nothing: {ratings:?}"
+    );
+    assert_eq!(capped.1, limit);
+    // Their results still count; and a game against another account is rated.
+    let p = profile(addr, "xavier").await;
+    assert_eq!(p["results"]["win"], limit + 2, "{p}");
+    let (rating, games) = farm(&mut zed).await;
+    assert!(rating > capped.0 && games == limit + 1, "{rating} {games}");
+    server.shutdown().await.unwrap();
+}
+
+/// A game created private (`public: false`) is not listed on its players' public profiles, while
+/// playing or once over; public games are (issue 35, item 9).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn private_games_are_not_listed_on_public_profiles() {
+    let (server, _) = sqlite_server("private-profile", Limits::default()).await;
+    let addr = server.local_addr();
+    let mut uma = sign_up(addr, "uma", "uma's long secret").await;
+    let duel = |public: bool| {
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}],
+               "host_seats": [0, 1], "public": public})
+    };
+    let (private_id, _) = create_as(addr, &mut uma, duel(false)).await;
+    let (public_id, _) = create_as(addr, &mut uma, duel(true)).await;
+    let listed = |p: &Value, key: &str| -> Vec<String> {
+        p[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap().to_string())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+    };
+    let p = profile(addr, "uma").await;
+    assert_eq!(listed(&p, "playing"), vec![public_id.clone()], "{p}");
+    // Both end by resignation: only the public one is listed among the finished games.
+    let (_, _, mine) = call(addr, &mut uma, false, "GET", "/api/me/games", None).await;
+    for g in mine["games"].as_array().unwrap() {
+        let (id, token) = (g["id"].as_str().unwrap(), g["token"].as_str().unwrap());
+        if g["seat"] == 0 {
+            let (s, v) = post(
+                addr,
+                &format!("/api/games/{id}/resign"),
+                json!({"seat": 0, "token": token}),
+            )
+            .await;
+            assert_eq!(s, 200, "{v}");
+        }
+    }
+    let p = profile(addr, "uma").await;
+    assert!(listed(&p, "playing").is_empty(), "{p}");
+    assert_eq!(listed(&p, "recent_games"), vec![public_id.clone()], "{p}");
+    assert!(!p.to_string().contains(&private_id), "{p}");
+    // The player's own list still has both.
+    let (_, _, mine) = call(addr, &mut uma, false, "GET", "/api/me/games", None).await;
+    assert!(mine.to_string().contains(&private_id), "{mine}");
+    server.shutdown().await.unwrap();
+}
+
+/// A sign-in attempt for `name` made through the trusted proxy on behalf of client `from`.
+async fn sign_in_from(addr: SocketAddr, from: &str, name: &str, password: &str) -> (u16, Value) {
+    let body = json!({"name": name, "password": password}).to_string();
+    let (s, _, v) = request_with_response_headers(
+        addr,
+        "POST",
+        "/api/session",
+        &[("X-Forwarded-For", from)],
+        body.as_bytes(),
+    )
+    .await
+    .unwrap();
+    (s, v)
+}
+
+/// Wrong passwords for a name from many addresses spend the name's failures: the addresses that
+/// failed are then refused even with the right password, but the owner, from an address that has not
+/// failed, still signs in with it (issue 35, item 5: nobody can lock a player out).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guessing_from_elsewhere_never_locks_the_owner_out() {
+    let limits = Limits {
+        login: LoginLimits {
+            name_burst: 3,
+            name_period: Duration::from_secs(3600),
+            name_failures_burst: 4,
+            name_failures_period: Duration::from_secs(3600),
+            address_burst: 100,
+            address_period: Duration::from_secs(3600),
+        },
+        trusted_proxies: vec![IpAddr::from([127, 0, 0, 1])],
+        ..Limits::default()
+    };
+    let (server, _) = sqlite_server("lockout", limits).await;
+    let addr = server.local_addr();
+    sign_up(addr, "trent", "trent's long secret").await;
+    // Five attackers' addresses, one wrong guess each: the name's 4 failures are spent, and the fifth
+    // is one too many.
+    for i in 1..=5 {
+        let (s, v) = sign_in_from(addr, &format!("203.0.113.{i}"), "trent", "a wrong guess").await;
+        assert_eq!((s, code(&v)), (401, "wrong_credentials"), "{v}");
+    }
+    // An address that failed is refused now, even with the right password.
+    let (s, v) = sign_in_from(addr, "203.0.113.1", "trent", "trent's long secret").await;
+    assert_eq!((s, code(&v)), (429, "too_many_attempts"), "{v}");
+    // A new address gets one guess (its wrong answer makes it one of the failed ones).
+    let (s, v) = sign_in_from(addr, "203.0.113.9", "TRENT", "another guess").await;
+    assert_eq!((s, code(&v)), (401, "wrong_credentials"), "{v}");
+    let (s, v) = sign_in_from(addr, "203.0.113.9", "trent", "a third guess").await;
+    assert_eq!((s, code(&v)), (429, "too_many_attempts"), "{v}");
+    // The owner, from an address that has not failed, signs in with the right password, twice.
+    for _ in 0..2 {
+        let (s, v) = sign_in_from(addr, "198.51.100.7", "trent", "trent's long secret").await;
+        assert_eq!(s, 200, "the owner is not locked out: {v}");
+    }
+    // Another name is not locked for the addresses that failed on this one.
+    sign_up(addr, "trudy", "trudy's long secret").await;
+    let (s, v) = sign_in_from(addr, "203.0.113.1", "trudy", "trudy's long secret").await;
+    assert_eq!(s, 200, "{v}");
     server.shutdown().await.unwrap();
 }
 

@@ -296,21 +296,116 @@ async fn limits_refuse_and_store_nothing(addr: SocketAddr) {
             "my turn to talk".into()
         ])
     );
-    // The channel is full at 5 messages.
+    // The channel keeps its latest 5 messages: a sixth is taken, and the oldest goes.
     let (s, v) = say(addr, &id, 1, &tokens[1], "five").await;
     assert_eq!(s, 201, "{v}");
-    refused(
-        say(addr, &id, 1, &tokens[1], "six").await,
-        409,
-        "conflict",
-        "full",
-    );
+    let (s, v) = say(addr, &id, 1, &tokens[1], "six").await;
+    assert_eq!(s, 201, "{v}");
     assert_eq!(
-        texts(addr, &id, Some((1, &tokens[1])), "players")
-            .await
-            .map(|t| t.len()),
-        Some(5)
+        texts(addr, &id, Some((1, &tokens[1])), "players").await,
+        Some(vec![
+            "one".into(),
+            "two".into(),
+            "my turn to talk".into(),
+            "five".into(),
+            "six".into()
+        ])
     );
+    // Text with nothing visible is refused: invisible, spacing and direction-override characters.
+    for blank in [
+        "\u{200B}\u{200B}",
+        "\u{202E}\u{2066}\u{200F}",
+        "\u{3164}",
+        "\u{2800}\u{FEFF}",
+    ] {
+        refused(
+            say(addr, &id, 1, &tokens[1], blank).await,
+            400,
+            "bad_request",
+            "nothing visible",
+        );
+    }
+}
+
+/// One address floods the spectators' chat: the channel's own budget refuses the excess ("busy, try
+/// again"), never a permanent "full"; once the budget refills messages are taken again, and the
+/// channel keeps its latest ones (issue 35, item 8).
+async fn a_flood_never_closes_the_spectators_chat(addr: SocketAddr) {
+    let (id, _) = create_duel(addr, 12).await;
+    let flooder = sign_up(addr, "flooder").await;
+    let reader = sign_up(addr, "reader").await;
+    // The channel's burst of 3 from one sender (whose own budget is large).
+    for i in 0..3 {
+        let (s, v) = say_as(addr, &id, &flooder, &format!("spam {i}")).await;
+        assert_eq!(s, 201, "{v}");
+    }
+    let (s, v) = say_as(addr, &id, &flooder, "spam 3").await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (429, Some("rate_limited")),
+        "{v}"
+    );
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("busy"),
+        "{v}"
+    );
+    // More than the channel keeps (5): each one is taken once the channel's budget refills.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    for (who, text) in [
+        (&flooder, "spam 4"),
+        (&reader, "hello"),
+        (&flooder, "spam 5"),
+        (&reader, "still here"),
+    ] {
+        loop {
+            let (s, v) = say_as(addr, &id, who, text).await;
+            if s == 201 {
+                break;
+            }
+            assert_eq!(
+                (s, v["error"]["code"].as_str()),
+                (429, Some("rate_limited")),
+                "{v}"
+            );
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the chat never took `{text}`"
+            );
+            tokio::task::yield_now().await;
+        }
+    }
+    assert_eq!(
+        texts(addr, &id, None, "spectators").await,
+        Some(vec![
+            "spam 2".into(),
+            "spam 4".into(),
+            "hello".into(),
+            "spam 5".into(),
+            "still here".into()
+        ])
+    );
+}
+
+fn flood_limits() -> Limits {
+    Limits {
+        chat: ChatLimits {
+            burst: 1000,
+            channel_burst: 3,
+            channel_period: Duration::from_millis(100),
+            max_per_channel: 5,
+            ..ChatLimits::default()
+        },
+        ..Limits::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_flood_never_closes_the_spectators_chat() {
+    let dir = temp_dir("chat-flood");
+    let server = start_with(registry(), Storage::SqliteDir(dir.clone()), flood_limits()).await;
+    a_flood_never_closes_the_spectators_chat(server.local_addr()).await;
+    server.shutdown().await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 fn tight_limits() -> Limits {
@@ -321,6 +416,7 @@ fn tight_limits() -> Limits {
             period: Duration::from_secs(86_400),
             max_per_channel: 5,
             history: 100,
+            ..ChatLimits::default()
         },
         ..Limits::default()
     }

@@ -1351,4 +1351,154 @@ async fn a_host_seat_given_twice_and_unknown_record_fields_are_refused() {
     let (s, v) = post(addr, "/api/records", json!({"record": record})).await;
     assert_eq!(s, 201, "{v}");
     server.shutdown().await.unwrap();
+
+/// Every answer — the web pages, the API, a refusal — carries the security headers: a
+/// Content-Security-Policy that allows scripts and styles from the server only and no framing,
+/// `X-Frame-Options: DENY`, `nosniff` and `Referrer-Policy`; HSTS only behind TLS
+/// (`--secure-cookies`) (issue 35, item 11).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_carries_the_security_headers() {
+    use tabula_tools::client::request_with_response_headers;
+    for https in [false, true] {
+        let dir = temp_dir(if https { "headers-tls" } else { "headers" });
+        let limits = Limits {
+            secure_cookies: https,
+            ..Limits::default()
+        };
+        let server = start_with(registry(), Storage::SqliteDir(dir.clone()), limits).await;
+        let addr = server.local_addr();
+        for path in [
+            "/",
+            "/game/00000000-0000-0000-0000-000000000000",
+            "/api/lobby",
+            "/api/nothing",
+        ] {
+            let (status, headers, _) = request_with_response_headers(addr, "GET", path, &[], b"")
+                .await
+                .unwrap();
+            let header = |name: &str| {
+                headers
+                    .iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.as_str())
+            };
+            let csp = header("content-security-policy")
+                .unwrap_or_else(|| panic!("{path} {status}: no CSP"));
+            for directive in [
+                "script-src 'self'",
+                "style-src 'self'",
+                "frame-ancestors 'none'",
+                "object-src 'none'",
+            ] {
+                assert!(csp.contains(directive), "{path}: {csp}");
+            }
+            assert!(
+                !csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"),
+                "{csp}"
+            );
+            assert_eq!(header("x-frame-options"), Some("DENY"), "{path}");
+            assert_eq!(header("x-content-type-options"), Some("nosniff"), "{path}");
+            assert_eq!(header("referrer-policy"), Some("no-referrer"), "{path}");
+            assert_eq!(
+                header("strict-transport-security").is_some(),
+                https,
+                "{path}: HSTS only behind TLS"
+            );
+        }
+        server.shutdown().await.unwrap();
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// A request whose body trickles in (or never comes) is answered `408 request_timeout` once the
+/// request deadline passes, and its connection closed, instead of holding the connection for as
+/// long as the client keeps sending a byte now and then (issue 35, item 10).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_body_meets_the_request_deadline() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = temp_dir("slow-body");
+    let limits = Limits {
+        request_deadline: Duration::from_secs(1),
+        ..Limits::default()
+    };
+    let server = start_with(registry(), Storage::SqliteDir(dir.clone()), limits).await;
+    let mut stream = tokio::net::TcpStream::connect(server.local_addr())
+        .await
+        .unwrap();
+    let head = "POST /api/games HTTP/1.1\r\nHost: tabula\r\nContent-Type: application/json\r\n\
+                Content-Length: 200\r\n\r\n{\"game\":";
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // The rest of the body never comes: the answer does, and then the server closes.
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut answer))
+        .await
+        .expect("the server kept the connection open past the request deadline")
+        .unwrap();
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("request_timeout"), "{text}");
+    server.shutdown().await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A seat's token stays out of URLs (issue 35, item 12): the WebSocket takes it as the
+/// `tabula.token.…` subprotocol (and answers the `tabula` one), a wrong one is refused; a join link
+/// carries it in the fragment (never sent to a server), while an older link with the token in the
+/// path still opens the page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seat_tokens_stay_out_of_urls() {
+    let dir = temp_dir("token-urls");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    let (s, created) = post(
+        addr,
+        "/api/games",
+        json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0]}),
+    )
+    .await;
+    assert_eq!(s, 201, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let host = created["seats"][0]["token"].as_str().unwrap();
+    let link = created["seats"][1]["join_url"].as_str().unwrap();
+    let friend = link.rsplit_once('#').map(|(_, t)| t).unwrap();
+    assert_eq!(link, format!("/join/{id}/1#{friend}"));
+    assert_eq!(friend.len(), 64, "{link}");
+    // The friend's token from the fragment joins the seat.
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/join"),
+        json!({"seat": 1, "token": friend}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+
+    let path = format!("/api/games/{id}/ws?seat=0");
+    let timeout = Duration::from_secs(10);
+    let mut ws = WsClient::connect_seat(addr, &path, host, timeout)
+        .await
+        .unwrap();
+    let snap = recv_until(&mut ws, |m| m["type"] == "snapshot").await;
+    assert_eq!(snap["you"], json!({"seat": 0}), "{snap}");
+    ws.send(&json!({"type": "action", "id": 1, "notation": "secret:amberword"}))
+        .await
+        .unwrap();
+    let ack = recv_until(&mut ws, |m| m["id"] == 1).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    assert!(
+        WsClient::connect_seat(addr, &path, &"0".repeat(64), timeout)
+            .await
+            .is_err(),
+        "a wrong token in the subprotocol is refused"
+    );
+    // An older link, with the token in the path, still opens the web page.
+    let (s, page) = get(addr, &format!("/join/{id}/1/{friend}")).await;
+    assert_eq!(s, 200);
+    assert!(
+        page.as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains("<!doctype html")
+    );
+    server.shutdown().await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -175,7 +175,40 @@ impl WsClient {
         path: &str,
         timeout: Duration,
     ) -> Result<WsClient, String> {
-        let url = format!("ws://{addr}{path}");
+        WsClient::handshake(addr, path, None, timeout).await
+    }
+
+    /// Connects to `path` (e.g. `/api/games/ID/ws?seat=0`) as a seat whose `token` goes in the
+    /// `tabula.token.{token}` subprotocol, as the web client sends it: never in the URL.
+    pub async fn connect_seat(
+        addr: SocketAddr,
+        path: &str,
+        token: &str,
+        timeout: Duration,
+    ) -> Result<WsClient, String> {
+        WsClient::handshake(addr, path, Some(token), timeout).await
+    }
+
+    async fn handshake(
+        addr: SocketAddr,
+        path: &str,
+        token: Option<&str>,
+        timeout: Duration,
+    ) -> Result<WsClient, String> {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
+        let mut request = format!("ws://{addr}{path}")
+            .into_client_request()
+            .map_err(|e| format!("WebSocket request: {e}"))?;
+        if let Some(token) = token {
+            let protocols = format!("tabula, tabula.token.{token}");
+            let value = protocols
+                .parse()
+                .map_err(|e| format!("WebSocket subprotocol: {e}"))?;
+            request
+                .headers_mut()
+                .insert("sec-websocket-protocol", value);
+        }
+        let url = request;
         // A smaller read buffer than the default 128 KiB, which is zero-filled before every read.
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
             .read_buffer_size(16 * 1024);

@@ -277,9 +277,11 @@ async fn play_seat(p: SeatPlayer) -> Result<bool, String> {
         mut end,
         stats,
     } = p;
-    let mut ws = WsClient::connect_within(
+    // The token as a subprotocol, as the web client sends it (not in the URL).
+    let mut ws = WsClient::connect_seat(
         addr,
-        &format!("/api/games/{id}/ws?seat={seat}&token={token}"),
+        &format!("/api/games/{id}/ws?seat={seat}"),
+        &token,
         timeout,
     )
     .await?;

@@ -170,9 +170,11 @@ export class ChatPanel {
   /** Reads the history of every readable channel over HTTP. */
   async load(): Promise<void> {
     const cred = this.seat();
-    const q = cred ? `?seat=${cred.seat}&token=${encodeURIComponent(cred.token)}` : '';
+    // The token in a header, not in the URL (which proxies log).
+    const q = cred ? `?seat=${cred.seat}` : '';
+    const headers = cred ? { authorization: `Bearer ${cred.token}` } : undefined;
     try {
-      const r = await api.get<ChatHistory>(`/api/games/${encodeURIComponent(this.gameId)}/chat${q}`);
+      const r = await api.get<ChatHistory>(`/api/games/${encodeURIComponent(this.gameId)}/chat${q}`, headers);
       this.max = r.max_chars;
       this.onMessage({ type: 'chat_history', channels: r.channels });
     } catch {

@@ -28,6 +28,10 @@ function applyAttrs(el: Element, attrs: Attrs | undefined): void {
       el.value = String(v);
     } else if (k === 'checked' && el instanceof HTMLInputElement) {
       el.checked = Boolean(v);
+    } else if (k === 'style' && (el instanceof HTMLElement || el instanceof SVGElement)) {
+      // Through the CSSOM, not a `style` attribute: the server's Content-Security-Policy allows
+      // styles from its own stylesheets only (no inline `style="…"`), and the CSSOM is not inline.
+      el.style.cssText = String(v);
     } else {
       el.setAttribute(k, v === true ? '' : String(v));
     }

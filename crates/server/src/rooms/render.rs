@@ -229,6 +229,7 @@ fn game_event(e: &Event, seen: Option<&Seen>) -> GameEvent {
         EventData::Created { .. } => EventBody::Created,
         EventData::Start => EventBody::Start,
         EventData::Join { seat, .. } => EventBody::Join { seat: *seat },
+        EventData::TokenReplaced { seat, .. } => EventBody::TokenReplaced { seat: *seat },
         EventData::DrawOffer { seat } => EventBody::DrawOffer { seat: *seat },
         EventData::DrawAccept { seat } => EventBody::DrawAccept { seat: *seat },
         EventData::DrawDecline { seat } => EventBody::DrawDecline { seat: *seat },

@@ -136,6 +136,71 @@ impl Shared {
         self.commit_inner(room, &mut inner, first, None).await
     }
 
+    /// Replaces the token of every seat `account_id` holds (issue 35: a password change or the
+    /// account's deletion) with a fresh one, each in a `token_replaced` event of its game's log:
+    /// the old tokens play, chat and watch as those seats no more, and the sockets that authenticated
+    /// with them are closed (`bad_token`), as after a lobby claim. With `rebind`, the account keeps
+    /// its seats with the new tokens (`GET /api/me/games` lists them); without, nobody learns them.
+    /// Imported records (no tokens) are skipped. Returns how many tokens were replaced.
+    pub async fn replace_account_tokens(
+        self: &Arc<Self>,
+        account_id: &str,
+        rebind: bool,
+    ) -> Result<usize, Refusal> {
+        let seats = self
+            .accounts
+            .seats_to_rekey(account_id)
+            .await
+            .map_err(crate::ratings::as_refusal)?;
+        let mut replaced = 0;
+        for (game_id, seat) in seats {
+            let room = self.room(&game_id).await?;
+            let (shared, account) = (self.clone(), account_id.to_string());
+            let done = detached(async move {
+                shared
+                    .replace_token_now(&room, seat, &account, rebind)
+                    .await
+            })
+            .await?;
+            replaced += usize::from(done);
+        }
+        Ok(replaced)
+    }
+
+    async fn replace_token_now(
+        self: &Arc<Self>,
+        room: &Arc<Room>,
+        seat: u8,
+        account_id: &str,
+        rebind: bool,
+    ) -> Result<bool, Refusal> {
+        let mut inner = room.inner.lock().await;
+        self.refresh_for_change(room, &mut inner).await?;
+        inner.core.check_seat(seat)?;
+        if inner.core.status == Status::Imported
+            || !inner.core.config.seats[seat as usize].is_human()
+        {
+            return Ok(false);
+        }
+        let token = new_token();
+        let bindings = if rebind {
+            vec![SeatBinding {
+                seat,
+                account_id: account_id.to_string(),
+                token: token.clone(),
+            }]
+        } else {
+            Vec::new()
+        };
+        let replace = EventData::TokenReplaced {
+            seat,
+            token_hash: hash_token(&token),
+        };
+        self.commit_bound(room, &mut inner, vec![replace], None, bindings)
+            .await?;
+        Ok(true)
+    }
+
     /// Joins a seat: with its token, or (public games) claiming an open seat. Returns the token.
     pub async fn join(
         self: &Arc<Self>,

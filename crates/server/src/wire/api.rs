@@ -191,7 +191,9 @@ pub enum CreatedSeat {
         /// The seat's secret token (send it to act as the seat).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         token: Option<String>,
-        /// The page that joins the seat with its token (`/join/{id}/{seat}/{token}`).
+        /// The page that joins the seat with its token, in the fragment so that it never reaches a
+        /// server's or proxy's log (`/join/{id}/{seat}#{token}`; the older `/join/{id}/{seat}/{token}`
+        /// still works).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         join_url: Option<String>,
     },

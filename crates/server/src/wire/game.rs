@@ -217,6 +217,11 @@ pub enum EventBody {
     },
     /// Every seat has joined; clocks start.
     Start,
+    /// `seat`'s token was replaced (its account changed its password or was deleted): a client
+    /// holding the old one is told `bad_token` and plays the seat no more.
+    TokenReplaced {
+        seat: u8,
+    },
     /// An action by a seat or by chance, as this observer sees it.
     Action {
         #[schema(value_type = Object)]

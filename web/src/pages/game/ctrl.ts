@@ -33,7 +33,7 @@ export interface GameEnv {
   get<T>(path: string): Promise<T>;
   post<T>(path: string, body: unknown): Promise<T>;
   fetcher(cred: SeatCredential | null): Fetcher;
-  forgetSeat(seat: number): void;
+  forgetSeat(seat: number, token: string): void;
   saveSeat(game: string, cred: SeatCredential): void;
   sound(kind: 'turn' | 'move'): void;
   renderer(game: string): Renderer;
@@ -109,7 +109,7 @@ export class GameCtrl {
         onStatus: (isUp, detail) => this.onStatus(k, isUp, detail),
         onMessage: (msg) => this.onMessage(k, msg),
         // Forget the seat, so a reload opens the game as a spectator instead of redialling a dead token.
-        onRevoked: () => { if (c) this.env.forgetSeat(c.seat); },
+        onRevoked: () => { if (c) this.env.forgetSeat(c.seat, c.token); },
         onGone: () => this.ui.gone(),
       }));
     }

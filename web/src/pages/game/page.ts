@@ -75,7 +75,7 @@ export function gamePage(id: string, spectate: boolean): Page {
         get: (path) => api.get(path),
         post: (path, body) => api.post(path, body),
         fetcher: (cred) => positionFetcher(id, cred),
-        forgetSeat: (seat) => forgetSeat(id, seat),
+        forgetSeat: (seat, token) => forgetSeat(id, seat, token),
         saveSeat,
         sound: playSound,
         renderer: rendererFor,

@@ -11,6 +11,8 @@ export type CreatedSeat = { "kind": "ai", seat: number, name: string, level: num
  */
 token?: string | null, 
 /**
- * The page that joins the seat with its token (`/join/{id}/{seat}/{token}`).
+ * The page that joins the seat with its token, in the fragment so that it never reaches a
+ * server's or proxy's log (`/join/{id}/{seat}#{token}`; the older `/join/{id}/{seat}/{token}`
+ * still works).
  */
 join_url?: string | null, };

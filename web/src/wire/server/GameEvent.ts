@@ -9,7 +9,7 @@ export type GameEvent = { seq: number,
 /**
  * When it was committed (ms since the epoch).
  */
-at: number, } & ({ "kind": "created" } | { "kind": "join", seat: number, } | { "kind": "start" } | { "kind": "action", actor: Actor, 
+at: number, } & ({ "kind": "created" } | { "kind": "join", seat: number, } | { "kind": "start" } | { "kind": "token_replaced", seat: number, } | { "kind": "action", actor: Actor, 
 /**
  * Its notation; `null` when the action is hidden from this observer.
  */
