@@ -109,7 +109,7 @@ pub enum AiError {
     Tournament(String),
     #[error("results file: {0}")]
     Results(String),
-    #[error("{0}")]
+    #[error(transparent)]
     Net(#[from] nnue::NetError),
     #[error("training data: {0}")]
     Data(String),
