@@ -46,7 +46,7 @@ const options = { version: 'expert', board: 'square', large_board: false, dragon
 // White's view of the setup before either side committed, as the server sends it.
 const view: CairdView = {
   observer: { seat: 0 }, setup_committed: [false, false], in_check: false, options, phase: 'setup', setups: [null, null],
-  board: '', terrain: '', to_move: 0, dragon_in_reserve: [false, false], storm: [null, null], ply: 0, quiet_plies: 0, history: [], outcome: null,
+  board: '', terrain: '', to_move: 0, dragon_in_reserve: [false, false], storm: [null, null], fortress_spent: [false, false], ply: 0, quiet_plies: 0, history: [], outcome: null,
 };
 const snapshot = {
   type: 'snapshot',

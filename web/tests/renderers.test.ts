@@ -153,7 +153,7 @@ function cairdView(fields: Partial<CairdView>): CairdView {
     observer: { seat: 0 }, setup_committed: [true, true], in_check: false,
     options: { version: 'basic', board: 'square', large_board: false, dragon_reserve: false, super_trebuchets: false, dragonfyre: false, castle_storming: false, wildfyre: false, sea_movement: false },
     phase: 'play', setups: [null, null], board: '', terrain: '', to_move: 0, dragon_in_reserve: [false, false], storm: [null, null],
-    ply: 0, quiet_plies: 0, history: [], outcome: null,
+    fortress_spent: [false, false], ply: 0, quiet_plies: 0, history: [], outcome: null,
     ...fields,
   };
 }

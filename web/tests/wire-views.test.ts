@@ -78,7 +78,7 @@ const OCCUPANTS: Record<Occupant, true> = {
 
 const CAIRD_KEYS: Record<keyof CairdView, true> = {
   observer: true, setup_committed: true, in_check: true, options: true, phase: true, setups: true, board: true, terrain: true,
-  to_move: true, dragon_in_reserve: true, storm: true, ply: true, quiet_plies: true, history: true, outcome: true,
+  to_move: true, dragon_in_reserve: true, storm: true, fortress_spent: true, ply: true, quiet_plies: true, history: true, outcome: true,
 };
 const CAIRD_OPTION_KEYS: Record<keyof CairdOptions, true> = {
   version: true, board: true, large_board: true, dragon_reserve: true, super_trebuchets: true, dragonfyre: true,
