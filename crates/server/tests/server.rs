@@ -1351,6 +1351,7 @@ async fn a_host_seat_given_twice_and_unknown_record_fields_are_refused() {
     let (s, v) = post(addr, "/api/records", json!({"record": record})).await;
     assert_eq!(s, 201, "{v}");
     server.shutdown().await.unwrap();
+}
 
 /// Every answer — the web pages, the API, a refusal — carries the security headers: a
 /// Content-Security-Policy that allows scripts and styles from the server only and no framing,
