@@ -646,7 +646,7 @@ impl Accounts {
             async {
                 let mut tx = p.begin().await?;
                 sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
-                    .bind(&hash).bind(id).execute(&mut *tx).await?;
+                    .bind(hash).bind(id).execute(&mut *tx).await?;
                 sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2")
                     .bind(id).bind(&session.token_hash).execute(&mut *tx).await?;
                 tx.commit().await

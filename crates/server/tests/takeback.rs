@@ -442,8 +442,8 @@ async fn the_snapshot_says_what_the_seat_may_do_as_the_server_decides() {
     )
     .await;
     assert_eq!(s, 200, "{v}");
-    for seat in 0..2 {
-        let snap = snapshot(addr, &id, seat, &tokens[seat]).await;
+    for (seat, token) in tokens.iter().enumerate() {
+        let snap = snapshot(addr, &id, seat, token).await;
         assert_eq!(snap["may"]["draw_offer"], false, "{}", snap["may"]);
     }
     server.shutdown().await.unwrap();
