@@ -27,7 +27,7 @@
 //! queue is bounded ([`MAX_QUEUED_ANALYSES`] waiting, [`MAX_ANALYSES_PER_CLIENT`] per client):
 //! beyond, "busy" (`429`). Hints take a worker of the AI pool, but never wait for one: live AI seats
 //! come first. A hint needs a worker free now, one of the hints' share of the workers
-//! ([`hint_share`]), and its client may have [`MAX_HINTS_PER_CLIENT`] at once; otherwise it is
+//! (`hint_share`), and its client may have [`MAX_HINTS_PER_CLIENT`] at once; otherwise it is
 //! refused at once, "busy, try again" (`429`).
 
 use std::collections::HashMap;

@@ -78,7 +78,7 @@ pub struct EpochStats {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Checkpoint {
     pub net: Net,
-    /// Adam's first and second moments, in the order of [`params`].
+    /// Adam's first and second moments, in the order of the trainer's `params`.
     pub m: Vec<f32>,
     pub v: Vec<f32>,
     pub step: u64,
