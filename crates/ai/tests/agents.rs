@@ -202,10 +202,12 @@ fn agent_names_parse_and_print_back() {
         assert_eq!(spec(name).to_string(), name);
     }
     assert_eq!(spec("alpha-beta").kind, AgentKind::AlphaBeta);
+    // `level6` (the learned evaluation) is a tournament agent: it parses, and needs a net to play.
+    assert_eq!(spec("level6").to_string(), "level6");
     for bad in [
         "",
         "level0",
-        "level6",
+        "level7",
         "uct:",
         "uct:0",
         "uct:x",
