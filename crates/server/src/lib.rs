@@ -79,20 +79,11 @@
 //!   socket watches as (the shared part once, each distinct view once), and the texts are shared by
 //!   all sockets of that observer. Figures: `docs/benchmarks/server.md`.
 
-pub mod accounts;
-pub mod analysis;
-pub mod assets;
-pub mod chat;
-pub mod cluster;
-pub mod db;
-pub mod explain;
-pub mod http;
-mod http_accounts;
-pub mod lessons;
-pub mod model;
-pub mod net;
-pub mod ratings;
-pub mod rooms;
+pub mod base;
+pub mod domain;
+pub mod services;
+pub mod storage;
+pub mod transport;
 pub mod wire;
 
 use std::net::SocketAddr;
@@ -104,7 +95,7 @@ use serde_json::Value;
 use tabula_core::Seat;
 use tabula_core::dynamic::{DynState, Registry};
 
-pub use model::{ClockSpec, SeatKind};
+pub use domain::model::{ClockSpec, SeatKind};
 
 /// The AI hook: chooses an action (JSON) for `seat` in `state` at `level` (1–10) with `seed`.
 pub type BotFn = Arc<dyn Fn(&dyn DynState, Seat, u8, u64) -> Result<Value, String> + Send + Sync>;
@@ -159,7 +150,7 @@ pub struct Limits {
     /// with no winner).
     pub waiting_expiry: Duration,
     /// Sign-in attempts allowed per account name and per client address.
-    pub login: accounts::LoginLimits,
+    pub login: services::accounts::LoginLimits,
     /// Session cookies are marked `Secure` (the server is reached over TLS, e.g. behind a proxy).
     pub secure_cookies: bool,
     /// Reverse proxies (their addresses) whose `X-Forwarded-For` names the client: requests through
@@ -167,7 +158,7 @@ pub struct Limits {
     /// ([`net`]).
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// In-game chat: message length, senders' rates, messages per game ([`chat`]).
-    pub chat: chat::ChatLimits,
+    pub chat: services::chat::ChatLimits,
     /// The longest an HTTP request may take, from its headers to its answer, its body included: a
     /// client sending a body slowly (or not at all) gets `408 request_timeout` and the connection is
     /// closed. WebSocket sessions are not bounded by it (only their upgrade is).
@@ -196,10 +187,10 @@ impl Default for Limits {
             max_connections_per_ip: 256,
             room_idle: Duration::from_secs(300),
             waiting_expiry: Duration::from_secs(7 * 86_400),
-            login: accounts::LoginLimits::default(),
+            login: services::accounts::LoginLimits::default(),
             secure_cookies: false,
             trusted_proxies: Vec::new(),
-            chat: chat::ChatLimits::default(),
+            chat: services::chat::ChatLimits::default(),
             request_deadline: Duration::from_secs(30),
         }
     }
@@ -216,7 +207,7 @@ pub enum Storage {
     /// A PostgreSQL URL served by several nodes, this one among them ([`cluster`]).
     PostgresCluster {
         url: String,
-        cluster: cluster::ClusterConfig,
+        cluster: storage::cluster::ClusterConfig,
     },
 }
 
@@ -226,7 +217,7 @@ pub struct ServerConfig {
     pub registry: Registry,
     pub bot: BotFn,
     /// The engine of analyses and hints ([`analysis`]); `None`: those endpoints answer `503`.
-    pub analyst: Option<Arc<dyn analysis::Analyst>>,
+    pub analyst: Option<Arc<dyn services::analysis::Analyst>>,
     pub addr: SocketAddr,
     pub storage: Storage,
     pub limits: Limits,
@@ -246,7 +237,7 @@ pub enum ServerError {
 /// A running server.
 pub struct RunningServer {
     addr: SocketAddr,
-    shared: Arc<rooms::Shared>,
+    shared: Arc<services::rooms::Shared>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<Result<(), std::io::Error>>,
 }
@@ -270,7 +261,7 @@ impl RunningServer {
         self.shared.expire_waiting().await
     }
     /// Storage faults to inject (for tests of failure handling).
-    pub fn faults(&self) -> &db::Faults {
+    pub fn faults(&self) -> &storage::db::Faults {
         &self.shared.faults
     }
     /// Stops accepting connections and waits for the server task.
@@ -302,14 +293,14 @@ impl RunningServer {
 /// Opens the database, resumes every unfinished game, and starts listening.
 pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     let db = match &config.storage {
-        Storage::SqliteDir(dir) => db::Db::open_sqlite_dir(dir).await,
-        Storage::Postgres(url) => db::Db::open_postgres(url).await,
+        Storage::SqliteDir(dir) => storage::db::Db::open_sqlite_dir(dir).await,
+        Storage::Postgres(url) => storage::db::Db::open_postgres(url).await,
         Storage::PostgresCluster { url, cluster } => {
-            db::Db::open_postgres_cluster(url, cluster).await
+            storage::db::Db::open_postgres_cluster(url, cluster).await
         }
     }
     .map_err(ServerError::Database)?;
-    let shared = Arc::new(rooms::Shared::new(
+    let shared = Arc::new(services::rooms::Shared::new(
         config.registry,
         config.bot,
         db,
@@ -322,7 +313,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         .await
         .map_err(|e| ServerError::Bind(config.addr, e))?;
     let addr = listener.local_addr()?;
-    let app = http::router(shared.clone());
+    let app = transport::http::router(shared.clone());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(shared.clone().run_clocks());
     if shared.db.node().is_some() {
@@ -345,15 +336,20 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
             evictor.chat.tidy();
         }
     });
-    let conn_limits = net::ConnLimits {
+    let conn_limits = transport::net::ConnLimits {
         header_read_timeout: shared.limits.header_read_timeout,
         idle_timeout: shared.limits.idle_timeout,
         max_per_ip: shared.limits.max_connections_per_ip.max(1),
         trusted_proxies: shared.limits.trusted_proxies.clone().into(),
     };
-    let task = tokio::spawn(net::serve(listener, app, conn_limits, async move {
-        let _ = rx.await;
-    }));
+    let task = tokio::spawn(transport::net::serve(
+        listener,
+        app,
+        conn_limits,
+        async move {
+            let _ = rx.await;
+        },
+    ));
     Ok(RunningServer {
         addr,
         shared,

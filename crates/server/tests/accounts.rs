@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use common::*;
 use serde_json::{Value, json};
-use tabula_server::accounts::LoginLimits;
+use tabula_server::services::accounts::LoginLimits;
 use tabula_server::{Limits, RunningServer, Storage};
 use tabula_tools::client::request_with_response_headers;
 
@@ -622,7 +622,7 @@ async fn cluster_node(url: &str, limits: Limits) -> RunningServer {
         .unwrap();
     let storage = Storage::PostgresCluster {
         url: url.to_string(),
-        cluster: tabula_server::cluster::ClusterConfig {
+        cluster: tabula_server::storage::cluster::ClusterConfig {
             advertise: format!("http://{addr}"),
             secret: "a test cluster secret of enough length".into(),
         },
@@ -1030,7 +1030,7 @@ async fn only_a_few_rated_games_a_day_between_two_accounts_count() {
             p["ratings"]["duel"]["games"].as_u64().unwrap(),
         )
     };
-    let limit = tabula_server::ratings::RATED_GAMES_PER_PAIR_PER_DAY as u64;
+    let limit = tabula_server::domain::ratings::RATED_GAMES_PER_PAIR_PER_DAY as u64;
     let mut ratings = Vec::new();
     for _ in 0..limit + 2 {
         ratings.push(farm(&mut yara).await);

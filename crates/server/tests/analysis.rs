@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use tabula_core::dynamic::DynState;
 use tabula_core::record::JsonRecord;
 use tabula_core::{Actor, Seat};
-use tabula_server::analysis::Analyst;
+use tabula_server::services::analysis::Analyst;
 use tabula_server::wire::api::AnalysisAnswer;
 use tabula_server::{BotFn, Limits, Storage};
 

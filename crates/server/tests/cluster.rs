@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use common::*;
 use serde_json::{Value, json};
 use sqlx::Row;
-use tabula_server::cluster::ClusterConfig;
+use tabula_server::storage::cluster::ClusterConfig;
 use tabula_server::{Limits, RunningServer, Storage};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Mutex;

@@ -12,7 +12,7 @@ mod common;
 use common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::Registry;
-use tabula_server::lessons::{FILES, LessonFile};
+use tabula_server::services::lessons::{FILES, LessonFile};
 use tabula_server::wire::api::LessonState;
 use tabula_server::{Limits, Storage};
 
@@ -90,7 +90,7 @@ fn caird_lessons_include_expert_terrain_and_hex() {
         .unwrap()
         .1;
     let file: LessonFile = serde_json::from_str(text).unwrap();
-    let option = |l: &tabula_server::lessons::Lesson, key: &str| -> Option<Value> {
+    let option = |l: &tabula_server::services::lessons::Lesson, key: &str| -> Option<Value> {
         l.options
             .as_ref()
             .or(l.state.as_ref().and_then(|s| s.get("options")))
@@ -112,7 +112,7 @@ fn caird_lessons_include_expert_terrain_and_hex() {
 fn a_broken_lesson_fails_the_check() {
     let registry = all_games();
     let kind = registry.get("kyo").unwrap();
-    let good: tabula_server::lessons::Lesson = serde_json::from_value(json!({
+    let good: tabula_server::services::lessons::Lesson = serde_json::from_value(json!({
         "title": "t", "goal": "g",
         "state": {"options": {}, "board": {"E0": "K", "E9": "k", "A0": "D", "A9": "d", "D3": "SH", "D5": "p"}, "to_move": 0},
         "goal_check": {"played": "D3-D4"},

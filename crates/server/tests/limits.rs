@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use common::*;
 use serde_json::{Value, json};
-use tabula_server::http::AddressBudgets;
+use tabula_server::transport::http::AddressBudgets;
 use tabula_server::{Limits, Storage};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};

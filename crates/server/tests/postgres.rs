@@ -135,7 +135,7 @@ async fn execute(url: &str, sql: &str) -> u64 {
     n
 }
 
-/// The backend that holds the server lock (the advisory lock `tabula_server::db::NODE_LOCK`).
+/// The backend that holds the server lock (the advisory lock `tabula_server::storage::db::NODE_LOCK`).
 /// Advisory locks belong to one database: the tests run side by side, each on a database of its own,
 /// so only the lock in this connection's database counts (terminating another test's holder would
 /// break that test).
@@ -145,7 +145,7 @@ const LOCK_HOLDER: &str = "SELECT pid FROM pg_locks WHERE locktype = 'advisory' 
 
 #[test]
 fn the_lock_holder_query_names_the_server_lock() {
-    let (class, object) = tabula_server::db::NODE_LOCK;
+    let (class, object) = tabula_server::storage::db::NODE_LOCK;
     assert!(LOCK_HOLDER.contains(&format!("classid = {class} ")));
     assert!(LOCK_HOLDER.contains(&format!("objid = {object} ")));
 }

@@ -171,7 +171,8 @@ pub fn serve(args: ServeArgs, registry: Registry) -> anyhow::Result<()> {
         {
             match (advertise, secret) {
                 (Some(advertise), Some(secret)) => {
-                    let cluster = tabula_server::cluster::ClusterConfig { advertise, secret };
+                    let cluster =
+                        tabula_server::storage::cluster::ClusterConfig { advertise, secret };
                     if let Err(e) = cluster.check() {
                         bail!("--advertise / --cluster-secret: {e}");
                     }
@@ -224,7 +225,7 @@ pub fn serve(args: ServeArgs, registry: Registry) -> anyhow::Result<()> {
     tabula_server::serve_blocking(config).context("the server stopped")
 }
 
-/// The AI crate's analysis and hints, for the server ([`tabula_server::analysis::Analyst`]), with
+/// The AI crate's analysis and hints, for the server ([`tabula_server::services::analysis::Analyst`]), with
 /// the default budget per decision and seed 0 (so a game's analysis is the one `tabula analyse`
 /// prints for its record).
 struct Engine;
@@ -232,7 +233,7 @@ struct Engine;
 /// Iterations of a hint's search (as many as an analysis spends choosing at each decision).
 const HINT_ITERATIONS: u32 = tabula_ai::analysis::DEFAULT_ITERATIONS;
 
-impl tabula_server::analysis::Analyst for Engine {
+impl tabula_server::services::analysis::Analyst for Engine {
     fn analyse(
         &self,
         record: &tabula_core::record::JsonRecord,

@@ -16,8 +16,8 @@ use tabula_core::record::JsonRecord;
 use tabula_core::wire::{Config, ExportError, TS};
 use utoipa::ToSchema;
 
-use crate::model::{ClockSpec, SeatKind};
-use crate::ratings::RatingRange;
+use crate::domain::model::{ClockSpec, SeatKind};
+use crate::domain::ratings::RatingRange;
 use crate::wire::game::{ChatChannel, ChatMessage};
 
 /// Exports this module's wire types under `server/`.
@@ -26,7 +26,7 @@ pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
     Catalog::export_all(cfg)?;
     PreviewRequest::export_all(cfg)?;
     Preview::export_all(cfg)?;
-    crate::rooms::CreateGame::export_all(cfg)?;
+    crate::services::rooms::CreateGame::export_all(cfg)?;
     Created::export_all(cfg)?;
     JoinRequest::export_all(cfg)?;
     Joined::export_all(cfg)?;
@@ -51,11 +51,11 @@ pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
     Claimed::export_all(cfg)?;
     Lobby::export_all(cfg)?;
     Position::export_all(cfg)?;
-    crate::explain::ExplainReq::export_all(cfg)?;
-    crate::explain::Explanation::export_all(cfg)?;
+    crate::services::explain::ExplainReq::export_all(cfg)?;
+    crate::services::explain::Explanation::export_all(cfg)?;
     LessonsIndex::export_all(cfg)?;
     LessonState::export_all(cfg)?;
-    crate::lessons::PlayReq::export_all(cfg)?;
+    crate::services::lessons::PlayReq::export_all(cfg)?;
     ChatSend::export_all(cfg)?;
     ChatSent::export_all(cfg)?;
     ChatHistory::export_all(cfg)?;
@@ -645,7 +645,7 @@ pub struct LessonState {
     pub next: Option<usize>,
 }
 
-/// Where the player's actions have led in a lesson ([`crate::lessons::Lesson::play`]): the fields of
+/// Where the player's actions have led in a lesson ([`crate::services::lessons::Lesson::play`]): the fields of
 /// [`LessonState`] that change with them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
 #[ts(export_to = "server/")]

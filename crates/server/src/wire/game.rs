@@ -15,7 +15,7 @@ use tabula_core::wire::{Config, ExportError, TS};
 use tabula_core::{Actor, Observer, Outcome, ToAct};
 use utoipa::ToSchema;
 
-use crate::model::{ClockSpec, SeatKind, Status};
+use crate::domain::model::{ClockSpec, SeatKind, Status};
 
 /// Exports this module's wire types under `server/`.
 pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {

@@ -383,9 +383,12 @@ pub async fn random_step(
 /// The SQLite pool of a server's data directory, opened a second time (as another process would), to
 /// hold the database's write lock or to edit the stored log while the server is down.
 pub async fn sqlite_pool(dir: &Path) -> sqlx::SqlitePool {
-    match tabula_server::db::Db::open_sqlite_dir(dir).await.unwrap() {
-        tabula_server::db::Db::Sqlite(pool) => pool,
-        tabula_server::db::Db::Postgres(_) => unreachable!("a SQLite directory"),
+    match tabula_server::storage::db::Db::open_sqlite_dir(dir)
+        .await
+        .unwrap()
+    {
+        tabula_server::storage::db::Db::Sqlite(pool) => pool,
+        tabula_server::storage::db::Db::Postgres(_) => unreachable!("a SQLite directory"),
     }
 }
 

@@ -48,9 +48,9 @@ use tabula_core::dynamic::{DynGame, DynState};
 use tabula_core::{Observer, Seat};
 use tokio::sync::{Mutex, Semaphore, broadcast};
 
-use crate::accounts::Accounts;
-use crate::db::{Db, Faults, Writer};
-use crate::model::{Event, EventData, GameCore, Refusal, Seen, Status};
+use crate::domain::model::{Event, EventData, GameCore, Refusal, Seen, Status};
+use crate::services::accounts::Accounts;
+use crate::storage::db::{Db, Faults, Writer};
 use crate::{BotFn, Limits};
 
 pub use clock::downtime_note;
@@ -143,10 +143,10 @@ pub struct Shared {
     rooms: StdMutex<HashMap<String, Arc<Room>>>,
     loading: Mutex<()>,
     pub(crate) ai_pool: Arc<Semaphore>,
-    /// Analyses of finished games and hints (`crate::analysis`).
-    pub analyses: crate::analysis::Analyses,
-    /// In-game chat (`crate::chat`).
-    pub chat: crate::chat::Chat,
+    /// Analyses of finished games and hints (`crate::services::analysis`).
+    pub analyses: crate::services::analysis::Analyses,
+    /// In-game chat (`crate::services::chat`).
+    pub chat: crate::services::chat::Chat,
     /// Each seat's budget of non-move events (draw offers, acceptances, declines), by game and seat.
     seat_events: governor::DefaultKeyedRateLimiter<(String, u8)>,
     /// The lobby's index: the summary of every public waiting or running game, loaded or not.
@@ -175,7 +175,7 @@ impl Shared {
         bot: BotFn,
         db: Db,
         limits: Limits,
-        analyst: Option<Arc<dyn crate::analysis::Analyst>>,
+        analyst: Option<Arc<dyn crate::services::analysis::Analyst>>,
     ) -> Shared {
         let workers = limits.ai_workers.max(1);
         let faults = Arc::new(Faults::default());
@@ -191,12 +191,12 @@ impl Shared {
                 limits.login,
                 limits.secure_cookies,
             )),
-            chat: crate::chat::Chat::new(db.clone(), limits.chat),
+            chat: crate::services::chat::Chat::new(db.clone(), limits.chat),
             db,
             rooms: StdMutex::new(HashMap::new()),
             loading: Mutex::new(()),
             ai_pool: Arc::new(Semaphore::new(workers)),
-            analyses: crate::analysis::Analyses::new(analyst, workers),
+            analyses: crate::services::analysis::Analyses::new(analyst, workers),
             seat_events: governor::RateLimiter::keyed(seat_events_quota(&limits)),
             lobby: StdMutex::new(LobbyIndex::default()),
             waiting: StdMutex::new(HashMap::new()),

@@ -105,14 +105,14 @@ pub struct GameConfig {
     /// An imported record: read-only.
     #[serde(default)]
     pub imported: bool,
-    /// The creator chose a rated game (see [`crate::ratings`]: rated only if every seat is an
+    /// The creator chose a rated game (see [`crate::domain::ratings`]: rated only if every seat is an
     /// account when it ends).
     #[serde(default, skip_serializing_if = "is_false")]
     pub rated: bool,
     /// A rated seek's range of ratings: only players rated within it (in this game kind; 1500 before
     /// their first rated game of it) may join.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rating_range: Option<crate::ratings::RatingRange>,
+    pub rating_range: Option<crate::domain::ratings::RatingRange>,
 }
 
 fn yes() -> bool {

@@ -12,7 +12,7 @@ use tabula_core::dynamic::DynState;
 use tabula_core::{Actor, Seat};
 
 use super::{Room, RoomInner, Shared};
-use crate::model::{EventData, SeatKind, Status};
+use crate::domain::model::{EventData, SeatKind, Status};
 
 impl Shared {
     pub(super) fn schedule_ai(self: &Arc<Self>, room: &Arc<Room>, inner: &mut RoomInner) {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use tabula_core::Seat;
 
 use super::{Room, RoomInner, Shared, detached, now_ms};
-use crate::model::{EventData, Status};
+use crate::domain::model::{EventData, Status};
 use crate::wire::api::{LobbyGame, LobbySeat};
 
 /// Public unfinished games' summaries as JSON text (rendered once per change, so answering the lobby

@@ -28,9 +28,9 @@ use tabula_core::Seat;
 use super::follow::Writer;
 use super::load::apply_logged;
 use super::{Described, Room, RoomInner, Shared, now_ms};
-use crate::db::{WriteFailure, WriteRequest};
-use crate::model::{Event, EventData, GameCore, Refusal, Status};
-use crate::ratings::{GameEnd, SeatBinding};
+use crate::domain::model::{Event, EventData, GameCore, Refusal, Status};
+use crate::domain::ratings::{GameEnd, SeatBinding};
+use crate::storage::db::{WriteFailure, WriteRequest};
 
 impl Shared {
     /// Applies `first` (then the automatic follow-ups) to a scratch copy, commits, then installs and
@@ -287,7 +287,7 @@ impl Shared {
         self.faults.check_load().map_err(Refusal::Unavailable)?;
         let events = self.db.load_events_after(&room.id, inner.core.seq).await.map_err(|e| {
             tracing::error!(game_id = %room.id, error = %e, "storage error: cannot read the log to catch up");
-            Refusal::Unavailable(crate::db::WriteError.to_string())
+            Refusal::Unavailable(crate::storage::db::WriteError.to_string())
         })?;
         let known = inner.core.seq;
         let behind: Vec<Event> = events.into_iter().filter(|e| e.seq > known).collect();
@@ -323,7 +323,7 @@ impl Shared {
     ) -> Result<(), Refusal> {
         let events = self.db.load_events(&room.id).await.map_err(|e| {
             tracing::error!(game_id = %room.id, error = %e, "storage error: cannot reload the game");
-            Refusal::Unavailable(crate::db::WriteError.to_string())
+            Refusal::Unavailable(crate::storage::db::WriteError.to_string())
         })?;
         let fresh = self.rebuild(&room.id, events)?.inner.into_inner();
         room.lock_checkpoints().truncate(0);

@@ -42,7 +42,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{Path, State};
 
-use crate::model::Refusal;
+use crate::domain::model::Refusal;
 use serde::{Deserialize, Serialize};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -59,18 +59,18 @@ use tabula_core::{ActionError, Actor, GameRng, Observer, Seat, SeatResult, ToAct
 pub const FILES: [(&str, &str); 5] = [
     (
         "cyvasse-trump.json",
-        include_str!("../../../lessons/cyvasse-trump.json"),
+        include_str!("../../../../lessons/cyvasse-trump.json"),
     ),
     (
         "cyvasse-caird.json",
-        include_str!("../../../lessons/cyvasse-caird.json"),
+        include_str!("../../../../lessons/cyvasse-caird.json"),
     ),
-    ("kyo.json", include_str!("../../../lessons/kyo.json")),
+    ("kyo.json", include_str!("../../../../lessons/kyo.json")),
     (
         "territories.json",
-        include_str!("../../../lessons/territories.json"),
+        include_str!("../../../../lessons/territories.json"),
     ),
-    ("syba.json", include_str!("../../../lessons/syba.json")),
+    ("syba.json", include_str!("../../../../lessons/syba.json")),
 ];
 
 /// The most actions a lesson request may carry (a lesson is short; this bounds the work).

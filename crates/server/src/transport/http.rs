@@ -25,9 +25,9 @@ use tabula_core::{Observer, Seat};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::accounts::AccountError;
-use crate::model::{Refusal, SeatKind, Status};
-use crate::rooms::{ActionInput, CreateGame, Room, SeatOp, Shared, now_ms};
+use crate::domain::model::{Refusal, SeatKind, Status};
+use crate::services::accounts::AccountError;
+use crate::services::rooms::{ActionInput, CreateGame, Room, SeatOp, Shared, now_ms};
 use crate::wire::api::{
     ActionRequest, ApiError, Catalog, CatalogGame, Committed, Created, CreatedSeat, GameOption,
     ImportRequest, Imported, JoinRequest, Joined, Lobby, Preview, PreviewRequest, Rematched,
@@ -184,7 +184,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         // Rate-limited in the handler: a seat's own upgrade is not counted (see `ws`). Not in the
         // OpenAPI document (an upgrade, not a request and answer): see `docs/protocol.md`.
         .route("/api/games/{id}/ws", get(ws))
-        // Cluster nodes forward changes to a game's owner here (`crate::cluster`); not part of the
+        // Cluster nodes forward changes to a game's owner here (`crate::storage::cluster`); not part of the
         // public protocol (nor of the OpenAPI document), refused without the cluster secret.
         .route("/internal/games/{id}/commit", post(internal_commit))
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
@@ -274,11 +274,13 @@ fn api_routes(state: &AppState) -> OpenApiRouter<AppState> {
         .routes(routes!(takeback))
         .routes(routes!(rematch))
         .routes(routes!(record))
-        .merge(crate::http_accounts::routes())
-        .merge(crate::lessons::routes(state.shared.registry.clone()))
-        .merge(crate::analysis::routes(state.shared.clone()))
-        .merge(crate::chat::routes(state.shared.clone()))
-        .merge(crate::explain::routes(state.shared.clone()))
+        .merge(crate::transport::accounts::routes())
+        .merge(crate::services::lessons::routes(
+            state.shared.registry.clone(),
+        ))
+        .merge(crate::services::analysis::routes(state.shared.clone()))
+        .merge(crate::services::chat::routes(state.shared.clone()))
+        .merge(crate::services::explain::routes(state.shared.clone()))
         .layer(DefaultBodyLimit::max(limits.http_max_body))
         .merge(
             OpenApiRouter::new()
@@ -380,10 +382,10 @@ async fn web_page(method: Method, uri: axum::http::Uri) -> Response {
         ));
         return ([(header::ALLOW, "GET, HEAD")], r).into_response();
     }
-    crate::assets::serve_asset(uri).await
+    crate::transport::assets::serve_asset(uri).await
 }
 
-/// A change another cluster node forwarded to this one, the game's owner (`crate::cluster`):
+/// A change another cluster node forwarded to this one, the game's owner (`crate::storage::cluster`):
 /// `200 {"seq"}`, a refusal, or `421` when this node does not own the game (the sender asks again).
 async fn internal_commit(
     State(st): State<AppState>,
@@ -397,7 +399,7 @@ async fn internal_commit(
         ));
     };
     let given = headers
-        .get(crate::cluster::SECRET_HEADER)
+        .get(crate::storage::cluster::SECRET_HEADER)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
     if !node.secret_matches(given) {
@@ -405,13 +407,13 @@ async fn internal_commit(
             "internal requests need the cluster secret".into(),
         ));
     }
-    let change: crate::rooms::Forwarded = serde_json::from_slice(&body)
+    let change: crate::services::rooms::Forwarded = serde_json::from_slice(&body)
         .map_err(|e| Refusal::BadRequest(format!("bad forwarded change: {e}")))?;
     match st.shared.commit_forwarded(&id, change).await {
         Ok(Ok(seq)) => Ok(Json(Committed { seq }).into_response()),
         Ok(Err(refusal)) => Err(refusal),
         Err(()) => {
-            let status = StatusCode::from_u16(crate::rooms::NOT_OWNER)
+            let status = StatusCode::from_u16(crate::services::rooms::NOT_OWNER)
                 .unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
             let body = ApiError::new("not_owner", "this node does not own the game (any more)");
             Ok((status, Json(body)).into_response())
@@ -1299,17 +1301,17 @@ async fn session(
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                 }
             }
-            // An analysis's progress (`crate::analysis`): the same text for every observer.
+            // An analysis's progress (`crate::services::analysis`): the same text for every observer.
             Ok(text) = analysis_rx.recv() => {
                 if sink.send(Message::Text(text)).await.is_err() { break }
             }
-            // A chat message (`crate::chat`), to the sockets that may read its channel.
+            // A chat message (`crate::services::chat`), to the sockets that may read its channel.
             Ok(pushed) = chat_rx.recv() => {
                 if room.token_revoked(obs, rev) {
                     revoke(&mut sink, obs).await;
                     break;
                 }
-                if crate::chat::delivers(&room, obs, &pushed).await
+                if crate::services::chat::delivers(&room, obs, &pushed).await
                     && sink.send(Message::Text(pushed.text)).await.is_err() { break }
             }
         }
@@ -1317,14 +1319,14 @@ async fn session(
 }
 
 /// Sends the chat's history after a snapshot, when the observer may read any message (see
-/// [`crate::chat`]); false when the socket is gone.
+/// [`crate::services::chat`]); false when the socket is gone.
 async fn send_chat_history(
     sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
     shared: &Shared,
     room: &Room,
     obs: Observer,
 ) -> bool {
-    match crate::chat::history_message(shared, room, obs).await {
+    match crate::services::chat::history_message(shared, room, obs).await {
         Some(text) => sink.send(Message::Text(text.into())).await.is_ok(),
         None => true,
     }

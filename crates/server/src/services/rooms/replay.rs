@@ -1,7 +1,7 @@
 //! Replay: the position after any number of actions, as one observer saw it, rebuilt from the log.
 //!
 //! Positions are those of the game as it stands: the actions of the log minus those a takeback undid
-//! ([`crate::model::GameCore::played`]). The log only grows, so states at regular positions
+//! ([`crate::domain::model::GameCore::played`]). The log only grows, so states at regular positions
 //! ([`Checkpoints`]) stay valid once built, until a takeback undoes actions before one (the
 //! checkpoints past the restored position are dropped then, see [`Checkpoints::truncate`]); a
 //! request applies at most one stride of actions from the nearest, without holding the game's lock
@@ -14,7 +14,7 @@ use tabula_core::dynamic::DynState;
 use tabula_core::{Actor, Observer};
 
 use super::Room;
-use crate::model::{Refusal, Seen};
+use crate::domain::model::{Refusal, Seen};
 
 /// Actions between two replay checkpoints at first: a position is rebuilt with at most this many
 /// actions, until a game is longer than [`MAX_CHECKPOINTS`] times it.

@@ -1,7 +1,7 @@
 //! The account endpoints (issue 24; see `docs/protocol.md`, "Accounts"): sign-up, sessions,
 //! password changes, deletion, profiles, leaderboards, "my games" and seat claims. The rules are in
-//! [`crate::accounts`] and [`crate::ratings`]; the lobby's summaries name the accounts holding their
-//! seats ([`crate::rooms::Shared::refresh_players`]).
+//! [`crate::services::accounts`] and [`crate::domain::ratings`]; the lobby's summaries name the accounts holding their
+//! seats ([`crate::services::rooms::Shared::refresh_players`]).
 
 use std::net::SocketAddr;
 
@@ -15,9 +15,9 @@ use tabula_core::Seat;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::accounts::{AccountError, Accounts};
-use crate::http::{ApiPath, AppState, parse_body};
-use crate::model::{Refusal, Status};
+use crate::domain::model::{Refusal, Status};
+use crate::services::accounts::{AccountError, Accounts};
+use crate::transport::http::{ApiPath, AppState, parse_body};
 use crate::wire::api::{
     ApiError, Claim, Claimed, Credentials, Deleted, Deletion, Leaderboard, MyGame, MyGames,
     PasswordChange, PasswordChanged, Profile, SignedIn, SignedOut,
@@ -272,7 +272,7 @@ async fn leaderboard(
     let players = st.shared.accounts.leaderboard(&game).await?;
     Ok(Json(Leaderboard {
         game,
-        max_rd: crate::accounts::LEADERBOARD_MAX_RD,
+        max_rd: crate::services::accounts::LEADERBOARD_MAX_RD,
         players,
     }))
 }

@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering;
 
 use super::clock::downtime_note;
 use super::{Described, Room, Shared, now_ms};
-use crate::model::{Event, EventData, GameCore, Refusal, Status};
+use crate::domain::model::{Event, EventData, GameCore, Refusal, Status};
 
 impl Shared {
     /// The room of game `id`, loading it from the log if needed.

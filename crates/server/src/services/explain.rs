@@ -25,8 +25,8 @@ use tabula_core::Seat;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::model::{Refusal, Status};
-use crate::rooms::Shared;
+use crate::domain::model::{Refusal, Status};
+use crate::services::rooms::Shared;
 use crate::wire::api::ApiError;
 
 /// The most cells one question names.

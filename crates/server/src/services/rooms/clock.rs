@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Room, RoomInner, Shared, detached, now_ms};
-use crate::model::{EventData, Refusal, Status};
+use crate::domain::model::{EventData, Refusal, Status};
 
 /// Running games' next clock deadlines (ms since the epoch), in time order.
 #[derive(Default)]

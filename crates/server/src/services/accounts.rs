@@ -39,9 +39,9 @@ use axum::response::{IntoResponse, Response};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use sqlx::Row;
 
-use crate::db::{Db, on_pool};
-use crate::model::{Refusal, hash_token, new_token, same_secret};
-use crate::rooms::now_ms;
+use crate::domain::model::{Refusal, hash_token, new_token, same_secret};
+use crate::services::rooms::now_ms;
+use crate::storage::db::{Db, on_pool};
 use crate::wire::api::{
     LeaderboardRow, LobbyPlayer, PlayingGame, Profile, ProfileRating, RatingPoint, RecentGame,
     Results,

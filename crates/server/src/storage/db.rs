@@ -2,10 +2,10 @@
 //!
 //! Two tables hold the games. `games(id, game, status, created_at, updated_at)` is an index for startup
 //! and listing; `events(game_id, seq, at_ms, kind, data)` is the log, the source of truth (`data` is the
-//! JSON of [`crate::model::EventData`]). Accounts add `accounts`, `sessions`, `game_seats` (the seats
+//! JSON of [`crate::domain::model::EventData`]). Accounts add `accounts`, `sessions`, `game_seats` (the seats
 //! accounts hold, bound in the transaction of the event that gives them), `ratings` and
-//! `rating_history` (written in the transaction that commits a game's `end`: [`crate::ratings`]). `analyses(game_id, created_at, data)` keeps the engine's analysis of
-//! finished games (derived data, written on its own: [`crate::analysis`]). Every write goes through one writer task that commits batches of
+//! `rating_history` (written in the transaction that commits a game's `end`: [`crate::domain::ratings`]). `analyses(game_id, created_at, data)` keeps the engine's analysis of
+//! finished games (derived data, written on its own: [`crate::services::analysis`]). Every write goes through one writer task that commits batches of
 //! requests in one transaction each (group commit), and answers each request only after its commit:
 //! an action is acknowledged only once it is durable. SQLite runs in WAL mode with `synchronous=FULL`.
 //!
@@ -45,8 +45,8 @@ use sqlx::sqlite::{
 use sqlx::{Connection, Row};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
-use crate::cluster::{ClusterConfig, DB_NOW, Node};
-use crate::model::{Event, EventData};
+use crate::domain::model::{Event, EventData};
+use crate::storage::cluster::{ClusterConfig, DB_NOW, Node};
 
 /// The versioned schema (`crates/server/migrations`).
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();
@@ -73,7 +73,7 @@ pub enum Db {
 }
 
 /// A PostgreSQL pool and what fences this server's commits: the node lock of a single server, or
-/// the node of a cluster (per-game leases, [`crate::cluster`]).
+/// the node of a cluster (per-game leases, [`crate::storage::cluster`]).
 #[derive(Clone, Debug)]
 pub struct PgDb {
     pub pool: PgPool,
@@ -202,8 +202,8 @@ const PLAIN_HOLDS: &str = "a plain Tabula server (started without --advertise an
 macro_rules! on_pool {
     ($db:expr, $p:ident => $body:expr) => {
         match $db {
-            $crate::db::Db::Sqlite($p) => $body,
-            $crate::db::Db::Postgres(pg) => {
+            $crate::storage::db::Db::Sqlite($p) => $body,
+            $crate::storage::db::Db::Postgres(pg) => {
                 let $p = &pg.pool;
                 $body
             }
@@ -259,7 +259,7 @@ impl Db {
         if let Db::Postgres(pg) = &db {
             let sql = format!(
                 "SELECT COUNT(*) FROM nodes WHERE heartbeat_at > {DB_NOW} - {}",
-                2 * crate::cluster::LEASE_MS
+                2 * crate::storage::cluster::LEASE_MS
             );
             let live: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
                 .fetch_one(&pg.pool)
@@ -273,7 +273,7 @@ impl Db {
         Ok(db)
     }
 
-    /// Connects to PostgreSQL as a node of a cluster ([`crate::cluster`]): no server lock; the node
+    /// Connects to PostgreSQL as a node of a cluster ([`crate::storage::cluster`]): no server lock; the node
     /// registers itself, and its commits are fenced by each game's lease.
     pub async fn open_postgres_cluster(url: &str, config: &ClusterConfig) -> Result<Db, String> {
         config.check()?;
@@ -323,7 +323,7 @@ impl Db {
         Ok(())
     }
 
-    /// This server's node when it is part of a cluster ([`crate::cluster`]).
+    /// This server's node when it is part of a cluster ([`crate::storage::cluster`]).
     pub fn node(&self) -> Option<&Arc<Node>> {
         match self {
             Db::Postgres(pg) => pg.node.as_ref(),
@@ -576,7 +576,7 @@ impl Db {
                                 q.push(", 1, ");
                                 q.push(DB_NOW);
                                 q.push(" + ");
-                                q.push(crate::cluster::LEASE_MS.to_string());
+                                q.push(crate::storage::cluster::LEASE_MS.to_string());
                                 q.push(")");
                                 q.build().execute(&mut *tx).await?;
                             }
@@ -635,7 +635,7 @@ impl Db {
                                 .collect::<Vec<_>>()
                                 .join(" ");
                             sqlx::query("SELECT pg_notify($1, $2)")
-                                .bind(crate::cluster::CHANNEL)
+                                .bind(crate::storage::cluster::CHANNEL)
                                 .bind(payload)
                                 .execute(&mut *tx)
                                 .await?;
@@ -654,8 +654,8 @@ impl Db {
                 let result = write_all!(
                     conn,
                     Fence::None,
-                    crate::ratings::bind_seats_sqlite,
-                    crate::ratings::record_end_sqlite
+                    crate::domain::ratings::bind_seats_sqlite,
+                    crate::domain::ratings::record_end_sqlite
                 )
                 .await;
                 if result.is_err() {
@@ -681,8 +681,8 @@ impl Db {
                 let result = write_all!(
                     conn,
                     fence,
-                    crate::ratings::bind_seats_pg,
-                    crate::ratings::record_end_pg
+                    crate::domain::ratings::bind_seats_pg,
+                    crate::domain::ratings::record_end_pg
                 )
                 .await;
                 if result.is_err() {
@@ -783,9 +783,9 @@ pub struct WriteRequest {
     pub at: i64,
     pub events: Vec<Event>,
     /// Seats bound to accounts by these events (a creation's host seats, a join).
-    pub bindings: Vec<crate::ratings::SeatBinding>,
+    pub bindings: Vec<crate::domain::ratings::SeatBinding>,
     /// Set when these events end the game: the accounts' results and ratings are recorded with them.
-    pub end: Option<crate::ratings::GameEnd>,
+    pub end: Option<crate::domain::ratings::GameEnd>,
     /// A cluster node's lease epoch of the game (checked in the commit; `None` for a single server).
     pub epoch: Option<i64>,
 }

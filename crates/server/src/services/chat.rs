@@ -47,11 +47,11 @@ use sqlx::Row;
 use tabula_core::{Observer, Seat};
 use tokio::sync::{Mutex, broadcast};
 
-use crate::accounts::AccountError;
-use crate::db::{Db, on_pool};
-use crate::http::{ApiPath, parse_body};
-use crate::model::{Refusal, Status};
-use crate::rooms::{Room, Shared, now_ms};
+use crate::domain::model::{Refusal, Status};
+use crate::services::accounts::AccountError;
+use crate::services::rooms::{Room, Shared, now_ms};
+use crate::storage::db::{Db, on_pool};
+use crate::transport::http::{ApiPath, parse_body};
 
 /// The chat's limits.
 #[derive(Debug, Clone, Copy)]
@@ -586,7 +586,7 @@ async fn read(
     let Query(q) =
         query.map_err(|e| Refusal::BadRequest(format!("bad query: {}", e.body_text())))?;
     let room = shared.room(&id).await?;
-    let token = q.token.or_else(|| crate::http::bearer(&headers));
+    let token = q.token.or_else(|| crate::transport::http::bearer(&headers));
     let (obs, status) = {
         let inner = room.inner.lock().await;
         let obs = match (q.seat, token) {

@@ -11,9 +11,9 @@ use serde_json::Value;
 use tabula_core::{Actor, Seat};
 
 use super::{CreateGame, Room, Shared, detached};
-use crate::accounts::Account;
-use crate::model::{EventData, Refusal, SeatKind, Status, hash_token, new_token};
-use crate::ratings::SeatBinding;
+use crate::domain::model::{EventData, Refusal, SeatKind, Status, hash_token, new_token};
+use crate::domain::ratings::SeatBinding;
+use crate::services::accounts::Account;
 
 /// What a seat may do (besides playing actions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,7 +151,7 @@ impl Shared {
             .accounts
             .seats_to_rekey(account_id)
             .await
-            .map_err(crate::ratings::as_refusal)?;
+            .map_err(crate::domain::ratings::as_refusal)?;
         let mut replaced = 0;
         for (game_id, seat) in seats {
             let room = self.room(&game_id).await?;
@@ -234,7 +234,7 @@ impl Shared {
         self.refresh_for_change(room, &mut inner).await?;
         inner.core.check_seat(seat)?;
         if inner.core.config.rated && !inner.core.joined[seat as usize] {
-            crate::ratings::check_rated_join(
+            crate::domain::ratings::check_rated_join(
                 &self.accounts,
                 &room.id,
                 &inner.core.config,
@@ -259,7 +259,7 @@ impl Shared {
                         self.accounts
                             .claim(&room.id, seat, &a.id, t)
                             .await
-                            .map_err(crate::ratings::as_refusal)?;
+                            .map_err(crate::domain::ratings::as_refusal)?;
                     }
                     return Ok(Some(t.to_string()));
                 }

@@ -12,12 +12,12 @@ use serde_json::{Value, json};
 use tabula_core::ToAct;
 
 use super::{Room, Shared, detached};
-use crate::accounts::Account;
-use crate::model::{
+use crate::domain::model::{
     ClockSpec, EventData, GameConfig, GameCore, Refusal, SeatKind, hash_token, new_token,
     results_outside_the_rules,
 };
-use crate::ratings::SeatBinding;
+use crate::domain::ratings::SeatBinding;
+use crate::services::accounts::Account;
 
 /// `POST /api/games`: a request to create a game. `seats` says who plays each seat; the creator holds
 /// `host_seats` (or `host_seat`), whose tokens the answer gives.
@@ -53,7 +53,7 @@ pub struct CreateGame {
     #[serde(default)]
     #[ts(optional)]
     pub seed: Option<Value>,
-    /// A rated game (see [`crate::ratings`]): only for a signed-in creator holding one seat, with no
+    /// A rated game (see [`crate::domain::ratings`]): only for a signed-in creator holding one seat, with no
     /// AI seat; every other seat is joined by a signed-in player.
     #[serde(default)]
     #[ts(optional)]
@@ -61,7 +61,7 @@ pub struct CreateGame {
     /// A rated seek's range of ratings for the players who join.
     #[serde(default)]
     #[ts(optional)]
-    pub rating_range: Option<crate::ratings::RatingRange>,
+    pub rating_range: Option<crate::domain::ratings::RatingRange>,
 }
 
 /// A fresh game seed from the operating system's randomness. Nobody can know it before the game is
@@ -191,7 +191,7 @@ impl Shared {
                 SeatKind::Human { open: false } => {}
             }
         }
-        crate::ratings::check_rated_creation(&core.config, &hosts, by.is_some())?;
+        crate::domain::ratings::check_rated_creation(&core.config, &hosts, by.is_some())?;
         let bindings: Vec<SeatBinding> = match &by {
             Some(account) => hosts
                 .iter()

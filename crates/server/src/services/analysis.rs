@@ -54,8 +54,8 @@ use tabula_core::dynamic::DynState;
 use tabula_core::record::JsonRecord;
 use tokio::sync::{Notify, Semaphore, broadcast};
 
-use crate::model::{Refusal, Status};
-use crate::rooms::{Shared, now_ms};
+use crate::domain::model::{Refusal, Status};
+use crate::services::rooms::{Shared, now_ms};
 use crate::wire::game::{AnalysisStatus, SocketMsg};
 
 /// The engine behind analyses and hints (the binary passes the AI crate's).
@@ -609,7 +609,7 @@ struct HintReq {
 #[utoipa::path(post, path = "/api/lessons/{game}/{n}/hint", tag = "lessons",
     summary = "The engine's preferred action for the lesson's player after the given actions",
     params(("game" = String, Path, description = "A game kind's id"), ("n" = usize, Path, description = "The lesson's number, from 1")),
-    request_body(content = crate::lessons::PlayReq, description = "The player's actions so far, as for the lesson"),
+    request_body(content = crate::services::lessons::PlayReq, description = "The player's actions so far, as for the lesson"),
     responses((status = 200, description = "`{seat, action, notation, cells, estimate}`", body = Object),
         (status = 400, description = "Bad JSON or a malformed action", body = ApiError),
         (status = 404, description = "No such game kind or lesson", body = ApiError),
@@ -625,7 +625,8 @@ async fn lesson_hint(
     let Path((game, n)) =
         path.map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))?;
     let analyst = shared.analyses.analyst()?;
-    let position = crate::lessons::lesson_position(&shared.registry, &game, &n, body).await?;
+    let position =
+        crate::services::lessons::lesson_position(&shared.registry, &game, &n, body).await?;
     let Some((state, seat)) = position else {
         return Err(Refusal::Conflict("the lesson is over: no hint".into()));
     };

@@ -16,7 +16,7 @@ use serde_json::value::RawValue;
 use tabula_core::{Observer, Seat};
 
 use super::{Room, RoomInner, now_ms, observer_index};
-use crate::model::{Event, EventData, GameCore, Seen, Status, observers};
+use crate::domain::model::{Event, EventData, GameCore, Seen, Status, observers};
 use crate::wire::game::{
     EventBody, GameCommon, GameEvent, GameMessage, MessageKind, Offer, RematchLink, SeatInfo,
     SeatMay, SocketMsg,

@@ -19,8 +19,8 @@
 
 use skillratings::Outcomes;
 
-use crate::accounts::{Account, AccountError, Accounts};
-use crate::model::Refusal;
+use crate::domain::model::Refusal;
+use crate::services::accounts::{Account, AccountError, Accounts};
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
 
 /// A rating: value, deviation and volatility.
@@ -143,7 +143,7 @@ pub struct RatingRange {
 /// only for a signed-in creator holding exactly one seat, at least two seats, no AI seat (AI seats
 /// are never rated).
 pub fn check_rated_creation(
-    config: &crate::model::GameConfig,
+    config: &crate::domain::model::GameConfig,
     hosts: &[u8],
     signed_in: bool,
 ) -> Result<(), Refusal> {
@@ -187,7 +187,7 @@ pub fn check_rated_creation(
 pub async fn check_rated_join(
     accounts: &Accounts,
     game_id: &str,
-    config: &crate::model::GameConfig,
+    config: &crate::domain::model::GameConfig,
     by: Option<&Account>,
 ) -> Result<(), Refusal> {
     let Some(account) = by else {

@@ -1,4 +1,4 @@
-//! A room on a cluster node ([`crate::cluster`]): who writes it, forwarding to its owner, taking its
+//! A room on a cluster node ([`crate::storage::cluster`]): who writes it, forwarding to its owner, taking its
 //! lease over, and following the other nodes' commits.
 //!
 //! Invariants:
@@ -20,9 +20,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::{Room, RoomInner, Shared, detached};
-use crate::cluster::{HEARTBEAT, Owner, parse_payload};
-use crate::model::{EventData, Refusal};
-use crate::ratings::SeatBinding;
+use crate::domain::model::{EventData, Refusal};
+use crate::domain::ratings::SeatBinding;
+use crate::storage::cluster::{HEARTBEAT, Owner, parse_payload};
 
 /// How long a change waits for an unreachable owner's lease to expire before it is refused (`503`).
 const OWNER_WAIT: Duration = Duration::from_secs(8);
@@ -99,7 +99,7 @@ impl Shared {
         }
         let unavailable = |e: String| {
             tracing::error!(game_id = %room.id, error = %e, "cluster: cannot reach the database");
-            Refusal::Unavailable(crate::db::WriteError.to_string())
+            Refusal::Unavailable(crate::storage::db::WriteError.to_string())
         };
         let started = Instant::now();
         loop {
@@ -310,7 +310,10 @@ impl Shared {
                 }
             };
             if let Err(e) = listener
-                .listen_all([crate::cluster::CHANNEL, crate::chat::CLUSTER_CHANNEL])
+                .listen_all([
+                    crate::storage::cluster::CHANNEL,
+                    crate::services::chat::CLUSTER_CHANNEL,
+                ])
                 .await
             {
                 tracing::error!(error = %e, "cluster: cannot listen for other nodes' commits");
@@ -321,7 +324,7 @@ impl Shared {
             self.follow_all();
             loop {
                 match listener.try_recv().await {
-                    Ok(Some(n)) if n.channel() == crate::chat::CLUSTER_CHANNEL => {
+                    Ok(Some(n)) if n.channel() == crate::services::chat::CLUSTER_CHANNEL => {
                         let shared = self.clone();
                         let payload = n.payload().to_string();
                         tokio::spawn(async move { shared.chat.follow(&payload).await });

@@ -13,7 +13,7 @@
 //!   games by [`LEASE_MS`] in one statement (a finished game's lease lapses); a lease that expired is never renewed (it is taken again, with a new epoch). A
 //!   node believes it holds a lease only until the local instant of the heartbeat that renewed it plus
 //!   [`LEASE_MS`] minus a margin — earlier than the database's expiry, never later.
-//! * **Fencing** ([`crate::db`]): the transaction that writes a game's events first updates its lease
+//! * **Fencing** ([`crate::storage::db`]): the transaction that writes a game's events first updates its lease
 //!   row `WHERE game_id = … AND node_id = me AND epoch = e AND expires_at > now`, which must touch a
 //!   row; the row lock it takes orders the commit against a takeover. Together with the primary key
 //!   `(game_id, seq)` of `events`, **a game never has two writers**, even when a node believes for a
