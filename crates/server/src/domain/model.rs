@@ -5,9 +5,10 @@
 
 use std::sync::Arc;
 
+use crate::base::error::Refusal;
+use crate::base::secret::{hash_token, same_secret};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use tabula_core::dynamic::{DynGame, DynState};
 use tabula_core::record::{JsonRecord, RecordedAction};
 use tabula_core::{ActionError, Actor, GameRng, Observer, Outcome, Seat, ToAct, rng_from_seed};
@@ -393,108 +394,6 @@ impl Clock {
                 .collect(),
         }
     }
-}
-
-/// Why the server refused a request. Each has a stable code (see `docs/protocol.md`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
-    #[error("{0}")]
-    BadRequest(String),
-    #[error("{0}")]
-    BadToken(String),
-    /// Refused whoever asks (a WebSocket from another site's page).
-    #[error("{0}")]
-    Forbidden(String),
-    #[error("{0}")]
-    NotFound(String),
-    #[error("{0}")]
-    NotStarted(String),
-    #[error("{0}")]
-    Conflict(String),
-    #[error("{0}")]
-    Action(ActionError),
-    #[error("{0}")]
-    MethodNotAllowed(String),
-    #[error("{0}")]
-    TooLarge(String),
-    #[error("{0}")]
-    RateLimited(String),
-    #[error("{0}")]
-    Internal(String),
-    /// Storage is unavailable (a full disk, a lost database): nothing was changed; try again later.
-    #[error("{0}")]
-    Unavailable(String),
-}
-
-impl Refusal {
-    /// The protocol's error code.
-    pub fn code(&self) -> &'static str {
-        match self {
-            Refusal::BadRequest(_) => "bad_request",
-            Refusal::BadToken(_) => "bad_token",
-            Refusal::Forbidden(_) => "forbidden",
-            Refusal::NotFound(_) => "not_found",
-            Refusal::NotStarted(_) => "not_started",
-            Refusal::Conflict(_) => "conflict",
-            Refusal::Action(ActionError::GameOver) => "game_over",
-            Refusal::Action(ActionError::NotYourTurn(_)) => "not_your_turn",
-            Refusal::Action(ActionError::Illegal(_)) => "illegal",
-            Refusal::Action(ActionError::Malformed(_)) => "malformed_action",
-            Refusal::MethodNotAllowed(_) => "method_not_allowed",
-            Refusal::TooLarge(_) => "too_large",
-            Refusal::RateLimited(_) => "rate_limited",
-            Refusal::Internal(_) => "internal",
-            Refusal::Unavailable(_) => "unavailable",
-        }
-    }
-    /// The HTTP status of this refusal.
-    pub fn http_status(&self) -> u16 {
-        match self {
-            Refusal::BadRequest(_) => 400,
-            Refusal::BadToken(_) | Refusal::Forbidden(_) => 403,
-            Refusal::NotFound(_) => 404,
-            Refusal::NotStarted(_) | Refusal::Conflict(_) => 409,
-            Refusal::Action(ActionError::GameOver | ActionError::NotYourTurn(_)) => 409,
-            Refusal::Action(_) => 422,
-            Refusal::MethodNotAllowed(_) => 405,
-            Refusal::TooLarge(_) => 413,
-            Refusal::RateLimited(_) => 429,
-            Refusal::Internal(_) => 500,
-            Refusal::Unavailable(_) => 503,
-        }
-    }
-}
-
-/// SHA-256 of a token, hex.
-pub fn hash_token(token: &str) -> String {
-    hex(&Sha256::digest(token.as_bytes()))
-}
-
-/// Lower-case hex.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
-}
-
-/// A fresh secret token (256 random bits, hex).
-pub fn new_token() -> String {
-    use tabula_core::rand::RngExt;
-    let mut rng = tabula_core::rand::rng();
-    let bytes: [u8; 32] = rng.random();
-    hex(&bytes)
-}
-
-/// Compares two hex strings in time independent of where they differ.
-pub fn same_secret(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
 }
 
 /// The running state of one game, rebuilt from its events.

@@ -34,17 +34,19 @@ use std::time::{Duration, Instant};
 use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, header};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use sqlx::Row;
 
-use crate::domain::model::{Refusal, hash_token, new_token, same_secret};
-use crate::services::rooms::now_ms;
+use crate::base::error::{AccountError, Refusal};
+use crate::base::secret::hash_token;
+use crate::base::secret::new_token;
+use crate::base::secret::same_secret;
+use crate::base::time::now_ms;
+pub use crate::domain::account::Account;
 use crate::storage::db::{Db, on_pool};
 use crate::wire::api::{
-    LeaderboardRow, LobbyPlayer, PlayingGame, Profile, ProfileRating, RatingPoint, RecentGame,
-    Results,
+    LeaderboardRow, PlayingGame, Profile, ProfileRating, RatingPoint, RecentGame, Results,
 };
 
 /// The session cookie's name.
@@ -61,70 +63,6 @@ pub const NAME_CHARS: (usize, usize) = (3, 20);
 pub const LEADERBOARD_SIZE: i64 = 50;
 /// A leaderboard lists only ratings with a deviation under this.
 pub const LEADERBOARD_MAX_RD: f64 = 110.0;
-
-/// Why an account request was refused: `{"error": {code, message}}` with the status below.
-#[derive(Debug, thiserror::Error)]
-pub enum AccountError {
-    /// `400 invalid_name`.
-    #[error("{0}")]
-    InvalidName(String),
-    /// `400 weak_password` (too short, or the name) or over-long.
-    #[error("{0}")]
-    BadPassword(String),
-    /// `409 name_taken`.
-    #[error("the name `{0}` is taken (names are unique without regard to case)")]
-    NameTaken(String),
-    /// `401 wrong_credentials`: the same for an unknown name and a wrong password.
-    #[error("wrong name or password")]
-    WrongCredentials,
-    /// `429 too_many_attempts`.
-    #[error("too many sign-in attempts {0}; wait {1} s and try again")]
-    TooManyAttempts(&'static str, u64),
-    /// `401 not_signed_in`.
-    #[error("sign in first (no valid session cookie)")]
-    NotSignedIn,
-    /// `403 csrf`.
-    #[error(
-        "this request is made with a session cookie but without its CSRF token: repeat the token \
-         of GET /api/session in the X-CSRF-Token header"
-    )]
-    Csrf,
-    /// Any refusal of the rest of the API (its own code).
-    #[error("{0}")]
-    Refused(#[from] Refusal),
-}
-
-impl AccountError {
-    /// The error's code and HTTP status.
-    pub fn code_and_status(&self) -> (&'static str, u16) {
-        match self {
-            AccountError::InvalidName(_) => ("invalid_name", 400),
-            AccountError::BadPassword(_) => ("weak_password", 400),
-            AccountError::NameTaken(_) => ("name_taken", 409),
-            AccountError::WrongCredentials => ("wrong_credentials", 401),
-            AccountError::TooManyAttempts(..) => ("too_many_attempts", 429),
-            AccountError::NotSignedIn => ("not_signed_in", 401),
-            AccountError::Csrf => ("csrf", 403),
-            AccountError::Refused(r) => (r.code(), r.http_status()),
-        }
-    }
-}
-
-impl IntoResponse for AccountError {
-    fn into_response(self) -> Response {
-        if let AccountError::Refused(r) = self {
-            return r.into_response();
-        }
-        let (code, status) = self.code_and_status();
-        let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
-        let body = axum::Json(crate::wire::api::ApiError::new(code, self.to_string()));
-        if let AccountError::TooManyAttempts(_, wait) = self {
-            let wait = HeaderValue::from(wait.max(1));
-            return (status, [(header::RETRY_AFTER, wait)], body).into_response();
-        }
-        (status, body).into_response()
-    }
-}
 
 fn storage(e: impl std::fmt::Display) -> AccountError {
     tracing::error!(error = %e, "storage error in an account request");
@@ -207,13 +145,6 @@ async fn dummy_hash() -> String {
     }
     let h = hash_password(new_token()).await.unwrap_or_default();
     DUMMY.get_or_init(|| h).clone()
-}
-
-/// An account: its opaque id and its name (as written at sign-up).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Account {
-    pub id: String,
-    pub name: String,
 }
 
 /// A valid session.
@@ -677,51 +608,7 @@ impl Accounts {
         .map_err(storage)
     }
 
-    /// The seats of game `game_id` that `account_id` holds.
-    pub async fn seats_held(&self, game_id: &str, account_id: &str) -> Result<Vec<u8>, Refusal> {
-        let sql = "SELECT seat FROM game_seats WHERE game_id = $1 AND account_id = $2";
-        let seats: Vec<i64> = on_pool!(&self.db, p => {
-            match sqlx::query(sql).bind(game_id).bind(account_id).fetch_all(p).await {
-                Ok(rows) => rows.iter().map(|r| r.try_get(0)).collect(),
-                Err(e) => Err(e),
-            }
-        })
-        .map_err(|e| {
-            tracing::error!(error = %e, "storage error reading seat bindings");
-            Refusal::Unavailable("storage is unavailable; try again later".into())
-        })?;
-        Ok(seats.into_iter().map(|s| s as u8).collect())
-    }
-
-    /// The account's rating in game kind `game` (`None` before its first rated game of it).
-    pub async fn rating(&self, account_id: &str, game: &str) -> Result<Option<f64>, Refusal> {
-        let sql = "SELECT rating FROM ratings WHERE account_id = $1 AND game = $2";
-        on_pool!(&self.db, p => {
-            sqlx::query_scalar::<_, f64>(sql).bind(account_id).bind(game).fetch_optional(p).await
-        })
-        .map_err(|e| {
-            tracing::error!(error = %e, "storage error reading a rating");
-            Refusal::Unavailable("storage is unavailable; try again later".into())
-        })
-    }
-
-    /// The account that holds `seat` of `game_id`, if any.
-    pub async fn seat_holder(&self, game_id: &str, seat: u8) -> Result<Option<String>, Refusal> {
-        let sql = "SELECT account_id FROM game_seats WHERE game_id = $1 AND seat = $2";
-        on_pool!(&self.db, p => {
-            match sqlx::query(sql).bind(game_id).bind(i64::from(seat)).fetch_optional(p).await {
-                Ok(Some(r)) => r.try_get(0).map(Some),
-                Ok(None) => Ok(None),
-                Err(e) => Err(e),
-            }
-        })
-        .map_err(|e| {
-            tracing::error!(error = %e, "storage error reading seat bindings");
-            Refusal::Unavailable("storage is unavailable; try again later".into())
-        })
-    }
-
-    /// Binds an anonymous seat (its token already checked) to an account.
+    /// Binds an anonymous seat (its token already checked) to the signed-in account.
     pub async fn claim(
         &self,
         game_id: &str,
@@ -729,35 +616,7 @@ impl Accounts {
         account_id: &str,
         token: &str,
     ) -> Result<(), AccountError> {
-        let sql = "INSERT INTO game_seats (game_id, seat, account_id, token) VALUES ($1, $2, $3, $4) \
-                   ON CONFLICT (game_id, seat) DO UPDATE SET token = excluded.token \
-                   WHERE game_seats.account_id = excluded.account_id";
-        on_pool!(&self.db, p => sqlx::query(sql).bind(game_id).bind(i64::from(seat))
-            .bind(account_id).bind(token).execute(p).await.map(|_| ()))
-        .map_err(storage)?;
-        match self.seat_holder(game_id, seat).await? {
-            Some(holder) if holder == account_id => Ok(()),
-            _ => Err(AccountError::Refused(Refusal::Conflict(format!(
-                "seat {seat} of game {game_id} is held by another account"
-            )))),
-        }
-    }
-
-    /// Every seat `account_id` holds in a game that is not an imported record: `(game id, seat)`.
-    pub async fn seats_to_rekey(
-        &self,
-        account_id: &str,
-    ) -> Result<Vec<(String, u8)>, AccountError> {
-        let sql = "SELECT gs.game_id, gs.seat FROM game_seats gs JOIN games g ON g.id = gs.game_id \
-                   WHERE gs.account_id = $1 AND g.status <> 'imported' ORDER BY gs.game_id, gs.seat";
-        on_pool!(&self.db, p => {
-            match sqlx::query(sql).bind(account_id).fetch_all(p).await {
-                Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get::<i64, _>(1)? as u8)))
-                    .collect::<Result<Vec<_>, sqlx::Error>>(),
-                Err(e) => Err(e),
-            }
-        })
-        .map_err(storage)
+        self.db.claim(game_id, seat, account_id, token).await
     }
 
     /// An account's seats, newest games first (`(game id, game kind, status, seat, token, result)`).
@@ -949,68 +808,6 @@ impl Accounts {
             })
             .collect())
     }
-
-    /// What the lobby shows of each seat of game `game_id` (`seats` seats): the account holding it,
-    /// `{"name", "rating", "rd"}` (rating and RD in the game's kind, `null` before the account's first
-    /// rated game of it), or `None` for a seat no account holds.
-    pub async fn lobby_players(
-        &self,
-        game_id: &str,
-        seats: usize,
-    ) -> Result<Vec<Option<LobbyPlayer>>, AccountError> {
-        let mut out = vec![None; seats];
-        for p in self.players(&[game_id.to_string()]).await? {
-            if let Some(slot) = out.get_mut(p.seat as usize) {
-                *slot = Some(LobbyPlayer {
-                    name: p.name,
-                    rating: p.rating,
-                    rd: p.rd,
-                });
-            }
-        }
-        Ok(out)
-    }
-
-    /// The unfinished games (other than `game_id`) with a seat held by an account that holds a seat
-    /// of `game_id`: those whose lobby lines show a rating that the end of `game_id` changed.
-    pub async fn games_of_players(&self, game_id: &str) -> Result<Vec<String>, AccountError> {
-        let sql = "SELECT DISTINCT other.game_id FROM game_seats mine \
-                   JOIN game_seats other ON other.account_id = mine.account_id \
-                   JOIN games g ON g.id = other.game_id \
-                   WHERE mine.game_id = $1 AND other.game_id <> $1 AND g.status IN ('waiting', 'running')";
-        on_pool!(&self.db, p => sqlx::query_scalar::<_, String>(sql).bind(game_id).fetch_all(p).await)
-            .map_err(storage)
-    }
-
-    /// The players of the given games' seats: `(game id, seat, name, rating and RD in that game's
-    /// kind if rated)`.
-    pub async fn players(&self, game_ids: &[String]) -> Result<Vec<SeatPlayer>, AccountError> {
-        let mut out = Vec::new();
-        for chunk in game_ids.chunks(200) {
-            let head = "SELECT gs.game_id, gs.seat, a.name, r.rating, r.rd FROM game_seats gs \
-                 JOIN accounts a ON a.id = gs.account_id JOIN games g ON g.id = gs.game_id \
-                 LEFT JOIN ratings r ON r.account_id = gs.account_id AND r.game = g.game \
-                 WHERE gs.game_id IN (";
-            let rows: Vec<SeatPlayer> = on_pool!(&self.db, p => {
-                let mut q = sqlx::QueryBuilder::new(head);
-                let mut sep = q.separated(", ");
-                for id in chunk {
-                    sep.push_bind(id.as_str());
-                }
-                q.push(")");
-                match q.build().fetch_all(p).await {
-                    Ok(rows) => rows.iter().map(|r| Ok(SeatPlayer {
-                        game_id: r.try_get(0)?, seat: r.try_get::<i64, _>(1)? as u8, name: r.try_get(2)?,
-                        rating: r.try_get(3)?, rd: r.try_get(4)?,
-                    })).collect::<Result<Vec<_>, sqlx::Error>>(),
-                    Err(e) => Err(e),
-                }
-            })
-            .map_err(storage)?;
-            out.extend(rows);
-        }
-        Ok(out)
-    }
 }
 
 /// One seat an account holds.
@@ -1023,16 +820,6 @@ pub struct SeatRow {
     pub token: String,
     pub result: Option<String>,
     pub updated_at: i64,
-}
-
-/// The account at one seat of a game, with its rating in that game's kind.
-#[derive(Debug, Clone)]
-pub struct SeatPlayer {
-    pub game_id: String,
-    pub seat: u8,
-    pub name: String,
-    pub rating: Option<f64>,
-    pub rd: Option<f64>,
 }
 
 #[cfg(test)]

@@ -54,8 +54,10 @@ use tabula_core::dynamic::DynState;
 use tabula_core::record::JsonRecord;
 use tokio::sync::{Notify, Semaphore, broadcast};
 
-use crate::domain::model::{Refusal, Status};
-use crate::services::rooms::{Shared, now_ms};
+use crate::base::error::Refusal;
+use crate::base::time::now_ms;
+use crate::domain::model::Status;
+use crate::services::rooms::Shared;
 use crate::wire::game::{AnalysisStatus, SocketMsg};
 
 /// The engine behind analyses and hints (the binary passes the AI crate's).

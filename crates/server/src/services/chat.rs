@@ -47,9 +47,11 @@ use sqlx::Row;
 use tabula_core::{Observer, Seat};
 use tokio::sync::{Mutex, broadcast};
 
-use crate::domain::model::{Refusal, Status};
-use crate::services::accounts::AccountError;
-use crate::services::rooms::{Room, Shared, now_ms};
+use crate::base::error::AccountError;
+use crate::base::error::Refusal;
+use crate::base::time::now_ms;
+use crate::domain::model::Status;
+use crate::services::rooms::{Room, Shared};
 use crate::storage::db::{Db, on_pool};
 use crate::transport::http::{ApiPath, parse_body};
 
@@ -538,7 +540,7 @@ async fn send(
             let status = room.inner.lock().await.core.status;
             if !finished(status)
                 && !shared
-                    .accounts
+                    .db
                     .seats_held(&room.id, &session.account.id)
                     .await?
                     .is_empty()

@@ -25,7 +25,8 @@ use tabula_core::Seat;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::domain::model::{Refusal, Status};
+use crate::base::error::Refusal;
+use crate::domain::model::Status;
 use crate::services::rooms::Shared;
 use crate::wire::api::ApiError;
 

@@ -654,8 +654,8 @@ impl Db {
                 let result = write_all!(
                     conn,
                     Fence::None,
-                    crate::domain::ratings::bind_seats_sqlite,
-                    crate::domain::ratings::record_end_sqlite
+                    crate::storage::ratings::bind_seats_sqlite,
+                    crate::storage::ratings::record_end_sqlite
                 )
                 .await;
                 if result.is_err() {
@@ -681,8 +681,8 @@ impl Db {
                 let result = write_all!(
                     conn,
                     fence,
-                    crate::domain::ratings::bind_seats_pg,
-                    crate::domain::ratings::record_end_pg
+                    crate::storage::ratings::bind_seats_pg,
+                    crate::storage::ratings::record_end_pg
                 )
                 .await;
                 if result.is_err() {

@@ -15,8 +15,10 @@ use tabula_core::Seat;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::domain::model::{Refusal, Status};
-use crate::services::accounts::{AccountError, Accounts};
+use crate::base::error::AccountError;
+use crate::base::error::Refusal;
+use crate::domain::model::Status;
+use crate::services::accounts::Accounts;
 use crate::transport::http::{ApiPath, AppState, parse_body};
 use crate::wire::api::{
     ApiError, Claim, Claimed, Credentials, Deleted, Deletion, Leaderboard, MyGame, MyGames,

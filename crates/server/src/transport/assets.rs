@@ -35,7 +35,7 @@ fn content_type(path: &str) -> &'static str {
 pub async fn serve_asset(uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
     if path == "api" || path.starts_with("api/") {
-        return crate::domain::model::Refusal::NotFound(
+        return crate::base::error::Refusal::NotFound(
             "no such API endpoint; see /api/openapi.json".into(),
         )
         .into_response();

@@ -11,7 +11,7 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -25,9 +25,11 @@ use tabula_core::{Observer, Seat};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::domain::model::{Refusal, SeatKind, Status};
-use crate::services::accounts::AccountError;
-use crate::services::rooms::{ActionInput, CreateGame, Room, SeatOp, Shared, now_ms};
+use crate::base::error::AccountError;
+use crate::base::error::Refusal;
+use crate::base::time::now_ms;
+use crate::domain::model::{SeatKind, Status};
+use crate::services::rooms::{ActionInput, CreateGame, Room, SeatOp, Shared};
 use crate::wire::api::{
     ActionRequest, ApiError, Catalog, CatalogGame, Committed, Created, CreatedSeat, GameOption,
     ImportRequest, Imported, JoinRequest, Joined, Lobby, Preview, PreviewRequest, Rematched,
@@ -98,6 +100,22 @@ impl IntoResponse for Refusal {
         if let Refusal::RateLimited(_) = self {
             // The budget refills continuously: a second is always enough for one more request.
             return (status, [(header::RETRY_AFTER, "1")], body).into_response();
+        }
+        (status, body).into_response()
+    }
+}
+
+impl IntoResponse for AccountError {
+    fn into_response(self) -> Response {
+        if let AccountError::Refused(r) = self {
+            return r.into_response();
+        }
+        let (code, status) = self.code_and_status();
+        let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
+        let body = axum::Json(ApiError::new(code, self.to_string()));
+        if let AccountError::TooManyAttempts(_, wait) = self {
+            let wait = HeaderValue::from(wait.max(1));
+            return (status, [(header::RETRY_AFTER, wait)], body).into_response();
         }
         (status, body).into_response()
     }
@@ -239,7 +257,6 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
 /// nosniff`, `Referrer-Policy: no-referrer` (a join link's token never leaves in a `Referer`), and,
 /// behind TLS (`--secure-cookies`), `Strict-Transport-Security`. A header a handler set is kept.
 async fn security_headers(State(https): State<bool>, mut res: Response) -> Response {
-    use axum::http::HeaderValue;
     let h = res.headers_mut();
     let mut set = |name: header::HeaderName, value: &'static str| {
         h.entry(name)

@@ -10,8 +10,10 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Room, RoomInner, Shared, detached, now_ms};
-use crate::domain::model::{EventData, Refusal, Status};
+use super::{Room, RoomInner, Shared, detached};
+use crate::base::error::Refusal;
+use crate::base::time::now_ms;
+use crate::domain::model::{EventData, Status};
 
 /// Running games' next clock deadlines (ms since the epoch), in time order.
 #[derive(Default)]

@@ -27,8 +27,10 @@ use tabula_core::Seat;
 
 use super::follow::Writer;
 use super::load::apply_logged;
-use super::{Described, Room, RoomInner, Shared, now_ms};
-use crate::domain::model::{Event, EventData, GameCore, Refusal, Status};
+use super::{Described, Room, RoomInner, Shared};
+use crate::base::error::Refusal;
+use crate::base::time::now_ms;
+use crate::domain::model::{Event, EventData, GameCore, Status};
 use crate::domain::ratings::{GameEnd, SeatBinding};
 use crate::storage::db::{WriteFailure, WriteRequest};
 

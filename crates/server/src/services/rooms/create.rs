@@ -12,12 +12,14 @@ use serde_json::{Value, json};
 use tabula_core::ToAct;
 
 use super::{Room, Shared, detached};
+use crate::base::error::Refusal;
+use crate::base::secret::hash_token;
+use crate::base::secret::new_token;
+use crate::domain::account::Account;
 use crate::domain::model::{
-    ClockSpec, EventData, GameConfig, GameCore, Refusal, SeatKind, hash_token, new_token,
-    results_outside_the_rules,
+    ClockSpec, EventData, GameConfig, GameCore, SeatKind, results_outside_the_rules,
 };
 use crate::domain::ratings::SeatBinding;
-use crate::services::accounts::Account;
 
 /// `POST /api/games`: a request to create a game. `seats` says who plays each seat; the creator holds
 /// `host_seats` (or `host_seat`), whose tokens the answer gives.

@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::{Room, RoomInner, Shared, detached};
-use crate::domain::model::{EventData, Refusal};
+use crate::base::error::Refusal;
+use crate::domain::model::EventData;
 use crate::domain::ratings::SeatBinding;
 use crate::storage::cluster::{HEARTBEAT, Owner, parse_payload};
 

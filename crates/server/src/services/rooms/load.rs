@@ -11,8 +11,10 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::clock::downtime_note;
-use super::{Described, Room, Shared, now_ms};
-use crate::domain::model::{Event, EventData, GameCore, Refusal, Status};
+use super::{Described, Room, Shared};
+use crate::base::error::Refusal;
+use crate::base::time::now_ms;
+use crate::domain::model::{Event, EventData, GameCore, Status};
 
 impl Shared {
     /// The room of game `id`, loading it from the log if needed.
@@ -42,7 +44,7 @@ impl Shared {
             // The lobby names the accounts holding the seats of the games it lists.
             let listed = matches!(inner.core.status, Status::Waiting | Status::Running);
             if listed && inner.core.config.public {
-                match self.accounts.lobby_players(id, inner.core.seats()).await {
+                match self.db.lobby_players(id, inner.core.seats()).await {
                     Ok(players) => {
                         *room.players.lock().unwrap_or_else(|e| e.into_inner()) = players
                     }

@@ -13,7 +13,8 @@ use std::sync::Arc;
 
 use tabula_core::Seat;
 
-use super::{Room, RoomInner, Shared, detached, now_ms};
+use super::{Room, RoomInner, Shared, detached};
+use crate::base::time::now_ms;
 use crate::domain::model::{EventData, Status};
 use crate::wire::api::{LobbyGame, LobbySeat};
 
@@ -139,11 +140,7 @@ impl Shared {
     /// seat was bound to an account or unbound, or a player's rating changed).
     pub async fn refresh_players(self: &Arc<Self>, room: &Arc<Room>) {
         let inner = room.inner.lock().await;
-        match self
-            .accounts
-            .lobby_players(&room.id, inner.core.seats())
-            .await
-        {
+        match self.db.lobby_players(&room.id, inner.core.seats()).await {
             Ok(players) => {
                 *room.players.lock().unwrap_or_else(|e| e.into_inner()) = players;
                 room.refresh_summary(&inner);
@@ -160,7 +157,7 @@ impl Shared {
     pub(super) fn ratings_changed(self: &Arc<Self>, id: &str) {
         let (shared, id) = (self.clone(), id.to_string());
         tokio::spawn(async move {
-            match shared.accounts.games_of_players(&id).await {
+            match shared.db.games_of_players(&id).await {
                 Ok(ids) => shared.refresh_players_of(&ids).await,
                 Err(e) => {
                     tracing::warn!(game_id = %id, error = %e, "the lobby cannot refresh ratings")

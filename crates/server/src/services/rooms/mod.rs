@@ -35,6 +35,7 @@ mod create;
 mod follow;
 mod load;
 mod lobby;
+pub mod rated;
 mod render;
 mod replay;
 mod seats;
@@ -42,13 +43,15 @@ mod seats;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use tabula_core::dynamic::{DynGame, DynState};
 use tabula_core::{Observer, Seat};
 use tokio::sync::{Mutex, Semaphore, broadcast};
 
-use crate::domain::model::{Event, EventData, GameCore, Refusal, Seen, Status};
+use crate::base::error::Refusal;
+use crate::base::time::now_ms;
+use crate::domain::model::{Event, EventData, GameCore, Seen, Status};
 use crate::services::accounts::Accounts;
 use crate::storage::db::{Db, Faults, Writer};
 use crate::{BotFn, Limits};
@@ -62,14 +65,6 @@ pub use seats::{ActionInput, SeatOp};
 
 use clock::Deadlines;
 use lobby::LobbyIndex;
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
 
 /// How each observer (seats in order, then the spectator) sees one event (`None` for events that are
 /// not actions): its notation and cells, `None` for an observer the action is hidden from.

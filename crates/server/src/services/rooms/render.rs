@@ -15,7 +15,8 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use tabula_core::{Observer, Seat};
 
-use super::{Room, RoomInner, now_ms, observer_index};
+use super::{Room, RoomInner, observer_index};
+use crate::base::time::now_ms;
 use crate::domain::model::{Event, EventData, GameCore, Seen, Status, observers};
 use crate::wire::game::{
     EventBody, GameCommon, GameEvent, GameMessage, MessageKind, Offer, RematchLink, SeatInfo,

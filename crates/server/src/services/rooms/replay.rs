@@ -14,7 +14,8 @@ use tabula_core::dynamic::DynState;
 use tabula_core::{Actor, Observer};
 
 use super::Room;
-use crate::domain::model::{Refusal, Seen};
+use crate::base::error::Refusal;
+use crate::domain::model::Seen;
 
 /// Actions between two replay checkpoints at first: a position is rebuilt with at most this many
 /// actions, until a game is longer than [`MAX_CHECKPOINTS`] times it.

@@ -11,9 +11,12 @@ use serde_json::Value;
 use tabula_core::{Actor, Seat};
 
 use super::{CreateGame, Room, Shared, detached};
-use crate::domain::model::{EventData, Refusal, SeatKind, Status, hash_token, new_token};
+use crate::base::error::Refusal;
+use crate::base::secret::hash_token;
+use crate::base::secret::new_token;
+use crate::domain::account::Account;
+use crate::domain::model::{EventData, SeatKind, Status};
 use crate::domain::ratings::SeatBinding;
-use crate::services::accounts::Account;
 
 /// What a seat may do (besides playing actions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,10 +151,10 @@ impl Shared {
         rebind: bool,
     ) -> Result<usize, Refusal> {
         let seats = self
-            .accounts
+            .db
             .seats_to_rekey(account_id)
             .await
-            .map_err(crate::domain::ratings::as_refusal)?;
+            .map_err(crate::services::rooms::rated::as_refusal)?;
         let mut replaced = 0;
         for (game_id, seat) in seats {
             let room = self.room(&game_id).await?;
@@ -234,8 +237,8 @@ impl Shared {
         self.refresh_for_change(room, &mut inner).await?;
         inner.core.check_seat(seat)?;
         if inner.core.config.rated && !inner.core.joined[seat as usize] {
-            crate::domain::ratings::check_rated_join(
-                &self.accounts,
+            crate::services::rooms::rated::check_rated_join(
+                &self.db,
                 &room.id,
                 &inner.core.config,
                 by.as_ref(),
@@ -256,10 +259,10 @@ impl Shared {
                 inner.core.check_token(seat, t)?;
                 if inner.core.joined[seat as usize] {
                     if let Some(a) = &by {
-                        self.accounts
+                        self.db
                             .claim(&room.id, seat, &a.id, t)
                             .await
-                            .map_err(crate::domain::ratings::as_refusal)?;
+                            .map_err(crate::services::rooms::rated::as_refusal)?;
                     }
                     return Ok(Some(t.to_string()));
                 }
