@@ -285,6 +285,11 @@ pub struct Clock {
 }
 
 impl Clock {
+    /// How many seats the clock times.
+    pub fn seats(&self) -> usize {
+        self.owing_since.len()
+    }
+
     fn new(spec: ClockSpec, seats: usize) -> Clock {
         let initial = match spec {
             ClockSpec::Fischer { initial_ms, .. } => initial_ms as i64,
@@ -380,19 +385,6 @@ impl Clock {
             .filter(|&i| self.running(i))
             .map(|i| now + self.remaining(i, now).max(0))
             .min()
-    }
-
-    /// The clock as clients see it at `now`: its kind and numbers, and each seat's time.
-    pub fn state(&self, now: i64) -> crate::wire::game::ClockState {
-        crate::wire::game::ClockState {
-            spec: self.spec,
-            seats: (0..self.owing_since.len())
-                .map(|i| crate::wire::game::ClockSeat {
-                    remaining_ms: self.remaining(i, now).max(0),
-                    running: self.running(i),
-                })
-                .collect(),
-        }
     }
 }
 

@@ -611,7 +611,7 @@ struct HintReq {
 #[utoipa::path(post, path = "/api/lessons/{game}/{n}/hint", tag = "lessons",
     summary = "The engine's preferred action for the lesson's player after the given actions",
     params(("game" = String, Path, description = "A game kind's id"), ("n" = usize, Path, description = "The lesson's number, from 1")),
-    request_body(content = crate::services::lessons::PlayReq, description = "The player's actions so far, as for the lesson"),
+    request_body(content = crate::wire::api::PlayReq, description = "The player's actions so far, as for the lesson"),
     responses((status = 200, description = "`{seat, action, notation, cells, estimate}`", body = Object),
         (status = 400, description = "Bad JSON or a malformed action", body = ApiError),
         (status = 404, description = "No such game kind or lesson", body = ApiError),

@@ -20,7 +20,6 @@ use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{Path, State};
 use axum::response::IntoResponse as _;
-use serde::{Deserialize, Serialize};
 use tabula_core::Seat;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -29,6 +28,7 @@ use crate::base::error::Refusal;
 use crate::domain::model::Status;
 use crate::services::rooms::Shared;
 use crate::wire::api::ApiError;
+use crate::wire::api::{ExplainReq, Explanation};
 
 /// The most cells one question names.
 pub const MAX_CELLS: usize = 8;
@@ -40,24 +40,6 @@ pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> OpenApiR
     OpenApiRouter::new()
         .routes(routes!(explain))
         .with_state(shared)
-}
-
-/// `POST /api/games/{id}/explain`: the asking seat, its token and the cells it clicked, in order.
-#[derive(Deserialize, utoipa::ToSchema, ts_rs::TS)]
-#[serde(deny_unknown_fields)]
-#[ts(export_to = "server/")]
-pub struct ExplainReq {
-    pub seat: u8,
-    pub token: String,
-    pub cells: Vec<String>,
-}
-
-/// The answer: the engine's reason, or `null` when the cells do lead to a legal action or the game
-/// has nothing to say.
-#[derive(Serialize, Deserialize, utoipa::ToSchema, ts_rs::TS)]
-#[ts(export_to = "server/")]
-pub struct Explanation {
-    pub reason: Option<String>,
 }
 
 fn check_cells(cells: &[String]) -> Result<(), Refusal> {

@@ -43,6 +43,7 @@ use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{Path, State};
 
 use crate::base::error::Refusal;
+use crate::wire::api::{PlayReq, PlayerAction};
 use serde::{Deserialize, Serialize};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -248,21 +249,6 @@ pub enum LessonError {
     /// The request itself is malformed (too many actions, an action after the end).
     #[error("{0}")]
     BadRequest(String),
-}
-
-/// What one of the player's actions is: a JSON action (as listed) or one written in notation.
-#[derive(Debug, Clone, Deserialize, Serialize, ts_rs::TS, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-#[ts(export_to = "server/")]
-pub struct PlayerAction {
-    /// The action's JSON, as listed: its form is the game's own.
-    #[serde(default)]
-    #[ts(optional, type = "unknown")]
-    pub action: Option<Value>,
-    /// The action in the game's notation.
-    #[serde(default)]
-    #[ts(optional)]
-    pub notation: Option<String>,
 }
 
 /// A lesson's position and the player's seat in it.
@@ -752,17 +738,6 @@ async fn list_game(
         count: file.lessons.len(),
         lessons: summary(file),
     }))
-}
-
-/// The body of `POST /api/lessons/{game}/{n}`.
-#[derive(Debug, Default, Deserialize, ts_rs::TS, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-#[ts(export_to = "server/")]
-pub struct PlayReq {
-    /// The player's actions since the lesson's position, in order (absent: none).
-    #[serde(default)]
-    #[ts(as = "Option<Vec<PlayerAction>>", optional)]
-    pub actions: Vec<PlayerAction>,
 }
 
 /// The position of lesson `n` of `game` after the player's actions in `body` (the body of `POST

@@ -29,7 +29,8 @@ use crate::base::error::AccountError;
 use crate::base::error::Refusal;
 use crate::base::time::now_ms;
 use crate::domain::model::{SeatKind, Status};
-use crate::services::rooms::{ActionInput, CreateGame, Room, SeatOp, Shared};
+use crate::services::rooms::{ActionInput, Room, SeatOp, Shared};
+use crate::wire::api::CreateGame;
 use crate::wire::api::{
     ActionRequest, ApiError, Catalog, CatalogGame, Committed, Created, CreatedSeat, GameOption,
     ImportRequest, Imported, JoinRequest, Joined, Lobby, Preview, PreviewRequest, Rematched,

@@ -26,7 +26,7 @@ pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
     Catalog::export_all(cfg)?;
     PreviewRequest::export_all(cfg)?;
     Preview::export_all(cfg)?;
-    crate::services::rooms::CreateGame::export_all(cfg)?;
+    crate::wire::api::CreateGame::export_all(cfg)?;
     Created::export_all(cfg)?;
     JoinRequest::export_all(cfg)?;
     Joined::export_all(cfg)?;
@@ -51,11 +51,11 @@ pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
     Claimed::export_all(cfg)?;
     Lobby::export_all(cfg)?;
     Position::export_all(cfg)?;
-    crate::services::explain::ExplainReq::export_all(cfg)?;
-    crate::services::explain::Explanation::export_all(cfg)?;
+    crate::wire::api::ExplainReq::export_all(cfg)?;
+    crate::wire::api::Explanation::export_all(cfg)?;
     LessonsIndex::export_all(cfg)?;
     LessonState::export_all(cfg)?;
-    crate::services::lessons::PlayReq::export_all(cfg)?;
+    crate::wire::api::PlayReq::export_all(cfg)?;
     ChatSend::export_all(cfg)?;
     ChatSent::export_all(cfg)?;
     ChatHistory::export_all(cfg)?;
@@ -793,4 +793,93 @@ pub enum AnalysisAnswer {
         /// Why, in words.
         error: String,
     },
+}
+
+/// `POST /api/games`: a request to create a game. `seats` says who plays each seat; the creator holds
+/// `host_seats` (or `host_seat`), whose tokens the answer gives.
+#[derive(Debug, Clone, serde::Deserialize, ts_rs::TS, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct CreateGame {
+    /// The game kind (an id of `GET /api/catalog`).
+    pub game: String,
+    /// The options (absent: the defaults).
+    #[serde(default)]
+    #[ts(optional)]
+    pub options: Option<Value>,
+    pub seats: Vec<SeatKind>,
+    /// The seats the creator holds (absent: none, e.g. an AI match).
+    #[serde(default)]
+    #[ts(as = "Option<Vec<u8>>", optional)]
+    pub host_seats: Vec<u8>,
+    /// One host seat (the same as `host_seats: [seat]`).
+    #[serde(default)]
+    #[ts(optional)]
+    pub host_seat: Option<u8>,
+    /// A clock (absent: none).
+    #[serde(default)]
+    #[ts(optional)]
+    pub clock: Option<ClockSpec>,
+    /// Listed in the lobby (absent: yes).
+    #[serde(default)]
+    #[ts(optional)]
+    pub public: Option<bool>,
+    /// Refused when given: a live game's seed is drawn by the server (see [`draw_seed`]). The field
+    /// exists so that a client that sends one is told why.
+    #[serde(default)]
+    #[ts(optional)]
+    pub seed: Option<Value>,
+    /// A rated game (see [`crate::domain::ratings`]): only for a signed-in creator holding one seat, with no
+    /// AI seat; every other seat is joined by a signed-in player.
+    #[serde(default)]
+    #[ts(optional)]
+    pub rated: Option<bool>,
+    /// A rated seek's range of ratings for the players who join.
+    #[serde(default)]
+    #[ts(optional)]
+    pub rating_range: Option<crate::domain::ratings::RatingRange>,
+}
+
+/// `POST /api/games/{id}/explain`: the asking seat, its token and the cells it clicked, in order.
+#[derive(Deserialize, utoipa::ToSchema, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct ExplainReq {
+    pub seat: u8,
+    pub token: String,
+    pub cells: Vec<String>,
+}
+
+/// The answer: the engine's reason, or `null` when the cells do lead to a legal action or the game
+/// has nothing to say.
+#[derive(Serialize, Deserialize, utoipa::ToSchema, ts_rs::TS)]
+#[ts(export_to = "server/")]
+pub struct Explanation {
+    pub reason: Option<String>,
+}
+
+/// What one of the player's actions is: a JSON action (as listed) or one written in notation.
+#[derive(Debug, Clone, Deserialize, Serialize, ts_rs::TS, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct PlayerAction {
+    /// The action's JSON, as listed: its form is the game's own.
+    #[serde(default)]
+    #[ts(optional, type = "unknown")]
+    pub action: Option<Value>,
+    /// The action in the game's notation.
+    #[serde(default)]
+    #[ts(optional)]
+    pub notation: Option<String>,
+}
+
+/// The body of `POST /api/lessons/{game}/{n}`.
+#[derive(Debug, Default, Deserialize, ts_rs::TS, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct PlayReq {
+    /// The player's actions since the lesson's position, in order (absent: none).
+    #[serde(default)]
+    #[ts(as = "Option<Vec<PlayerAction>>", optional)]
+    pub actions: Vec<PlayerAction>,
 }

@@ -15,7 +15,7 @@ use tabula_core::wire::{Config, ExportError, TS};
 use tabula_core::{Actor, Observer, Outcome, ToAct};
 use utoipa::ToSchema;
 
-use crate::domain::model::{ClockSpec, SeatKind, Status};
+use crate::domain::model::{Clock, ClockSpec, SeatKind, Status};
 
 /// Exports this module's wire types under `server/`.
 pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
@@ -434,4 +434,19 @@ pub enum ClientOp {
         #[ts(optional)]
         id: Option<i64>,
     },
+}
+
+impl ClockState {
+    /// `clock` as clients see it at `now`: its kind and numbers, and each seat's time.
+    pub fn of(clock: &Clock, now: i64) -> ClockState {
+        ClockState {
+            spec: clock.spec,
+            seats: (0..clock.seats())
+                .map(|i| ClockSeat {
+                    remaining_ms: clock.remaining(i, now).max(0),
+                    running: clock.running(i),
+                })
+                .collect(),
+        }
+    }
 }

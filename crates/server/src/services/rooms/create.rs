@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use tabula_core::ToAct;
 
 use super::{Room, Shared, detached};
@@ -16,55 +16,9 @@ use crate::base::error::Refusal;
 use crate::base::secret::hash_token;
 use crate::base::secret::new_token;
 use crate::domain::account::Account;
-use crate::domain::model::{
-    ClockSpec, EventData, GameConfig, GameCore, SeatKind, results_outside_the_rules,
-};
+use crate::domain::model::{EventData, GameConfig, GameCore, SeatKind, results_outside_the_rules};
 use crate::domain::ratings::SeatBinding;
-
-/// `POST /api/games`: a request to create a game. `seats` says who plays each seat; the creator holds
-/// `host_seats` (or `host_seat`), whose tokens the answer gives.
-#[derive(Debug, Clone, serde::Deserialize, ts_rs::TS, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-#[ts(export_to = "server/")]
-pub struct CreateGame {
-    /// The game kind (an id of `GET /api/catalog`).
-    pub game: String,
-    /// The options (absent: the defaults).
-    #[serde(default)]
-    #[ts(optional)]
-    pub options: Option<Value>,
-    pub seats: Vec<SeatKind>,
-    /// The seats the creator holds (absent: none, e.g. an AI match).
-    #[serde(default)]
-    #[ts(as = "Option<Vec<u8>>", optional)]
-    pub host_seats: Vec<u8>,
-    /// One host seat (the same as `host_seats: [seat]`).
-    #[serde(default)]
-    #[ts(optional)]
-    pub host_seat: Option<u8>,
-    /// A clock (absent: none).
-    #[serde(default)]
-    #[ts(optional)]
-    pub clock: Option<ClockSpec>,
-    /// Listed in the lobby (absent: yes).
-    #[serde(default)]
-    #[ts(optional)]
-    pub public: Option<bool>,
-    /// Refused when given: a live game's seed is drawn by the server (see [`draw_seed`]). The field
-    /// exists so that a client that sends one is told why.
-    #[serde(default)]
-    #[ts(optional)]
-    pub seed: Option<Value>,
-    /// A rated game (see [`crate::domain::ratings`]): only for a signed-in creator holding one seat, with no
-    /// AI seat; every other seat is joined by a signed-in player.
-    #[serde(default)]
-    #[ts(optional)]
-    pub rated: Option<bool>,
-    /// A rated seek's range of ratings for the players who join.
-    #[serde(default)]
-    #[ts(optional)]
-    pub rating_range: Option<crate::domain::ratings::RatingRange>,
-}
+use crate::wire::api::CreateGame;
 
 /// A fresh game seed from the operating system's randomness. Nobody can know it before the game is
 /// over (the players see only its commitment), so nobody can predict a deal or a die.

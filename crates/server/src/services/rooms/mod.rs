@@ -57,7 +57,7 @@ use crate::storage::db::{Db, Faults, Writer};
 use crate::{BotFn, Limits};
 
 pub use clock::downtime_note;
-pub use create::{CreateGame, draw_seed};
+pub use create::draw_seed;
 pub use follow::{Forwarded, NOT_OWNER};
 pub use render::Update;
 pub use replay::{Checkpoints, MAX_CHECKPOINTS, REPLAY_STRIDE};

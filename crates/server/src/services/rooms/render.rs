@@ -19,8 +19,8 @@ use super::{Room, RoomInner, observer_index};
 use crate::base::time::now_ms;
 use crate::domain::model::{Event, EventData, GameCore, Seen, Status, observers};
 use crate::wire::game::{
-    EventBody, GameCommon, GameEvent, GameMessage, MessageKind, Offer, RematchLink, SeatInfo,
-    SeatMay, SocketMsg,
+    ClockState, EventBody, GameCommon, GameEvent, GameMessage, MessageKind, Offer, RematchLink,
+    SeatInfo, SeatMay, SocketMsg,
 };
 
 /// One committed change, rendered once for every observer (seats in order, then the spectator).
@@ -57,7 +57,7 @@ impl Room {
             to_act: core.to_act(),
             draw_offer: core.draw.as_ref().map(|d| offer(d.by, &d.accepted)),
             takeback_offer: core.takeback.as_ref().map(|t| offer(t.by, &t.accepted)),
-            clock: core.clock.as_ref().map(|c| c.state(now)),
+            clock: core.clock.as_ref().map(|c| ClockState::of(c, now)),
             result: core.result.clone(),
             // Provably fair chance: the commitment from the first message on; the seed (a string,
             // exact in every JSON reader) only once the game is over.

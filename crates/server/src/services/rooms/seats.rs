@@ -10,13 +10,14 @@ use std::sync::Arc;
 use serde_json::Value;
 use tabula_core::{Actor, Seat};
 
-use super::{CreateGame, Room, Shared, detached};
+use super::{Room, Shared, detached};
 use crate::base::error::Refusal;
 use crate::base::secret::hash_token;
 use crate::base::secret::new_token;
 use crate::domain::account::Account;
 use crate::domain::model::{EventData, SeatKind, Status};
 use crate::domain::ratings::SeatBinding;
+use crate::wire::api::CreateGame;
 
 /// What a seat may do (besides playing actions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
