@@ -91,110 +91,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::Value;
-use tabula_core::Seat;
-use tabula_core::dynamic::{DynState, Registry};
+use tabula_core::dynamic::Registry;
 
 pub use domain::model::{ClockSpec, SeatKind};
 
-/// The AI hook: chooses an action (JSON) for `seat` in `state` at `level` (1–10) with `seed`.
-pub type BotFn = Arc<dyn Fn(&dyn DynState, Seat, u8, u64) -> Result<Value, String> + Send + Sync>;
-
-/// Size and rate limits.
-#[derive(Debug, Clone)]
-pub struct Limits {
-    /// Largest WebSocket message accepted (bytes).
-    pub ws_max_message: usize,
-    /// Largest HTTP body accepted (bytes), except record imports.
-    pub http_max_body: usize,
-    /// Largest record import (bytes).
-    pub import_max_body: usize,
-    /// Messages per second a WebSocket connection may send on average.
-    pub ws_rate_per_sec: f64,
-    /// Burst allowance of a WebSocket connection.
-    pub ws_burst: f64,
-    /// Refused (rate-limited) messages after which a connection is closed.
-    pub ws_max_refused: u32,
-    /// HTTP API requests per second per client IP on average (`/api/…`; a seat's own WebSocket
-    /// upgrade with its valid token is not counted).
-    pub http_rate_per_sec: f64,
-    /// Burst allowance per client IP.
-    pub http_burst: f64,
-    /// Threads that run AI seats at once.
-    pub ai_workers: usize,
-    /// The highest AI level (levels are `1..=ai_max_level`; the AI crate's scale).
-    pub ai_max_level: u8,
-    /// Origins (`https://example.org`) whose pages may open WebSockets, besides the server's own
-    /// (the scheme and `Host` of the request). A browser's upgrade from any other origin is refused
-    /// (`403`), so another site cannot play with a visitor's stored tokens; clients that send no
-    /// `Origin` (not browsers) are not affected.
-    pub ws_allowed_origins: Vec<String>,
-    /// Whether games with no human seat (AI against AI) may be created. Off on a public server: such
-    /// a game costs AI time that no player waits for.
-    pub allow_ai_only_games: bool,
-    /// Non-move events (draw and takeback offers, acceptances and declines) a seat may send in a burst.
-    pub seat_events_burst: u32,
-    /// How often a seat's budget of non-move events gains one back.
-    pub seat_events_period: Duration,
-    /// Time a client has to send a request's headers (also the longest wait for the next request
-    /// on a kept-alive connection).
-    pub header_read_timeout: Duration,
-    /// A connection (HTTP or WebSocket) on which no byte moved either way for this long is closed.
-    pub idle_timeout: Duration,
-    /// Open connections (HTTP and WebSocket) per client address; more are closed at once.
-    pub max_connections_per_ip: usize,
-    /// A game nobody holds (no socket, AI move or request) that has not changed for this
-    /// long leaves memory; it is loaded from the log again when asked for.
-    pub room_idle: Duration,
-    /// A waiting game whose seats have not all joined this long after its last event expires (ends
-    /// with no winner).
-    pub waiting_expiry: Duration,
-    /// Sign-in attempts allowed per account name and per client address.
-    pub login: services::accounts::LoginLimits,
-    /// Session cookies are marked `Secure` (the server is reached over TLS, e.g. behind a proxy).
-    pub secure_cookies: bool,
-    /// Reverse proxies (their addresses) whose `X-Forwarded-For` names the client: requests through
-    /// them are rate-limited per player, not per proxy, and their connections are not capped
-    /// ([`net`]).
-    pub trusted_proxies: Vec<std::net::IpAddr>,
-    /// In-game chat: message length, senders' rates, messages per game ([`chat`]).
-    pub chat: services::chat::ChatLimits,
-    /// The longest an HTTP request may take, from its headers to its answer, its body included: a
-    /// client sending a body slowly (or not at all) gets `408 request_timeout` and the connection is
-    /// closed. WebSocket sessions are not bounded by it (only their upgrade is).
-    pub request_deadline: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            ws_max_message: 16 * 1024,
-            http_max_body: 64 * 1024,
-            import_max_body: 4 * 1024 * 1024,
-            ws_rate_per_sec: 20.0,
-            ws_burst: 40.0,
-            ws_max_refused: 100,
-            http_rate_per_sec: 50.0,
-            http_burst: 200.0,
-            ai_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
-            ai_max_level: 5,
-            ws_allowed_origins: Vec::new(),
-            allow_ai_only_games: false,
-            seat_events_burst: 10,
-            seat_events_period: Duration::from_secs(30),
-            header_read_timeout: Duration::from_secs(10),
-            idle_timeout: Duration::from_secs(120),
-            max_connections_per_ip: 256,
-            room_idle: Duration::from_secs(300),
-            waiting_expiry: Duration::from_secs(7 * 86_400),
-            login: services::accounts::LoginLimits::default(),
-            secure_cookies: false,
-            trusted_proxies: Vec::new(),
-            chat: services::chat::ChatLimits::default(),
-            request_deadline: Duration::from_secs(30),
-        }
-    }
-}
+pub use services::limits::Limits;
+pub use services::rooms::ai::BotFn;
 
 /// Where the games are stored.
 #[derive(Debug, Clone)]
@@ -237,7 +139,7 @@ pub enum ServerError {
 /// A running server.
 pub struct RunningServer {
     addr: SocketAddr,
-    shared: Arc<services::rooms::Shared>,
+    shared: Arc<services::app::App>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<Result<(), std::io::Error>>,
 }
@@ -258,7 +160,7 @@ impl RunningServer {
     /// Expires the waiting games past [`Limits::waiting_expiry`] now (the server does it every
     /// minute); returns how many.
     pub async fn expire_waiting(&self) -> usize {
-        self.shared.expire_waiting().await
+        self.shared.rooms.expire_waiting().await
     }
     /// Storage faults to inject (for tests of failure handling).
     pub fn faults(&self) -> &storage::db::Faults {
@@ -300,14 +202,18 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         }
     }
     .map_err(ServerError::Database)?;
-    let shared = Arc::new(services::rooms::Shared::new(
+    let shared = Arc::new(services::app::App::new(
         config.registry,
         config.bot,
         db,
         config.limits,
         config.analyst,
     ));
-    let resumed = shared.resume_all().await.map_err(ServerError::Database)?;
+    let resumed = shared
+        .rooms
+        .resume_all()
+        .await
+        .map_err(ServerError::Database)?;
     tracing::info!("resumed {resumed} unfinished games");
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
@@ -315,11 +221,12 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     let addr = listener.local_addr()?;
     let app = transport::http::router(shared.clone());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(shared.clone().run_clocks());
+    tokio::spawn(shared.rooms.clone().run_clocks());
     if shared.db.node().is_some() {
         // A cluster node: renew and claim leases, and follow the other nodes' commits.
-        tokio::spawn(shared.clone().run_leases());
-        tokio::spawn(shared.clone().run_listener());
+        tokio::spawn(shared.rooms.clone().run_leases());
+        let app = shared.clone();
+        tokio::spawn(async move { app.run_listener().await });
     }
     let evictor = shared.clone();
     tokio::spawn(async move {
@@ -329,11 +236,9 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
         loop {
             tick.tick().await;
-            evictor.expire_waiting().await;
+            evictor.rooms.expire_waiting().await;
             evictor.evict_idle();
-            evictor.tidy_budgets();
-            evictor.accounts.tidy();
-            evictor.chat.tidy();
+            evictor.tidy();
         }
     });
     let conn_limits = transport::net::ConnLimits {

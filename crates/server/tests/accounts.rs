@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use common::*;
 use serde_json::{Value, json};
-use tabula_server::services::accounts::LoginLimits;
+use tabula_server::services::limits::LoginLimits;
 use tabula_server::{Limits, RunningServer, Storage};
 use tabula_tools::client::request_with_response_headers;
 

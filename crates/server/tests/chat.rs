@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::*;
 use serde_json::{Value, json};
-use tabula_server::services::chat::ChatLimits;
+use tabula_server::services::limits::ChatLimits;
 use tabula_server::wire::api::{ChatHistory, ChatSent};
 use tabula_server::{Limits, Storage};
 use tabula_tools::client::{WsClient, request_with_response_headers};

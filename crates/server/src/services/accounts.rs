@@ -44,6 +44,7 @@ use crate::base::secret::new_token;
 use crate::base::secret::same_secret;
 use crate::base::time::now_ms;
 pub use crate::domain::account::Account;
+use crate::services::limits::LoginLimits;
 use crate::storage::db::{Db, on_pool};
 use crate::wire::api::{
     LeaderboardRow, PlayingGame, Profile, ProfileRating, RatingPoint, RecentGame, Results,
@@ -153,35 +154,6 @@ pub struct Session {
     pub account: Account,
     pub csrf: String,
     token_hash: String,
-}
-
-/// Sign-in rate limits.
-#[derive(Debug, Clone, Copy)]
-pub struct LoginLimits {
-    /// Attempts for one name from one address in a burst, then one per `name_period`.
-    pub name_burst: u32,
-    pub name_period: Duration,
-    /// Failed attempts for one name from all addresses in a burst, then one per
-    /// `name_failures_period`; once they are spent the name is locked for the addresses that
-    /// failed on it (not for the others).
-    pub name_failures_burst: u32,
-    pub name_failures_period: Duration,
-    /// Attempts from one address in a burst, then one per `address_period`.
-    pub address_burst: u32,
-    pub address_period: Duration,
-}
-
-impl Default for LoginLimits {
-    fn default() -> LoginLimits {
-        LoginLimits {
-            name_burst: 5,
-            name_period: Duration::from_secs(60),
-            name_failures_burst: 20,
-            name_failures_period: Duration::from_secs(60),
-            address_burst: 20,
-            address_period: Duration::from_secs(10),
-        }
-    }
 }
 
 /// What is known of one name's failed sign-ins: until when it is locked (its failures spent), and

@@ -32,7 +32,7 @@
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, Instant};
 
@@ -47,17 +47,18 @@ use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::services::rooms::ai::LiveMoves;
 use crate::wire::api::{AnalysisAnswer, ApiError};
 use serde_json::Value;
 use tabula_core::Seat;
 use tabula_core::dynamic::DynState;
 use tabula_core::record::JsonRecord;
-use tokio::sync::{Notify, Semaphore, broadcast};
+use tokio::sync::{Semaphore, broadcast};
 
 use crate::base::error::Refusal;
 use crate::base::time::now_ms;
 use crate::domain::model::Status;
-use crate::services::rooms::Shared;
+use crate::services::app::App;
 use crate::wire::game::{AnalysisStatus, SocketMsg};
 
 /// The engine behind analyses and hints (the binary passes the AI crate's).
@@ -72,44 +73,6 @@ pub trait Analyst: Send + Sync {
     /// The preferred action of `seat` in `state`, from the seat's information only, as
     /// `{"seat", "action", "notation", "estimate"}`.
     fn hint(&self, state: &dyn DynState, seat: Seat, seed: u64) -> Result<Value, String>;
-}
-
-/// Live AI moves in progress (thinking or waiting for a worker); analyses wait while they occupy
-/// every AI worker.
-pub struct LiveMoves {
-    count: AtomicUsize,
-    /// The AI workers: an analysis waits while this many live moves are in progress.
-    workers: usize,
-    idle: Notify,
-}
-
-/// Held while a live AI move is queued or thinking.
-pub struct LiveMove(Arc<LiveMoves>);
-
-impl Drop for LiveMove {
-    fn drop(&mut self) {
-        if self.0.count.fetch_sub(1, Ordering::SeqCst) <= self.0.workers {
-            self.0.idle.notify_waiters();
-        }
-    }
-}
-
-impl LiveMoves {
-    /// Whether live AI moves occupy every worker (an analysis then waits).
-    fn saturated(&self) -> bool {
-        self.count.load(Ordering::SeqCst) >= self.workers
-    }
-
-    /// Waits until live AI moves leave a worker free.
-    async fn quiet(&self) {
-        loop {
-            let notified = self.idle.notified();
-            if !self.saturated() {
-                return;
-            }
-            notified.await;
-        }
-    }
 }
 
 /// Analyses queued (not yet running) in all, beyond which a new one is refused ("busy").
@@ -176,15 +139,15 @@ pub struct Analyses {
 
 impl Analyses {
     /// The analyses and hints of a server with `workers` AI workers.
-    pub fn new(analyst: Option<Arc<dyn Analyst>>, workers: usize) -> Analyses {
+    pub fn new(
+        analyst: Option<Arc<dyn Analyst>>,
+        live: Arc<LiveMoves>,
+        workers: usize,
+    ) -> Analyses {
         let workers = workers.max(1);
         Analyses {
             analyst,
-            live: Arc::new(LiveMoves {
-                count: AtomicUsize::new(0),
-                workers,
-                idle: Notify::new(),
-            }),
+            live,
             turn: tokio::sync::watch::Sender::new(0),
             next_ticket: std::sync::atomic::AtomicU64::new(0),
             hints: Arc::new(Semaphore::new(hint_share(workers))),
@@ -216,12 +179,6 @@ impl Analyses {
                 failed.remove(id);
             }
         }
-    }
-
-    /// Marks a live AI move as in progress until the guard is dropped.
-    pub fn live_move(&self) -> LiveMove {
-        self.live.count.fetch_add(1, Ordering::SeqCst);
-        LiveMove(self.live.clone())
     }
 
     /// The analysis messages of game `id`, for a socket watching it.
@@ -326,7 +283,7 @@ fn busy() -> Refusal {
 }
 
 /// The analysis and hint routes.
-pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> OpenApiRouter<S> {
+pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<App>) -> OpenApiRouter<S> {
     OpenApiRouter::new()
         .routes(routes!(start, get_analysis))
         .routes(routes!(hint))
@@ -354,11 +311,11 @@ fn done_json(stored: &str) -> Result<Response, Refusal> {
         (status = 404, description = "No such game", body = ApiError),
         (status = 503, description = "Storage is unavailable", body = ApiError)))]
 async fn get_analysis(
-    State(shared): State<Arc<Shared>>,
+    State(shared): State<Arc<App>>,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Response, Refusal> {
     let id = game_id(path)?;
-    let _room = shared.room(&id).await?;
+    let _room = shared.rooms.room(&id).await?;
     if let Some(progress) = shared.analyses.progress(&id) {
         let turn = *shared.analyses.turn.borrow();
         return Ok(progress.answer(turn).into_response());
@@ -391,12 +348,12 @@ async fn get_analysis(
         (status = 409, description = "The game is not over", body = ApiError),
         (status = 503, description = "No analyst, or storage is unavailable", body = ApiError)))]
 async fn start(
-    State(shared): State<Arc<Shared>>,
+    State(shared): State<Arc<App>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Response, Refusal> {
     let id = game_id(path)?;
-    let room = shared.room(&id).await?;
+    let room = shared.rooms.room(&id).await?;
     let record = {
         let inner = room.inner.lock().await;
         if !matches!(inner.core.status, Status::Over | Status::Imported) {
@@ -458,7 +415,7 @@ async fn start(
 }
 
 /// Passes the analyses' turn to the next ticket when dropped (its analysis ended, however).
-struct TurnPass(Arc<Shared>);
+struct TurnPass(Arc<App>);
 
 impl Drop for TurnPass {
     fn drop(&mut self) {
@@ -496,7 +453,7 @@ fn run_at_lowest_priority() {
 /// Runs one analysis to its end: waits for its turn, analyses on a thread of its own (yielding to live
 /// AI moves before each decision), stores the result and tells the game's sockets.
 async fn run(
-    shared: Arc<Shared>,
+    shared: Arc<App>,
     analyst: Arc<dyn Analyst>,
     id: String,
     record: JsonRecord,
@@ -619,7 +576,7 @@ struct HintReq {
         (status = 422, description = "An illegal action", body = ApiError),
         (status = 503, description = "No analyst", body = ApiError)))]
 async fn lesson_hint(
-    State(shared): State<Arc<Shared>>,
+    State(shared): State<Arc<App>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<(String, String)>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
@@ -645,7 +602,7 @@ async fn lesson_hint(
 /// ([`hint_share`]) and a worker free now (no AI seat waiting for one), and a client has at most
 /// [`MAX_HINTS_PER_CLIENT`] at once; otherwise it is refused at once (`429`, "busy, try again").
 async fn ask(
-    shared: &Shared,
+    shared: &App,
     client: IpAddr,
     analyst: Arc<dyn Analyst>,
     state: Box<dyn DynState>,
@@ -686,7 +643,7 @@ async fn ask(
         (status = 409, description = "No hint now (not running, not the seat's decision, not against the AI)", body = ApiError),
         (status = 503, description = "No analyst", body = ApiError)))]
 async fn hint(
-    State(shared): State<Arc<Shared>>,
+    State(shared): State<Arc<App>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
@@ -696,7 +653,7 @@ async fn hint(
         body.map_err(|e| Refusal::BadRequest(format!("cannot read the request body: {e}")))?;
     let req: HintReq = serde_json::from_slice(&bytes)
         .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
-    let room = shared.room(&id).await?;
+    let room = shared.rooms.room(&id).await?;
     let (state, seed) = {
         let inner = room.inner.lock().await;
         inner.core.check_token(req.seat, &req.token)?;

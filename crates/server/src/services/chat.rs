@@ -41,6 +41,7 @@ use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::services::limits::ChatLimits;
 use crate::wire::api::{ApiError, ChatHistory, ChatSend, ChatSent};
 use crate::wire::game::{ChatChannel, ChatMessage, SocketMsg};
 use sqlx::Row;
@@ -51,42 +52,10 @@ use crate::base::error::AccountError;
 use crate::base::error::Refusal;
 use crate::base::time::now_ms;
 use crate::domain::model::Status;
-use crate::services::rooms::{Room, Shared};
+use crate::services::app::App;
+use crate::services::rooms::Room;
 use crate::storage::db::{Db, on_pool};
 use crate::transport::http::{ApiPath, parse_body};
-
-/// The chat's limits.
-#[derive(Debug, Clone, Copy)]
-pub struct ChatLimits {
-    /// The longest message, in characters (Unicode scalar values) after trimming.
-    pub max_chars: usize,
-    /// Messages a sender may send in a row in one game…
-    pub burst: u32,
-    /// …then one more per this period.
-    pub period: Duration,
-    /// Messages one channel of a game takes in a row from all its senders together…
-    pub channel_burst: u32,
-    /// …then one more per this period.
-    pub channel_period: Duration,
-    /// The most messages one channel of a game keeps: storing one more deletes the oldest.
-    pub max_per_channel: u32,
-    /// Messages of each channel in a history (the latest ones).
-    pub history: u32,
-}
-
-impl Default for ChatLimits {
-    fn default() -> ChatLimits {
-        ChatLimits {
-            max_chars: 200,
-            burst: 5,
-            period: Duration::from_secs(3),
-            channel_burst: 20,
-            channel_period: Duration::from_secs(1),
-            max_per_channel: 500,
-            history: 100,
-        }
-    }
-}
 
 /// A channel's rules (the type is the wire's).
 impl ChatChannel {
@@ -483,7 +452,7 @@ fn storage(game_id: &str, channel: ChatChannel) -> impl Fn(sqlx::Error) -> Refus
 }
 
 /// The chat routes.
-pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> OpenApiRouter<S> {
+pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<App>) -> OpenApiRouter<S> {
     OpenApiRouter::new()
         .routes(routes!(send, read))
         .with_state(shared)
@@ -502,7 +471,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> OpenApiR
         (status = 409, description = "The chat is closed", body = ApiError),
         (status = 503, description = "Storage is unavailable", body = ApiError)))]
 async fn send(
-    State(shared): State<Arc<Shared>>,
+    State(shared): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
@@ -510,7 +479,7 @@ async fn send(
     let req: ChatSend = parse_body(body)?;
     let channel = ChatChannel::parse(&req.channel)?;
     let text = shared.chat.check_text(&req.text)?;
-    let room = shared.room(&id).await?;
+    let room = shared.rooms.room(&id).await?;
     let (sender, author) = match channel {
         ChatChannel::Players => {
             let (Some(seat), Some(token)) = (req.seat, req.token.as_deref()) else {
@@ -580,14 +549,14 @@ struct ReadQuery {
         (status = 404, description = "No such game", body = ApiError),
         (status = 503, description = "Storage is unavailable", body = ApiError)))]
 async fn read(
-    State(shared): State<Arc<Shared>>,
+    State(shared): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,
     query: Result<Query<ReadQuery>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
 ) -> Result<Response, Refusal> {
     let Query(q) =
         query.map_err(|e| Refusal::BadRequest(format!("bad query: {}", e.body_text())))?;
-    let room = shared.room(&id).await?;
+    let room = shared.rooms.room(&id).await?;
     let token = q.token.or_else(|| crate::transport::http::bearer(&headers));
     let (obs, status) = {
         let inner = room.inner.lock().await;
@@ -613,7 +582,7 @@ async fn read(
 }
 
 /// The `chat_history` message a socket gets after a snapshot, if it may read any message.
-pub async fn history_message(shared: &Shared, room: &Room, obs: Observer) -> Option<String> {
+pub async fn history_message(shared: &App, room: &Room, obs: Observer) -> Option<String> {
     let status = room.inner.lock().await.core.status;
     match shared.chat.histories(&room.id, obs, status).await {
         Ok(channels) => {

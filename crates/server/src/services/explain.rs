@@ -26,7 +26,7 @@ use utoipa_axum::routes;
 
 use crate::base::error::Refusal;
 use crate::domain::model::Status;
-use crate::services::rooms::Shared;
+use crate::services::app::App;
 use crate::wire::api::ApiError;
 use crate::wire::api::{ExplainReq, Explanation};
 
@@ -36,7 +36,7 @@ pub const MAX_CELLS: usize = 8;
 pub const MAX_CELL_CHARS: usize = 64;
 
 /// The explain route.
-pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> OpenApiRouter<S> {
+pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<App>) -> OpenApiRouter<S> {
     OpenApiRouter::new()
         .routes(routes!(explain))
         .with_state(shared)
@@ -76,7 +76,7 @@ fn check_cells(cells: &[String]) -> Result<(), Refusal> {
         (status = 403, description = "A wrong token", body = ApiError),
         (status = 404, description = "No such game", body = ApiError)))]
 async fn explain(
-    State(shared): State<Arc<Shared>>,
+    State(shared): State<Arc<App>>,
     path: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<axum::response::Response, Refusal> {
@@ -92,7 +92,7 @@ async fn explain(
         ))
     })?;
     check_cells(&req.cells)?;
-    let room = shared.room(&id).await?;
+    let room = shared.rooms.room(&id).await?;
     let inner = room.inner.lock().await;
     inner.core.check_token(req.seat, &req.token)?;
     let reason = match inner.core.status {

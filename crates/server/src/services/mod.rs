@@ -3,7 +3,9 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod app;
 pub mod chat;
 pub mod explain;
 pub mod lessons;
+pub mod limits;
 pub mod rooms;

@@ -1,7 +1,7 @@
 //! The account endpoints (issue 24; see `docs/protocol.md`, "Accounts"): sign-up, sessions,
 //! password changes, deletion, profiles, leaderboards, "my games" and seat claims. The rules are in
 //! [`crate::services::accounts`] and [`crate::domain::ratings`]; the lobby's summaries name the accounts holding their
-//! seats ([`crate::services::rooms::Shared::refresh_players`]).
+//! seats ([`crate::services::rooms::App::refresh_players`]).
 
 use std::net::SocketAddr;
 
@@ -186,6 +186,7 @@ async fn change_password(
     // The seats' tokens first: should that fail, the password is unchanged and the player tries
     // again (the tokens already replaced are the account's, listed by `GET /api/me/games`).
     st.shared
+        .rooms
         .replace_account_tokens(&session.account.id, true)
         .await?;
     accounts.store_password(&session, &hash).await?;
@@ -225,11 +226,12 @@ async fn delete_account(
         .await?;
     // The seats' tokens are replaced by ones nobody knows, then the account goes.
     st.shared
+        .rooms
         .replace_account_tokens(&session.account.id, false)
         .await?;
     accounts.delete(&session).await?;
     tracing::info!(account = %session.account.name, "account deleted");
-    st.shared.refresh_players_of(&unfinished).await;
+    st.shared.rooms.refresh_players_of(&unfinished).await;
     Ok((
         [(header::SET_COOKIE, accounts.clear_cookie())],
         Json(Deleted { deleted: true }),
@@ -313,7 +315,7 @@ async fn my_games(
             seat_name: None,
         };
         if not_over {
-            match st.shared.room(&entry.id).await {
+            match st.shared.rooms.room(&entry.id).await {
                 Ok(room) => {
                     let inner = room.inner.lock().await;
                     entry.your_turn = inner.core.status == Status::Running
@@ -362,7 +364,7 @@ async fn claim_seat(
     let req: Claim = parse_body(body)?;
     let accounts = &st.shared.accounts;
     let session = accounts.signed_in(&headers).await?;
-    let room = st.shared.room(&req.game).await?;
+    let room = st.shared.rooms.room(&req.game).await?;
     {
         let inner = room.inner.lock().await;
         inner.core.check_token(req.seat, &req.token)?;
@@ -376,7 +378,7 @@ async fn claim_seat(
     accounts
         .claim(&req.game, req.seat, &session.account.id, &req.token)
         .await?;
-    st.shared.refresh_players(&room).await;
+    st.shared.rooms.refresh_players(&room).await;
     Ok(Json(Claimed {
         game: req.game,
         seat: req.seat,

@@ -29,7 +29,8 @@ use crate::base::error::AccountError;
 use crate::base::error::Refusal;
 use crate::base::time::now_ms;
 use crate::domain::model::{SeatKind, Status};
-use crate::services::rooms::{ActionInput, Room, SeatOp, Shared};
+use crate::services::app::App;
+use crate::services::rooms::{ActionInput, Room, SeatOp};
 use crate::wire::api::CreateGame;
 use crate::wire::api::{
     ActionRequest, ApiError, Catalog, CatalogGame, Committed, Created, CreatedSeat, GameOption,
@@ -40,7 +41,7 @@ use crate::wire::game::{ClientOp, MessageKind, RematchAck, SocketMsg};
 
 #[derive(Clone)]
 pub(crate) struct AppState {
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<App>,
     budgets: Arc<AddressBudgets>,
     /// The OpenAPI document, built with the router (see [`router`]).
     openapi: Arc<OnceLock<Arc<utoipa::openapi::OpenApi>>>,
@@ -163,7 +164,7 @@ where
 }
 
 /// The application's router.
-pub fn router(shared: Arc<Shared>) -> Router {
+pub fn router(shared: Arc<App>) -> Router {
     let limits = shared.limits.clone();
     let budgets = Arc::new(AddressBudgets::new(
         limits.http_rate_per_sec,
@@ -427,7 +428,7 @@ async fn internal_commit(
     }
     let change: crate::services::rooms::Forwarded = serde_json::from_slice(&body)
         .map_err(|e| Refusal::BadRequest(format!("bad forwarded change: {e}")))?;
-    match st.shared.commit_forwarded(&id, change).await {
+    match st.shared.rooms.commit_forwarded(&id, change).await {
         Ok(Ok(seq)) => Ok(Json(Committed { seq }).into_response()),
         Ok(Err(refusal)) => Err(refusal),
         Err(()) => {
@@ -607,9 +608,9 @@ async fn create_game(
         .await?
         .map(|s| s.account);
     let signed_in = by.is_some();
-    let (room, tokens) = st.shared.create_as(req, by).await?;
+    let (room, tokens) = st.shared.rooms.create_as(req, by).await?;
     if signed_in {
-        st.shared.refresh_players(&room).await;
+        st.shared.rooms.refresh_players(&room).await;
     }
     let inner = room.inner.lock().await;
     let seats = inner
@@ -734,7 +735,7 @@ async fn snapshot(
     ApiQuery(q): ApiQuery<ObsQuery>,
     headers: HeaderMap,
 ) -> ApiResult {
-    let room = st.shared.room(&id).await?;
+    let room = st.shared.rooms.room(&id).await?;
     let (obs, _) = observer_of(&room, q.seat, q.token, &headers).await?;
     let inner = room.inner.lock().await;
     let m = room.message_text(
@@ -778,7 +779,7 @@ async fn view_at(
             "`{n}` is not a position: give the number of actions, 0 or more"
         ))
     })?;
-    let room = st.shared.room(&id).await?;
+    let room = st.shared.rooms.room(&id).await?;
     let (obs, _) = observer_of(&room, q.seat, q.token, &headers).await?;
     Ok(Json(room.view_at(obs, n).await?).into_response())
 }
@@ -806,11 +807,15 @@ async fn join(
         .acting(&headers)
         .await?
         .map(|s| s.account);
-    let room = st.shared.room(&id).await?;
+    let room = st.shared.rooms.room(&id).await?;
     let signed_in = by.is_some();
-    let token = st.shared.join_as(&room, req.seat, req.token, by).await?;
+    let token = st
+        .shared
+        .rooms
+        .join_as(&room, req.seat, req.token, by)
+        .await?;
     if signed_in {
-        st.shared.refresh_players(&room).await;
+        st.shared.rooms.refresh_players(&room).await;
     }
     let inner = room.inner.lock().await;
     let name = inner.core.state.seat_name(Seat(req.seat));
@@ -849,9 +854,13 @@ async fn action(
 ) -> Result<Json<Committed>, Refusal> {
     let req: ActionRequest = parse_body(body)?;
     let input = action_input(req.action, req.notation)?;
-    // The token is checked under the game's lock, with the commit (see `Shared::act`).
-    let room = st.shared.room(&id).await?;
-    let seq = st.shared.act(&room, req.seat, &req.token, input).await?;
+    // The token is checked under the game's lock, with the commit (see `App::act`).
+    let room = st.shared.rooms.room(&id).await?;
+    let seq = st
+        .shared
+        .rooms
+        .act(&room, req.seat, &req.token, input)
+        .await?;
     Ok(Json(Committed { seq }))
 }
 
@@ -871,9 +880,10 @@ async fn resign(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Committed>, Refusal> {
     let req: SeatAuth = parse_body(body)?;
-    let room = st.shared.room(&id).await?;
+    let room = st.shared.rooms.room(&id).await?;
     let seq = st
         .shared
+        .rooms
         .seat_op(&room, req.seat, &req.token, SeatOp::Resign)
         .await?;
     Ok(Json(Committed { seq }))
@@ -921,8 +931,12 @@ async fn takeback(
 ) -> Result<Json<Committed>, Refusal> {
     let req: SeatOpRequest = parse_body(body)?;
     let op = takeback_op(&req.op)?;
-    let room = st.shared.room(&id).await?;
-    let seq = st.shared.seat_op(&room, req.seat, &req.token, op).await?;
+    let room = st.shared.rooms.room(&id).await?;
+    let seq = st
+        .shared
+        .rooms
+        .seat_op(&room, req.seat, &req.token, op)
+        .await?;
     Ok(Json(Committed { seq }))
 }
 
@@ -943,8 +957,12 @@ async fn draw(
 ) -> Result<Json<Committed>, Refusal> {
     let req: SeatOpRequest = parse_body(body)?;
     let op = draw_op(&req.op)?;
-    let room = st.shared.room(&id).await?;
-    let seq = st.shared.seat_op(&room, req.seat, &req.token, op).await?;
+    let room = st.shared.rooms.room(&id).await?;
+    let seq = st
+        .shared
+        .rooms
+        .seat_op(&room, req.seat, &req.token, op)
+        .await?;
     Ok(Json(Committed { seq }))
 }
 
@@ -964,8 +982,8 @@ async fn rematch(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Rematched>, Refusal> {
     let req: SeatAuth = parse_body(body)?;
-    let room = st.shared.room(&id).await?;
-    let (new_id, seat) = st.shared.rematch(&room, req.seat, &req.token).await?;
+    let room = st.shared.rooms.room(&id).await?;
+    let (new_id, seat) = st.shared.rooms.rematch(&room, req.seat, &req.token).await?;
     Ok(Json(Rematched {
         id: new_id,
         seat,
@@ -982,7 +1000,7 @@ async fn rematch(
         (status = 404, description = "No such game", body = ApiError),
         (status = 409, description = "The game is not over", body = ApiError)))]
 async fn record(State(st): State<AppState>, ApiPath(id): ApiPath<String>) -> ApiResult {
-    let room = st.shared.room(&id).await?;
+    let room = st.shared.rooms.room(&id).await?;
     let inner = room.inner.lock().await;
     if !matches!(inner.core.status, Status::Over | Status::Imported) {
         return Err(Refusal::Conflict(
@@ -1006,6 +1024,7 @@ async fn import(
     let req: ImportRequest = parse_body(body)?;
     let room = st
         .shared
+        .rooms
         .import(req.record, req.public.unwrap_or(false))
         .await?;
     Ok((
@@ -1055,7 +1074,7 @@ async fn ws(
     let (room, (obs, rev)) = match checked {
         Some((room, c)) => (room, c?),
         None => {
-            let room = st.shared.room(&id).await?;
+            let room = st.shared.rooms.room(&id).await?;
             let c = observer_of(&room, q.seat, given.clone(), &headers).await?;
             (room, c)
         }
@@ -1195,7 +1214,7 @@ async fn send_rendered(
 
 async fn session(
     socket: WebSocket,
-    shared: Arc<Shared>,
+    shared: Arc<App>,
     room: Arc<Room>,
     obs: Observer,
     token: String,
@@ -1340,7 +1359,7 @@ async fn session(
 /// [`crate::services::chat`]); false when the socket is gone.
 async fn send_chat_history(
     sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
-    shared: &Shared,
+    shared: &App,
     room: &Room,
     obs: Observer,
 ) -> bool {
@@ -1386,7 +1405,7 @@ enum Reply {
 }
 
 async fn handle_client(
-    shared: &Arc<Shared>,
+    shared: &Arc<App>,
     room: &Arc<Room>,
     obs: Observer,
     token: &str,
@@ -1439,7 +1458,7 @@ async fn handle_client(
                 return need_seat(id);
             };
             let r = match action_input(action, notation) {
-                Ok(input) => shared.act(room, seat, token, input).await,
+                Ok(input) => shared.rooms.act(room, seat, token, input).await,
                 Err(e) => Err(e),
             };
             ack(id, r)
@@ -1449,7 +1468,7 @@ async fn handle_client(
                 return need_seat(id);
             };
             let r = match draw_op(&op) {
-                Ok(op) => shared.seat_op(room, seat, token, op).await,
+                Ok(op) => shared.rooms.seat_op(room, seat, token, op).await,
                 Err(e) => Err(e),
             };
             ack(id, r)
@@ -1459,7 +1478,7 @@ async fn handle_client(
                 return need_seat(id);
             };
             let r = match takeback_op(&op) {
-                Ok(op) => shared.seat_op(room, seat, token, op).await,
+                Ok(op) => shared.rooms.seat_op(room, seat, token, op).await,
                 Err(e) => Err(e),
             };
             ack(id, r)
@@ -1468,13 +1487,19 @@ async fn handle_client(
             let Some(seat) = seat else {
                 return need_seat(id);
             };
-            ack(id, shared.seat_op(room, seat, token, SeatOp::Resign).await)
+            ack(
+                id,
+                shared
+                    .rooms
+                    .seat_op(room, seat, token, SeatOp::Resign)
+                    .await,
+            )
         }
         ClientOp::Rematch { id } => {
             let Some(seat) = seat else {
                 return need_seat(id);
             };
-            match shared.rematch(room, seat, token).await {
+            match shared.rooms.rematch(room, seat, token).await {
                 Ok((game, new_seat)) => Reply::Text(
                     SocketMsg::Ack {
                         id,

@@ -6,15 +6,74 @@
 //! a game never hangs on a broken AI.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tokio::sync::Notify;
 
 use serde_json::Value;
 use tabula_core::dynamic::DynState;
 use tabula_core::{Actor, Seat};
 
-use super::{Room, RoomInner, Shared};
+use super::{Room, RoomInner, Rooms};
 use crate::domain::model::{EventData, SeatKind, Status};
 
-impl Shared {
+/// How an AI seat chooses its action: `(state, seat, level, seed)` to the action's JSON.
+pub type BotFn = Arc<dyn Fn(&dyn DynState, Seat, u8, u64) -> Result<Value, String> + Send + Sync>;
+
+/// Live AI moves in progress (thinking or waiting for a worker); analyses wait while they occupy
+/// every AI worker.
+pub struct LiveMoves {
+    count: AtomicUsize,
+    /// The AI workers: an analysis waits while this many live moves are in progress.
+    workers: usize,
+    idle: Notify,
+}
+
+/// Held while a live AI move is queued or thinking.
+pub struct LiveMove(Arc<LiveMoves>);
+
+impl Drop for LiveMove {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::SeqCst) <= self.0.workers {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+impl LiveMoves {
+    /// No live move yet, with `workers` AI workers.
+    pub fn new(workers: usize) -> LiveMoves {
+        LiveMoves {
+            count: AtomicUsize::new(0),
+            workers: workers.max(1),
+            idle: Notify::new(),
+        }
+    }
+
+    /// Marks a live AI move as in progress until the guard is dropped.
+    pub fn live_move(self: &Arc<Self>) -> LiveMove {
+        self.count.fetch_add(1, Ordering::SeqCst);
+        LiveMove(self.clone())
+    }
+
+    /// Whether live AI moves occupy every worker (an analysis then waits).
+    pub fn saturated(&self) -> bool {
+        self.count.load(Ordering::SeqCst) >= self.workers
+    }
+
+    /// Waits until live AI moves leave a worker free.
+    pub async fn quiet(&self) {
+        loop {
+            let notified = self.idle.notified();
+            if !self.saturated() {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+impl Rooms {
     pub(super) fn schedule_ai(self: &Arc<Self>, room: &Arc<Room>, inner: &mut RoomInner) {
         if inner.core.status != Status::Running || inner.core.result.is_some() {
             return;
@@ -34,7 +93,7 @@ impl Shared {
             let shared = self.clone();
             let room = room.clone();
             // Analyses of finished games wait while this move is queued or thinking.
-            let live = shared.analyses.live_move();
+            let live = shared.live_moves.live_move();
             tokio::spawn(async move {
                 let bot = shared.bot.clone();
                 let permit = shared.ai_pool.clone().acquire_owned().await;

@@ -1,16 +1,16 @@
 //! Clocks: the clock sweeper and the end of games on time.
 //!
-//! Every running game's next deadline is filed (by [`Shared::after_change`] after each change) in one
-//! index, loaded or not; the sweeper ([`Shared::run_clocks`]) sleeps until the earliest and ends on
+//! Every running game's next deadline is filed (by [`Rooms::after_change`] after each change) in one
+//! index, loaded or not; the sweeper ([`Rooms::run_clocks`]) sleeps until the earliest and ends on
 //! time every game whose seat's clock ran out, loading it from the log if it left memory. A running
 //! clock therefore never holds a room in memory. Each request that changes a game also checks its
-//! clock first ([`Shared::flag_if_due`]), so nobody moves after their time ran out.
+//! clock first ([`Rooms::flag_if_due`]), so nobody moves after their time ran out.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Room, RoomInner, Shared, detached};
+use super::{Room, RoomInner, Rooms, detached};
 use crate::base::error::Refusal;
 use crate::base::time::now_ms;
 use crate::domain::model::{EventData, Status};
@@ -59,7 +59,7 @@ impl Deadlines {
     }
 }
 
-impl Shared {
+impl Rooms {
     /// Files game `id`'s next clock deadline in the index the clock sweeper follows.
     pub(super) fn file_deadline(&self, id: &str, at: Option<i64>) {
         let changed = self

@@ -2,7 +2,7 @@
 //! broadcast.
 //!
 //! Invariants:
-//! * every change goes through [`Shared::commit_bound`] (or [`Shared::commit_inner`]) under the room's
+//! * every change goes through [`Rooms::commit_bound`] (or [`Rooms::commit_inner`]) under the room's
 //!   lock; the room is changed only after storage acknowledged the events, so the log is the truth and
 //!   the room never runs ahead of it;
 //! * a refused change (the game refuses an event, storage refuses the commit) leaves the room as it
@@ -16,7 +16,7 @@
 //!   holds nothing there, and nothing changed; it holds other events, or cannot be read, and the room
 //!   is marked unsure and catches up with its log before any further change (and by itself in the
 //!   background meanwhile);
-//! * after every change [`Shared::after_change`] refreshes the lobby summary, files the clock's next
+//! * after every change [`Rooms::after_change`] refreshes the lobby summary, files the clock's next
 //!   deadline and schedules the AI seats.
 
 use std::sync::Arc;
@@ -27,14 +27,14 @@ use tabula_core::Seat;
 
 use super::follow::Writer;
 use super::load::apply_logged;
-use super::{Described, Room, RoomInner, Shared};
+use super::{Described, Room, RoomInner, Rooms};
 use crate::base::error::Refusal;
 use crate::base::time::now_ms;
 use crate::domain::model::{Event, EventData, GameCore, Status};
 use crate::domain::ratings::{GameEnd, SeatBinding};
 use crate::storage::db::{WriteFailure, WriteRequest};
 
-impl Shared {
+impl Rooms {
     /// Applies `first` (then the automatic follow-ups) to a scratch copy, commits, then installs and
     /// broadcasts. Returns the seq of the first new event. Runs only on tasks nobody cancels (see the
     /// module documentation): between the commit and the room's update there must be no way out.
@@ -49,7 +49,7 @@ impl Shared {
             .await
     }
 
-    /// [`Shared::commit_inner`] that also binds seats to accounts, in the same transaction.
+    /// [`Rooms::commit_inner`] that also binds seats to accounts, in the same transaction.
     pub(super) async fn commit_bound(
         self: &Arc<Self>,
         room: &Arc<Room>,

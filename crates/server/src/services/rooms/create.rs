@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde_json::json;
 use tabula_core::ToAct;
 
-use super::{Room, Shared, detached};
+use super::{Room, Rooms, detached};
 use crate::base::error::Refusal;
 use crate::base::secret::hash_token;
 use crate::base::secret::new_token;
@@ -29,7 +29,7 @@ pub fn draw_seed() -> Result<u64, Refusal> {
     })
 }
 
-impl Shared {
+impl Rooms {
     /// Creates a game; returns its room and the tokens of its human seats.
     pub async fn create(
         self: &Arc<Self>,
@@ -38,7 +38,7 @@ impl Shared {
         self.create_as(req, None).await
     }
 
-    /// [`Shared::create`] by a signed-in player (`by`): the host seats are bound to the account.
+    /// [`Rooms::create`] by a signed-in player (`by`): the host seats are bound to the account.
     pub async fn create_as(
         self: &Arc<Self>,
         req: CreateGame,
@@ -48,7 +48,7 @@ impl Shared {
         detached(async move { shared.create_now(req, None, by).await }).await
     }
 
-    /// [`Shared::create`] on the caller's task (which must not be cancelled); `rematch_of` is the old
+    /// [`Rooms::create`] on the caller's task (which must not be cancelled); `rematch_of` is the old
     /// game and its seats' token hashes, already rotated.
     pub(super) async fn create_now(
         self: &Arc<Self>,

@@ -7,7 +7,7 @@
 //! * a node that takes a lease reads the log before it acts, and a change authorised on a copy that
 //!   turns out to be behind the log is refused (`409 conflict`) rather than committed; a node that
 //!   does not hold the lease reads the log before it authorises a change at all
-//!   ([`Shared::refresh_for_change`]), so a request is judged on the committed game;
+//!   ([`Rooms::refresh_for_change`]), so a request is judged on the committed game;
 //! * a forwarded change is committed by the owner only if the owner's game is at the seq the change
 //!   was authorised at;
 //! * the other nodes' commits reach a room only through its catch-up from the log (events after its
@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{Room, RoomInner, Shared, detached};
+use super::{Room, RoomInner, Rooms, detached};
 use crate::base::error::Refusal;
 use crate::domain::model::EventData;
 use crate::domain::ratings::SeatBinding;
@@ -49,7 +49,7 @@ pub struct Forwarded {
 /// The status of an internal answer that means "not the owner (any more): ask again".
 pub const NOT_OWNER: u16 = 421;
 
-impl Shared {
+impl Rooms {
     /// Whether this server drives game `id` (its clock, its AI seats): always for a single server; on
     /// a cluster node, while it holds the game's lease.
     pub(super) fn drives(&self, id: &str) -> bool {
@@ -296,8 +296,13 @@ impl Shared {
 
     /// Follows the other nodes' commits (`LISTEN`), for the server's life: each notified game in
     /// memory catches up with its log; a game not in memory is loaded (so the lobby's index knows
-    /// it). Chat messages stored by other nodes (`tabula_chat`) are pushed to this node's sockets. After the listening connection was lost, every game in memory catches up.
-    pub async fn run_listener(self: Arc<Self>) {
+    /// it). Notifications on the `others` channels (e.g. other nodes' chat messages: rooms know no
+    /// chat) are handed to `on_other` with their channel and payload. After the listening connection
+    /// was lost, every game in memory catches up.
+    pub async fn run_listener<F>(self: Arc<Self>, others: &[&str], on_other: F)
+    where
+        F: Fn(&str, String) + Send + Sync,
+    {
         let (Some(node), Some(pool)) = (self.db.node().cloned(), self.db.pg_pool().cloned()) else {
             return;
         };
@@ -311,10 +316,9 @@ impl Shared {
                 }
             };
             if let Err(e) = listener
-                .listen_all([
-                    crate::storage::cluster::CHANNEL,
-                    crate::services::chat::CLUSTER_CHANNEL,
-                ])
+                .listen_all(
+                    std::iter::once(crate::storage::cluster::CHANNEL).chain(others.iter().copied()),
+                )
                 .await
             {
                 tracing::error!(error = %e, "cluster: cannot listen for other nodes' commits");
@@ -325,10 +329,8 @@ impl Shared {
             self.follow_all();
             loop {
                 match listener.try_recv().await {
-                    Ok(Some(n)) if n.channel() == crate::services::chat::CLUSTER_CHANNEL => {
-                        let shared = self.clone();
-                        let payload = n.payload().to_string();
-                        tokio::spawn(async move { shared.chat.follow(&payload).await });
+                    Ok(Some(n)) if n.channel() != crate::storage::cluster::CHANNEL => {
+                        on_other(n.channel(), n.payload().to_string());
                     }
                     Ok(Some(n)) => {
                         for (id, _seq) in parse_payload(n.payload()) {

@@ -1,6 +1,6 @@
 //! Loading a game into memory and letting it go again.
 //!
-//! A room is its log replayed ([`Shared::room`] rebuilds it with [`apply_logged`], the one function that
+//! A room is its log replayed ([`Rooms::room`] rebuilds it with [`apply_logged`], the one function that
 //! applies stored events: each must follow the last seq, and a log that does not apply is an internal
 //! error, never a refusal). Loads are serialised, so a game is never in memory twice; a loaded room
 //! has its deadline and AI seats scheduled before anyone else can see it. A room leaves memory only
@@ -11,12 +11,12 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::clock::downtime_note;
-use super::{Described, Room, Shared};
+use super::{Described, Room, Rooms};
 use crate::base::error::Refusal;
 use crate::base::time::now_ms;
 use crate::domain::model::{Event, EventData, GameCore, Status};
 
-impl Shared {
+impl Rooms {
     /// The room of game `id`, loading it from the log if needed.
     pub async fn room(self: &Arc<Self>, id: &str) -> Result<Arc<Room>, Refusal> {
         if let Some(r) = self.rooms().get(id) {
@@ -118,7 +118,7 @@ impl Shared {
         now_ms().saturating_sub(self.limits.room_idle.as_millis() as i64)
     }
 
-    /// Drops game `id` from memory if it is evictable (see [`Shared::evict_idle`]).
+    /// Drops game `id` from memory if it is evictable (see [`Rooms::evict_idle`]).
     pub(super) fn evict_if_idle(&self, id: &str) {
         let idle_before = self.idle_before();
         let mut rooms = self.rooms();

@@ -1,10 +1,10 @@
 //! The lobby: an index of the summaries of public unfinished games, and the expiry of waiting games.
 //!
-//! The index is kept at every change ([`Shared::index`], called after each commit and load), loaded
+//! The index is kept at every change ([`Rooms::index`], called after each commit and load), loaded
 //! games or not, so answering the lobby never reads the games in memory or the database: it joins
 //! summaries already rendered to JSON text. Waiting games are indexed by their last event's time, and
 //! one whose seats are not all joined within [`crate::Limits::waiting_expiry`] ends with no winner. A
-//! summary names the accounts holding the seats, with their ratings ([`Shared::refresh_players`]),
+//! summary names the accounts holding the seats, with their ratings ([`Rooms::refresh_players`]),
 //! refreshed when a seat is bound or a rated game ends.
 
 use std::cmp::Reverse;
@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use tabula_core::Seat;
 
-use super::{Room, RoomInner, Shared, detached};
+use super::{Room, RoomInner, Rooms, detached};
 use crate::base::time::now_ms;
 use crate::domain::model::{EventData, Status};
 use crate::wire::api::{LobbyGame, LobbySeat};
@@ -29,7 +29,7 @@ pub(super) struct LobbyIndex {
 /// Games of each kind the lobby lists.
 const LOBBY_LIMIT: usize = 200;
 
-impl Shared {
+impl Rooms {
     /// Files the room's summary in the lobby's index, and its last change in the waiting games'.
     pub(super) fn index(&self, room: &Room, inner: &RoomInner) {
         let summary = room
@@ -166,7 +166,7 @@ impl Shared {
         });
     }
 
-    /// [`Shared::refresh_players`] of the given games (loading them if needed).
+    /// [`Rooms::refresh_players`] of the given games (loading them if needed).
     pub async fn refresh_players_of(self: &Arc<Self>, ids: &[String]) {
         for id in ids {
             if let Ok(room) = self.room(id).await {

@@ -14,7 +14,7 @@
 //! in memory (the next change would reuse the seq and fail forever).
 //!
 //! The modules, one concern each:
-//! * this one: the [`Room`] (its lock, broadcast channel, watchers and token counts) and [`Shared`]
+//! * this one: the [`Room`] (its lock, broadcast channel, watchers and token counts) and [`Rooms`]
 //!   (the server's state: the rooms in memory, storage, limits, indexes), and `detached`;
 //! * `load`: bringing a game into memory from its log (and resuming every unfinished game at
 //!   startup), and letting idle rooms leave memory again;
@@ -28,7 +28,7 @@
 //! * `render`: snapshot and update messages, written straight to JSON text;
 //! * `replay`: past positions rebuilt from the log, from bounded checkpoints.
 
-mod ai;
+pub mod ai;
 mod clock;
 mod commit;
 mod create;
@@ -52,9 +52,10 @@ use tokio::sync::{Mutex, Semaphore, broadcast};
 use crate::base::error::Refusal;
 use crate::base::time::now_ms;
 use crate::domain::model::{Event, EventData, GameCore, Seen, Status};
-use crate::services::accounts::Accounts;
+use crate::services::limits::Limits;
 use crate::storage::db::{Db, Faults, Writer};
-use crate::{BotFn, Limits};
+
+use ai::{BotFn, LiveMoves};
 
 pub use clock::downtime_note;
 pub use create::draw_seed;
@@ -90,7 +91,7 @@ pub struct Room {
     pub tx: broadcast::Sender<Arc<Update>>,
     summary: StdMutex<String>,
     /// Per seat, the account holding it as the lobby shows it (`{"name", "rating", "rd"}`), kept in
-    /// the summary; set by [`Shared::refresh_players`].
+    /// the summary; set by [`Rooms::refresh_players`].
     players: StdMutex<Vec<Option<crate::wire::api::LobbyPlayer>>>,
     status: StdMutex<Status>,
     /// Replay checkpoints (built on demand by [`Room::view_at`]; the log only grows, so they stay
@@ -127,21 +128,17 @@ impl Drop for Watching {
 const UPDATE_BACKLOG: usize = 8;
 
 /// The server's shared state.
-pub struct Shared {
+pub struct Rooms {
     pub registry: tabula_core::dynamic::Registry,
     pub bot: BotFn,
     pub writer: Writer,
     pub db: Db,
     pub limits: Limits,
-    /// Player accounts (sessions, seat bindings, ratings).
-    pub accounts: Arc<Accounts>,
     rooms: StdMutex<HashMap<String, Arc<Room>>>,
     loading: Mutex<()>,
     pub(crate) ai_pool: Arc<Semaphore>,
-    /// Analyses of finished games and hints (`crate::services::analysis`).
-    pub analyses: crate::services::analysis::Analyses,
-    /// In-game chat (`crate::services::chat`).
-    pub chat: crate::services::chat::Chat,
+    /// Live AI moves in progress: analyses (a service above) wait while they occupy every worker.
+    pub live_moves: Arc<LiveMoves>,
     /// Each seat's budget of non-move events (draw offers, acceptances, declines), by game and seat.
     seat_events: governor::DefaultKeyedRateLimiter<(String, u8)>,
     /// The lobby's index: the summary of every public waiting or running game, loaded or not.
@@ -151,7 +148,7 @@ pub struct Shared {
     /// Storage faults injected by tests.
     pub faults: Arc<Faults>,
     /// When each running game's clock next runs out, loaded or not: the clock sweeper
-    /// ([`Shared::run_clocks`]) loads a game that left memory when its time is up.
+    /// ([`Rooms::run_clocks`]) loads a game that left memory when its time is up.
     deadlines: StdMutex<Deadlines>,
     /// Wakes the clock sweeper when a deadline is filed.
     deadline_filed: tokio::sync::Notify,
@@ -164,34 +161,27 @@ fn observer_index(obs: Observer, seats: usize) -> usize {
     }
 }
 
-impl Shared {
+impl Rooms {
     pub fn new(
         registry: tabula_core::dynamic::Registry,
         bot: BotFn,
         db: Db,
         limits: Limits,
-        analyst: Option<Arc<dyn crate::services::analysis::Analyst>>,
-    ) -> Shared {
+    ) -> Rooms {
         let workers = limits.ai_workers.max(1);
         let faults = Arc::new(Faults::default());
-        Shared {
+        Rooms {
             registry,
             bot,
             writer: Writer::start(db.clone(), faults.clone()),
             faults,
             deadlines: StdMutex::new(Deadlines::default()),
             deadline_filed: tokio::sync::Notify::new(),
-            accounts: Arc::new(Accounts::new(
-                db.clone(),
-                limits.login,
-                limits.secure_cookies,
-            )),
-            chat: crate::services::chat::Chat::new(db.clone(), limits.chat),
             db,
             rooms: StdMutex::new(HashMap::new()),
             loading: Mutex::new(()),
             ai_pool: Arc::new(Semaphore::new(workers)),
-            analyses: crate::services::analysis::Analyses::new(analyst, workers),
+            live_moves: Arc::new(LiveMoves::new(workers)),
             seat_events: governor::RateLimiter::keyed(seat_events_quota(&limits)),
             lobby: StdMutex::new(LobbyIndex::default()),
             waiting: StdMutex::new(HashMap::new()),

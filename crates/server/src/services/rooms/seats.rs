@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use tabula_core::{Actor, Seat};
 
-use super::{Room, Shared, detached};
+use super::{Room, Rooms, detached};
 use crate::base::error::Refusal;
 use crate::base::secret::hash_token;
 use crate::base::secret::new_token;
@@ -38,7 +38,7 @@ pub enum ActionInput {
     Notation(String),
 }
 
-impl Shared {
+impl Rooms {
     /// A seat plays an action. The seat's token is checked under the room's lock, in the critical
     /// section that commits the action: a token replaced by a claim a moment earlier can act no more.
     pub async fn act(
@@ -86,7 +86,7 @@ impl Shared {
         self.commit_inner(room, &mut inner, first, None).await
     }
 
-    /// Resignation and draw offers (the token checked under the room's lock, as in [`Shared::act`]).
+    /// Resignation and draw offers (the token checked under the room's lock, as in [`Rooms::act`]).
     pub async fn seat_op(
         self: &Arc<Self>,
         room: &Arc<Room>,
@@ -215,7 +215,7 @@ impl Shared {
         self.join_as(room, seat, token, None).await
     }
 
-    /// [`Shared::join`] by a signed-in player (`by`): the seat is bound to the account.
+    /// [`Rooms::join`] by a signed-in player (`by`): the seat is bound to the account.
     pub async fn join_as(
         self: &Arc<Self>,
         room: &Arc<Room>,
@@ -311,7 +311,7 @@ impl Shared {
         }
     }
 
-    /// Asks for a rematch (the token checked under the room's lock, as in [`Shared::act`]). Returns
+    /// Asks for a rematch (the token checked under the room's lock, as in [`Rooms::act`]). Returns
     /// the new game's id and the requester's new seat.
     pub async fn rematch(
         self: &Arc<Self>,
