@@ -25,11 +25,26 @@ pub fn new_token() -> String {
     hex(&bytes)
 }
 
-/// Compares two hex strings in time independent of where they differ.
+/// Compares two secrets in time independent of where they differ (`subtle`'s constant-time
+/// equality; only the lengths, which are public, are compared directly).
 pub fn same_secret(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
+    use subtle::ConstantTimeEq;
+    a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_equal_only_when_every_byte_is() {
+        let t = new_token();
+        assert_eq!(t.len(), 64);
+        assert!(same_secret(&t, &t.clone()));
+        assert!(!same_secret(&t, &new_token()));
+        assert!(!same_secret("abc", "abd"));
+        assert!(!same_secret("abc", "abcd"));
+        assert!(same_secret("", ""));
+        assert_eq!(hash_token("x"), hex(&Sha256::digest(b"x")));
+    }
 }

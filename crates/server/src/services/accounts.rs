@@ -34,7 +34,6 @@ use std::time::{Duration, Instant};
 use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
-use axum::http::{HeaderMap, header};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use sqlx::Row;
 
@@ -193,23 +192,18 @@ pub struct Accounts {
     failures: Mutex<HashMap<String, NameFailures>>,
     failure_memory: Duration,
     limits: LoginLimits,
-    secure_cookies: bool,
 }
 
-/// The cookie of a request named `name`.
-fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.trim())
+/// What a request shows of its session, as the transport read it: the session cookie's token and
+/// the CSRF token it repeats (in the `X-CSRF-Token` header).
+#[derive(Debug, Clone, Default)]
+pub struct Credentials {
+    pub session: Option<String>,
+    pub csrf: Option<String>,
 }
 
 impl Accounts {
-    pub fn new(db: Db, limits: LoginLimits, secure_cookies: bool) -> Accounts {
+    pub fn new(db: Db, limits: LoginLimits) -> Accounts {
         Accounts {
             db,
             by_name_address: RateLimiter::keyed(keyed_quota(limits.name_burst, limits.name_period)),
@@ -224,7 +218,6 @@ impl Accounts {
             failures: Mutex::new(HashMap::new()),
             failure_memory: failure_memory(&limits),
             limits,
-            secure_cookies,
         }
     }
 
@@ -282,21 +275,6 @@ impl Accounts {
             let until = now + wait.max(Duration::from_millis(1));
             f.locked_until = Some(f.locked_until.map_or(until, |t| t.max(until)));
         }
-    }
-
-    /// The `Set-Cookie` value that holds a session.
-    pub fn session_cookie(&self, token: &str) -> String {
-        let secure = if self.secure_cookies { "; Secure" } else { "" };
-        format!(
-            "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
-            SESSION_TTL.as_secs()
-        )
-    }
-
-    /// The `Set-Cookie` value that removes the session cookie.
-    pub fn clear_cookie(&self) -> String {
-        let secure = if self.secure_cookies { "; Secure" } else { "" };
-        format!("{SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{secure}")
     }
 
     /// Creates an account.
@@ -475,8 +453,8 @@ impl Accounts {
 
     /// The session of a request's cookie, if it is valid (an unknown, expired or deleted
     /// account's session is none).
-    pub async fn session(&self, headers: &HeaderMap) -> Result<Option<Session>, AccountError> {
-        let Some(token) = cookie(headers, SESSION_COOKIE).filter(|t| !t.is_empty()) else {
+    pub async fn session(&self, creds: &Credentials) -> Result<Option<Session>, AccountError> {
+        let Some(token) = creds.session.as_deref().filter(|t| !t.is_empty()) else {
             return Ok(None);
         };
         let token_hash = hash_token(token);
@@ -499,14 +477,11 @@ impl Accounts {
 
     /// The session that authorises a state-changing request: `None` without a valid session cookie;
     /// refused (`csrf`) when the request has one but does not repeat its CSRF token.
-    pub async fn acting(&self, headers: &HeaderMap) -> Result<Option<Session>, AccountError> {
-        let Some(session) = self.session(headers).await? else {
+    pub async fn acting(&self, creds: &Credentials) -> Result<Option<Session>, AccountError> {
+        let Some(session) = self.session(creds).await? else {
             return Ok(None);
         };
-        let given = headers
-            .get(CSRF_HEADER)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("");
+        let given = creds.csrf.as_deref().unwrap_or("");
         if !same_secret(given, &session.csrf) {
             return Err(AccountError::Csrf);
         }
@@ -514,8 +489,8 @@ impl Accounts {
     }
 
     /// [`Accounts::acting`] that requires a session.
-    pub async fn signed_in(&self, headers: &HeaderMap) -> Result<Session, AccountError> {
-        self.acting(headers).await?.ok_or(AccountError::NotSignedIn)
+    pub async fn signed_in(&self, creds: &Credentials) -> Result<Session, AccountError> {
+        self.acting(creds).await?.ok_or(AccountError::NotSignedIn)
     }
 
     /// Ends a session.
@@ -822,22 +797,5 @@ mod tests {
         assert!(check_password("alice", "short").is_err());
         assert!(check_password("alice", &"x".repeat(129)).is_err());
         assert!(check_password("alice123", "ALICE123").is_err());
-    }
-
-    #[test]
-    fn the_session_cookie_is_found_among_others() {
-        let mut h = HeaderMap::new();
-        h.append(
-            header::COOKIE,
-            HeaderValue::from_static("a=1; tabula_session=abc; b=2"),
-        );
-        assert_eq!(cookie(&h, SESSION_COOKIE), Some("abc"));
-        let mut h = HeaderMap::new();
-        h.append(header::COOKIE, HeaderValue::from_static("x=1"));
-        h.append(
-            header::COOKIE,
-            HeaderValue::from_static("tabula_session=def"),
-        );
-        assert_eq!(cookie(&h, SESSION_COOKIE), Some("def"));
     }
 }

@@ -31,24 +31,14 @@
 //! refused at once, "busy, try again" (`429`).
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, Instant};
 
-use axum::Json;
-use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::ws::Utf8Bytes;
-use axum::extract::{ConnectInfo, Path, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
-use crate::services::rooms::ai::LiveMoves;
-use crate::wire::api::{AnalysisAnswer, ApiError};
+use crate::wire::api::AnalysisAnswer;
 use serde_json::Value;
 use tabula_core::Seat;
 use tabula_core::dynamic::DynState;
@@ -58,7 +48,8 @@ use tokio::sync::{Semaphore, broadcast};
 use crate::base::error::Refusal;
 use crate::base::time::now_ms;
 use crate::domain::model::Status;
-use crate::services::app::App;
+use crate::services::rooms::Rooms;
+use crate::wire::api::PlayReq;
 use crate::wire::game::{AnalysisStatus, SocketMsg};
 
 /// The engine behind analyses and hints (the binary passes the AI crate's).
@@ -97,13 +88,13 @@ struct Progress {
 
 impl Progress {
     /// The answer to a request for it; `turn` is the ticket that runs now.
-    fn answer(self, turn: u64) -> Json<AnalysisAnswer> {
-        Json(AnalysisAnswer::Running {
+    fn answer(self, turn: u64) -> AnalysisAnswer {
+        AnalysisAnswer::Running {
             done: self.done,
             total: self.total,
             waiting: self.waiting,
             ahead: Some(usize::try_from(self.ticket.saturating_sub(turn)).unwrap_or(usize::MAX)),
-        })
+        }
     }
     fn message(self) -> SocketMsg {
         SocketMsg::Analysis {
@@ -118,8 +109,10 @@ impl Progress {
 
 /// The server's analyses: the engine, the running jobs and their progress channels.
 pub struct Analyses {
+    /// The live games: analyses and hints read their records and positions, and yield to their AI
+    /// moves.
+    rooms: Arc<Rooms>,
     analyst: Option<Arc<dyn Analyst>>,
-    live: Arc<LiveMoves>,
     /// One analysis at a time, in the order of their tickets: the ticket that runs now (or next).
     turn: tokio::sync::watch::Sender<u64>,
     /// The next analysis's ticket.
@@ -138,16 +131,13 @@ pub struct Analyses {
 }
 
 impl Analyses {
-    /// The analyses and hints of a server with `workers` AI workers.
-    pub fn new(
-        analyst: Option<Arc<dyn Analyst>>,
-        live: Arc<LiveMoves>,
-        workers: usize,
-    ) -> Analyses {
-        let workers = workers.max(1);
+    /// The analyses and hints of the games in `rooms` (as many hints at once as a share of its AI
+    /// workers).
+    pub fn new(rooms: Arc<Rooms>, analyst: Option<Arc<dyn Analyst>>) -> Analyses {
+        let workers = rooms.limits.ai_workers.max(1);
         Analyses {
+            rooms,
             analyst,
-            live,
             turn: tokio::sync::watch::Sender::new(0),
             next_ticket: std::sync::atomic::AtomicU64::new(0),
             hints: Arc::new(Semaphore::new(hint_share(workers))),
@@ -214,12 +204,12 @@ impl Analyses {
     /// shows `waiting` meanwhile. (It runs at the lowest priority anyway: it never takes a core
     /// from them; waiting only when they are all busy keeps it from starving beside a live game.)
     fn yield_to_live_games(&self, handle: &tokio::runtime::Handle, id: &str, mut at: Progress) {
-        if !self.live.saturated() {
+        if !self.rooms.live_moves.saturated() {
             return;
         }
         at.waiting = true;
         self.set_progress(id, at);
-        handle.block_on(self.live.quiet());
+        handle.block_on(self.rooms.live_moves.quiet());
         at.waiting = false;
         self.set_progress(id, at);
     }
@@ -282,144 +272,187 @@ fn busy() -> Refusal {
     )
 }
 
-/// The analysis and hint routes.
-pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<App>) -> OpenApiRouter<S> {
-    OpenApiRouter::new()
-        .routes(routes!(start, get_analysis))
-        .routes(routes!(hint))
-        .routes(routes!(lesson_hint))
-        .with_state(shared)
-}
-
-fn game_id(path: Result<Path<String>, PathRejection>) -> Result<String, Refusal> {
-    path.map(|Path(id)| id)
-        .map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))
-}
-
-/// The stored analysis as the response body `{"status": "done", "analysis": …}`.
-fn done_json(stored: &str) -> Result<Response, Refusal> {
-    let analysis: Value = serde_json::from_str(stored)
-        .map_err(|e| Refusal::Internal(format!("the stored analysis is unreadable: {e}")))?;
-    Ok(Json(AnalysisAnswer::Done { analysis }).into_response())
-}
-
-#[utoipa::path(get, path = "/api/games/{id}/analysis", tag = "analysis",
-    summary = "The stored analysis, the progress of a running one, or status none when none was asked for",
-    params(("id" = String, Path, description = "The game's id")),
-    responses((status = 200, description = "Done (with the analysis), running (its progress), failed (why) or none", body = AnalysisAnswer),
-        (status = 400, description = "A bad path", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 503, description = "Storage is unavailable", body = ApiError)))]
-async fn get_analysis(
-    State(shared): State<Arc<App>>,
-    path: Result<Path<String>, PathRejection>,
-) -> Result<Response, Refusal> {
-    let id = game_id(path)?;
-    let _room = shared.rooms.room(&id).await?;
-    if let Some(progress) = shared.analyses.progress(&id) {
-        let turn = *shared.analyses.turn.borrow();
-        return Ok(progress.answer(turn).into_response());
+impl Analyses {
+    /// The analysis of game `id`: stored (`done`), running (its progress), `failed` (why) or `none`.
+    pub async fn answer(&self, id: &str) -> Result<AnalysisAnswer, Refusal> {
+        let _room = self.rooms.room(id).await?;
+        if let Some(progress) = self.progress(id) {
+            let turn = *self.turn.borrow();
+            return Ok(progress.answer(turn));
+        }
+        match self
+            .rooms
+            .db
+            .load_analysis(id)
+            .await
+            .map_err(Refusal::Unavailable)?
+        {
+            Some(stored) => done(&stored),
+            None => Ok(match self.failure(id) {
+                Some(error) => AnalysisAnswer::Failed { error },
+                // Not an error: a client showing a finished game asks whether it was analysed.
+                None => AnalysisAnswer::None,
+            }),
+        }
     }
-    match shared
-        .db
-        .load_analysis(&id)
-        .await
-        .map_err(Refusal::Unavailable)?
-    {
-        Some(stored) => done_json(&stored),
-        None => Ok(Json(match shared.analyses.failure(&id) {
-            Some(error) => AnalysisAnswer::Failed { error },
-            // Not an error: a client showing a finished game asks whether it was analysed.
-            None => AnalysisAnswer::None,
-        })
-        .into_response()),
-    }
-}
 
-#[utoipa::path(post, path = "/api/games/{id}/analysis", tag = "analysis",
-    summary = "Start the engine's analysis of a finished or imported game, or get the stored one",
-    description = "Computed once; its progress is pushed on the game's WebSocket.",
-    params(("id" = String, Path, description = "The game's id")),
-    responses(
-        (status = 200, description = "The stored analysis (`status: done`)", body = AnalysisAnswer),
-        (status = 202, description = "Started or running: its progress (`status: running`)", body = AnalysisAnswer),
-        (status = 400, description = "A bad path", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "The game is not over", body = ApiError),
-        (status = 503, description = "No analyst, or storage is unavailable", body = ApiError)))]
-async fn start(
-    State(shared): State<Arc<App>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    path: Result<Path<String>, PathRejection>,
-) -> Result<Response, Refusal> {
-    let id = game_id(path)?;
-    let room = shared.rooms.room(&id).await?;
-    let record = {
-        let inner = room.inner.lock().await;
-        if !matches!(inner.core.status, Status::Over | Status::Imported) {
+    /// Starts the analysis of the finished game `id` for `client`, unless it is stored (`done`) or
+    /// running already; the answer is `done` or `running` (its progress).
+    pub async fn start(
+        self: &Arc<Self>,
+        id: &str,
+        client: IpAddr,
+    ) -> Result<AnalysisAnswer, Refusal> {
+        let room = self.rooms.room(id).await?;
+        let record = {
+            let inner = room.inner.lock().await;
+            if !matches!(inner.core.status, Status::Over | Status::Imported) {
+                return Err(Refusal::Conflict(
+                    "a game is analysed once it is over (the analysis reads its whole record)"
+                        .into(),
+                ));
+            }
+            inner.core.record()
+        };
+        let analyst = self.analyst()?;
+        if let Some(stored) = self
+            .rooms
+            .db
+            .load_analysis(id)
+            .await
+            .map_err(Refusal::Unavailable)?
+        {
+            return done(&stored);
+        }
+        let total = record
+            .actions
+            .iter()
+            .filter(|a| matches!(a.actor, tabula_core::Actor::Seat(_)))
+            .count();
+        let turn = *self.turn.borrow();
+        let job = {
+            let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(progress) = running.get(id) {
+                return Ok(progress.answer(turn));
+            }
+            // The queue is bounded, in all and per client: beyond, "busy, try again".
+            let queued = running.values().filter(|p| p.ticket > turn).count();
+            if queued >= MAX_QUEUED_ANALYSES {
+                return Err(Refusal::RateLimited(format!(
+                    "busy: {queued} analyses are waiting already; ask again in a minute"
+                )));
+            }
+            if running.values().filter(|p| p.client == client).count() >= MAX_ANALYSES_PER_CLIENT {
+                return Err(Refusal::RateLimited(format!(
+                    "busy: you have {MAX_ANALYSES_PER_CLIENT} analyses waiting or running already; ask \
+                     again once one is done"
+                )));
+            }
+            let job = Progress {
+                done: 0,
+                total,
+                waiting: true,
+                ticket: self.next_ticket.fetch_add(1, Ordering::SeqCst),
+                client,
+            };
+            running.insert(id.to_string(), job);
+            job
+        };
+        // Asked again after a failure: a new attempt.
+        self.set_failure(id, None);
+        tokio::spawn(run(self.clone(), analyst, id.to_string(), record, job));
+        Ok(job.answer(turn))
+    }
+
+    /// The engine's hint for the player of lesson `n` of `game` after the actions of `req`
+    /// (`409` once the lesson is over).
+    pub async fn lesson_hint(
+        &self,
+        client: IpAddr,
+        game: &str,
+        n: &str,
+        req: PlayReq,
+    ) -> Result<Value, Refusal> {
+        let analyst = self.analyst()?;
+        let position =
+            crate::services::lessons::lesson_position(&self.rooms.registry, game, n, req).await?;
+        let Some((state, seat)) = position else {
+            return Err(Refusal::Conflict("the lesson is over: no hint".into()));
+        };
+        if !state.to_act().includes(seat) {
             return Err(Refusal::Conflict(
-                "a game is analysed once it is over (the analysis reads its whole record)".into(),
+                "the lesson's player owes no decision now".into(),
             ));
         }
-        inner.core.record()
-    };
-    let analyst = shared.analyses.analyst()?;
-    if let Some(stored) = shared
-        .db
-        .load_analysis(&id)
-        .await
-        .map_err(Refusal::Unavailable)?
-    {
-        return done_json(&stored);
+        self.ask(client, analyst, state, seat, 1).await
     }
-    let total = record
-        .actions
-        .iter()
-        .filter(|a| matches!(a.actor, tabula_core::Actor::Seat(_)))
-        .count();
-    let analyses = &shared.analyses;
-    let turn = *analyses.turn.borrow();
-    let job = {
-        let mut running = analyses.running.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(progress) = running.get(&id) {
-            return Ok((StatusCode::ACCEPTED, progress.answer(turn)).into_response());
-        }
-        // The queue is bounded, in all and per client: beyond, "busy, try again".
-        let queued = running.values().filter(|p| p.ticket > turn).count();
-        if queued >= MAX_QUEUED_ANALYSES {
-            return Err(Refusal::RateLimited(format!(
-                "busy: {queued} analyses are waiting already; ask again in a minute"
-            )));
-        }
-        let client = peer.ip();
-        if running.values().filter(|p| p.client == client).count() >= MAX_ANALYSES_PER_CLIENT {
-            return Err(Refusal::RateLimited(format!(
-                "busy: you have {MAX_ANALYSES_PER_CLIENT} analyses waiting or running already; ask \
-                 again once one is done"
-            )));
-        }
-        let job = Progress {
-            done: 0,
-            total,
-            waiting: true,
-            ticket: analyses.next_ticket.fetch_add(1, Ordering::SeqCst),
-            client,
+
+    /// The engine's hint for `seat` (with its `token`) of the running game `id`, from that seat's
+    /// view only. The search's seed is the game's position.
+    pub async fn game_hint(
+        &self,
+        client: IpAddr,
+        id: &str,
+        seat: u8,
+        token: &str,
+    ) -> Result<Value, Refusal> {
+        let room = self.rooms.room(id).await?;
+        let (state, seed) = {
+            let inner = room.inner.lock().await;
+            inner.core.check_token(seat, token)?;
+            inner.core.hint_check(seat)?;
+            let config = &inner.core.config;
+            let seed =
+                config.seed ^ inner.core.seq.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x4849_4e54;
+            (inner.core.state.clone_box(), seed)
         };
-        running.insert(id.clone(), job);
-        job
-    };
-    // Asked again after a failure: a new attempt.
-    analyses.set_failure(&id, None);
-    tokio::spawn(run(shared.clone(), analyst, id, record, job));
-    Ok((StatusCode::ACCEPTED, job.answer(turn)).into_response())
+        let analyst = self.analyst()?;
+        self.ask(client, analyst, state, Seat(seat), seed).await
+    }
+
+    /// Runs a hint's search on the AI pool.
+    /// Live AI seats come first: a hint never waits for a worker. It needs one of the hints' share
+    /// ([`hint_share`]) and a worker free now (no AI seat waiting for one), and a client has at most
+    /// [`MAX_HINTS_PER_CLIENT`] at once; otherwise it is refused at once (`429`, "busy, try again").
+    async fn ask(
+        &self,
+        client: IpAddr,
+        analyst: Arc<dyn Analyst>,
+        state: Box<dyn DynState>,
+        seat: Seat,
+        seed: u64,
+    ) -> Result<Value, Refusal> {
+        let guard = self.hint_of(client)?;
+        let share = self.hints.clone().try_acquire_owned().map_err(|_| busy())?;
+        let worker = self
+            .rooms
+            .ai_pool
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| busy())?;
+        tokio::task::spawn_blocking(move || {
+            let _held = (guard, share, worker);
+            analyst.hint(state.as_ref(), seat, seed)
+        })
+        .await
+        .map_err(|e| Refusal::Internal(e.to_string()))?
+        .map_err(Refusal::Internal)
+    }
+}
+
+/// The stored analysis as an answer `{"status": "done", "analysis": …}`.
+fn done(stored: &str) -> Result<AnalysisAnswer, Refusal> {
+    let analysis: Value = serde_json::from_str(stored)
+        .map_err(|e| Refusal::Internal(format!("the stored analysis is unreadable: {e}")))?;
+    Ok(AnalysisAnswer::Done { analysis })
 }
 
 /// Passes the analyses' turn to the next ticket when dropped (its analysis ended, however).
-struct TurnPass(Arc<App>);
+struct TurnPass(Arc<Analyses>);
 
 impl Drop for TurnPass {
     fn drop(&mut self) {
-        self.0.analyses.turn.send_modify(|turn| *turn += 1);
+        self.0.turn.send_modify(|turn| *turn += 1);
     }
 }
 
@@ -453,7 +486,7 @@ fn run_at_lowest_priority() {
 /// Runs one analysis to its end: waits for its turn, analyses on a thread of its own (yielding to live
 /// AI moves before each decision), stores the result and tells the game's sockets.
 async fn run(
-    shared: Arc<App>,
+    analyses: Arc<Analyses>,
     analyst: Arc<dyn Analyst>,
     id: String,
     record: JsonRecord,
@@ -461,16 +494,15 @@ async fn run(
 ) {
     // Its turn comes when every earlier ticket is done (each run passes the turn on when it ends,
     // whatever its outcome).
-    let _ = shared
-        .analyses
+    let _ = analyses
         .turn
         .subscribe()
         .wait_for(|turn| *turn >= job.ticket)
         .await;
-    let permit = TurnPass(shared.clone());
+    let permit = TurnPass(analyses.clone());
     let handle = tokio::runtime::Handle::current();
     let job = {
-        let shared = shared.clone();
+        let analyses = analyses.clone();
         let id = id.clone();
         let (done, result) = tokio::sync::oneshot::channel();
         let spawned = std::thread::Builder::new()
@@ -482,9 +514,9 @@ async fn run(
                     waiting: false,
                     ..job
                 };
-                shared.analyses.set_progress(&id, start);
-                shared.analyses.publish(&id, &start.message());
-                shared.analyses.yield_to_live_games(&handle, &id, start);
+                analyses.set_progress(&id, start);
+                analyses.publish(&id, &start.message());
+                analyses.yield_to_live_games(&handle, &id, start);
                 let mut last = Instant::now();
                 let analysis = analyst.analyse(&record, &mut |done, total| {
                     let at = Progress {
@@ -493,13 +525,13 @@ async fn run(
                         waiting: false,
                         ..job
                     };
-                    shared.analyses.set_progress(&id, at);
+                    analyses.set_progress(&id, at);
                     if last.elapsed() >= PROGRESS_EVERY || done == total {
                         last = Instant::now();
-                        shared.analyses.publish(&id, &at.message());
+                        analyses.publish(&id, &at.message());
                     }
                     // Live games first: the next decision waits until no AI seat is thinking.
-                    shared.analyses.yield_to_live_games(&handle, &id, at);
+                    analyses.yield_to_live_games(&handle, &id, at);
                 });
                 let _ = done.send(analysis);
             });
@@ -514,7 +546,7 @@ async fn run(
     let outcome = match job {
         Ok(Ok(analysis)) => {
             let text = analysis.to_string();
-            match shared.db.save_analysis(&id, now_ms(), &text).await {
+            match analyses.rooms.db.save_analysis(&id, now_ms(), &text).await {
                 Ok(()) => Ok(()),
                 Err(e) => Err(format!("the analysis could not be stored: {e}")),
             }
@@ -523,16 +555,10 @@ async fn run(
         Err(e) => Err(format!("the analysis stopped: {e}")),
     };
     {
-        let mut running = shared
-            .analyses
-            .running
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+        let mut running = analyses.running.lock().unwrap_or_else(|e| e.into_inner());
         running.remove(&id);
     }
-    shared
-        .analyses
-        .set_failure(&id, outcome.as_ref().err().cloned());
+    analyses.set_failure(&id, outcome.as_ref().err().cloned());
     let message = match outcome {
         Ok(()) => SocketMsg::Analysis {
             status: AnalysisStatus::Done,
@@ -552,116 +578,5 @@ async fn run(
             }
         }
     };
-    shared.analyses.publish(&id, &message);
-}
-
-/// `POST /api/games/{id}/hint`: the seat asking, with its token.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-struct HintReq {
-    seat: u8,
-    token: String,
-}
-
-/// The engine's hint in a lesson: the body is the lesson's (`{"actions": […]}`), the seat the
-/// lesson's player; `409` once the lesson is over.
-#[utoipa::path(post, path = "/api/lessons/{game}/{n}/hint", tag = "lessons",
-    summary = "The engine's preferred action for the lesson's player after the given actions",
-    params(("game" = String, Path, description = "A game kind's id"), ("n" = usize, Path, description = "The lesson's number, from 1")),
-    request_body(content = crate::wire::api::PlayReq, description = "The player's actions so far, as for the lesson"),
-    responses((status = 200, description = "`{seat, action, notation, cells, estimate}`", body = Object),
-        (status = 400, description = "Bad JSON or a malformed action", body = ApiError),
-        (status = 404, description = "No such game kind or lesson", body = ApiError),
-        (status = 409, description = "The lesson is over", body = ApiError),
-        (status = 422, description = "An illegal action", body = ApiError),
-        (status = 503, description = "No analyst", body = ApiError)))]
-async fn lesson_hint(
-    State(shared): State<Arc<App>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    path: Result<Path<(String, String)>, PathRejection>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, Refusal> {
-    let Path((game, n)) =
-        path.map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))?;
-    let analyst = shared.analyses.analyst()?;
-    let position =
-        crate::services::lessons::lesson_position(&shared.registry, &game, &n, body).await?;
-    let Some((state, seat)) = position else {
-        return Err(Refusal::Conflict("the lesson is over: no hint".into()));
-    };
-    if !state.to_act().includes(seat) {
-        return Err(Refusal::Conflict(
-            "the lesson's player owes no decision now".into(),
-        ));
-    }
-    ask(&shared, peer.ip(), analyst, state, seat, 1).await
-}
-
-/// Runs a hint's search on the AI pool.
-/// Live AI seats come first: a hint never waits for a worker. It needs one of the hints' share
-/// ([`hint_share`]) and a worker free now (no AI seat waiting for one), and a client has at most
-/// [`MAX_HINTS_PER_CLIENT`] at once; otherwise it is refused at once (`429`, "busy, try again").
-async fn ask(
-    shared: &App,
-    client: IpAddr,
-    analyst: Arc<dyn Analyst>,
-    state: Box<dyn DynState>,
-    seat: Seat,
-    seed: u64,
-) -> Result<Response, Refusal> {
-    let guard = shared.analyses.hint_of(client)?;
-    let share = shared
-        .analyses
-        .hints
-        .clone()
-        .try_acquire_owned()
-        .map_err(|_| busy())?;
-    let worker = shared
-        .ai_pool
-        .clone()
-        .try_acquire_owned()
-        .map_err(|_| busy())?;
-    let answer = tokio::task::spawn_blocking(move || {
-        let _held = (guard, share, worker);
-        analyst.hint(state.as_ref(), seat, seed)
-    })
-    .await
-    .map_err(|e| Refusal::Internal(e.to_string()))?
-    .map_err(Refusal::Internal)?;
-    Ok(Json(answer).into_response())
-}
-
-/// Iterations of a hint's search are the analyst's; the seed is the game's position.
-#[utoipa::path(post, path = "/api/games/{id}/hint", tag = "analysis",
-    summary = "The engine's preferred action for a human seat's current decision in a running game against the AI, from that seat's view only",
-    params(("id" = String, Path, description = "The game's id")),
-    request_body = HintReq,
-    responses((status = 200, description = "`{seat, action, notation, cells, estimate}`", body = Object),
-        (status = 400, description = "Bad JSON", body = ApiError),
-        (status = 403, description = "A wrong token", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "No hint now (not running, not the seat's decision, not against the AI)", body = ApiError),
-        (status = 503, description = "No analyst", body = ApiError)))]
-async fn hint(
-    State(shared): State<Arc<App>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    path: Result<Path<String>, PathRejection>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, Refusal> {
-    let id = game_id(path)?;
-    let bytes =
-        body.map_err(|e| Refusal::BadRequest(format!("cannot read the request body: {e}")))?;
-    let req: HintReq = serde_json::from_slice(&bytes)
-        .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
-    let room = shared.rooms.room(&id).await?;
-    let (state, seed) = {
-        let inner = room.inner.lock().await;
-        inner.core.check_token(req.seat, &req.token)?;
-        inner.core.hint_check(req.seat)?;
-        let config = &inner.core.config;
-        let seed = config.seed ^ inner.core.seq.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x4849_4e54;
-        (inner.core.state.clone_box(), seed)
-    };
-    let analyst = shared.analyses.analyst()?;
-    ask(&shared, peer.ip(), analyst, state, Seat(req.seat), seed).await
+    analyses.publish(&id, &message);
 }

@@ -23,7 +23,7 @@ pub struct App {
     /// In-game chat.
     pub chat: Arc<Chat>,
     /// Analyses of finished games and hints.
-    pub analyses: Analyses,
+    pub analyses: Arc<Analyses>,
 }
 
 impl App {
@@ -35,15 +35,10 @@ impl App {
         limits: Limits,
         analyst: Option<Arc<dyn Analyst>>,
     ) -> App {
-        let workers = limits.ai_workers.max(1);
-        let accounts = Arc::new(Accounts::new(
-            db.clone(),
-            limits.login,
-            limits.secure_cookies,
-        ));
+        let accounts = Arc::new(Accounts::new(db.clone(), limits.login));
         let chat = Arc::new(Chat::new(db.clone(), limits.chat));
         let rooms = Arc::new(Rooms::new(registry, bot, db, limits));
-        let analyses = Analyses::new(analyst, rooms.live_moves.clone(), workers);
+        let analyses = Arc::new(Analyses::new(rooms.clone(), analyst));
         App {
             rooms,
             accounts,

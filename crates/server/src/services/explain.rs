@@ -15,32 +15,17 @@
 
 use std::sync::Arc;
 
-use axum::Json;
-use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, PathRejection};
-use axum::extract::{Path, State};
-use axum::response::IntoResponse as _;
 use tabula_core::Seat;
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
 use crate::base::error::Refusal;
 use crate::domain::model::Status;
-use crate::services::app::App;
-use crate::wire::api::ApiError;
+use crate::services::rooms::Rooms;
 use crate::wire::api::{ExplainReq, Explanation};
 
 /// The most cells one question names.
 pub const MAX_CELLS: usize = 8;
 /// The longest cell name, in characters.
 pub const MAX_CELL_CHARS: usize = 64;
-
-/// The explain route.
-pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<App>) -> OpenApiRouter<S> {
-    OpenApiRouter::new()
-        .routes(routes!(explain))
-        .with_state(shared)
-}
 
 fn check_cells(cells: &[String]) -> Result<(), Refusal> {
     if cells.is_empty() {
@@ -66,33 +51,15 @@ fn check_cells(cells: &[String]) -> Result<(), Refusal> {
     Ok(())
 }
 
-#[utoipa::path(post, path = "/api/games/{id}/explain", tag = "games",
-    summary = "Why the cells a seat clicked lead to no legal action",
-    description = "The engine's own refusal, from what the seat may see (never a hidden setup, hand or deck); read-only. See `docs/protocol.md`.",
-    params(("id" = String, Path, description = "The game's id")),
-    request_body = ExplainReq,
-    responses((status = 200, description = "The reason, or null", body = Explanation),
-        (status = 400, description = "Bad JSON, no cells, too many or too long cell names", body = ApiError),
-        (status = 403, description = "A wrong token", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError)))]
-async fn explain(
-    State(shared): State<Arc<App>>,
-    path: Result<Path<String>, PathRejection>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<axum::response::Response, Refusal> {
-    let id = path
-        .map(|Path(id)| id)
-        .map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))?;
-    let bytes =
-        body.map_err(|e| Refusal::BadRequest(format!("cannot read the request body: {e}")))?;
-    let req: ExplainReq = serde_json::from_slice(&bytes).map_err(|e| {
-        Refusal::BadRequest(format!(
-            "bad JSON: {e} (the body is {{\"seat\", \"token\", \"cells\"}}: only a seat's token \
-             may ask)"
-        ))
-    })?;
+/// Why the cells seat `req.seat` (with its token) clicked in game `id` lead to no legal action, from
+/// what that seat may see; `None` when they do lead to one or the game has nothing to say.
+pub async fn explain(
+    rooms: &Arc<Rooms>,
+    id: &str,
+    req: &ExplainReq,
+) -> Result<Explanation, Refusal> {
     check_cells(&req.cells)?;
-    let room = shared.rooms.room(&id).await?;
+    let room = rooms.room(id).await?;
     let inner = room.inner.lock().await;
     inner.core.check_token(req.seat, &req.token)?;
     let reason = match inner.core.status {
@@ -100,5 +67,5 @@ async fn explain(
         _ if inner.core.to_act().outcome().is_some() => Some("The game is over".to_string()),
         _ => inner.core.state.explain_cells(Seat(req.seat), &req.cells),
     };
-    Ok(Json(Explanation { reason }).into_response())
+    Ok(Explanation { reason })
 }

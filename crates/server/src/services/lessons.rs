@@ -37,20 +37,12 @@
 
 use std::sync::{Arc, LazyLock};
 
-use axum::Json;
-use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, PathRejection};
-use axum::extract::{Path, State};
-
 use crate::base::error::Refusal;
 use crate::wire::api::{PlayReq, PlayerAction};
 use serde::{Deserialize, Serialize};
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
 use crate::wire::api::{
-    ApiError, GameLessons, LessonHint, LessonMove, LessonProgress, LessonState, LessonSummary,
-    LessonsIndex,
+    GameLessons, LessonHint, LessonMove, LessonProgress, LessonState, LessonSummary, LessonsIndex,
 };
 use serde_json::{Value, json};
 use tabula_core::dynamic::{DynGame, DynState, Registry};
@@ -667,17 +659,6 @@ pub fn lessons_of(game: &str) -> Option<&'static LessonFile> {
         .find(|f| f.game == game)
 }
 
-/// The lesson routes (`/api/lessons…`), over the games of `registry` that have lessons.
-pub fn routes<S: Clone + Send + Sync + 'static>(registry: Registry) -> OpenApiRouter<S> {
-    OpenApiRouter::new()
-        .routes(routes!(list_all))
-        .routes(routes!(list_game))
-        .routes(routes!(play_lesson))
-        .with_state(Arc::new(registry))
-}
-
-type Reg = State<Arc<Registry>>;
-
 fn summary(file: &LessonFile) -> Vec<LessonSummary> {
     file.lessons
         .iter()
@@ -690,10 +671,8 @@ fn summary(file: &LessonFile) -> Vec<LessonSummary> {
         .collect()
 }
 
-#[utoipa::path(get, path = "/api/lessons", tag = "lessons",
-    summary = "Every game's lessons: count, titles and goals",
-    responses((status = 200, description = "Every game's lessons", body = LessonsIndex)))]
-async fn list_all(State(reg): Reg) -> Json<LessonsIndex> {
+/// Every game's lessons: count, titles and goals.
+pub fn index(reg: &Registry) -> LessonsIndex {
     let games = reg
         .games()
         .iter()
@@ -707,7 +686,7 @@ async fn list_all(State(reg): Reg) -> Json<LessonsIndex> {
             })
         })
         .collect();
-    Json(LessonsIndex { games })
+    LessonsIndex { games }
 }
 
 fn find(reg: &Registry, game: &str) -> Result<(Arc<dyn DynGame>, &'static LessonFile), Refusal> {
@@ -719,36 +698,23 @@ fn find(reg: &Registry, game: &str) -> Result<(Arc<dyn DynGame>, &'static Lesson
     Ok((kind.clone(), file))
 }
 
-#[utoipa::path(get, path = "/api/lessons/{game}", tag = "lessons",
-    summary = "One game's lessons",
-    params(("game" = String, Path, description = "A game kind's id")),
-    responses((status = 200, description = "The game's lessons", body = GameLessons),
-        (status = 400, description = "A bad path", body = ApiError),
-        (status = 404, description = "No such game kind, or no lessons for it", body = ApiError)))]
-async fn list_game(
-    State(reg): Reg,
-    path: Result<Path<String>, PathRejection>,
-) -> Result<Json<GameLessons>, Refusal> {
-    let Path(game) =
-        path.map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))?;
-    let (kind, file) = find(&reg, &game)?;
-    Ok(Json(GameLessons {
+/// One game's lessons.
+pub fn of_game(reg: &Registry, game: &str) -> Result<GameLessons, Refusal> {
+    let (kind, file) = find(reg, game)?;
+    Ok(GameLessons {
         game: kind.id().to_string(),
         name: kind.name().to_string(),
         count: file.lessons.len(),
         lessons: summary(file),
-    }))
+    })
 }
 
-/// The position of lesson `n` of `game` after the player's actions in `body` (the body of `POST
-/// /api/lessons/{game}/{n}`), with the player's seat; `None` once the lesson is solved or failed.
-/// Replayed on a blocking thread.
-pub(crate) async fn lesson_position(
+/// Lesson `n` of `game`: its number and the lesson, or `404` naming the lessons there are.
+fn lesson(
     reg: &Registry,
     game: &str,
     n: &str,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Option<PlayerPosition>, Refusal> {
+) -> Result<(Arc<dyn DynGame>, usize, usize, &'static Lesson), Refusal> {
     let (kind, file) = find(reg, game)?;
     let count = file.lessons.len();
     let (number, lesson) = n
@@ -758,73 +724,49 @@ pub(crate) async fn lesson_position(
         .ok_or_else(|| {
             Refusal::NotFound(format!("`{game}` has lessons 1 to {count}, not `{n}`"))
         })?;
-    let bytes =
-        body.map_err(|e| Refusal::BadRequest(format!("cannot read the request body: {e}")))?;
-    let req: PlayReq = if bytes.is_empty() {
-        PlayReq::default()
-    } else {
-        serde_json::from_slice(&bytes).map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?
-    };
+    Ok((kind, number, count, lesson))
+}
+
+fn refusal(e: LessonError) -> Refusal {
+    match e {
+        LessonError::Refused { error, .. } => Refusal::Action(error),
+        LessonError::BadRequest(m) => Refusal::BadRequest(m),
+        LessonError::Broken(..) => Refusal::Internal(e.to_string()),
+    }
+}
+
+/// The position of lesson `n` of `game` after the player's actions in `req`, with the player's seat;
+/// `None` once the lesson is solved or failed. Replayed on a blocking thread.
+pub async fn lesson_position(
+    reg: &Registry,
+    game: &str,
+    n: &str,
+    req: PlayReq,
+) -> Result<Option<PlayerPosition>, Refusal> {
+    let (kind, number, _, lesson) = lesson(reg, game, n)?;
     tokio::task::spawn_blocking(move || lesson.position_after(number, kind.as_ref(), &req.actions))
         .await
         .map_err(|e| Refusal::Internal(e.to_string()))?
-        .map_err(|e| match e {
-            LessonError::Refused { error, .. } => Refusal::Action(error),
-            LessonError::BadRequest(m) => Refusal::BadRequest(m),
-            LessonError::Broken(..) => Refusal::Internal(e.to_string()),
-        })
+        .map_err(refusal)
 }
 
-#[utoipa::path(post, path = "/api/lessons/{game}/{n}", tag = "lessons",
-    summary = "Lesson n after the player's actions: the position, legal actions, solved or failed, hint",
-    description = "A refused action is answered with the game's explanation (`422`). See `docs/protocol.md`, `Lessons`.",
-    params(("game" = String, Path, description = "A game kind's id"), ("n" = usize, Path, description = "The lesson's number, from 1")),
-    request_body(content = PlayReq, description = "The player's actions so far (an empty body: none)"),
-    responses((status = 200, description = "The lesson's progress", body = LessonState),
-        (status = 400, description = "Bad JSON or a malformed action", body = ApiError),
-        (status = 404, description = "No such game kind or lesson", body = ApiError),
-        (status = 422, description = "An illegal action (the game's explanation)", body = ApiError)))]
-async fn play_lesson(
-    State(reg): Reg,
-    path: Result<Path<(String, String)>, PathRejection>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<LessonState>, Refusal> {
-    let Path((game, n)) =
-        path.map_err(|e| Refusal::BadRequest(format!("bad path: {}", e.body_text())))?;
-    let (kind, file) = find(&reg, &game)?;
-    let count = file.lessons.len();
-    let lesson = n
-        .parse::<usize>()
-        .ok()
-        .and_then(|i| i.checked_sub(1))
-        .and_then(|i| file.lessons.get(i))
-        .ok_or_else(|| {
-            Refusal::NotFound(format!("`{game}` has lessons 1 to {count}, not `{n}`"))
-        })?;
-    let number = file
-        .lessons
-        .iter()
-        .position(|l| std::ptr::eq(l, lesson))
-        .map_or(1, |i| i + 1);
-    let bytes =
-        body.map_err(|e| Refusal::BadRequest(format!("cannot read the request body: {e}")))?;
-    let req: PlayReq = if bytes.is_empty() {
-        PlayReq::default()
-    } else {
-        serde_json::from_slice(&bytes).map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?
-    };
-    // Replaying a lesson is CPU work (a few hundred actions at most): off the network threads.
+/// Lesson `n` of `game` after the player's actions in `req`: the position, legal actions, solved or
+/// failed, hint. Replaying a lesson is CPU work (a few hundred actions at most): off the network
+/// threads.
+pub async fn play(
+    reg: &Registry,
+    game: &str,
+    n: &str,
+    req: PlayReq,
+) -> Result<LessonState, Refusal> {
+    let (kind, number, count, lesson) = lesson(reg, game, n)?;
     let progress =
         tokio::task::spawn_blocking(move || lesson.play(number, kind.as_ref(), &req.actions))
             .await
             .map_err(|e| Refusal::Internal(e.to_string()))?
-            .map_err(|e| match e {
-                LessonError::Refused { error, .. } => Refusal::Action(error),
-                LessonError::BadRequest(m) => Refusal::BadRequest(m),
-                LessonError::Broken(..) => Refusal::Internal(e.to_string()),
-            })?;
-    Ok(Json(LessonState {
-        game,
+            .map_err(refusal)?;
+    Ok(LessonState {
+        game: game.to_string(),
         n: number,
         count,
         title: lesson.title.clone(),
@@ -835,5 +777,5 @@ async fn play_lesson(
         seat: lesson.seat,
         progress,
         next: (number < count).then_some(number + 1),
-    }))
+    })
 }

@@ -18,8 +18,8 @@ use utoipa_axum::routes;
 use crate::base::error::AccountError;
 use crate::base::error::Refusal;
 use crate::domain::model::Status;
-use crate::services::accounts::Accounts;
 use crate::transport::http::{ApiPath, AppState, parse_body};
+use crate::transport::session::{clear_cookie, credentials, session_cookie};
 use crate::wire::api::{
     ApiError, Claim, Claimed, Credentials, Deleted, Deletion, Leaderboard, MyGame, MyGames,
     PasswordChange, PasswordChanged, Profile, SignedIn, SignedOut,
@@ -40,16 +40,10 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
 }
 
 /// A signed-in answer: the account's name and the session's CSRF token, with the session cookie.
-fn signed_in(
-    accounts: &Accounts,
-    status: StatusCode,
-    name: &str,
-    token: &str,
-    csrf: &str,
-) -> Response {
+fn signed_in(secure: bool, status: StatusCode, name: &str, token: &str, csrf: &str) -> Response {
     (
         status,
-        [(header::SET_COOKIE, accounts.session_cookie(token))],
+        [(header::SET_COOKIE, session_cookie(token, secure))],
         Json(SignedIn {
             name: name.to_string(),
             csrf: csrf.to_string(),
@@ -80,7 +74,7 @@ async fn sign_up(
     let (token, csrf) = accounts.open_session(&account).await?;
     tracing::info!(account = %account.name, "account created");
     Ok(signed_in(
-        accounts,
+        st.shared.limits.secure_cookies,
         StatusCode::CREATED,
         &account.name,
         &token,
@@ -109,7 +103,7 @@ async fn sign_in(
         .await?;
     let (token, csrf) = accounts.open_session(&account).await?;
     Ok(signed_in(
-        accounts,
+        st.shared.limits.secure_cookies,
         StatusCode::OK,
         &account.name,
         &token,
@@ -131,7 +125,7 @@ async fn session_info(
     let session = st
         .shared
         .accounts
-        .session(&headers)
+        .session(&credentials(&headers))
         .await?
         .ok_or(AccountError::NotSignedIn)?;
     Ok(Json(SignedIn {
@@ -151,10 +145,13 @@ async fn session_info(
         (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
 async fn sign_out(State(st): State<AppState>, headers: HeaderMap) -> AccountResult {
     let accounts = &st.shared.accounts;
-    let session = accounts.signed_in(&headers).await?;
+    let session = accounts.signed_in(&credentials(&headers)).await?;
     accounts.close_session(&session).await?;
     Ok((
-        [(header::SET_COOKIE, accounts.clear_cookie())],
+        [(
+            header::SET_COOKIE,
+            clear_cookie(st.shared.limits.secure_cookies),
+        )],
         Json(SignedOut { signed_out: true }),
     )
         .into_response())
@@ -179,7 +176,7 @@ async fn change_password(
 ) -> Result<Json<PasswordChanged>, AccountError> {
     let req: PasswordChange = parse_body(body)?;
     let accounts = &st.shared.accounts;
-    let session = accounts.signed_in(&headers).await?;
+    let session = accounts.signed_in(&credentials(&headers)).await?;
     let hash = accounts
         .check_password_change(&session, &req.current, &req.new, peer.ip())
         .await?;
@@ -212,7 +209,7 @@ async fn delete_account(
 ) -> AccountResult {
     let req: Deletion = parse_body(body)?;
     let accounts = &st.shared.accounts;
-    let session = accounts.signed_in(&headers).await?;
+    let session = accounts.signed_in(&credentials(&headers)).await?;
     // The lobby stops naming the account in its games.
     let unfinished: Vec<String> = accounts
         .my_seats(&session.account.id)
@@ -233,7 +230,10 @@ async fn delete_account(
     tracing::info!(account = %session.account.name, "account deleted");
     st.shared.rooms.refresh_players_of(&unfinished).await;
     Ok((
-        [(header::SET_COOKIE, accounts.clear_cookie())],
+        [(
+            header::SET_COOKIE,
+            clear_cookie(st.shared.limits.secure_cookies),
+        )],
         Json(Deleted { deleted: true }),
     )
         .into_response())
@@ -295,7 +295,7 @@ async fn my_games(
 ) -> Result<Json<MyGames>, AccountError> {
     let accounts = &st.shared.accounts;
     let session = accounts
-        .session(&headers)
+        .session(&credentials(&headers))
         .await?
         .ok_or(AccountError::NotSignedIn)?;
     let seats = accounts.my_seats(&session.account.id).await?;
@@ -363,7 +363,7 @@ async fn claim_seat(
 ) -> Result<Json<Claimed>, AccountError> {
     let req: Claim = parse_body(body)?;
     let accounts = &st.shared.accounts;
-    let session = accounts.signed_in(&headers).await?;
+    let session = accounts.signed_in(&credentials(&headers)).await?;
     let room = st.shared.rooms.room(&req.game).await?;
     {
         let inner = room.inner.lock().await;

@@ -31,6 +31,7 @@ use crate::base::time::now_ms;
 use crate::domain::model::{SeatKind, Status};
 use crate::services::app::App;
 use crate::services::rooms::{ActionInput, Room, SeatOp};
+use crate::transport::session::credentials;
 use crate::wire::api::CreateGame;
 use crate::wire::api::{
     ActionRequest, ApiError, Catalog, CatalogGame, Committed, Created, CreatedSeat, GameOption,
@@ -294,12 +295,12 @@ fn api_routes(state: &AppState) -> OpenApiRouter<AppState> {
         .routes(routes!(rematch))
         .routes(routes!(record))
         .merge(crate::transport::accounts::routes())
-        .merge(crate::services::lessons::routes(
+        .merge(crate::transport::lessons::routes(
             state.shared.registry.clone(),
         ))
-        .merge(crate::services::analysis::routes(state.shared.clone()))
-        .merge(crate::services::chat::routes(state.shared.clone()))
-        .merge(crate::services::explain::routes(state.shared.clone()))
+        .merge(crate::transport::analysis::routes(state.shared.clone()))
+        .merge(crate::transport::chat::routes(state.shared.clone()))
+        .merge(crate::transport::explain::routes(state.shared.clone()))
         .layer(DefaultBodyLimit::max(limits.http_max_body))
         .merge(
             OpenApiRouter::new()
@@ -604,7 +605,7 @@ async fn create_game(
     let by = st
         .shared
         .accounts
-        .acting(&headers)
+        .acting(&credentials(&headers))
         .await?
         .map(|s| s.account);
     let signed_in = by.is_some();
@@ -804,7 +805,7 @@ async fn join(
     let by = st
         .shared
         .accounts
-        .acting(&headers)
+        .acting(&credentials(&headers))
         .await?
         .map(|s| s.account);
     let room = st.shared.rooms.room(&id).await?;
@@ -1363,7 +1364,7 @@ async fn send_chat_history(
     room: &Room,
     obs: Observer,
 ) -> bool {
-    match crate::services::chat::history_message(shared, room, obs).await {
+    match crate::services::chat::history_message(&shared.chat, room, obs).await {
         Some(text) => sink.send(Message::Text(text.into())).await.is_ok(),
         None => true,
     }
