@@ -25,7 +25,7 @@
 //! * **Deleting** an account removes it, its sessions (they stop working at once), its ratings,
 //!   rating history and seat bindings; the games keep their logs.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::{Mutex, OnceLock};
@@ -35,7 +35,6 @@ use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-use sqlx::Row;
 
 use crate::base::error::{AccountError, Refusal};
 use crate::base::secret::hash_token;
@@ -44,10 +43,9 @@ use crate::base::secret::same_secret;
 use crate::base::time::now_ms;
 pub use crate::domain::account::Account;
 use crate::services::limits::LoginLimits;
-use crate::storage::db::{Db, on_pool};
-use crate::wire::api::{
-    LeaderboardRow, PlayingGame, Profile, ProfileRating, RatingPoint, RecentGame, Results,
-};
+pub use crate::storage::accounts::{LEADERBOARD_MAX_RD, LEADERBOARD_SIZE, SeatRow};
+use crate::storage::db::Db;
+use crate::wire::api::{LeaderboardRow, Profile};
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "tabula_session";
@@ -59,17 +57,6 @@ pub const SESSION_TTL: Duration = Duration::from_secs(30 * 86_400);
 pub const PASSWORD_CHARS: (usize, usize) = (8, 128);
 /// Shortest and longest name (characters).
 pub const NAME_CHARS: (usize, usize) = (3, 20);
-/// Players a leaderboard lists.
-pub const LEADERBOARD_SIZE: i64 = 50;
-/// A leaderboard lists only ratings with a deviation under this.
-pub const LEADERBOARD_MAX_RD: f64 = 110.0;
-
-fn storage(e: impl std::fmt::Display) -> AccountError {
-    tracing::error!(error = %e, "storage error in an account request");
-    AccountError::Refused(Refusal::Unavailable(
-        "storage is unavailable; nothing was changed, try again later".into(),
-    ))
-}
 
 /// Checks a user name: 3–20 of `[A-Za-z0-9_-]`.
 pub fn check_name(name: &str) -> Result<(), AccountError> {
@@ -284,33 +271,17 @@ impl Accounts {
         let key = name.to_ascii_lowercase();
         let hash = hash_password(password.to_string()).await?;
         let id = uuid::Uuid::new_v4().to_string();
-        let sql = "INSERT INTO accounts (id, name, name_key, password_hash, created_at) \
-                   VALUES ($1, $2, $3, $4, $5)";
-        let done = on_pool!(&self.db, p => sqlx::query(sql).bind(&id).bind(name).bind(&key)
-            .bind(&hash).bind(now_ms()).execute(p).await.map(|_| ()));
-        match done {
-            Ok(_) => Ok(Account {
-                id,
-                name: name.to_string(),
-            }),
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                Err(AccountError::NameTaken(name.to_string()))
-            }
-            Err(e) => Err(storage(e)),
+        if !self
+            .db
+            .insert_account(&id, name, &key, &hash, now_ms())
+            .await?
+        {
+            return Err(AccountError::NameTaken(name.to_string()));
         }
-    }
-
-    /// The account named `name` (any case) and its password hash.
-    async fn find(&self, name: &str) -> Result<Option<(Account, String)>, AccountError> {
-        let sql = "SELECT id, name, password_hash FROM accounts WHERE name_key = $1";
-        let key = name.to_ascii_lowercase();
-        let row = on_pool!(&self.db, p => {
-            sqlx::query(sql).bind(&key).fetch_optional(p).await.and_then(|o| o.map(|r| {
-                Ok::<(String, String, String), sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?))
-            }).transpose())
+        Ok(Account {
+            id,
+            name: name.to_string(),
         })
-        .map_err(storage)?;
-        Ok(row.map(|(id, name, hash): (String, String, String)| (Account { id, name }, hash)))
     }
 
     /// Spends one attempt of the address's sign-in budget (a sign-up, which hashes a password).
@@ -349,7 +320,7 @@ impl Accounts {
         }
         self.check_shared_failures(&key, from).await?;
         let found = if check_name(name).is_ok() && password.chars().count() <= PASSWORD_CHARS.1 {
-            self.find(name).await?
+            self.db.find_account(name).await?
         } else {
             None
         };
@@ -377,26 +348,15 @@ impl Accounts {
     /// forbid — the (name, address) budget, and the name's lock for the addresses that failed on it
     /// — so that N nodes do not give N times those budgets. A single server counts in memory only.
     async fn check_shared_failures(&self, key: &str, from: IpAddr) -> Result<(), AccountError> {
-        let (Some(_), Some(pool)) = (self.db.node(), self.db.pg_pool()) else {
-            return Ok(());
-        };
         let now = now_ms();
         let memory = i64::try_from(self.failure_memory.as_millis()).unwrap_or(i64::MAX);
-        let sql = "SELECT COUNT(*) FILTER (WHERE address = $2), COUNT(*), \
-                   MIN(at_ms) FILTER (WHERE address = $2) \
-                   FROM sign_in_failures WHERE name_key = $1 AND at_ms > $3";
-        let row = sqlx::query(sql)
-            .bind(key)
-            .bind(from.to_string())
-            .bind(now.saturating_sub(memory))
-            .fetch_one(pool)
-            .await
-            .map_err(storage)?;
-        let (pair, name, oldest): (i64, i64, Option<i64>) = (
-            row.try_get(0).map_err(storage)?,
-            row.try_get(1).map_err(storage)?,
-            row.try_get(2).map_err(storage)?,
-        );
+        let Some((pair, name, oldest)) = self
+            .db
+            .shared_failures(key, &from.to_string(), now.saturating_sub(memory))
+            .await?
+        else {
+            return Ok(());
+        };
         let wait = |since: i64| {
             u64::try_from((since.saturating_add(memory) - now).max(0) / 1000).unwrap_or(0) + 1
         };
@@ -415,24 +375,13 @@ impl Accounts {
     /// On a cluster node: stores a failed sign-in for every node to count, and forgets those past
     /// the failure memory. A storage error loses the record only (the sign-in failed anyway).
     async fn record_shared_failure(&self, key: &str, from: IpAddr) {
-        let (Some(_), Some(pool)) = (self.db.node(), self.db.pg_pool()) else {
-            return;
-        };
         let now = now_ms();
         let memory = i64::try_from(self.failure_memory.as_millis()).unwrap_or(i64::MAX);
-        let stored = sqlx::query(
-            "INSERT INTO sign_in_failures (name_key, address, at_ms) VALUES ($1, $2, $3)",
-        )
-        .bind(key)
-        .bind(from.to_string())
-        .bind(now)
-        .execute(pool)
-        .await;
-        let pruned = sqlx::query("DELETE FROM sign_in_failures WHERE at_ms <= $1")
-            .bind(now.saturating_sub(memory))
-            .execute(pool)
+        let stored = self
+            .db
+            .record_sign_in_failure(key, &from.to_string(), now, now.saturating_sub(memory))
             .await;
-        if let Err(e) = stored.and(pruned) {
+        if let Err(e) = stored {
             tracing::warn!(error = %e, "cannot store a failed sign-in for the other nodes");
         }
     }
@@ -443,11 +392,9 @@ impl Accounts {
         let csrf = new_token();
         let now = now_ms();
         let expires = now + SESSION_TTL.as_millis() as i64;
-        let sql = "INSERT INTO sessions (token_hash, account_id, csrf, created_at, expires_at) \
-                   VALUES ($1, $2, $3, $4, $5)";
-        on_pool!(&self.db, p => sqlx::query(sql).bind(hash_token(&token)).bind(&account.id)
-            .bind(&csrf).bind(now).bind(expires).execute(p).await.map(|_| ()))
-        .map_err(storage)?;
+        self.db
+            .insert_session(&hash_token(&token), &account.id, &csrf, now, expires)
+            .await?;
         Ok((token, csrf))
     }
 
@@ -458,21 +405,12 @@ impl Accounts {
             return Ok(None);
         };
         let token_hash = hash_token(token);
-        let sql = "SELECT a.id, a.name, s.csrf FROM sessions s JOIN accounts a ON a.id = s.account_id \
-                   WHERE s.token_hash = $1 AND s.expires_at > $2";
-        let row = on_pool!(&self.db, p => {
-            sqlx::query(sql).bind(&token_hash).bind(now_ms()).fetch_optional(p).await.and_then(|o| o.map(|r| {
-                Ok::<(String, String, String), sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?))
-            }).transpose())
-        })
-        .map_err(storage)?;
-        Ok(
-            row.map(|(id, name, csrf): (String, String, String)| Session {
-                account: Account { id, name },
-                csrf,
-                token_hash,
-            }),
-        )
+        let found = self.db.session_of(&token_hash, now_ms()).await?;
+        Ok(found.map(|(account, csrf)| Session {
+            account,
+            csrf,
+            token_hash,
+        }))
     }
 
     /// The session that authorises a state-changing request: `None` without a valid session cookie;
@@ -495,10 +433,7 @@ impl Accounts {
 
     /// Ends a session.
     pub async fn close_session(&self, session: &Session) -> Result<(), AccountError> {
-        let sql = "DELETE FROM sessions WHERE token_hash = $1";
-        on_pool!(&self.db, p => sqlx::query(sql).bind(&session.token_hash).execute(p).await.map(|_| ()))
-            .map_err(storage)?;
-        Ok(())
+        self.db.delete_session(&session.token_hash).await
     }
 
     /// Checks a password change (the current password is asked again; the new one must be strong):
@@ -519,40 +454,35 @@ impl Accounts {
     /// Stores a new password hash (from [`Accounts::check_password_change`]) and ends the account's
     /// other sessions.
     pub async fn store_password(&self, session: &Session, hash: &str) -> Result<(), AccountError> {
-        let id = &session.account.id;
-        on_pool!(&self.db, p => {
-            async {
-                let mut tx = p.begin().await?;
-                sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
-                    .bind(hash).bind(id).execute(&mut *tx).await?;
-                sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2")
-                    .bind(id).bind(&session.token_hash).execute(&mut *tx).await?;
-                tx.commit().await
-            }.await
-        })
-        .map_err(storage)
+        self.db
+            .store_password_hash(&session.account.id, hash, &session.token_hash)
+            .await
     }
 
     /// Deletes the account (its password checked first with [`Accounts::check_credentials`]): its
     /// sessions, ratings, history and seat bindings go with it.
     pub async fn delete(&self, session: &Session) -> Result<(), AccountError> {
-        let id = &session.account.id;
-        on_pool!(&self.db, p => {
-            async {
-                let mut tx = p.begin().await?;
-                for sql in [
-                    "DELETE FROM sessions WHERE account_id = $1",
-                    "DELETE FROM ratings WHERE account_id = $1",
-                    "DELETE FROM rating_history WHERE account_id = $1",
-                    "DELETE FROM game_seats WHERE account_id = $1",
-                    "DELETE FROM accounts WHERE id = $1",
-                ] {
-                    sqlx::query(sql).bind(id).execute(&mut *tx).await?;
-                }
-                tx.commit().await
-            }.await
-        })
-        .map_err(storage)
+        self.db.delete_account(&session.account.id).await
+    }
+
+    /// An account's seats, newest games first.
+    pub async fn my_seats(&self, account_id: &str) -> Result<Vec<SeatRow>, AccountError> {
+        self.db.my_seats(account_id).await
+    }
+
+    /// The public profile of `name` (any case); `None` for no such account (or a name no account
+    /// can have).
+    pub async fn profile(&self, name: &str) -> Result<Option<Profile>, AccountError> {
+        if check_name(name).is_err() {
+            return Ok(None);
+        }
+        self.db.profile(name).await
+    }
+
+    /// The leaderboard of game kind `game`: the best [`LEADERBOARD_SIZE`] ratings whose deviation
+    /// is under [`LEADERBOARD_MAX_RD`].
+    pub async fn leaderboard(&self, game: &str) -> Result<Vec<LeaderboardRow>, AccountError> {
+        self.db.leaderboard(game).await
     }
 
     /// Binds an anonymous seat (its token already checked) to the signed-in account.
@@ -565,208 +495,6 @@ impl Accounts {
     ) -> Result<(), AccountError> {
         self.db.claim(game_id, seat, account_id, token).await
     }
-
-    /// An account's seats, newest games first (`(game id, game kind, status, seat, token, result)`).
-    pub async fn my_seats(&self, account_id: &str) -> Result<Vec<SeatRow>, AccountError> {
-        let sql = "SELECT gs.game_id, g.game, g.status, gs.seat, gs.token, gs.result, g.updated_at \
-                   FROM game_seats gs JOIN games g ON g.id = gs.game_id \
-                   WHERE gs.account_id = $1 ORDER BY g.updated_at DESC, gs.game_id, gs.seat LIMIT 500";
-        on_pool!(&self.db, p => {
-            match sqlx::query(sql).bind(account_id).fetch_all(p).await {
-                Ok(rows) => rows.iter().map(|r| Ok(SeatRow {
-                    game_id: r.try_get(0)?, game: r.try_get(1)?, status: r.try_get(2)?,
-                    seat: r.try_get::<i64, _>(3)? as u8, token: r.try_get(4)?,
-                    result: r.try_get(5)?, updated_at: r.try_get(6)?,
-                })).collect::<Result<Vec<_>, sqlx::Error>>(),
-                Err(e) => Err(e),
-            }
-        })
-        .map_err(storage)
-    }
-
-    /// The public profile of `name` (any case): ratings per game, results, rating history, recent
-    /// games and games in progress. `None` for no such account.
-    pub async fn profile(&self, name: &str) -> Result<Option<Profile>, AccountError> {
-        if check_name(name).is_err() {
-            return Ok(None);
-        }
-        let Some((account, _)) = self.find(name).await? else {
-            return Ok(None);
-        };
-        let created: i64 = on_pool!(&self.db, p => sqlx::query_scalar("SELECT created_at FROM accounts WHERE id = $1")
-            .bind(&account.id).fetch_one(p).await)
-        .map_err(storage)?;
-        let ratings: Vec<(String, f64, f64, i64)> = on_pool!(&self.db, p => {
-            match sqlx::query("SELECT game, rating, rd, games FROM ratings WHERE account_id = $1 ORDER BY game")
-                .bind(&account.id).fetch_all(p).await {
-                Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
-                    .collect::<Result<Vec<_>, sqlx::Error>>(),
-                Err(e) => Err(e),
-            }
-        })
-        .map_err(storage)?;
-        let history: Vec<(String, String, i64, f64, f64)> = on_pool!(&self.db, p => {
-            match sqlx::query("SELECT game, game_id, at_ms, rating, rd FROM rating_history \
-                               WHERE account_id = $1 ORDER BY at_ms, game_id")
-                .bind(&account.id).fetch_all(p).await {
-                Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?, r.try_get(4)?)))
-                    .collect::<Result<Vec<_>, sqlx::Error>>(),
-                Err(e) => Err(e),
-            }
-        })
-        .map_err(storage)?;
-        // A profile is public: games created private (`public: false`) are not listed on it, by id
-        // or otherwise (their results still count, as their ratings do).
-        let seats = self.my_seats(&account.id).await?;
-        let mut ids: Vec<String> = seats.iter().map(|s| s.game_id.clone()).collect();
-        ids.extend(history.iter().map(|h| h.1.clone()));
-        ids.sort();
-        ids.dedup();
-        let private = self.private_games(&ids).await?;
-        let listed: Vec<&SeatRow> = seats
-            .iter()
-            .filter(|s| !private.contains(&s.game_id))
-            .collect();
-        let mut ratings_by_game = BTreeMap::new();
-        for (game, rating, rd, games) in ratings {
-            let mine: Vec<_> = history
-                .iter()
-                .filter(|h| h.0 == game && !private.contains(&h.1))
-                .collect();
-            let history = mine[mine.len().saturating_sub(100)..]
-                .iter()
-                .map(|(_, id, at, r, d)| RatingPoint {
-                    game_id: id.clone(),
-                    at: *at,
-                    rating: *r,
-                    rd: *d,
-                })
-                .collect();
-            ratings_by_game.insert(
-                game,
-                ProfileRating {
-                    rating,
-                    rd,
-                    games,
-                    history,
-                },
-            );
-        }
-        let count = |w: &str| {
-            seats
-                .iter()
-                .filter(|s| s.result.as_deref() == Some(w))
-                .count()
-        };
-        let recent_games = listed
-            .iter()
-            .filter(|s| s.status == "over")
-            .take(50)
-            .map(|s| RecentGame {
-                id: s.game_id.clone(),
-                game: s.game.clone(),
-                seat: s.seat,
-                result: s.result.clone(),
-                at: s.updated_at,
-            })
-            .collect();
-        let playing = listed
-            .iter()
-            .filter(|s| s.status == "running" || s.status == "waiting")
-            .map(|s| PlayingGame {
-                id: s.game_id.clone(),
-                game: s.game.clone(),
-                seat: s.seat,
-                status: s.status.clone(),
-            })
-            .collect();
-        Ok(Some(Profile {
-            name: account.name,
-            created_at: created,
-            ratings: ratings_by_game,
-            results: Results {
-                win: count("win"),
-                draw: count("draw"),
-                loss: count("loss"),
-            },
-            recent_games,
-            playing,
-        }))
-    }
-
-    /// Which of the games `game_ids` were created private (`public: false` in their `created` event).
-    async fn private_games(
-        &self,
-        game_ids: &[String],
-    ) -> Result<std::collections::HashSet<String>, AccountError> {
-        let mut private = std::collections::HashSet::new();
-        for chunk in game_ids.chunks(200) {
-            let rows: Vec<(String, String)> = on_pool!(&self.db, p => {
-                let mut q = sqlx::QueryBuilder::new(
-                    "SELECT game_id, data FROM events WHERE kind = 'created' AND game_id IN (",
-                );
-                let mut sep = q.separated(", ");
-                for id in chunk {
-                    sep.push_bind(id.as_str());
-                }
-                q.push(")");
-                match q.build().fetch_all(p).await {
-                    Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-                        .collect::<Result<Vec<_>, sqlx::Error>>(),
-                    Err(e) => Err(e),
-                }
-            })
-            .map_err(storage)?;
-            for (id, data) in rows {
-                // A `created` event the server wrote; one it cannot read is listed as private.
-                let public = serde_json::from_str::<serde_json::Value>(&data)
-                    .ok()
-                    .map(|v| v["config"]["public"].as_bool().unwrap_or(true));
-                if public != Some(true) {
-                    private.insert(id);
-                }
-            }
-        }
-        Ok(private)
-    }
-
-    /// The leaderboard of game kind `game`: the best [`LEADERBOARD_SIZE`] ratings whose deviation is
-    /// under [`LEADERBOARD_MAX_RD`].
-    pub async fn leaderboard(&self, game: &str) -> Result<Vec<LeaderboardRow>, AccountError> {
-        let sql = "SELECT a.name, r.rating, r.rd, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id \
-                   WHERE r.game = $1 AND r.rd < $2 ORDER BY r.rating DESC, a.name_key LIMIT $3";
-        let rows: Vec<(String, f64, f64, i64)> = on_pool!(&self.db, p => {
-            match sqlx::query(sql).bind(game).bind(LEADERBOARD_MAX_RD).bind(LEADERBOARD_SIZE).fetch_all(p).await {
-                Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
-                    .collect::<Result<Vec<_>, sqlx::Error>>(),
-                Err(e) => Err(e),
-            }
-        })
-        .map_err(storage)?;
-        Ok(rows
-            .into_iter()
-            .enumerate()
-            .map(|(i, (name, rating, rd, games))| LeaderboardRow {
-                rank: i + 1,
-                name,
-                rating,
-                rd,
-                games,
-            })
-            .collect())
-    }
-}
-
-/// One seat an account holds.
-#[derive(Debug, Clone)]
-pub struct SeatRow {
-    pub game_id: String,
-    pub game: String,
-    pub status: String,
-    pub seat: u8,
-    pub token: String,
-    pub result: Option<String>,
-    pub updated_at: i64,
 }
 
 #[cfg(test)]

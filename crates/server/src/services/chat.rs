@@ -34,7 +34,6 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::services::limits::ChatLimits;
 use crate::wire::game::{ChatChannel, ChatMessage, SocketMsg};
-use sqlx::Row;
 use tabula_core::Observer;
 use tokio::sync::{Mutex, broadcast};
 
@@ -42,7 +41,8 @@ use crate::base::error::Refusal;
 use crate::base::time::now_ms;
 use crate::domain::model::Status;
 use crate::services::rooms::Room;
-use crate::storage::db::{Db, on_pool};
+use crate::storage::chat::{Author, NewMessage};
+use crate::storage::db::Db;
 
 /// A channel's rules (the type is the wire's).
 impl ChatChannel {
@@ -191,29 +191,10 @@ impl Chat {
 
     /// The latest messages of a game's channel, oldest first.
     async fn history(&self, id: &str, channel: ChatChannel) -> Result<Vec<ChatMessage>, Refusal> {
-        let sql = "SELECT n, at_ms, seat, author, body FROM chat_messages \
-                   WHERE game_id = $1 AND channel = $2 ORDER BY n DESC LIMIT $3";
-        let rows: Vec<(i64, i64, Option<i64>, String, String)> = on_pool!(&self.db, p => {
-            match sqlx::query(sql).bind(id).bind(channel.as_str())
-                .bind(i64::from(self.limits.history)).fetch_all(p).await {
-                Ok(rows) => rows.iter().map(|r| Ok::<_, sqlx::Error>((
-                    r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?, r.try_get(4)?,
-                ))).collect::<Result<Vec<_>, _>>(),
-                Err(e) => Err(e),
-            }
-        })
-        .map_err(storage(id, channel))?;
-        Ok(rows
-            .into_iter()
-            .rev()
-            .map(|(n, at, seat, author, text)| ChatMessage {
-                n,
-                at,
-                seat,
-                author,
-                text,
-            })
-            .collect())
+        self.db
+            .chat_history(id, channel, self.limits.history)
+            .await
+            .map_err(storage(id, channel))
     }
 
     /// The history of every channel `obs` may read (only the readable channels are present).
@@ -242,11 +223,11 @@ impl Chat {
         text: &str,
     ) -> Result<ChatMessage, Refusal> {
         let _one = self.insert.lock().await;
-        let last: i64 = on_pool!(&self.db, p => {
-            sqlx::query_scalar("SELECT COALESCE(MAX(n), 0) FROM chat_messages WHERE game_id = $1 AND channel = $2")
-                .bind(id).bind(channel.as_str()).fetch_one(p).await
-        })
-        .map_err(storage(id, channel))?;
+        let last = self
+            .db
+            .chat_last(id, channel)
+            .await
+            .map_err(storage(id, channel))?;
         // The budgets are spent only by a message that would be stored: the sender's first (a
         // flooder spends its own budget, not the channel's), then the channel's.
         if self
@@ -273,54 +254,22 @@ impl Chat {
                 self.limits.channel_period.as_secs_f64()
             )));
         }
-        let at = now_ms();
-        let (seat, account) = match &sender {
-            Sender::Seat(s) => (Some(i64::from(*s)), None),
-            Sender::Account(a) => (None, Some(a.as_str())),
+        let by = match &sender {
+            Sender::Seat(s) => Author::Seat(*s),
+            Sender::Account(a) => Author::Account(a),
         };
-        let sql = "INSERT INTO chat_messages (game_id, channel, n, at_ms, seat, account_id, author, body) \
-                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
-        // On a cluster another node may number a message of this channel at the same moment: the
-        // key (game, channel, n) refuses the second, which takes the next number.
-        let mut n = last + 1;
-        let mut tries = 0;
-        loop {
-            let inserted = on_pool!(&self.db, p => {
-                sqlx::query(sql).bind(id).bind(channel.as_str()).bind(n).bind(at).bind(seat)
-                    .bind(account).bind(author).bind(text).execute(p).await.map(|_| ())
-            });
-            match inserted {
-                Ok(()) => break,
-                Err(e) if tries < 5 && is_unique_violation(&e) => {
-                    tries += 1;
-                    n = on_pool!(&self.db, p => {
-                        sqlx::query_scalar::<_, i64>("SELECT COALESCE(MAX(n), 0) + 1 FROM chat_messages WHERE game_id = $1 AND channel = $2")
-                            .bind(id).bind(channel.as_str()).fetch_one(p).await
-                    })
-                    .map_err(storage(id, channel))?;
-                }
-                Err(e) => return Err(storage(id, channel)(e)),
-            }
-        }
-        // The channel keeps its latest messages only: the oldest beyond the cap go.
-        let keep_from = n - i64::from(self.limits.max_per_channel.max(1));
-        if keep_from > 0 {
-            let pruned = on_pool!(&self.db, p => {
-                sqlx::query("DELETE FROM chat_messages WHERE game_id = $1 AND channel = $2 AND n <= $3")
-                    .bind(id).bind(channel.as_str()).bind(keep_from).execute(p).await.map(|_| ())
-            });
-            if let Err(e) = pruned {
-                // The message is stored; the old ones go with the next message.
-                tracing::warn!(game_id = %id, error = %e, "chat: cannot delete the oldest messages");
-            }
-        }
-        let message = ChatMessage {
-            n,
-            at,
-            seat,
-            author: author.to_string(),
-            text: text.to_string(),
+        let new = NewMessage {
+            at: now_ms(),
+            by,
+            author,
+            text,
         };
+        let message = self
+            .db
+            .store_chat(id, channel, last, new, self.limits.max_per_channel)
+            .await
+            .map_err(storage(id, channel))?;
+        let n = message.n;
         self.publish(id, channel, &message);
         self.announce(id, channel, n).await;
         Ok(message)
@@ -331,16 +280,11 @@ impl Chat {
     /// notification loses no message: it is stored, and every history (snapshots, `GET …/chat`)
     /// reads it.
     async fn announce(&self, id: &str, channel: ChatChannel, n: i64) {
-        let (Some(node), Some(pool)) = (self.db.node(), self.db.pg_pool()) else {
+        let Some(node) = self.db.node() else {
             return;
         };
         let payload = format!("{} {} {} {}", node.id, channel.as_str(), n, id);
-        if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(CLUSTER_CHANNEL)
-            .bind(&payload)
-            .execute(pool)
-            .await
-        {
+        if let Err(e) = self.db.notify(CLUSTER_CHANNEL, &payload).await {
             tracing::warn!(game_id = %id, error = %e, "chat: cannot notify the other nodes");
         }
     }
@@ -368,26 +312,8 @@ impl Chat {
         if !watched {
             return;
         }
-        let sql = "SELECT at_ms, seat, author, body FROM chat_messages \
-                   WHERE game_id = $1 AND channel = $2 AND n = $3";
-        let row: Result<Option<StoredLine>, sqlx::Error> = on_pool!(&self.db, p => {
-            match sqlx::query(sql).bind(id).bind(channel.as_str()).bind(n).fetch_optional(p).await {
-                Ok(Some(r)) => (|| Ok(Some((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?))))(),
-                Ok(None) => Ok(None),
-                Err(e) => Err(e),
-            }
-        });
-        match row {
-            Ok(Some((at, seat, author, text))) => {
-                let message = ChatMessage {
-                    n,
-                    at,
-                    seat,
-                    author,
-                    text,
-                };
-                self.publish(id, channel, &message);
-            }
+        match self.db.chat_message(id, channel, n).await {
+            Ok(Some(message)) => self.publish(id, channel, &message),
             Ok(None) => {}
             Err(e) => {
                 tracing::warn!(game_id = %id, error = %e, "chat: cannot read another node's message")
@@ -418,20 +344,11 @@ fn invisible(c: char) -> bool {
         )
 }
 
-/// A stored message as read back: time, seat, author, text.
-type StoredLine = (i64, Option<i64>, String, String);
-
 /// The `NOTIFY` channel on which cluster nodes announce stored chat messages.
 pub const CLUSTER_CHANNEL: &str = "tabula_chat";
 
-/// Whether a database error is a key's uniqueness violation.
-fn is_unique_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error()
-        .is_some_and(|d| d.is_unique_violation())
-}
-
 /// The refusal of a chat request that storage failed, logged with its game and channel.
-fn storage(game_id: &str, channel: ChatChannel) -> impl Fn(sqlx::Error) -> Refusal + '_ {
+fn storage(game_id: &str, channel: ChatChannel) -> impl Fn(String) -> Refusal + '_ {
     move |e| {
         tracing::error!(%game_id, channel = channel.as_str(), error = %e, "storage error in the chat");
         Refusal::Unavailable("storage is unavailable; nothing was sent, try again later".into())

@@ -709,12 +709,11 @@ pub fn of_game(reg: &Registry, game: &str) -> Result<GameLessons, Refusal> {
     })
 }
 
-/// Lesson `n` of `game`: its number and the lesson, or `404` naming the lessons there are.
-fn lesson(
-    reg: &Registry,
-    game: &str,
-    n: &str,
-) -> Result<(Arc<dyn DynGame>, usize, usize, &'static Lesson), Refusal> {
+/// A lesson found: its game, its number (from 1), how many the game has, and the lesson.
+type Found = (Arc<dyn DynGame>, usize, usize, &'static Lesson);
+
+/// Lesson `n` of `game`, or `404` naming the lessons there are.
+fn lesson(reg: &Registry, game: &str, n: &str) -> Result<Found, Refusal> {
     let (kind, file) = find(reg, game)?;
     let count = file.lessons.len();
     let (number, lesson) = n

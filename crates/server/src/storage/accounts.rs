@@ -1,11 +1,17 @@
 //! The accounts' seat bindings and ratings as the other services need them (live games bind seats,
 //! check rated joins and name players in the lobby).
 
+use std::collections::BTreeMap;
+
 use sqlx::Row;
 
 use crate::base::error::{AccountError, Refusal};
+use crate::domain::account::Account;
 use crate::storage::db::{Db, on_pool};
-use crate::wire::api::LobbyPlayer;
+use crate::wire::api::{
+    LeaderboardRow, LobbyPlayer, PlayingGame, Profile, ProfileRating, RatingPoint, RecentGame,
+    Results,
+};
 
 /// The account at one seat of a game, with its rating in that game's kind.
 #[derive(Debug, Clone)]
@@ -24,6 +30,24 @@ fn storage(e: impl std::fmt::Display) -> AccountError {
         "storage is unavailable; nothing was changed, try again later".into(),
     ))
 }
+
+/// One seat an account holds.
+#[derive(Debug, Clone)]
+pub struct SeatRow {
+    pub game_id: String,
+    pub game: String,
+    pub status: String,
+    pub seat: u8,
+    pub token: String,
+    pub result: Option<String>,
+    pub updated_at: i64,
+}
+
+/// Players a leaderboard lists.
+pub const LEADERBOARD_SIZE: i64 = 50;
+
+/// A leaderboard lists only ratings with a deviation under this.
+pub const LEADERBOARD_MAX_RD: f64 = 110.0;
 
 impl Db {
     /// The seats of game `game_id` that `account_id` holds.
@@ -169,5 +193,366 @@ impl Db {
             out.extend(rows);
         }
         Ok(out)
+    }
+
+    /// The account named `name` (any case) and its password hash.
+    pub async fn find_account(
+        &self,
+        name: &str,
+    ) -> Result<Option<(Account, String)>, AccountError> {
+        let sql = "SELECT id, name, password_hash FROM accounts WHERE name_key = $1";
+        let key = name.to_ascii_lowercase();
+        let row = on_pool!(self, p => {
+            sqlx::query(sql).bind(&key).fetch_optional(p).await.and_then(|o| o.map(|r| {
+                Ok::<(String, String, String), sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?))
+            }).transpose())
+        })
+        .map_err(storage)?;
+        Ok(row.map(|(id, name, hash): (String, String, String)| (Account { id, name }, hash)))
+    }
+
+    /// An account's seats, newest games first (`(game id, game kind, status, seat, token, result)`).
+    pub async fn my_seats(&self, account_id: &str) -> Result<Vec<SeatRow>, AccountError> {
+        let sql = "SELECT gs.game_id, g.game, g.status, gs.seat, gs.token, gs.result, g.updated_at \
+                   FROM game_seats gs JOIN games g ON g.id = gs.game_id \
+                   WHERE gs.account_id = $1 ORDER BY g.updated_at DESC, gs.game_id, gs.seat LIMIT 500";
+        on_pool!(self, p => {
+            match sqlx::query(sql).bind(account_id).fetch_all(p).await {
+                Ok(rows) => rows.iter().map(|r| Ok(SeatRow {
+                    game_id: r.try_get(0)?, game: r.try_get(1)?, status: r.try_get(2)?,
+                    seat: r.try_get::<i64, _>(3)? as u8, token: r.try_get(4)?,
+                    result: r.try_get(5)?, updated_at: r.try_get(6)?,
+                })).collect::<Result<Vec<_>, sqlx::Error>>(),
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(storage)
+    }
+
+    /// The public profile of `name` (any case): ratings per game, results, rating history, recent
+    /// games and games in progress. `None` for no such account.
+    pub async fn profile(&self, name: &str) -> Result<Option<Profile>, AccountError> {
+        let Some((account, _)) = self.find_account(name).await? else {
+            return Ok(None);
+        };
+        let created: i64 =
+            on_pool!(self, p => sqlx::query_scalar("SELECT created_at FROM accounts WHERE id = $1")
+            .bind(&account.id).fetch_one(p).await)
+            .map_err(storage)?;
+        let ratings: Vec<(String, f64, f64, i64)> = on_pool!(self, p => {
+            match sqlx::query("SELECT game, rating, rd, games FROM ratings WHERE account_id = $1 ORDER BY game")
+                .bind(&account.id).fetch_all(p).await {
+                Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
+                    .collect::<Result<Vec<_>, sqlx::Error>>(),
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(storage)?;
+        let history: Vec<(String, String, i64, f64, f64)> = on_pool!(self, p => {
+            match sqlx::query("SELECT game, game_id, at_ms, rating, rd FROM rating_history \
+                               WHERE account_id = $1 ORDER BY at_ms, game_id")
+                .bind(&account.id).fetch_all(p).await {
+                Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?, r.try_get(4)?)))
+                    .collect::<Result<Vec<_>, sqlx::Error>>(),
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(storage)?;
+        // A profile is public: games created private (`public: false`) are not listed on it, by id
+        // or otherwise (their results still count, as their ratings do).
+        let seats = self.my_seats(&account.id).await?;
+        let mut ids: Vec<String> = seats.iter().map(|s| s.game_id.clone()).collect();
+        ids.extend(history.iter().map(|h| h.1.clone()));
+        ids.sort();
+        ids.dedup();
+        let private = self.private_games(&ids).await?;
+        let listed: Vec<&SeatRow> = seats
+            .iter()
+            .filter(|s| !private.contains(&s.game_id))
+            .collect();
+        let mut ratings_by_game = BTreeMap::new();
+        for (game, rating, rd, games) in ratings {
+            let mine: Vec<_> = history
+                .iter()
+                .filter(|h| h.0 == game && !private.contains(&h.1))
+                .collect();
+            let history = mine[mine.len().saturating_sub(100)..]
+                .iter()
+                .map(|(_, id, at, r, d)| RatingPoint {
+                    game_id: id.clone(),
+                    at: *at,
+                    rating: *r,
+                    rd: *d,
+                })
+                .collect();
+            ratings_by_game.insert(
+                game,
+                ProfileRating {
+                    rating,
+                    rd,
+                    games,
+                    history,
+                },
+            );
+        }
+        let count = |w: &str| {
+            seats
+                .iter()
+                .filter(|s| s.result.as_deref() == Some(w))
+                .count()
+        };
+        let recent_games = listed
+            .iter()
+            .filter(|s| s.status == "over")
+            .take(50)
+            .map(|s| RecentGame {
+                id: s.game_id.clone(),
+                game: s.game.clone(),
+                seat: s.seat,
+                result: s.result.clone(),
+                at: s.updated_at,
+            })
+            .collect();
+        let playing = listed
+            .iter()
+            .filter(|s| s.status == "running" || s.status == "waiting")
+            .map(|s| PlayingGame {
+                id: s.game_id.clone(),
+                game: s.game.clone(),
+                seat: s.seat,
+                status: s.status.clone(),
+            })
+            .collect();
+        Ok(Some(Profile {
+            name: account.name,
+            created_at: created,
+            ratings: ratings_by_game,
+            results: Results {
+                win: count("win"),
+                draw: count("draw"),
+                loss: count("loss"),
+            },
+            recent_games,
+            playing,
+        }))
+    }
+
+    /// Which of the games `game_ids` were created private (`public: false` in their `created` event).
+    async fn private_games(
+        &self,
+        game_ids: &[String],
+    ) -> Result<std::collections::HashSet<String>, AccountError> {
+        let mut private = std::collections::HashSet::new();
+        for chunk in game_ids.chunks(200) {
+            let rows: Vec<(String, String)> = on_pool!(self, p => {
+                let mut q = sqlx::QueryBuilder::new(
+                    "SELECT game_id, data FROM events WHERE kind = 'created' AND game_id IN (",
+                );
+                let mut sep = q.separated(", ");
+                for id in chunk {
+                    sep.push_bind(id.as_str());
+                }
+                q.push(")");
+                match q.build().fetch_all(p).await {
+                    Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+                        .collect::<Result<Vec<_>, sqlx::Error>>(),
+                    Err(e) => Err(e),
+                }
+            })
+            .map_err(storage)?;
+            for (id, data) in rows {
+                // A `created` event the server wrote; one it cannot read is listed as private.
+                let public = serde_json::from_str::<serde_json::Value>(&data)
+                    .ok()
+                    .map(|v| v["config"]["public"].as_bool().unwrap_or(true));
+                if public != Some(true) {
+                    private.insert(id);
+                }
+            }
+        }
+        Ok(private)
+    }
+
+    /// The leaderboard of game kind `game`: the best [`LEADERBOARD_SIZE`] ratings whose deviation is
+    /// under [`LEADERBOARD_MAX_RD`].
+    pub async fn leaderboard(&self, game: &str) -> Result<Vec<LeaderboardRow>, AccountError> {
+        let sql = "SELECT a.name, r.rating, r.rd, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id \
+                   WHERE r.game = $1 AND r.rd < $2 ORDER BY r.rating DESC, a.name_key LIMIT $3";
+        let rows: Vec<(String, f64, f64, i64)> = on_pool!(self, p => {
+            match sqlx::query(sql).bind(game).bind(LEADERBOARD_MAX_RD).bind(LEADERBOARD_SIZE).fetch_all(p).await {
+                Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
+                    .collect::<Result<Vec<_>, sqlx::Error>>(),
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(storage)?;
+        Ok(rows
+            .into_iter()
+            .enumerate()
+            .map(|(i, (name, rating, rd, games))| LeaderboardRow {
+                rank: i + 1,
+                name,
+                rating,
+                rd,
+                games,
+            })
+            .collect())
+    }
+
+    /// Stores a new account; `false` when its name (`key`, lower case) is taken.
+    pub async fn insert_account(
+        &self,
+        id: &str,
+        name: &str,
+        key: &str,
+        hash: &str,
+        at: i64,
+    ) -> Result<bool, AccountError> {
+        let sql = "INSERT INTO accounts (id, name, name_key, password_hash, created_at) \
+                   VALUES ($1, $2, $3, $4, $5)";
+        let done = on_pool!(self, p => sqlx::query(sql).bind(id).bind(name).bind(key)
+            .bind(hash).bind(at).execute(p).await.map(|_| ()));
+        match done {
+            Ok(()) => Ok(true),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(false),
+            Err(e) => Err(storage(e)),
+        }
+    }
+
+    /// On a cluster: the failed sign-ins since `since` (ms) stored by every node, as (failures of
+    /// this name from `address`, failures of the name from anywhere, the oldest of the first); `None`
+    /// on a single server, which counts in memory only.
+    pub async fn shared_failures(
+        &self,
+        key: &str,
+        address: &str,
+        since: i64,
+    ) -> Result<Option<(i64, i64, Option<i64>)>, AccountError> {
+        let (Some(_), Some(pool)) = (self.node(), self.pg_pool()) else {
+            return Ok(None);
+        };
+        let sql = "SELECT COUNT(*) FILTER (WHERE address = $2), COUNT(*), \
+                   MIN(at_ms) FILTER (WHERE address = $2) \
+                   FROM sign_in_failures WHERE name_key = $1 AND at_ms > $3";
+        let row = sqlx::query(sql)
+            .bind(key)
+            .bind(address)
+            .bind(since)
+            .fetch_one(pool)
+            .await
+            .map_err(storage)?;
+        Ok(Some((
+            row.try_get(0).map_err(storage)?,
+            row.try_get(1).map_err(storage)?,
+            row.try_get(2).map_err(storage)?,
+        )))
+    }
+
+    /// On a cluster: stores a failed sign-in for every node to count, and forgets those from before
+    /// `forget_before` (ms). Nothing on a single server.
+    pub async fn record_sign_in_failure(
+        &self,
+        key: &str,
+        address: &str,
+        at: i64,
+        forget_before: i64,
+    ) -> Result<(), String> {
+        let (Some(_), Some(pool)) = (self.node(), self.pg_pool()) else {
+            return Ok(());
+        };
+        let stored = sqlx::query(
+            "INSERT INTO sign_in_failures (name_key, address, at_ms) VALUES ($1, $2, $3)",
+        )
+        .bind(key)
+        .bind(address)
+        .bind(at)
+        .execute(pool)
+        .await;
+        let pruned = sqlx::query("DELETE FROM sign_in_failures WHERE at_ms <= $1")
+            .bind(forget_before)
+            .execute(pool)
+            .await;
+        stored.and(pruned).map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    /// Stores a session (by its token's hash) with its CSRF token, valid until `expires` (ms).
+    pub async fn insert_session(
+        &self,
+        token_hash: &str,
+        account_id: &str,
+        csrf: &str,
+        now: i64,
+        expires: i64,
+    ) -> Result<(), AccountError> {
+        let sql = "INSERT INTO sessions (token_hash, account_id, csrf, created_at, expires_at) \
+                   VALUES ($1, $2, $3, $4, $5)";
+        on_pool!(self, p => sqlx::query(sql).bind(token_hash).bind(account_id)
+            .bind(csrf).bind(now).bind(expires).execute(p).await.map(|_| ()))
+        .map_err(storage)
+    }
+
+    /// The account and CSRF token of the unexpired session whose token hashes to `token_hash`.
+    pub async fn session_of(
+        &self,
+        token_hash: &str,
+        now: i64,
+    ) -> Result<Option<(Account, String)>, AccountError> {
+        let sql = "SELECT a.id, a.name, s.csrf FROM sessions s JOIN accounts a ON a.id = s.account_id \
+                   WHERE s.token_hash = $1 AND s.expires_at > $2";
+        let row = on_pool!(self, p => {
+            sqlx::query(sql).bind(token_hash).bind(now).fetch_optional(p).await.and_then(|o| o.map(|r| {
+                Ok::<(String, String, String), sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?))
+            }).transpose())
+        })
+        .map_err(storage)?;
+        Ok(row.map(|(id, name, csrf)| (Account { id, name }, csrf)))
+    }
+
+    /// Ends the session whose token hashes to `token_hash`.
+    pub async fn delete_session(&self, token_hash: &str) -> Result<(), AccountError> {
+        let sql = "DELETE FROM sessions WHERE token_hash = $1";
+        on_pool!(self, p => sqlx::query(sql).bind(token_hash).execute(p).await.map(|_| ()))
+            .map_err(storage)
+    }
+
+    /// Stores a new password hash for `account_id` and ends its sessions other than `keep` (a token
+    /// hash).
+    pub async fn store_password_hash(
+        &self,
+        id: &str,
+        hash: &str,
+        keep: &str,
+    ) -> Result<(), AccountError> {
+        on_pool!(self, p => {
+            async {
+                let mut tx = p.begin().await?;
+                sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+                    .bind(hash).bind(id).execute(&mut *tx).await?;
+                sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2")
+                    .bind(id).bind(keep).execute(&mut *tx).await?;
+                tx.commit().await
+            }.await
+        })
+        .map_err(storage)
+    }
+
+    /// Deletes account `id` with its sessions, ratings, rating history and seat bindings.
+    pub async fn delete_account(&self, id: &str) -> Result<(), AccountError> {
+        on_pool!(self, p => {
+            async {
+                let mut tx = p.begin().await?;
+                for sql in [
+                    "DELETE FROM sessions WHERE account_id = $1",
+                    "DELETE FROM ratings WHERE account_id = $1",
+                    "DELETE FROM rating_history WHERE account_id = $1",
+                    "DELETE FROM game_seats WHERE account_id = $1",
+                    "DELETE FROM accounts WHERE id = $1",
+                ] {
+                    sqlx::query(sql).bind(id).execute(&mut *tx).await?;
+                }
+                tx.commit().await
+            }.await
+        })
+        .map_err(storage)
     }
 }

@@ -410,6 +410,34 @@ pub fn parse_payload(payload: &str) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// A connection that listens to notifications (`LISTEN`) of other nodes: commits on [`CHANNEL`] and
+/// whatever other channels the services announce on.
+pub struct Listener(sqlx::postgres::PgListener);
+
+impl Listener {
+    /// Listens on [`CHANNEL`] and `others`, on a connection of its own from `pool`.
+    pub async fn connect(pool: &sqlx::PgPool, others: &[&str]) -> Result<Listener, String> {
+        let mut listener = sqlx::postgres::PgListener::connect_with(pool)
+            .await
+            .map_err(|e| e.to_string())?;
+        listener
+            .listen_all(std::iter::once(CHANNEL).chain(others.iter().copied()))
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Listener(listener))
+    }
+
+    /// The next notification as `(channel, payload)`; `Ok(None)` when the connection was lost (it is
+    /// made again at the next call: what was notified meanwhile is lost).
+    pub async fn recv(&mut self) -> Result<Option<(String, String)>, String> {
+        match self.0.try_recv().await {
+            Ok(Some(n)) => Ok(Some((n.channel().to_string(), n.payload().to_string()))),
+            Ok(None) => Ok(None),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 //! leases. It knows the domain and nothing of services or transport.
 
 pub mod accounts;
+pub mod chat;
 pub mod cluster;
 pub mod db;
 pub mod ratings;

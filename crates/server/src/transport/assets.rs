@@ -12,22 +12,19 @@ const PLACEHOLDER: &str = "<!doctype html><meta charset=utf-8><title>Tabula</tit
 <h1>Tabula server</h1><p>The web UI was not built into this binary (no <code>web/dist</code>). \
 The API is at <a href=\"/api/openapi.json\">/api/openapi.json</a>.</p>";
 
-fn content_type(path: &str) -> &'static str {
-    let ext = path.rsplit('.').next().unwrap_or("");
-    match ext {
-        "html" => "text/html; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "json" | "map" => "application/json",
-        "svg" => "image/svg+xml",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "ico" => "image/x-icon",
-        "woff2" => "font/woff2",
-        "woff" => "font/woff",
-        "txt" | "md" => "text/plain; charset=utf-8",
-        "wasm" => "application/wasm",
-        _ => "application/octet-stream",
+/// The `Content-Type` of an embedded file, from its extension (`mime_guess`'s table), with
+/// `charset=utf-8` for text (the build writes UTF-8).
+fn content_type(path: &str) -> String {
+    let mime = mime_guess::from_path(path).first_or_octet_stream();
+    let text = mime.type_() == mime_guess::mime::TEXT
+        || matches!(
+            mime.essence_str(),
+            "application/javascript" | "application/json" | "image/svg+xml"
+        );
+    if text && mime.get_param(mime_guess::mime::CHARSET).is_none() {
+        format!("{mime}; charset=utf-8")
+    } else {
+        mime.to_string()
     }
 }
 
@@ -50,7 +47,7 @@ pub async fn serve_asset(uri: Uri) -> Response {
         };
         return (
             [
-                (header::CONTENT_TYPE, content_type(path)),
+                (header::CONTENT_TYPE, content_type(path).as_str()),
                 (header::CACHE_CONTROL, cache),
             ],
             file.data.into_owned(),
@@ -72,5 +69,21 @@ pub async fn serve_asset(uri: Uri) -> Response {
             PLACEHOLDER,
         )
             .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::content_type;
+
+    #[test]
+    fn files_are_served_with_their_type_and_text_in_utf_8() {
+        assert_eq!(content_type("index.html"), "text/html; charset=utf-8");
+        assert!(content_type("assets/app-1a2b.js").contains("javascript; charset=utf-8"));
+        assert_eq!(content_type("assets/app.css"), "text/css; charset=utf-8");
+        assert_eq!(content_type("icon.svg"), "image/svg+xml; charset=utf-8");
+        assert_eq!(content_type("logo.png"), "image/png");
+        assert_eq!(content_type("font.woff2"), "font/woff2");
+        assert_eq!(content_type("no-extension"), "application/octet-stream");
     }
 }

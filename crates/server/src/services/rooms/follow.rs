@@ -23,7 +23,7 @@ use super::{Room, RoomInner, Rooms, detached};
 use crate::base::error::Refusal;
 use crate::domain::model::EventData;
 use crate::domain::ratings::SeatBinding;
-use crate::storage::cluster::{HEARTBEAT, Owner, parse_payload};
+use crate::storage::cluster::{HEARTBEAT, Listener, Owner, parse_payload};
 
 /// How long a change waits for an unreachable owner's lease to expire before it is refused (`503`).
 const OWNER_WAIT: Duration = Duration::from_secs(8);
@@ -307,7 +307,7 @@ impl Rooms {
             return;
         };
         while !node.stopped() {
-            let mut listener = match sqlx::postgres::PgListener::connect_with(&pool).await {
+            let mut listener = match Listener::connect(&pool, others).await {
                 Ok(l) => l,
                 Err(e) => {
                     tracing::error!(error = %e, "cluster: cannot listen for other nodes' commits");
@@ -315,25 +315,15 @@ impl Rooms {
                     continue;
                 }
             };
-            if let Err(e) = listener
-                .listen_all(
-                    std::iter::once(crate::storage::cluster::CHANNEL).chain(others.iter().copied()),
-                )
-                .await
-            {
-                tracing::error!(error = %e, "cluster: cannot listen for other nodes' commits");
-                tokio::time::sleep(HEARTBEAT).await;
-                continue;
-            }
             // Whatever was committed before we listened (or while we did not).
             self.follow_all();
             loop {
-                match listener.try_recv().await {
-                    Ok(Some(n)) if n.channel() != crate::storage::cluster::CHANNEL => {
-                        on_other(n.channel(), n.payload().to_string());
+                match listener.recv().await {
+                    Ok(Some((channel, payload))) if channel != crate::storage::cluster::CHANNEL => {
+                        on_other(&channel, payload);
                     }
-                    Ok(Some(n)) => {
-                        for (id, _seq) in parse_payload(n.payload()) {
+                    Ok(Some((_, payload))) => {
+                        for (id, _seq) in parse_payload(&payload) {
                             self.follow(id);
                         }
                     }

@@ -2,13 +2,10 @@
 //! reproduces the snapshots each observer saw as the game was played; stepping through a Cyvasse game
 //! (hidden setups) shows the spectator and the other seat nothing hidden at any position; bad tokens
 //! and positions out of range are refused.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::net::SocketAddr;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::{DynState, Registry};
 use tabula_core::record::JsonRecord;

@@ -2,14 +2,11 @@
 //! Connections per address, header and idle timeouts, per-address budgets that are never forgotten,
 //! per-seat budgets of non-move events, no AI-against-AI games on a public server, JSON-only
 //! state-changing requests.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tabula_server::transport::http::AddressBudgets;
 use tabula_server::{Limits, Storage};

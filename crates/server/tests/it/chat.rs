@@ -1,13 +1,10 @@
 //! In-game chat (`crates/server/src/chat.rs`): the players' and the spectators' channels, their
 //! separation, the limits, storage across a restart, and tokens; on SQLite and PostgreSQL.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tabula_server::services::limits::ChatLimits;
 use tabula_server::wire::api::{ChatHistory, ChatSent};

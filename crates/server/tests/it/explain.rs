@@ -1,10 +1,7 @@
 //! `POST /api/games/{id}/explain`: why the cells a player clicked lead to no legal action, from the
 //! engine (Kyo's refusals), only for a seat's token, counted in the request budget, changing nothing.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::Registry;
 use tabula_server::{Limits, Storage};

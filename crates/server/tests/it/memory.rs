@@ -1,13 +1,10 @@
 //! Bounded memory (issue 20, item 4): idle games leave memory and come back on demand, a restart does
 //! not keep every unfinished game loaded, the lobby lists games that are not in memory, and waiting
 //! games nobody joined expire.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use tabula_server::{Limits, Storage};
 

@@ -1,14 +1,11 @@
 //! The load generator (`tabula loadtest`) against a default server, and against a server that drops
 //! or stalls connections: every run ends, with what went wrong reported; and the per-address request
 //! budget, which counts a spectator's WebSocket upgrade but not a seat's own.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use tabula_server::{Limits, Storage};
 use tabula_tools::client::{WsClient, request_with_headers};

@@ -1,13 +1,10 @@
 //! Crash test: a server process is killed with SIGKILL in the middle of a game while actions are in
 //! flight; a new server on the same data directory must hold every acknowledged action.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 /// The child process: serves on a free port, writes it to `port` in the directory, runs until killed.
@@ -36,7 +33,7 @@ async fn kill9_mid_game_loses_no_acknowledged_action() {
         .args([
             "--ignored",
             "--exact",
-            "crash_child_server",
+            "crash::crash_child_server",
             "--nocapture",
             "--test-threads=1",
         ])

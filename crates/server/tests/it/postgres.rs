@@ -3,11 +3,8 @@
 //! under CI (`CI` set) or when asked (`TABULA_TEST_REQUIRE_POSTGRES=1`, which the script sets) every
 //! test here FAILS; otherwise each says on the terminal that it did not run. Each test works in a
 //! database of its own (a server owns its database: a second one on the same database refuses to start).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use tabula_server::{Limits, Storage};
 

@@ -7,14 +7,11 @@
 //! content beyond the game's own views. Every message also has the shape its declared wire type
 //! (`tabula_server::wire::game`, from which the web client's types are generated) says: it reads into
 //! that type and writes back the same JSON, for every game.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::{DynState, Registry};
 use tabula_core::record::JsonRecord;

@@ -1,13 +1,10 @@
 //! Analyses of finished games and hints, over HTTP and WebSocket, with an engine that records what
 //! it is asked (the AI crate's real analysis is tested in `crates/ai/tests/analysis.rs`).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::DynState;
 use tabula_core::record::JsonRecord;

@@ -3,13 +3,10 @@
 //! committed, applied to the game in memory and broadcast, exactly once, so the game goes on with
 //! consecutive seqs (before the fix the log and the room disagreed and the next action hit a primary
 //! key conflict forever).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 

@@ -480,3 +480,43 @@ pub fn assert_wire<T: serde::de::DeserializeOwned + Serialize>(body: &Value) {
         std::any::type_name::<T>()
     );
 }
+
+/// Everything the server logged in this test binary, at every level, without colours: one global
+/// subscriber for every test. The tests run in one process, so a test finds its lines by what they
+/// name (a game's id, a player's name), never by their position alone.
+pub fn log_buffer() -> &'static std::sync::Arc<std::sync::Mutex<Vec<u8>>> {
+    static LOG: std::sync::OnceLock<std::sync::Arc<std::sync::Mutex<Vec<u8>>>> =
+        std::sync::OnceLock::new();
+    LOG.get_or_init(|| {
+        let buf = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = buf.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_ansi(false)
+            .with_writer(move || LogSink(sink.clone()))
+            .finish();
+        let _ = tracing::subscriber::set_global_default(subscriber);
+        buf
+    })
+}
+
+/// The lines logged so far (see [`log_buffer`]).
+pub fn log_lines() -> Vec<String> {
+    let bytes = log_buffer().lock().unwrap().clone();
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+struct LogSink(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogSink {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

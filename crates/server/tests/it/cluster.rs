@@ -7,16 +7,13 @@
 //! writer per lease epoch, epochs rising along the log (nothing written on a lost lease).
 //!
 //! Needs PostgreSQL like `postgres.rs` (fails under CI without it).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use sqlx::Row;
 use tabula_server::storage::cluster::ClusterConfig;

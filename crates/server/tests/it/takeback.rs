@@ -1,13 +1,10 @@
 //! Takebacks: against the AI (at once), between people (an offer the opponent accepts or declines),
 //! refused across chance and hidden information, kept in the log as events (nothing rewritten), and a
 //! game with takebacks replayed: its position after a restart, its past positions, its record.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::net::SocketAddr;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::Registry;
 use tabula_core::record::JsonRecord;

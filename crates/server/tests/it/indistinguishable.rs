@@ -8,11 +8,8 @@
 //! snapshot and update: view, `legal` (with its words and cells), `legal_sampled`, events, the
 //! terminal drawing — must be the same in both games, apart from what names the game itself (its
 //! id, its seed's commitment) and the server's clock (`now`, each event's `at`).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::Registry;
 use tabula_server::{Limits, Storage};

@@ -2,11 +2,9 @@
 //! public routes the server answers, with their methods, every operation says its responses, and
 //! every `$ref` names a component it holds.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tabula_tools::client::request_with_headers;
 

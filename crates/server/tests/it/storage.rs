@@ -2,51 +2,13 @@
 //! no action is ever acknowledged that is not on disk (the connection of a failed transaction is
 //! discarded); service resumes by itself when storage recovers; every refused commit is logged with
 //! its game id. Also: versioned migrations open a database created before they existed.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Mutex, OnceLock};
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
-
-/// Every log line of this test binary (the server's tracing output, captured).
-fn log() -> &'static Arc<Mutex<Vec<u8>>> {
-    static LOG: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
-    LOG.get_or_init(|| {
-        let buf = Arc::new(Mutex::new(Vec::new()));
-        let sink = buf.clone();
-        let _ = tracing_subscriber::fmt()
-            .with_ansi(false)
-            .with_writer(move || LogSink(sink.clone()))
-            .try_init();
-        buf
-    })
-}
-
-struct LogSink(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for LogSink {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-fn log_lines() -> Vec<String> {
-    let bytes = log().lock().unwrap().clone();
-    String::from_utf8_lossy(&bytes)
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
 
 /// A two-human Duel to 40, both seats joined by the host (the server draws the seed).
 async fn long_duel(addr: std::net::SocketAddr) -> (String, Vec<String>) {
@@ -177,7 +139,7 @@ fn fill_disk(file: &Path) {
 /// restart), then restart: everything acknowledged is there, and nothing else.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn disk_full_acknowledges_only_what_is_written_and_resumes_when_space_returns() {
-    log();
+    log_buffer();
     let Some(fs) = Tmpfs::mount("diskfull", "8m") else {
         return;
     };
@@ -271,7 +233,7 @@ async fn disk_full_acknowledges_only_what_is_written_and_resumes_when_space_retu
 /// open that never ended, and every later "commit" on that connection was acknowledged and lost.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_whose_transaction_failed_is_never_used_again() {
-    log();
+    log_buffer();
     let dir = temp_dir("failed-tx");
     let server = start(&dir).await;
     let addr = server.local_addr();
@@ -368,7 +330,7 @@ async fn until_caught_up(addr: std::net::SocketAddr, dir: &Path, id: &str, token
 /// and sockets never saw the landed event.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_commit_whose_answer_was_lost_is_taken_from_the_log() {
-    log();
+    log_buffer();
     let dir = temp_dir("lost-answer");
     let server = start(&dir).await;
     let addr = server.local_addr();

@@ -3,14 +3,11 @@
 //! first message and revealed only at the end; imported records carry the result their replay gives;
 //! simultaneous time-outs are a draw; pages answer only GET and HEAD; WebSockets only from the
 //! server's own pages (and the origins its operator allows).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tabula_core::record::{JsonRecord, seed_commitment};
 use tabula_server::{Limits, Storage};

@@ -1,11 +1,8 @@
 //! Integration tests over real HTTP and WebSocket connections on loopback, with SQLite.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tabula_server::{Limits, Storage};
 use tabula_tools::client::{WsClient, request, request_raw, request_with_headers, request_within};

@@ -5,11 +5,8 @@
 //!
 //! `TABULA_LESSONS_DIR` (optional) checks the files of another folder instead of the embedded ones
 //! (for writing lessons without rebuilding the server).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::Registry;
 use tabula_server::services::lessons::{FILES, LessonFile};

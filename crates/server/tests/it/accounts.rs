@@ -3,16 +3,13 @@
 //! changing both ratings exactly as an independent Glicko-2 computation says, casual and AI games
 //! changing none, a second device seeing the same games; and the security rules (CSRF, brute force,
 //! deleted accounts, no secret in any answer or log line).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use std::io::Write as _;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use tabula_server::services::limits::LoginLimits;
 use tabula_server::{Limits, RunningServer, Storage};
@@ -1166,39 +1163,11 @@ async fn guessing_from_elsewhere_never_locks_the_owner_out() {
     server.shutdown().await.unwrap();
 }
 
-/// Everything the server logged, at every level, in this test binary.
-fn log_lines() -> &'static Arc<Mutex<Vec<u8>>> {
-    static LOG: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
-    LOG.get_or_init(|| {
-        let buf = Arc::new(Mutex::new(Vec::new()));
-        let sink = buf.clone();
-        let subscriber = tracing_subscriber::fmt()
-            .with_max_level(tracing::Level::TRACE)
-            .with_ansi(false)
-            .with_writer(move || LogWriter(sink.clone()))
-            .finish();
-        let _ = tracing::subscriber::set_global_default(subscriber);
-        buf
-    })
-}
-
-struct LogWriter(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for LogWriter {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Signing up, in (right and wrong), changing the password and deleting the account: no answer
 /// and no log line holds a password or a password hash.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_password_or_hash_in_any_response_or_log_line() {
-    let log = log_lines().clone();
+    let log = crate::common::log_buffer().clone();
     let (server, dir) = sqlite_server("secrets", Limits::default()).await;
     let addr = server.local_addr();
     let (first, second, wrong) = ("Quentin-first-pw", "Quentin-second-pw", "Quentin-wrong-pw");
