@@ -5,7 +5,6 @@
 //!
 //! Needs PostgreSQL (`TABULA_TEST_POSTGRES_URL`, set by `crates/server/scripts/with-postgres.sh`,
 //! and its `psql`) and Debian's `nginx`: without them the test FAILS (it never skips).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};

@@ -1,6 +1,5 @@
 //! `tabula serve`'s log: a subscriber is installed (messages reach stderr), `--log-format json` writes
 //! one JSON object per line, `RUST_LOG` chooses the level, and a bad `RUST_LOG` is a clear error.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};

@@ -1,7 +1,7 @@
 //! The TypeScript declarations in `web/src/wire/` are what the Rust wire types generate: this test
 //! exports every crate's wire types (each crate's `export_ts`) into a scratch directory and fails,
 //! naming the files, when the committed ones differ; `legends.ts` too (each game's piece legend). After changing a wire type, regenerate them with
-//! `TABULA_UPDATE_WIRE=1 cargo test -p tabula --test wire_types`.
+//! `TABULA_UPDATE_WIRE=1 cargo test -p tabula --test it wire_types`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -113,7 +113,7 @@ fn web_wire_declarations_are_fresh() {
     }
     assert!(
         stale.is_empty(),
-        "web/src/wire/ is stale; regenerate with `TABULA_UPDATE_WIRE=1 cargo test -p tabula --test wire_types`:\n{}",
+        "web/src/wire/ is stale; regenerate with `TABULA_UPDATE_WIRE=1 cargo test -p tabula --test it wire_types`:\n{}",
         stale.join("\n")
     );
 }

@@ -1,7 +1,6 @@
 //! The `tabula` binary end to end: every subcommand's success path on real games, and bad input (unknown
 //! game, bad option, malformed state, illegal action, missing file) giving a one-line error with exit
 //! status 2 and never a panic.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::Write;
 use std::path::PathBuf;
