@@ -48,6 +48,9 @@ export interface Renderer<V = unknown> {
   seatColour?(view: V, seat: number): string | null;
   /** The setup editor's codec, when `seat` is to commit a whole-army setup now. */
   setup?(view: V, options: Record<string, unknown>, seat: number): SetupCodec | null;
+  /** What the view says about the position that the status line must show while the game runs (Caird:
+   * "Check — your King is attacked"), in the words of `seat` (null: a spectator); null when nothing. */
+  statusNote?(view: V, seat: number | null, seatNames: string[]): string | null;
   /** The board (SVG) and any extra panels (hands, resources, dice). */
   render(ctx: RenderContext<V>): { board: Element | null; panels: Element[] };
 }

@@ -78,6 +78,8 @@ export class GameCtrl {
   connected = false;
   flipped = false;
   fairnessOpen = false;
+  /** The move list's long turns the player unfolded (by the index of their first step). */
+  readonly openLines = new Set<number>();
   readonly zoom: ZoomState = { on: false, left: 0, top: 0 };
   readonly setup = new SetupEditor();
   readonly review: Review;

@@ -65,7 +65,6 @@ export function boardView(ctrl: GameCtrl, boardHost: HTMLElement, panelsHost: HT
   if (board) {
     boardHost.appendChild(zoomableBoard(board, ctrl.zoom, redrawBoard));
     const assist = ctrl.assist;
-    if (assist.explained) boardHost.appendChild(h(assist.below ? 'div.explain-toast.below' : 'div.explain-toast', { 'data-testid': 'explain', role: 'status' }, assist.explained));
     if (assist.hint && assist.hint.cells.length) drawMovesOnBoard(boardHost, [{ cells: assist.hint.cells, kind: 'hint' }]);
   } else boardHost.appendChild(h('p.muted.no-board', 'No board to draw now: the panels and buttons show the game.'));
   for (const p of panels) panelsHost.appendChild(p);
