@@ -13,5 +13,6 @@ export function rendererFor(gameId: string): Renderer {
 /** The click selection over `legal` for this game's board. The generic view draws no board, so there
  * every action is a button. */
 export function selectionFor(gameId: string, legal: LegalAction[]): Selection {
-  return new Selection(GAMES[gameId] ? legal : legal.map((a) => ({ ...a, cells: [] })));
+  const game = GAMES[gameId];
+  return new Selection(game ? legal : legal.map((a) => ({ ...a, cells: [] })), game?.renderer.commonFirst === true);
 }

@@ -87,6 +87,8 @@ export function turnWords(view: Kyo, stacks: Map<string, Stack>, seatNames: stri
 
 export const kyoRenderer: Renderer<Kyo> = {
   flippable: true,
+  // The engine lists the common variant of a move first (crates/games/kyo, `Kyo::cells`).
+  commonFirst: true,
   render(ctx: RenderContext<Kyo>) {
     const view = ctx.view;
     const stacks = new Map<string, Stack>();

@@ -42,6 +42,10 @@ export interface RenderContext<V = unknown> {
 }
 
 export interface Renderer<V = unknown> {
+  /** Whether the game's engine lists, among the legal actions sharing their cells, the common one
+   * first (Kyo: the pawn with its whole slice): a click on those cells then makes it at once, the
+   * others are offered as variants at the cell (see `Selection`). */
+  commonFirst?: boolean;
   /** Whether the board has two sides and can be flipped (the page then offers "Flip board"). */
   flippable?: boolean;
   /** A seat's colour when the view decides it (a Syba race's colour). */

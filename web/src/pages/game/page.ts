@@ -96,7 +96,7 @@ export function gamePage(id: string, spectate: boolean): Page {
         chatOver: (over) => chat?.setOver(over),
       });
       ctrl = c;
-      attachBoardInput(boardHost, onCell);
+      attachBoardInput(boardHost, onCell, (cell) => ctrl?.onCellMenu(cell));
       // The chat (web/src/ui/chat.ts) writes as the shown seat (hot-seat: the seat owing the decision).
       chat = new ChatPanel(id, () => c.seats.cred);
       // On a phone the column unwraps (CSS) so that the actions come right after the board, before panels.
