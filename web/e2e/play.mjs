@@ -176,7 +176,35 @@ export function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFA
     }
   }
 
+  /** Check (Caird): the King's cell marked on the board and "Check — your King is attacked" in the
+   * status line, both in the window. Caird's lesson "Protect your King" starts in check (the same
+   * renderer and note as the game page, whose status line is unit-tested). */
+  async function cairdCheck() {
+    const page = await newPage('play-check');
+    try {
+      for (const [w, hgt, label] of SIZES) {
+        await page.setViewportSize({ width: w, height: hgt });
+        await page.goto(`${base()}/learn/cyvasse-caird/8`);
+        const note = page.locator('[data-testid=lesson-status] [data-testid=status-note]');
+        await note.waitFor({ timeout: 20000 });
+        assert((await note.textContent()).trim() === 'Check — your King is attacked', `the status line says "${await note.textContent()}"`);
+        const king = page.locator('[data-testid=board] [data-testid=check-cell]');
+        assert((await king.count()) === 1 && (await king.getAttribute('data-cell')) === 'e1', `the King's cell is not the one marked: ${await king.count()} marked`);
+        await king.scrollIntoViewIfNeeded();
+        const box = await king.boundingBox();
+        assert(box && box.y >= 0 && box.y + box.height <= hgt, `the King's cell is off the screen: ${JSON.stringify(box)}`);
+        await page.screenshot({ path: join(ARTIFACTS, `play-caird-check-${label}.png`) });
+      }
+      await noConsoleErrors(page);
+    } finally {
+      await page.context().close();
+    }
+  }
+
   return async (games) => {
+    if (games.some((g) => g.id === 'cyvasse-caird')) {
+      await test('cyvasse-caird: check marks the King\'s cell and says "Check — your King is attacked" (desktop and phone)', () => cairdCheck());
+    }
     if (games.some((g) => g.id === 'kyo')) {
       await test('kyo: one gesture per move — click, click makes the whole slice at once; the other ways in a box at the target (desktop and phone)', () => kyoOneGesture());
       await test('kyo: the panel says the turn in words, beside the board on a desktop (desktop and phone)', () => kyoPanel());

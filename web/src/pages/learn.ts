@@ -256,7 +256,10 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
       head.appendChild(h('div.banner.warn', { 'data-testid': 'lesson-failed', role: 'status' }, st.failure ?? 'Not this time.', ' ',
         h('button', { 'data-testid': 'lesson-restart', onclick: () => void restart() }, 'Start again')));
     } else {
-      head.appendChild(h('div.banner.turn', { 'data-testid': 'lesson-status' }, st.legal.length ? 'Your move.' : 'Waiting…'));
+      // The view's note on the position (Caird: a check), as on the game page's status line.
+      const note = renderer.statusNote?.(st.view, st.seat, st.seats) ?? null;
+      head.appendChild(h('div.banner.turn', { 'data-testid': 'lesson-status' }, st.legal.length ? 'Your move.' : 'Waiting…',
+        note ? h('div.status-note', { 'data-testid': 'status-note' }, note) : null));
     }
     if (refusal) head.appendChild(h('div.banner.warn', { 'data-testid': 'lesson-refusal', role: 'alert' }, h('b', 'Not allowed: '), refusal));
     if (showHint) {
