@@ -91,6 +91,13 @@ function selectBar(ctrl: GameCtrl): HTMLElement {
       onclick: () => ctrl.toggleVariants(),
     }, ctrl.variantMode ? 'Other ways: click a cell' : 'Other ways…'));
   }
+  // What the selected stack itself may do (Kyo: reorder its chips), at the stack.
+  const here = sel.complete();
+  const last = sel.prefix[sel.prefix.length - 1];
+  if (here.length) {
+    bar.append(h('button', { 'data-testid': 'stack-ways', title: 'What this stack may do where it stands (reorder its chips)', onclick: () => ctrl.onCellMenu(last) },
+      here.length === 1 ? ownWords(here[0], ctrl.me === null ? undefined : ctrl.seatName(ctrl.me)) : `Reorder… (${here.length})`));
+  }
   bar.append(h('button', { onclick: () => ctrl.cancelSelection() }, 'Cancel'));
   return bar;
 }
