@@ -234,7 +234,8 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
   function draw(): void {
     const renderer = rendererFor(game);
     const keep = selection ? [...selection.prefix] : [];
-    selection = selectionFor(game, st.legal);
+    // The lessons ask every choice between variants (they teach them): no one-gesture default here.
+    selection = selectionFor(game, st.legal, false);
     if (!selection.keep(keep)) selection.autoSelect();
     page.setAttribute('data-moves', String(actions.length));
     page.setAttribute('data-solved', st.solved ? '1' : '0');

@@ -79,7 +79,7 @@ export function gamePage(id: string, spectate: boolean): Page {
         saveSeat,
         sound: playSound,
         renderer: rendererFor,
-        selection: selectionFor,
+        selection: (game, legal) => selectionFor(game, legal),
       }, {
         redraw,
         gone: () => {
