@@ -99,8 +99,8 @@ export function gamePage(id: string, spectate: boolean): Page {
       attachBoardInput(boardHost, onCell, (cell) => ctrl?.onCellMenu(cell));
       // The chat (web/src/ui/chat.ts) writes as the shown seat (hot-seat: the seat owing the decision).
       chat = new ChatPanel(id, () => c.seats.cred);
-      // On a phone the column unwraps (CSS) so that the actions come right after the board, before panels.
-      root.append(h('div.game-layout', h('div.main-col', header, boardHost, panelsHost), h('div.side', side, chat.el)));
+      // On a phone the column unwraps (CSS): the board first, then the status and clocks, the panels, the actions.
+      root.append(h('div.game-layout.play', h('div.main-col', header, boardHost, panelsHost), h('div.side', side, chat.el)));
       window.addEventListener('online', online);
       window.addEventListener('offline', offline);
       c.start();
