@@ -186,9 +186,9 @@ describe('GameCtrl', () => {
   });
 
   it('shows the engine\'s explanation of the last refused click only', async () => {
-    const { ctrl, conns, posts } = setup([{ seat: 0, token }]);
+    const { ctrl, conns, posts, redraws } = setup([{ seat: 0, token }]);
     conns[0].handlers.onMessage(snap({}));
-    ctrl.onCell('c5', true);
+    ctrl.onCell('c5');
     ctrl.onCell('c6');
     expect(posts.map((p) => (p.body as { cells: string[] }).cells)).toEqual([['c5'], ['c6']]);
     posts[0].resolve({ reason: 'That is Gold\'s pawn' });
@@ -197,7 +197,8 @@ describe('GameCtrl', () => {
     posts[1].resolve({ reason: 'No piece on c6' });
     await flush();
     expect(ctrl.assist.explained).toBe('No piece on c6');
-    expect(ctrl.assist.below).toBe(false);
+    // The line is under the status (the header), never over the board.
+    expect(redraws[redraws.length - 1]).toEqual(['header']);
   });
 
   it('hot-seat: shows the seat owing the decision once both sockets are in step, covering when views differ', () => {

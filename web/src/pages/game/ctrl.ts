@@ -301,9 +301,8 @@ export class GameCtrl {
     this.redraw();
   }
 
-  /** A click on a board cell; `below`: an explanation would show under the board (the click was in
-   * its upper half, so the line stays clear of the piece's own tooltip). */
-  onCell(cell: string, below = false): void {
+  /** A click on a board cell. */
+  onCell(cell: string): void {
     if (!this.selection || this.review.active || this.sent.pending) return;
     if (this.setup.open) {
       this.setup.click(cell);
@@ -323,7 +322,7 @@ export class GameCtrl {
     else if (r.kind === 'choose') {
       this.chooser = r.options;
       this.chooserAt = cell;
-    } else if (r.kind === 'clear') void this.assist.explain(r.cells, below);
+    } else if (r.kind === 'clear') void this.assist.explain(r.cells);
     this.redraw();
   }
 

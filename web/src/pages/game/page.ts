@@ -32,11 +32,9 @@ export function gamePage(id: string, spectate: boolean): Page {
   const online = () => ctrl?.online();
   const offline = () => ctrl?.offline();
 
-  /** A click on a cell; the explanation of a refused click goes to the half of the board away from it. */
+  /** A click on a cell. */
   function onCell(cell: string): void {
-    const el = boardHost.querySelector(`[data-cell="${CSS.escape(cell)}"]`)?.getBoundingClientRect();
-    const host = boardHost.getBoundingClientRect();
-    ctrl?.onCell(cell, !!el && el.top + el.height / 2 < host.top + host.height / 2);
+    ctrl?.onCell(cell);
   }
 
   /** The one redraw path: each region drawn from the controller. */
