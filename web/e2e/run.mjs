@@ -168,7 +168,8 @@ async function playOneDecision(page) {
   for (let clicks = 0; clicks < 24; clicks++) {
     // Only enabled buttons: the actions are disabled while a sent action is pending, and the box is
     // redrawn on every update, so a click may also miss (then look again).
-    const chooser = await page.locator('[data-testid=chooser] button[data-notation]:not([disabled])').all();
+    // A choice at a cell (the box on the board), or the card's primary action (a hidden setup's Ready).
+    const chooser = await page.locator('[data-testid=chooser] button[data-notation]:not([disabled]), [data-testid=actions] button.primary[data-notation]:not([disabled])').all();
     if (chooser.length) {
       const n = await clickButton(pickOne(chooser));
       if (n === null) continue;
