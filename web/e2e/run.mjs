@@ -14,6 +14,7 @@ import { takebackTests } from './takeback.mjs';
 import { chatTests } from './chat.mjs';
 import { wordsTests } from './words.mjs';
 import { explainTests } from './explain.mjs';
+import { playTests } from './play.mjs';
 
 const BIN = process.env.TABULA_BIN;
 const DATA_DIR = process.env.DATA_DIR;
@@ -167,7 +168,8 @@ async function playOneDecision(page) {
   for (let clicks = 0; clicks < 24; clicks++) {
     // Only enabled buttons: the actions are disabled while a sent action is pending, and the box is
     // redrawn on every update, so a click may also miss (then look again).
-    const chooser = await page.locator('[data-testid=actions] button.primary[data-notation]:not([disabled])').all();
+    // A choice at a cell (the box on the board), or the card's primary action (a hidden setup's Ready).
+    const chooser = await page.locator('[data-testid=chooser] button[data-notation]:not([disabled]), [data-testid=actions] button.primary[data-notation]:not([disabled])').all();
     if (chooser.length) {
       const n = await clickButton(pickOne(chooser));
       if (n === null) continue;
@@ -313,7 +315,7 @@ async function dragOneMove(page) {
     await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2);
     await page.mouse.move(to.x, to.y);
     await page.mouse.up();
-    const chooser = await page.locator('[data-testid=actions] button.primary[data-notation]').all();
+    const chooser = await page.locator('[data-testid=chooser] button[data-notation]').all();
     if (chooser.length) await pickOne(chooser).click();
     await waitChange(page, before, beforeStatus);
     return 'drag';
@@ -1147,6 +1149,7 @@ async function main() {
     await chatTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS })(games);
     await wordsTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver })(games);
     await explainTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, waitMyTurnOrOver })(games);
+    await playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, waitMyTurnOrOver, moveCount })(games);
   } catch (e) {
     console.log(`FAIL setup: ${e instanceof Error ? e.message : e}`);
     results.push({ name: 'setup', ok: false });

@@ -42,7 +42,7 @@ function snap(over: Partial<Snapshot> & { seat?: number | null }): Snapshot {
   } as Snapshot;
 }
 
-function setup(creds: SeatCredential[]) {
+function setup(creds: SeatCredential[], commonFirst = false) {
   const conns: FakeConn[] = [];
   const redraws: (Region[] | undefined)[] = [];
   const posts: { path: string; body: unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
@@ -60,7 +60,7 @@ function setup(creds: SeatCredential[]) {
     saveSeat: () => undefined,
     sound: (k) => sounds.push(k),
     renderer: () => renderer,
-    selection: (_g, legal) => new Selection(legal),
+    selection: (_g, legal) => new Selection(legal, commonFirst),
   };
   const ui: GameUi & { over: number; gone: () => void } = {
     over: 0,
@@ -103,6 +103,40 @@ describe('GameCtrl', () => {
     conns[0].handlers.onMessage({ type: 'ack', id: 1, seq: 4 });
     expect(ctrl.sent.pending).toBe(false);
     expect(ctrl.moveCount).toBe(1);
+  });
+
+  it('one gesture per move: the engine\'s first listed variant at once, the others at the target cell', () => {
+    const { ctrl, conns } = setup([{ seat: 0, token }], true);
+    const slice = (n: string, k: number): LegalAction => ({ action: { n }, notation: n, words: `Heavy B0 → B1, carries ${k} chips`, cells: ['B0', 'B1'] });
+    const legal = [slice('B0-B1', 3), slice('B0/1-B1', 2), move('B0', 'C1')];
+    conns[0].handlers.onMessage(snap({ legal }));
+    ctrl.onCell('B0');
+    expect(ctrl.hasVariants()).toBe(true);
+    ctrl.onCell('B1');
+    expect(ctrl.chooser).toBeNull();
+    expect(conns[0].sent).toEqual([{ type: 'action', action: { n: 'B0-B1' } }]);
+    // The next decision: "Other ways…", then the target: its variants at the target, nothing sent.
+    conns[0].handlers.onMessage({ type: 'ack', id: 1, seq: 3 });
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 4, events: [], legal }));
+    ctrl.onCell('B0');
+    ctrl.toggleVariants();
+    expect(ctrl.variantMode).toBe(true);
+    ctrl.onCell('B1');
+    expect(ctrl.chooser?.map((a) => a.notation)).toEqual(['B0-B1', 'B0/1-B1']);
+    expect(ctrl.chooserAt).toBe('B1');
+    expect(conns[0].sent).toHaveLength(1);
+    ctrl.sendAction(ctrl.chooser![1]);
+    expect(conns[0].sent[1]).toEqual({ type: 'action', action: { n: 'B0/1-B1' } });
+    expect(ctrl.chooser).toBeNull();
+    expect(ctrl.variantMode).toBe(false);
+    // A right click (long press) on a target with one way makes it; with several, shows them.
+    conns[0].handlers.onMessage({ type: 'ack', id: 2, seq: 4 });
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 5, events: [], legal }));
+    ctrl.onCell('B0');
+    ctrl.onCellMenu('B1');
+    expect(ctrl.chooser).toHaveLength(2);
+    ctrl.onCellMenu('C1');
+    expect(conns[0].sent[2]).toEqual({ type: 'action', action: { from: 'B0', to: 'C1' } });
   });
 
   it('sends an action over HTTP while the socket is down, and shows a refusal in the page\'s words', async () => {
@@ -152,9 +186,9 @@ describe('GameCtrl', () => {
   });
 
   it('shows the engine\'s explanation of the last refused click only', async () => {
-    const { ctrl, conns, posts } = setup([{ seat: 0, token }]);
+    const { ctrl, conns, posts, redraws } = setup([{ seat: 0, token }]);
     conns[0].handlers.onMessage(snap({}));
-    ctrl.onCell('c5', true);
+    ctrl.onCell('c5');
     ctrl.onCell('c6');
     expect(posts.map((p) => (p.body as { cells: string[] }).cells)).toEqual([['c5'], ['c6']]);
     posts[0].resolve({ reason: 'That is Gold\'s pawn' });
@@ -163,7 +197,8 @@ describe('GameCtrl', () => {
     posts[1].resolve({ reason: 'No piece on c6' });
     await flush();
     expect(ctrl.assist.explained).toBe('No piece on c6');
-    expect(ctrl.assist.below).toBe(false);
+    // The line is under the status (the header), never over the board.
+    expect(redraws[redraws.length - 1]).toEqual(['header']);
   });
 
   it('hot-seat: shows the seat owing the decision once both sockets are in step, covering when views differ', () => {

@@ -5,7 +5,7 @@ import type { RenderContext } from '../src/games/types';
 import { trumpRenderer } from '../src/games/trump';
 import { kyoRenderer, parseStack } from '../src/games/kyo';
 import { territoriesRenderer } from '../src/games/territories';
-import { cairdCells, cairdGeometry, cairdRenderer } from '../src/games/caird';
+import { cairdCells, cairdGeometry, cairdRenderer, checkedKingCell, checkNote } from '../src/games/caird';
 import type { CairdView } from '../src/wire/cyvasse/CairdView';
 import { bundle, sybaRenderer } from '../src/games/syba';
 import { genericRenderer } from '../src/games/generic';
@@ -168,8 +168,19 @@ describe("Caird's Cyvasse", () => {
     expect(pieces.get('a1')).toMatchObject({ kind: 'King', seat: 0 });
     expect(pieces.get('h8')).toMatchObject({ kind: 'King', seat: 1 });
     expect(terrain.get('a1')).toBe('fortress');
-    const { panels } = cairdRenderer.render(ctxFor('cyvasse-caird', view, [], { board: 'square' }));
-    expect(panels[0].querySelector('[data-testid=check]')).not.toBeNull();
+    // White (to move) is in check: its King's cell is marked, and the status line's note names it.
+    const { board } = cairdRenderer.render(ctxFor('cyvasse-caird', view, [], { board: 'square' }));
+    expect([...(board?.querySelectorAll('.cell.in-check') ?? [])].map((e) => e.getAttribute('data-cell'))).toEqual(['a1']);
+    expect(checkNote(view, 0, ['White', 'Black'])).toBe('Check — your King is attacked');
+    expect(checkNote(view, 1, ['Ann', 'Bob'])).toBe("Check — Ann's King is attacked");
+    expect(checkNote(view, null, ['Ann', 'Bob'])).toBe("Check — Ann's King is attacked");
+    // Black to move in check: Black's King (h8); no check: nothing marked, no note.
+    const black = cairdView({ ...view, to_move: 1 });
+    expect(checkedKingCell(black, { board: 'square' })).toBe('h8');
+    const quiet = cairdView({ ...view, in_check: false });
+    expect(checkedKingCell(quiet, { board: 'square' })).toBeNull();
+    expect(checkNote(quiet, 0, ['White', 'Black'])).toBeNull();
+    expect(cairdRenderer.render(ctxFor('cyvasse-caird', quiet, [], { board: 'square' })).board?.querySelector('.in-check')).toBeNull();
   });
   it('has 37-cell homes on the hexagon and 10x10 squares with large_board', () => {
     const hex = cairdGeometry({ board: 'hex' });

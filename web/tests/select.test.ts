@@ -4,6 +4,48 @@ import { Selection, groupByVerb, ownWords, type LegalAction } from '../src/logic
 /** A legal action as the server sends it: its cells are the engine's, not read from the notation. */
 const la = (notation: string, cells: string[] = []): LegalAction => ({ action: { n: notation }, notation, words: `Gold: ${notation} in words`, cells });
 
+describe('Selection with the common variant first (Kyo)', () => {
+  // As the Kyo engine lists them: the whole slice first, then fewer chips, then the chips alone; a
+  // reorder of the stack names the stack alone.
+  const kyo = () => new Selection([
+    la('B0-B1', ['B0', 'B1']), la('B0/1-B1', ['B0', 'B1']), la('B0(3)-B1', ['B0', 'B1']),
+    la('B0-C1', ['B0', 'C1']), la('B0~LDD', ['B0']), la('A3-A4', ['A3', 'A4']),
+  ], true);
+
+  it('makes the first listed of several actions on the same cells at once', () => {
+    const sel = kyo();
+    expect(sel.click('B0')).toEqual({ kind: 'select' });
+    const r = sel.click('B1');
+    expect(r.kind).toBe('submit');
+    if (r.kind === 'submit') expect(r.action.notation).toBe('B0-B1');
+    expect(sel.prefix).toEqual([]);
+  });
+
+  it('selects a stack that could also be reordered, instead of opening the reorders', () => {
+    const sel = kyo();
+    expect(sel.click('B0')).toEqual({ kind: 'select' });
+    expect([...sel.targets()].sort()).toEqual(['B1', 'C1']);
+  });
+
+  it('offers the variants of a target, the reorders of a stack, one step away', () => {
+    const sel = kyo();
+    expect(sel.variants('B0').map((a) => a.notation)).toEqual(['B0~LDD']);
+    sel.click('B0');
+    expect(sel.variants('B1').map((a) => a.notation)).toEqual(['B0-B1', 'B0/1-B1', 'B0(3)-B1']);
+    expect(sel.variants('C1').map((a) => a.notation)).toEqual(['B0-C1']);
+    expect(sel.variants('B0').map((a) => a.notation)).toEqual(['B0~LDD']);
+    expect(sel.variants('J9')).toEqual([]);
+    // Another stack of one's own: its own variants (none complete at A3 alone).
+    expect(sel.variants('A3')).toEqual([]);
+  });
+
+  it('still chooses among them without the engine\'s order (other games)', () => {
+    const sel = new Selection(kyo().legal, false);
+    sel.click('B0');
+    expect(sel.click('B1').kind).toBe('choose');
+  });
+});
+
 describe('Selection', () => {
   it('highlights the starting cells, then the targets of the chosen piece', () => {
     const sel = new Selection([la('a1-a2', ['a1', 'a2']), la('a1-a3', ['a1', 'a3']), la('b1-b2', ['b1', 'b2']), la('pass')]);

@@ -60,14 +60,22 @@ export function cellClass(st: CellState): string {
 
 /** Click and drag input on any element holding `[data-cell]` children; survives re-rendering because
  * it listens on the host. A press selects the cell under it; releasing over another cell picks that one. */
-export function attachBoardInput(host: HTMLElement, onCell: (cell: string) => void): void {
+export function attachBoardInput(host: HTMLElement, onCell: (cell: string) => void, onMenu?: (cell: string) => void): void {
   let down: string | null = null;
   const cellAt = (ev: PointerEvent): string | null => {
     const el = document.elementFromPoint(ev.clientX, ev.clientY) ?? (ev.target as Element | null);
     const c = el?.closest?.('[data-cell]');
     return c ? c.getAttribute('data-cell') : null;
   };
+  // A right click (a long press on some touch screens) asks for a cell's variants instead.
+  host.addEventListener('contextmenu', (ev) => {
+    const c = (ev.target as Element | null)?.closest?.('[data-cell]')?.getAttribute('data-cell') ?? null;
+    if (!c || !onMenu) return;
+    ev.preventDefault();
+    onMenu(c);
+  });
   host.addEventListener('pointerdown', (ev) => {
+    if (ev.button !== 0) return;
     const c = (ev.target as Element | null)?.closest?.('[data-cell]')?.getAttribute('data-cell') ?? null;
     down = c;
     if (c) {

@@ -108,8 +108,24 @@ export function cairdCells(view: CairdView, geo: CairdGeometry, seat: number | n
   return { pieces, terrain };
 }
 
+/** The cell of the King of the side to move when the view says it is in check (`in_check`), else null. */
+export function checkedKingCell(view: CairdView, options: Record<string, unknown>): string | null {
+  if (!view.in_check) return null;
+  const king = view.to_move === 0 ? 'K' : 'k';
+  const i = chars(view.board).indexOf(king);
+  return i >= 0 ? cairdGeometry(options).names[i] ?? null : null;
+}
+
+/** The status line's words for a check (the view's `in_check`: the side to move is attacked). */
+export function checkNote(view: CairdView, seat: number | null, seatNames: string[]): string | null {
+  if (!view.in_check) return null;
+  if (seat === view.to_move) return 'Check — your King is attacked';
+  return `Check — ${seatNames[view.to_move] ?? (view.to_move === 0 ? 'White' : 'Black')}'s King is attacked`;
+}
+
 export const cairdRenderer: Renderer<CairdView> = {
   flippable: true,
+  statusNote: checkNote,
   setup(v, options, seat) {
     if (v.phase !== 'setup' || v.setup_committed[seat] === true) return null;
     const geo = cairdGeometry(options);
@@ -180,11 +196,19 @@ export const cairdRenderer: Renderer<CairdView> = {
         title: (name) => `${name}${terrain.get(name) ? ` (${terrain.get(name)})` : ''}${pieces.get(name) ? `: ${pieces.get(name)?.kind}` : ''}`,
       });
     }
-    const inCheck = view.in_check;
+    // The King in check: its cell marked on the board (the status line says it in words).
+    const kingCell = checkedKingCell(view, ctx.options);
+    if (kingCell && board) {
+      for (const el of board.querySelectorAll('.cell[data-cell]')) {
+        if (el.getAttribute('data-cell') === kingCell) {
+          el.classList.add('in-check');
+          el.setAttribute('data-testid', 'check-cell');
+        }
+      }
+    }
     const reserve = view.dragon_in_reserve;
     const info = h('div.card',
-      inCheck ? h('div.banner.warn', { 'data-testid': 'check' }, 'Check!') : null,
-      h('div', `Phase: ${phase}${phase === 'setup' ? ` — ready: ${committed.map((c, i) => `${ctx.seatNames[i] ?? i} ${c ? 'yes' : 'no'}`).join(', ')}` : ''}`),
+      phase === 'setup' ? h('div', `Hidden setup — ${committed.map((c, i) => `${ctx.seatNames[i] ?? i} ${c ? 'is ready' : 'is placing'}`).join(', ')}`) : null,
       reserve.some(Boolean) ? h('div', `Dragon in reserve: ${reserve.map((r, i) => (r ? ctx.seatNames[i] ?? i : null)).filter((x) => x !== null).join(', ')}`) : null,
       h('p.muted', 'A crown is the King, wings the Dragon, a trunk the Elephant, a long arm and counterweight the Trebuchet, a bow the Crossbowman, a horse head the Heavy Horse (with speed lines: the Light Horse), a spear and shield the Spear, a pitchfork the Rabble; grey peaks are Mountains. Terrain: Hills (tan), Water (blue), Forest (green), Fort (Fortress). White plays round tokens, Black octagons. Hover or tap a piece for how it moves.'),
     );

@@ -11,7 +11,10 @@ export function rendererFor(gameId: string): Renderer {
 }
 
 /** The click selection over `legal` for this game's board. The generic view draws no board, so there
- * every action is a button. */
-export function selectionFor(gameId: string, legal: LegalAction[]): Selection {
-  return new Selection(GAMES[gameId] ? legal : legal.map((a) => ({ ...a, cells: [] })));
+ * every action is a button. `oneGesture`: the common variant is made at once where the engine lists it
+ * first (the game page); without it every choice between variants is asked (the lessons, which teach
+ * those choices: "leave one chip behind for a Mana move"). */
+export function selectionFor(gameId: string, legal: LegalAction[], oneGesture = true): Selection {
+  const game = GAMES[gameId];
+  return new Selection(game ? legal : legal.map((a) => ({ ...a, cells: [] })), oneGesture && game?.renderer.commonFirst === true);
 }

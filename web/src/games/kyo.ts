@@ -71,8 +71,24 @@ function drawStack(st: Stack, x: number, y: number, size: number): SVGElement {
   return g;
 }
 
+/** The turn in progress in words, once its piece has acted (a fresh turn says nothing: the status line
+ * says whose move it is): "Gold's Heavy on C5 has made 2 Mana moves: another Mana move, or end the turn". */
+export function turnWords(view: Kyo, stacks: Map<string, Stack>, seatNames: string[]): string | null {
+  const t = view.turn;
+  if (t.steps === 0 || !t.active) return null;
+  const side = seatNames[view.to_move] ?? SIDE[view.to_move] ?? '';
+  const pawn = stacks.get(t.active)?.pawn;
+  const piece = `${side}'s ${pawn ? pawn.kind : 'stack'} on ${t.active}`;
+  const n = t.steps;
+  if (t.phase === 'chain') return `${piece} has made ${n === 1 ? 'a Mana move' : `${n} Mana moves`}: another Mana move, or end the turn`;
+  if (t.phase === 'locked') return `${piece} has stepped: it may still deploy Shields, or end the turn`;
+  return `${piece} has acted ${n === 1 ? 'once' : `${n} times`} this turn: it may go on, or end the turn`;
+}
+
 export const kyoRenderer: Renderer<Kyo> = {
   flippable: true,
+  // The engine lists the common variant of a move first (crates/games/kyo, `Kyo::cells`).
+  commonFirst: true,
   render(ctx: RenderContext<Kyo>) {
     const view = ctx.view;
     const stacks = new Map<string, Stack>();
@@ -89,15 +105,14 @@ export const kyoRenderer: Renderer<Kyo> = {
         return `${name}: ${st ? stackWords(st) : 'empty'}`;
       },
     });
-    const { turn, to_move: toMove } = view;
     // Mana left per player (the game is lost with none).
     const mana = [0, 0];
     for (const st of stacks.values()) for (const c of st.chips) if (c.kind !== 'S') mana[c.owner]++;
-    const info = h('div.card',
-      h('div', h('span.seat-chip', { style: `background:${seatColour(toMove)}` }), `${ctx.seatNames[toMove] ?? (toMove === 0 ? 'Gold' : 'Red')} to move`),
-      h('div', `This turn: ${turn.phase}${turn.active ? `, piece on ${turn.active}` : ''}, ${turn.steps} step(s)`),
+    const turn = view.outcome ? null : turnWords(view, stacks, ctx.seatNames);
+    const info = h('div.card', { 'data-testid': 'kyo-panel' },
+      turn ? h('div', { 'data-testid': 'kyo-turn' }, h('span.seat-chip', { style: `background:${seatColour(view.to_move)}` }), turn) : null,
       h('div', `Mana chips on the board — Gold: ${mana[0]}, Red: ${mana[1]}`),
-      h('p.muted', 'Each stack: the pawn on the left, its chips on the right from the bottom up — Dark Mana (purple), Light Mana (yellow), Shield (grey, notched); gold edges are Gold\'s chips, red edges Red\'s. Tap a stack to read it. Click a stack, then a target; pick the slice (chips left behind, /N) when asked.'),
+      h('p.muted', 'Each stack: the pawn on the left, its chips on the right from the bottom up — Dark Mana (purple), Light Mana (yellow), Shield (grey, notched); gold edges are Gold\'s chips, red edges Red\'s. Tap a stack to read it. Click a stack, then a target: it moves with its whole slice; the other ways (fewer chips, the chips alone, Shields deployed) open at the target when it has them.'),
     );
     return { board: svg, panels: [info] };
   },

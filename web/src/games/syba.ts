@@ -145,6 +145,11 @@ export function tradeNote(trade: { note?: string }): string {
   return note ? `. Promises (not binding): “${note}”` : '';
 }
 
+/** Where the game stands before (and after) the rounds, in words. */
+const SYBA_PHASE: Record<string, string> = {
+  starting_player: 'Drawing who goes first', race: 'Choosing races', city: 'Choosing starting cities', over: 'Game over',
+};
+
 export const sybaRenderer: Renderer<SybaView> = {
   seatColour(view, seat) {
     return raceOf(view, seat) === null ? null : playerColour(view, seat).fill;
@@ -230,7 +235,7 @@ export const sybaRenderer: Renderer<SybaView> = {
     const current = state.current;
     const cityCount = (seat: number) => owners.filter((o, i) => o === seat && destroyed[i] !== true).length;
     const panels: Element[] = [];
-    panels.push(h('div.card', h('b', `Round ${state.round} — phase ${state.phase}`),
+    panels.push(h('div.card', h('b', { 'data-testid': 'syba-round' }, state.phase === 'play' ? `Round ${state.round}` : SYBA_PHASE[state.phase] ?? ''),
       h('table.kv', h('tr', h('th', 'Player'), h('th', 'Race'), h('th', 'Prod'), h('th', 'Food'), h('th', 'Research'), h('th', 'Cities'), h('th', 'Units')),
         players.map((p, i) => {
           const race = p.race;

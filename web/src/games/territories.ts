@@ -47,6 +47,14 @@ function cardFace(card: string, x: number, y: number, w: number, hgt: number): S
   );
 }
 
+/** What each phase waits for, in words (the status line says who decides). */
+const PHASE_WORDS: Record<string, string> = {
+  deal: 'Dealing the territory cards', choose_first: 'Choosing who goes first', setup: 'Placing the first Towns',
+  roll: 'Rolling the dice', temple: 'A Temple\'s gift', discard: 'Discarding down to the hand limit', main: 'Building and trading',
+  respond: 'Answering a trade offer', hand_over: 'Handing over cards', ability_die: 'Rolling the ability die',
+  pay: 'Paying for an ability', place: 'Placing with an ability', duel: 'A duel', target: 'Choosing an ability\'s target', over: 'Game over',
+};
+
 export const territoriesRenderer: Renderer<TerritoriesView> = {
   render(ctx: RenderContext<TerritoriesView>) {
     const view = ctx.view;
@@ -117,7 +125,7 @@ export const territoriesRenderer: Renderer<TerritoriesView> = {
       h('span.dice', { 'data-testid': 'dice' }, typeof roll === 'number' ? `${roll}` : '—'),
       typeof die === 'number' ? h('span', `  ability die ${die}`) : null,
       duel ? h('span', `  duel ${duel[0]} vs ${duel[1]}`) : null,
-      h('div.muted', `Phase: ${view.phase.phase} — turn ${view.turn}, draw pile ${view.pile_count} cards`));
+      h('div.muted', { 'data-testid': 'territories-turn' }, `${PHASE_WORDS[view.phase.phase] ?? ''}${view.turn > 0 ? ` — turn ${view.turn}` : ''} — ${view.pile_count} ${view.pile_count === 1 ? 'card' : 'cards'} left to draw`));
     panels.push(dice);
     const bank = view.bank;
     panels.push(h('div.card', h('b', 'Bank: '), SUIT_ORDER.map((k, i) => h('span', { style: `color:${SUITS[k].colour};margin-right:.6rem` }, `${SUITS[k].sym}${k} ${bank[i]}`))));

@@ -42,12 +42,19 @@ export interface RenderContext<V = unknown> {
 }
 
 export interface Renderer<V = unknown> {
+  /** Whether the game's engine lists, among the legal actions sharing their cells, the common one
+   * first (Kyo: the pawn with its whole slice): a click on those cells then makes it at once, the
+   * others are offered as variants at the cell (see `Selection`). */
+  commonFirst?: boolean;
   /** Whether the board has two sides and can be flipped (the page then offers "Flip board"). */
   flippable?: boolean;
   /** A seat's colour when the view decides it (a Syba race's colour). */
   seatColour?(view: V, seat: number): string | null;
   /** The setup editor's codec, when `seat` is to commit a whole-army setup now. */
   setup?(view: V, options: Record<string, unknown>, seat: number): SetupCodec | null;
+  /** What the view says about the position that the status line must show while the game runs (Caird:
+   * "Check — your King is attacked"), in the words of `seat` (null: a spectator); null when nothing. */
+  statusNote?(view: V, seat: number | null, seatNames: string[]): string | null;
   /** The board (SVG) and any extra panels (hands, resources, dice). */
   render(ctx: RenderContext<V>): { board: Element | null; panels: Element[] };
 }

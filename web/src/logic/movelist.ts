@@ -40,6 +40,12 @@ export function groupByTurn(moves: MoveEntry[]): MoveLine[] {
   return lines;
 }
 
+/** Whether a line is shown folded (its first and last steps, the count between, expandable): a turn
+ * of three steps or more. */
+export function collapsible(line: MoveLine): boolean {
+  return line.steps.length >= 3;
+}
+
 export function actorName(actor: Actor, seats: SeatInfo[]): string {
   return actor === 'chance' ? 'Chance' : (seats[actor.seat]?.name ?? `Seat ${actor.seat + 1}`);
 }

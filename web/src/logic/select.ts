@@ -24,13 +24,26 @@ function startsWith(cells: string[], prefix: string[]): boolean {
   return prefix.every((c, i) => cells[i] === c);
 }
 
-/** Click-by-click selection of a legal action through its cells. */
+/** Click-by-click selection of a legal action through its cells. With `commonFirst` (a game whose
+ * engine lists, among the actions sharing their cells, the common one first: Kyo), a click that
+ * completes several actions makes the first listed at once, and a click that completes some while
+ * more cells could follow only selects: the others are `variants`, one step away (a long press or a
+ * right click on the cell). Which one is common is the engine's order, never decided here. */
 export class Selection {
   readonly legal: LegalAction[];
   prefix: string[] = [];
 
-  constructor(legal: LegalAction[]) {
+  constructor(legal: LegalAction[], readonly commonFirst = false) {
     this.legal = legal;
+  }
+
+  /** The actions a long press (or a right click) on `cell` offers: those completed by the path that
+   * `cell` extends (a target), ends (the cell chosen last) or starts (a stack of one's own). */
+  variants(cell: string): LegalAction[] {
+    const last = this.prefix[this.prefix.length - 1];
+    if (last === cell) return this.complete();
+    if (this.targets().has(cell)) return this.complete([...this.prefix, cell]);
+    return this.targets([]).has(cell) || this.complete([cell]).length ? this.complete([cell]) : [];
   }
 
   /** Actions that name no cell (end turn, ready, roll, trade, a whole setup…): shown as buttons. */
@@ -98,6 +111,11 @@ export class Selection {
     const done = this.complete(next);
     const more = this.targets(next).size > 0;
     if (done.length === 1 && !more) {
+      this.prefix = [];
+      return { kind: 'submit', action: done[0] };
+    }
+    if (this.commonFirst && done.length > 0) {
+      if (more) return { kind: 'select' };
       this.prefix = [];
       return { kind: 'submit', action: done[0] };
     }

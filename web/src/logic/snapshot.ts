@@ -98,7 +98,9 @@ export function recentChance(events: GameEvent[]): string[] {
     const e = events[i];
     if (e.kind !== 'action') continue;
     if (e.actor !== 'chance') break;
-    if (e.notation) out.unshift(e.notation);
+    // The engine's words ("Dice: 3 and 5"); the notation only from a server that sends no words.
+    const text = e.words?.trim() || e.notation;
+    if (text) out.unshift(text);
   }
   return out;
 }

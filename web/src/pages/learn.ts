@@ -234,7 +234,8 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
   function draw(): void {
     const renderer = rendererFor(game);
     const keep = selection ? [...selection.prefix] : [];
-    selection = selectionFor(game, st.legal);
+    // The lessons ask every choice between variants (they teach them): no one-gesture default here.
+    selection = selectionFor(game, st.legal, false);
     if (!selection.keep(keep)) selection.autoSelect();
     page.setAttribute('data-moves', String(actions.length));
     page.setAttribute('data-solved', st.solved ? '1' : '0');
@@ -256,7 +257,10 @@ export async function lessonPage(root: HTMLElement, game: string, n: number): Pr
       head.appendChild(h('div.banner.warn', { 'data-testid': 'lesson-failed', role: 'status' }, st.failure ?? 'Not this time.', ' ',
         h('button', { 'data-testid': 'lesson-restart', onclick: () => void restart() }, 'Start again')));
     } else {
-      head.appendChild(h('div.banner.turn', { 'data-testid': 'lesson-status' }, st.legal.length ? 'Your move.' : 'Waiting…'));
+      // The view's note on the position (Caird: a check), as on the game page's status line.
+      const note = renderer.statusNote?.(st.view, st.seat, st.seats) ?? null;
+      head.appendChild(h('div.banner.turn', { 'data-testid': 'lesson-status' }, st.legal.length ? 'Your move.' : 'Waiting…',
+        note ? h('div.status-note', { 'data-testid': 'status-note' }, note) : null));
     }
     if (refusal) head.appendChild(h('div.banner.warn', { 'data-testid': 'lesson-refusal', role: 'alert' }, h('b', 'Not allowed: '), refusal));
     if (showHint) {

@@ -183,7 +183,7 @@ impl Kyo {
                     }
                     Landing::Free => {}
                 }
-                for k in 0..=lim {
+                for k in (0..=lim).rev() {
                     let qualifies = kind != PawnKind::LightPawn
                         && k < n
                         && cell.chips[n - k - 1].kind == dir.colour();
@@ -224,7 +224,7 @@ impl Kyo {
                     if pawn_landing(self.board.cell(to), me, kind) == Landing::Blocked {
                         continue;
                     }
-                    for k in 0..=lim {
+                    for k in (0..=lim).rev() {
                         sink.push(Action::Step {
                             from: sq,
                             to,
@@ -244,7 +244,7 @@ impl Kyo {
                         if !self.cannon_can_capture(sq, to) {
                             continue;
                         }
-                        for k in 0..=lim {
+                        for k in (0..=lim).rev() {
                             sink.push(Action::Step {
                                 from: sq,
                                 to,
@@ -257,7 +257,7 @@ impl Kyo {
             }
             // The chips alone (leaving the pawn); all-Shield ones are deploys.
             let shields = cell.own_shield_run(me).min(lim);
-            for k in (shields + 1)..=lim {
+            for k in ((shields + 1)..=lim).rev() {
                 for (dc, dr) in DIRS {
                     let Some(to) = sq.offset(dc, dr) else {
                         continue;
@@ -399,7 +399,7 @@ impl Kyo {
             if self.board.cell(to).pawn.is_some() {
                 continue;
             }
-            for k in 1..=run {
+            for k in (1..=run).rev() {
                 sink.push(Action::Step {
                     from: sq,
                     to,

@@ -60,7 +60,10 @@ impl Kyo {
 
     /// The squares a player clicks to choose `action`: the stack, then the target square (a move or a
     /// deploy); the stack alone for a shuffle (its new orders are then offered as a choice, as are
-    /// the slices of one move); none for ending the turn.
+    /// the slices of one move); none for ending the turn. Among the actions sharing their cells the
+    /// generator lists the common one first (the pawn with its whole slice, then fewer chips, then the
+    /// chips alone, then deploys): a client makes that one on a click of the cells and offers the others
+    /// as variants.
     pub fn cells(&self, action: &Action) -> Vec<String> {
         match *action {
             Action::Step { from, to, .. } | Action::Deploy { from, to, .. } => {

@@ -12,7 +12,7 @@ export interface AssistHost {
   at(): { seq: number; seat: number | null } | null;
   cred(): SeatCredential | null;
   post<T>(path: string, body: unknown): Promise<T>;
-  redraw(regions?: ('board' | 'side')[]): void;
+  redraw(regions?: ('header' | 'board' | 'side')[]): void;
   error(text: string): void;
 }
 
@@ -22,8 +22,6 @@ export class Assist {
   busy = false;
   /** Why the last click led to no legal action (the engine's words), shown until the next click. */
   explained: string | null = null;
-  /** Whether that line shows at the bottom of the board (the click was in its upper half). */
-  below = false;
   private asked = 0;
 
   constructor(private readonly gameId: string, private readonly host: AssistHost) {}
@@ -62,19 +60,19 @@ export class Assist {
 
   /** Asks the engine why the clicked cells lead to no legal action (`POST /api/games/{id}/explain`);
    * its answer shows near the board until the next click; nothing when it has nothing to say. */
-  async explain(cells: string[], below: boolean): Promise<void> {
+  async explain(cells: string[]): Promise<void> {
     const at = this.host.at();
     const cred = this.host.cred();
     if (!at || !cred) return;
     const asked = ++this.asked;
-    this.below = below;
     try {
       const ask: ExplainReq = { seat: cred.seat, token: cred.token, cells };
       const got = await this.host.post<Explanation>(`/api/games/${encodeURIComponent(this.gameId)}/explain`, ask);
       // Shown only for the last click, in the position it was asked about.
       if (asked !== this.asked || this.host.at()?.seq !== at.seq || typeof got?.reason !== 'string' || !got.reason) return;
       this.explained = got.reason;
-      this.host.redraw(['board']);
+      // A line under the status (views/header.ts), beside the board.
+      this.host.redraw(['header']);
     } catch {
       // The explanation is a courtesy: a refused or failed question shows nothing.
     }

@@ -68,8 +68,12 @@ export class GameCtrl {
   /** The shown seat's state. */
   model: Snapshot | null = null;
   selection: Selection | null = null;
-  /** The actions the last click could mean (a chooser), or null. */
+  /** The actions the last click could mean (a chooser, shown at `chooserAt`: the cell clicked), or null. */
   chooser: LegalAction[] | null = null;
+  chooserAt: string | null = null;
+  /** The next click on a target shows every way to move there instead of making the common one
+   * (games whose engine lists the common variant first: "Other ways…"). */
+  variantMode = false;
   /** The action on its way (the board offers nothing meanwhile), and the connection that carries it. */
   readonly sent = new PendingAction();
   private sentBy = -2;
@@ -78,6 +82,8 @@ export class GameCtrl {
   connected = false;
   flipped = false;
   fairnessOpen = false;
+  /** The move list's long turns the player unfolded (by the index of their first step). */
+  readonly openLines = new Set<number>();
   readonly zoom: ZoomState = { on: false, left: 0, top: 0 };
   readonly setup = new SetupEditor();
   readonly review: Review;
@@ -205,7 +211,13 @@ export class GameCtrl {
     this.errorText = '';
     this.setup.reset();
     this.selection = null;
+    this.closeChooser();
+  }
+
+  closeChooser(): void {
     this.chooser = null;
+    this.chooserAt = null;
+    this.variantMode = false;
   }
 
   /** Makes `next` (the shown seat's state) the page's model and redraws. */
@@ -214,7 +226,9 @@ export class GameCtrl {
     this.model = next;
     const halfMade = this.selection && !fresh ? [...this.selection.prefix] : [];
     const choosing = this.chooser !== null && !fresh;
-    this.chooser = null;
+    const at = this.chooserAt;
+    const variantMode = this.variantMode && !fresh;
+    this.closeChooser();
     const moves = moveList(next.events).length;
     this.review.nav.setTotal(moves);
     this.hear(next, moves);
@@ -225,7 +239,11 @@ export class GameCtrl {
     // seat's hidden setup); otherwise the one piece that can act is selected already.
     if (this.selection.keep(halfMade)) {
       const variants = this.selection.complete();
-      if (choosing && variants.length > 1) this.chooser = variants;
+      this.variantMode = variantMode;
+      if (choosing && variants.length > 1) {
+        this.chooser = variants;
+        this.chooserAt = at;
+      }
     } else {
       this.selection.autoSelect();
     }
@@ -279,30 +297,75 @@ export class GameCtrl {
       this.sent.sent(sentId);
     }
     this.selection?.reset();
+    this.closeChooser();
     this.redraw();
   }
 
-  /** A click on a board cell; `below`: an explanation would show under the board (the click was in
-   * its upper half, so the line stays clear of the piece's own tooltip). */
-  onCell(cell: string, below = false): void {
+  /** A click on a board cell. */
+  onCell(cell: string): void {
     if (!this.selection || this.review.active || this.sent.pending) return;
     if (this.setup.open) {
       this.setup.click(cell);
       this.redraw();
       return;
     }
-    this.chooser = null;
+    const variantMode = this.variantMode;
+    this.closeChooser();
     this.assist.clearExplanation();
+    if (variantMode && this.selection.prefix.length && this.selection.targets().has(cell)) {
+      // "Other ways…": every action this target completes, at the target.
+      this.showVariants(cell);
+      return;
+    }
     const r = this.selection.click(cell);
     if (r.kind === 'submit') this.sendAction(r.action);
-    else if (r.kind === 'choose') this.chooser = r.options;
-    else if (r.kind === 'clear') void this.assist.explain(r.cells, below);
+    else if (r.kind === 'choose') {
+      this.chooser = r.options;
+      this.chooserAt = cell;
+    } else if (r.kind === 'clear') void this.assist.explain(r.cells);
     this.redraw();
+  }
+
+  /** A long press or right click on a cell: every action it completes (the variants of a move to it,
+   * the reorders of a stack), offered at the cell; one alone is made at once. */
+  onCellMenu(cell: string): void {
+    if (!this.selection || this.review.active || this.sent.pending || this.setup.open) return;
+    this.closeChooser();
+    this.assist.clearExplanation();
+    this.showVariants(cell);
+  }
+
+  private showVariants(cell: string): void {
+    const options = this.selection?.variants(cell) ?? [];
+    if (options.length === 1) {
+      this.sendAction(options[0]);
+      return;
+    }
+    if (options.length > 1) {
+      this.chooser = options;
+      this.chooserAt = cell;
+    }
+    this.redraw();
+  }
+
+  /** "Other ways…": the next target clicked shows its variants (clicked again: back to the common move). */
+  toggleVariants(): void {
+    const on = !this.variantMode;
+    this.closeChooser();
+    this.variantMode = on;
+    this.redraw();
+  }
+
+  /** Whether some target of the selection has several ways (the "Other ways…" button). */
+  hasVariants(): boolean {
+    const sel = this.selection;
+    if (!sel?.commonFirst || !sel.prefix.length) return false;
+    return [...sel.targets()].some((t) => sel.complete([...sel.prefix, t]).length > 1);
   }
 
   cancelSelection(): void {
     this.selection?.reset();
-    this.chooser = null;
+    this.closeChooser();
     this.redraw();
   }
 

@@ -32,11 +32,9 @@ export function gamePage(id: string, spectate: boolean): Page {
   const online = () => ctrl?.online();
   const offline = () => ctrl?.offline();
 
-  /** A click on a cell; the explanation of a refused click goes to the half of the board away from it. */
+  /** A click on a cell. */
   function onCell(cell: string): void {
-    const el = boardHost.querySelector(`[data-cell="${CSS.escape(cell)}"]`)?.getBoundingClientRect();
-    const host = boardHost.getBoundingClientRect();
-    ctrl?.onCell(cell, !!el && el.top + el.height / 2 < host.top + host.height / 2);
+    ctrl?.onCell(cell);
   }
 
   /** The one redraw path: each region drawn from the controller. */
@@ -79,7 +77,7 @@ export function gamePage(id: string, spectate: boolean): Page {
         saveSeat,
         sound: playSound,
         renderer: rendererFor,
-        selection: selectionFor,
+        selection: (game, legal) => selectionFor(game, legal),
       }, {
         redraw,
         gone: () => {
@@ -96,11 +94,11 @@ export function gamePage(id: string, spectate: boolean): Page {
         chatOver: (over) => chat?.setOver(over),
       });
       ctrl = c;
-      attachBoardInput(boardHost, onCell);
+      attachBoardInput(boardHost, onCell, (cell) => ctrl?.onCellMenu(cell));
       // The chat (web/src/ui/chat.ts) writes as the shown seat (hot-seat: the seat owing the decision).
       chat = new ChatPanel(id, () => c.seats.cred);
-      // On a phone the column unwraps (CSS) so that the actions come right after the board, before panels.
-      root.append(h('div.game-layout', h('div.main-col', header, boardHost, panelsHost), h('div.side', side, chat.el)));
+      // On a phone the column unwraps (CSS): the board first, then the status and clocks, the panels, the actions.
+      root.append(h('div.game-layout.play', h('div.main-col', header, boardHost, panelsHost), h('div.side', side, chat.el)));
       window.addEventListener('online', online);
       window.addEventListener('offline', offline);
       c.start();

@@ -29,18 +29,18 @@ export function actionsView(ctrl: GameCtrl): HTMLElement | null {
     box.append(...setupView(ctrl));
     return box;
   }
-  const chooser = ctrl.chooser;
-  if (chooser && chooser.length) {
-    box.appendChild(h('p', h('b', 'Choose:')));
-    box.appendChild(h('div.actions', chooser.map((a) =>
-      h('button.primary', { 'data-notation': a.notation, title: a.notation, onclick: () => ctrl.sendAction(a) },
-        ownWords(a, mine), ' ', h('small.muted', a.notation)))));
-  }
+  // A choice between actions on the same cells opens at the cell on the board (views/board.ts).
+  const chooser = ctrl.chooser && ctrl.chooser.length ? ctrl.chooser : null;
   if (model.legal.length === 0) {
     box.appendChild(h('p.muted', ctrl.sent.pending ? 'Sending…' : 'Nothing to do now.'));
   } else {
     const buttons = selection.cellless();
-    if (selection.targets().size && !chooser) box.appendChild(h('p.muted', selection.prefix.length ? 'Click a highlighted cell to continue.' : 'Click a highlighted piece or cell to move.'));
+    if (chooser) box.appendChild(h('p.muted', 'Choose in the box on the board.'));
+    else if (selection.targets().size) {
+      box.appendChild(h('p.muted', !selection.prefix.length ? 'Click a highlighted piece or cell to move.'
+        : selection.commonFirst ? 'Click a highlighted cell: the common move is made at once. Other ways to move there (fewer chips, the chips alone, deploys): "Other ways…" under the board, or a right click on the cell.'
+          : 'Click a highlighted cell to continue.'));
+    }
     if (buttons.length) {
       // Many buttons (trades, purchases, abilities) are grouped by their first word.
       const groups = buttons.length > 12 ? groupByVerb(buttons.slice(0, 400)) : [['', buttons]] as [string, LegalAction[]][];

@@ -4,6 +4,7 @@
 
 import { lastMoveCells } from '../../../logic/replay';
 import { moveList, mySeat } from '../../../logic/snapshot';
+import { ownWords } from '../../../logic/select';
 import { clear, h } from '../../../ui/dom';
 import { drawMovesOnBoard } from '../../analysis';
 import { positionBoard, positionLabel, replayButtons, zoomableBoard } from '../../position';
@@ -64,9 +65,75 @@ export function boardView(ctrl: GameCtrl, boardHost: HTMLElement, panelsHost: HT
   });
   if (board) {
     boardHost.appendChild(zoomableBoard(board, ctrl.zoom, redrawBoard));
+    if (ctrl.selection.commonFirst && me !== null) boardHost.appendChild(selectBar(ctrl));
+    if (ctrl.chooser && ctrl.chooser.length) boardHost.appendChild(chooserPopover(ctrl, boardHost));
     const assist = ctrl.assist;
-    if (assist.explained) boardHost.appendChild(h(assist.below ? 'div.explain-toast.below' : 'div.explain-toast', { 'data-testid': 'explain', role: 'status' }, assist.explained));
     if (assist.hint && assist.hint.cells.length) drawMovesOnBoard(boardHost, [{ cells: assist.hint.cells, kind: 'hint' }]);
   } else boardHost.appendChild(h('p.muted.no-board', 'No board to draw now: the panels and buttons show the game.'));
   for (const p of panels) panelsHost.appendChild(p);
+}
+
+/** Under the board of a game whose engine lists the common variant first (Kyo): what is selected,
+ * "Other ways…" (the next target clicked shows every way to move there) and Cancel. Always there, so
+ * the board never moves when a piece is selected. */
+function selectBar(ctrl: GameCtrl): HTMLElement {
+  const sel = ctrl.selection;
+  const bar = h('div.select-bar', { 'data-testid': 'select-bar' });
+  if (!sel || !sel.prefix.length) {
+    bar.append(h('span.muted', 'Click a highlighted stack, then where it goes.'));
+    return bar;
+  }
+  bar.append(h('span', `${sel.prefix.join(' → ')} selected`));
+  if (ctrl.hasVariants()) {
+    bar.append(h(ctrl.variantMode ? 'button.primary' : 'button', {
+      'data-testid': 'other-ways', 'aria-pressed': String(ctrl.variantMode),
+      title: 'The next cell you click shows every way to move there (fewer chips, the chips alone, deploys)',
+      onclick: () => ctrl.toggleVariants(),
+    }, ctrl.variantMode ? 'Other ways: click a cell' : 'Other ways…'));
+  }
+  // What the selected stack itself may do (Kyo: reorder its chips), at the stack.
+  const here = sel.complete();
+  const last = sel.prefix[sel.prefix.length - 1];
+  if (here.length) {
+    bar.append(h('button', { 'data-testid': 'stack-ways', title: 'What this stack may do where it stands (reorder its chips)', onclick: () => ctrl.onCellMenu(last) },
+      here.length === 1 ? ownWords(here[0], ctrl.me === null ? undefined : ctrl.seatName(ctrl.me)) : `Reorder… (${here.length})`));
+  }
+  bar.append(h('button', { onclick: () => ctrl.cancelSelection() }, 'Cancel'));
+  return bar;
+}
+
+/** The choice between actions on the same cells, at the cell: a small box under it (above it when
+ * there is no room below), inside the board's box and on the screen; thumb-sized buttons in the
+ * engine's words, the notation in small print. */
+function chooserPopover(ctrl: GameCtrl, host: HTMLElement): HTMLElement {
+  const mine = ctrl.me === null ? undefined : ctrl.seatName(ctrl.me);
+  const at = ctrl.chooserAt;
+  const pop = h('div.chooser-pop', { 'data-testid': 'chooser', role: 'dialog', 'aria-label': `Choose how${at ? ` (${at})` : ''}`, 'data-cell-at': at ?? '' },
+    h('div.chooser-head', h('b', at ? `${at}: choose how` : 'Choose how'),
+      h('button.close', { 'aria-label': 'Close', title: 'Close', onclick: () => { ctrl.closeChooser(); ctrl.redraw(); } }, '×')),
+    (ctrl.chooser ?? []).map((a, i) => h(i === 0 ? 'button.choice.first' : 'button.choice', {
+      'data-notation': a.notation, title: a.notation, onclick: () => ctrl.sendAction(a), disabled: ctrl.sent.pending,
+    }, h('span', ownWords(a, mine)), h('small', a.notation))));
+  requestAnimationFrame(() => placeAt(pop, host, at));
+  return pop;
+}
+
+/** Places `pop` (absolute, in `host`) under the cell `at`, or above it when the window has no room
+ * below; kept inside the host's width. */
+function placeAt(pop: HTMLElement, host: HTMLElement, at: string | null): void {
+  if (!pop.isConnected) return;
+  const cell = at ? [...host.querySelectorAll('[data-cell]')].find((e) => e.getAttribute('data-cell') === at) : null;
+  const hr = host.getBoundingClientRect();
+  const pr = pop.getBoundingClientRect();
+  const cr = cell?.getBoundingClientRect() ?? { left: hr.left + hr.width / 2, right: hr.left + hr.width / 2, top: hr.top + hr.height / 3, bottom: hr.top + hr.height / 3 };
+  const left = Math.max(4, Math.min(hr.width - pr.width - 4, (cr.left + cr.right) / 2 - hr.left - pr.width / 2));
+  const below = cr.bottom - hr.top + 4;
+  const above = cr.top - hr.top - pr.height - 4;
+  const roomBelow = window.innerHeight - cr.bottom;
+  const top = roomBelow >= pr.height + 8 || above < 0 ? below : above;
+  pop.style.left = `${left}px`;
+  pop.style.top = `${Math.max(0, top)}px`;
+  pop.classList.add('placed');
+  const now = pop.getBoundingClientRect();
+  if (now.bottom > window.innerHeight || now.top < 0) pop.scrollIntoView({ block: 'nearest' });
 }

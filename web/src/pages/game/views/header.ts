@@ -29,6 +29,9 @@ export function headerView(ctrl: GameCtrl): Node[] {
   const line = myTurn && ctrl.setup.open ? 'Place your army — the opponent cannot see it' : statusLine(model);
   document.title = `${myTurn ? 'Your turn — ' : ''}${model.name ?? model.game} — Tabula`;
   const gentle = me !== null && !solvedAny() && model.seats.some((x) => x.kind === 'ai' && x.level === 1);
+  // What the position means now, from the view (Caird: a check), while the game runs.
+  const note = !outcomeOf(model) && ctrl.seats.cover === null ? ctrl.renderer().statusNote?.(model.view, me, model.seats.map((x) => x.name)) ?? null : null;
+  const assist = ctrl.assist;
   const out: Node[] = [
     h('div.row',
       h('h2', { style: 'margin:0' }, model.name ?? model.game),
@@ -40,11 +43,15 @@ export function headerView(ctrl: GameCtrl): Node[] {
       // row (a banner of its own would push the board below the screen).
       gentle ? h('span.gentle', { 'data-testid': 'gentle-ai' }, 'Gentlest AI (level 1): you have not solved a lesson yet') : null),
     h(`div.banner${myTurn ? '.turn' : ''}`, { 'data-testid': 'status', 'data-state': state },
-      ctrl.seats.hotseat && me !== null && !outcomeOf(model) ? `${ctrl.seatName(me)} (this device): ${line}` : line),
+      ctrl.seats.hotseat && me !== null && !outcomeOf(model) ? `${ctrl.seatName(me)} (this device): ${line}` : line,
+      note ? h('div.status-note', { 'data-testid': 'status-note' }, note) : null),
+    // Why the last click on the board did nothing (the engine's words): beside the board, never over it.
     // Under the hot-seat cover the last action waits too (described as the next seat sees it).
     ctrl.seats.cover === null ? lastLine(model) : h('div.muted', { 'data-testid': 'last-move' }, 'Last action: shown with the board'),
     h('div.row', model.seats.map((x) => seatLine(ctrl, model, x.seat))),
   ];
+  // Why the last click on the board did nothing (the engine's words): beside the board, never over it.
+  if (assist.explained) out.splice(2, 0, h('div.explain-line', { 'data-testid': 'explain', role: 'status' }, assist.explained));
   const invites = model.status === 'waiting'
     ? loadInvites(ctrl.id).filter((i) => model.seats[i.seat]?.kind === 'human' && !model.seats[i.seat]?.joined)
     : [];

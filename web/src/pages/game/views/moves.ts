@@ -2,7 +2,7 @@
 // buttons, the game's controls (resign, draw, takeback, export, rematch, flip, sound, watch link) and
 // the fair-chance details.
 
-import { groupByTurn, prefersNotation, setPrefersNotation, stepText } from '../../../logic/movelist';
+import { collapsible, groupByTurn, prefersNotation, setPrefersNotation, stepText, type Step } from '../../../logic/movelist';
 import { fairnessText } from '../../../logic/record';
 import { positionOfMove } from '../../../logic/replay';
 import { moveList, outcomeOf, recentChance } from '../../../logic/snapshot';
@@ -28,19 +28,41 @@ export function movesView(ctrl: GameCtrl): HTMLElement | null {
   const inReview = review.active;
   const nav = review.nav;
   const notation = prefersNotation();
-  const list = h('ol', { 'data-testid': 'move-lines' }, groupByTurn(moves).map((line) => h('li', { 'data-testid': 'move-line' },
-    line.steps.map(({ index: i, move: m }, k) => {
-      const n = positionOfMove(i);
-      const current = inReview ? nav.n === n : i === moves.length - 1;
-      return [k > 0 ? '; ' : '', h('span', {
-        class: ['step', current ? 'current' : ''],
-        'data-testid': 'move-step',
-        title: notation ? (m.words ?? '') : (m.notation ?? 'hidden'),
-        tabindex: 0,
-        onclick: () => ctrl.reviewAt(n),
-        onkeydown: (e: KeyboardEvent) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); ctrl.reviewAt(n); } },
-      }, stepText(m, k, model.seats, notation), i === moves.length - 1 ? ' ◀' : '')];
-    }).flat())));
+  const isCurrent = (i: number) => (inReview ? nav.n === positionOfMove(i) : i === moves.length - 1);
+  const step = ({ index: i, move: m }: Step, k: number) => {
+    const n = positionOfMove(i);
+    return h('span', {
+      class: ['step', isCurrent(i) ? 'current' : ''],
+      'data-testid': 'move-step',
+      title: notation ? (m.words ?? '') : (m.notation ?? 'hidden'),
+      tabindex: 0,
+      onclick: () => ctrl.reviewAt(n),
+      onkeydown: (e: KeyboardEvent) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); ctrl.reviewAt(n); } },
+    }, stepText(m, k, model.seats, notation), i === moves.length - 1 ? ' ◀' : '');
+  };
+  const list = h('ol', { 'data-testid': 'move-lines' }, groupByTurn(moves).map((line) => {
+    const first = line.steps[0].index;
+    // A turn of many steps (a Mana chain, a Syba turn) is one line: its first and last steps and how
+    // many lie between, expandable; open while stepping back through one of its steps.
+    const inner = line.steps.slice(1, -1);
+    const folded = collapsible(line) && !ctrl.openLines.has(first) && !inner.some((x) => isCurrent(x.index));
+    if (!collapsible(line)) return h('li', { 'data-testid': 'move-line' }, line.steps.map((x, k) => [k > 0 ? '; ' : '', step(x, k)]).flat());
+    const last = line.steps.length - 1;
+    const toggle = h('button.fold', {
+      'data-testid': 'move-fold', 'aria-expanded': String(!folded),
+      title: folded ? 'Show every step of this turn' : 'Show the first and last steps only',
+      onclick: () => {
+        if (folded) ctrl.openLines.add(first);
+        else ctrl.openLines.delete(first);
+        ctrl.redraw(['side']);
+      },
+    }, folded ? `… ${inner.length} more ${inner.length === 1 ? 'step' : 'steps'} …` : 'fold');
+    return h('li', { 'data-testid': 'move-line', 'data-steps': line.steps.length },
+      step(line.steps[0], 0), ' ', toggle,
+      h('span', { hidden: folded }, inner.map((x, k) => ['; ', step(x, k + 1)]).flat()),
+      folded ? ' ' : '; ', step(line.steps[last], last),
+      h('span.muted', ` (${line.steps.length} steps)`));
+  }));
   const notationSwitch = h('label.small', { title: 'Show the engine notation instead of words' },
     h('input', { type: 'checkbox', 'data-testid': 'move-notation', checked: notation, onchange: (e: Event) => {
       setPrefersNotation((e.target as HTMLInputElement).checked);
