@@ -59,7 +59,7 @@ pub fn check_view_samples(
         Ok(())
     } else {
         Err(format!(
-            "{} is stale; regenerate with `TABULA_UPDATE_WIRE=1 cargo test -p {krate} --test view_samples`",
+            "{} is stale; regenerate with `TABULA_UPDATE_WIRE=1 cargo test -p {krate} --test it view_samples`",
             path.display()
         ))
     }

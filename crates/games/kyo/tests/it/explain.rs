@@ -3,9 +3,7 @@
 //! words, and nothing when the cells do lead to a legal action.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use kyo::{Kyo, KyoOptions};
 use tabula_core::dynamic::explain_cells;
 use tabula_core::{Game, Seat};

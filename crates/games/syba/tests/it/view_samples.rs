@@ -1,7 +1,7 @@
 //! A real view of Syba, as the server sends it, committed in `web/tests/views/syba.json`: the web
 //! client's tests read it through the generated declarations (`web/src/wire/syba/`), so a view whose
 //! JSON and declaration disagree fails there. This test fails when the committed sample is stale;
-//! `TABULA_UPDATE_WIRE=1 cargo test -p syba --test view_samples` rewrites it.
+//! `TABULA_UPDATE_WIRE=1 cargo test -p syba --test it view_samples` rewrites it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Map, Value};

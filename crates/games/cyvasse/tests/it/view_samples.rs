@@ -2,7 +2,7 @@
 //! `web/tests/views/cyvasse-trump.json` and `web/tests/views/cyvasse-caird.json`: the web client's
 //! tests read them through the generated declarations (`web/src/wire/cyvasse/`), so a view whose JSON
 //! and declaration disagree fails there. This test fails when the committed samples are stale;
-//! `TABULA_UPDATE_WIRE=1 cargo test -p cyvasse --test view_samples` rewrites them.
+//! `TABULA_UPDATE_WIRE=1 cargo test -p cyvasse --test it view_samples` rewrites them.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use cyvasse::caird::{self, BoardKind, CairdCyvasse, CairdOptions, Version};

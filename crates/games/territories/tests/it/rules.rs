@@ -2,9 +2,7 @@
 //! from an explicit position. See `common/mod.rs` for the unshuffled grid the positions start from.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use tabula_core::{Actor, Game, Observer, SeatResult, ToAct};
 use territories::{
     Ability, Action, BankTake, Card, Cell, Item, Phase, Piece, Res, Territories, TerritoriesOptions,
@@ -543,7 +541,7 @@ fn visibility_legal_actions_depend_only_on_what_the_seat_sees_decision() {
 /// end, with the seed audit and its recorded result.
 #[test]
 fn visibility_records_written_before_the_decision_still_replay() {
-    let text = include_str!("data/record_before_any_suit_asks.json");
+    let text = include_str!("../data/record_before_any_suit_asks.json");
     let json: tabula_core::record::JsonRecord = serde_json::from_str(text).unwrap();
     let record = tabula_core::record::Record::<Territories>::from_json(&json).unwrap();
     assert!(

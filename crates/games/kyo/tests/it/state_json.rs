@@ -2,9 +2,7 @@
 //! clear message; actions in JSON.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use kyo::{Action, Kyo, KyoOptions};
 use serde_json::json;
 use tabula_core::dynamic::kind;

@@ -2,9 +2,7 @@
 //! explicit stacks (stack codes: chips bottom to top then the pawn; upper case Gold, lower case Red).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use kyo::{Kyo, KyoOptions, LightPawnRows, Phase};
 use tabula_core::{ActionError, Actor, Game, Seat, SeatResult, ToAct, options};
 

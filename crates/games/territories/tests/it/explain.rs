@@ -3,9 +3,7 @@
 //! from the seat's own hand and the public board only.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use tabula_core::Seat;
 use tabula_core::dynamic::explain_cells;
 use territories::{Piece, Territories};

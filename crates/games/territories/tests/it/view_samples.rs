@@ -1,7 +1,7 @@
 //! A real view of Territories, as the server sends it, committed in `web/tests/views/territories.json`: the web
 //! client's tests read it through the generated declarations (`web/src/wire/territories/`), so a view whose
 //! JSON and declaration disagree fails there. This test fails when the committed sample is stale;
-//! `TABULA_UPDATE_WIRE=1 cargo test -p territories --test view_samples` rewrites it.
+//! `TABULA_UPDATE_WIRE=1 cargo test -p territories --test it view_samples` rewrites it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Map, Value};

@@ -1,12 +1,10 @@
 //! Real views of Kyo, as the server sends them, committed in `web/tests/views/kyo.json`: the web
 //! client's tests read them through the generated declarations (`web/src/wire/kyo/`), so a view whose
 //! JSON and declaration disagree fails there. This test fails when the committed samples are stale;
-//! `TABULA_UPDATE_WIRE=1 cargo test -p kyo --test view_samples` rewrites them.
+//! `TABULA_UPDATE_WIRE=1 cargo test -p kyo --test it view_samples` rewrites them.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use kyo::{Kyo, KyoOptions, LightPawnRows};
 use serde_json::{Map, Value, json};
 use tabula_core::{Game, Observer, Outcome, Seat};

@@ -1,8 +1,6 @@
 //! Property tests over random legal play.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
 use std::collections::HashSet;
 
 use kyo::{Action, ChipKind, Kyo, KyoOptions, LightPawnRows, Order, PawnKind, Sq};

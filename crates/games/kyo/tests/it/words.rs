@@ -2,9 +2,7 @@
 //! property check over random games.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use kyo::{Kyo, KyoOptions};
 use tabula_core::{Actor, Game, Observer, rng_from_seed, tools};
 
