@@ -511,7 +511,8 @@ impl<G: Knowledge> crate::alphabeta::LeafEval<G> for LearnedEval<'_> {
 }
 
 /// Nets committed with the crate: `(game id, net file bytes)`. A game appears here only once its net
-/// is committed under `crates/ai/nets/` (none yet: see `crates/ai/nets/README.md`).
+/// under `crates/ai/nets/` beats level 5 by the bar (none yet: `kyo.nnue` is committed as a
+/// first, weak net for `--net`; see `crates/ai/nets/README.md`).
 pub const BUILTIN: &[(&str, &[u8])] = &[];
 
 fn installed() -> &'static RwLock<Vec<Arc<Net>>> {
