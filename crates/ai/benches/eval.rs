@@ -1,6 +1,7 @@
-//! The cost per evaluated node of Kyo's hand-written evaluation and of the learned one (the
-//! features of the position and the net's forward pass, the accumulator computed afresh), on
-//! positions of random games. Run with
+//! The cost per evaluated node of Kyo's hand-written evaluation and of the learned one, computed
+//! afresh (the position's features and the net's forward pass) and incrementally as level 6's
+//! search does (the accumulators updated from the parent's by the features the action changed,
+//! then the small layers), on the states of random games. Run with
 //! `cargo bench -p tabula-ai --bench eval -- --warm-up-time 1 --measurement-time 3`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -9,35 +10,38 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group};
 use kyo::{Kyo, KyoOptions};
 use tabula_ai::Knowledge;
+use tabula_ai::alphabeta::LeafEval;
 use tabula_ai::nnue;
 use tabula_ai::nnue::train::{TrainSettings, init_net};
 use tabula_core::rand::RngExt;
 use tabula_core::{Actor, Game, rng_from_seed};
 
-/// Turn starts of a few random games (the positions alpha-beta scores).
-fn sample_positions() -> Vec<Kyo> {
-    let mut out = Vec::new();
+/// The states of a few random games, each game's in order (every state is its predecessor after
+/// one action: a path as a search walks it).
+fn sample_games() -> Vec<Vec<Kyo>> {
+    let mut games = Vec::new();
     let mut buf = Vec::new();
     for seed in 0..8u64 {
         let mut g = Kyo::new(&KyoOptions::default()).unwrap();
         let mut rng = rng_from_seed(seed);
-        let mut i = 0;
-        while g.outcome.is_none() && i < 600 {
+        let mut states = vec![g.clone()];
+        while g.outcome.is_none() && states.len() < 600 {
             buf.clear();
             g.legal_actions(g.to_move, &mut buf);
-            if g.turn.steps == 0 && i % 5 == 0 {
-                out.push(g.clone());
-            }
             let a = buf[rng.random_range(0..buf.len())];
             g.apply_trusted(Actor::Seat(g.to_move), &a);
-            i += 1;
+            if g.outcome.is_none() {
+                states.push(g.clone());
+            }
         }
+        games.push(states);
     }
-    out
+    games
 }
 
 fn bench(c: &mut Criterion) {
-    let positions = sample_positions();
+    let games = sample_games();
+    let positions: Vec<&Kyo> = games.iter().flatten().collect();
     let mut group = c.benchmark_group("kyo_eval");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("hand_written", |b| {
@@ -55,10 +59,26 @@ fn bench(c: &mut Criterion) {
         &TrainSettings::default(),
     );
     let mut buf = Vec::new();
-    group.bench_function("learned_32x16", |b| {
+    group.bench_function("learned_32x16_afresh", |b| {
         b.iter(|| {
             for p in &positions {
-                black_box(nnue::evaluate(&net, p, &mut buf));
+                black_box(nnue::evaluate(&net, *p, &mut buf));
+            }
+        })
+    });
+    // Each game's first state computed afresh (about one in 600), every other one from its
+    // predecessor: the update and the evaluation, per state.
+    let mut eval = nnue::LearnedEval::new(&net);
+    group.bench_function("learned_32x16_incremental", |b| {
+        b.iter(|| {
+            for states in &games {
+                eval.root(&states[0]);
+                black_box(eval.evaluate(0, &states[0]));
+                for (i, w) in states.windows(2).enumerate() {
+                    let ply = i as u32;
+                    eval.enter(ply, &w[0], &w[1]);
+                    black_box(eval.evaluate(ply + 1, &w[1]));
+                }
             }
         })
     });

@@ -393,14 +393,13 @@ pub fn decide<G: Knowledge>(
         }
         AgentKind::Learned if ab_ok => {
             let net = crate::nnue::net_for::<G>()?;
-            let buf = std::cell::RefCell::new(Vec::new());
-            let eval = |s: &G| crate::nnue::evaluate(&net, s, &mut buf.borrow_mut());
+            let mut eval = crate::nnue::LearnedEval::new(&net);
             let cfg = AlphaBetaConfig {
                 max_nodes: budget.unwrap_or(LEVEL5_NODES),
                 deadline,
                 ..AlphaBetaConfig::default()
             };
-            alphabeta::search_with(&sample, seat, &cfg, &mut rng, &eval).map(|(a, s)| {
+            alphabeta::search_with_leaf(&sample, seat, &cfg, &mut rng, &mut eval).map(|(a, s)| {
                 stats.nodes = s.nodes;
                 stats.depth = s.depth;
                 a

@@ -68,7 +68,10 @@ pub struct AlphaBetaConfig {
     pub max_depth: u32,
     /// Wall-clock limit (makes the decision depend on the machine's speed).
     pub deadline: Option<Instant>,
-    /// Transposition table size: `2^tt_bits` entries.
+    /// Transposition table size: `2^tt_bits` entries, or fewer for a small node budget (at least
+    /// 64 entries per node of `max_nodes`: a search stores at most one entry per node, and
+    /// allocating a table far larger than that dominated the cost of searches of a few hundred
+    /// nodes, such as the training data's tests).
     pub tt_bits: u32,
     /// Quiescence search: at most this many tactical actions ([`Knowledge::is_tactical`]) past the
     /// nominal depth (0: none).
@@ -130,9 +133,36 @@ struct Aborted;
 /// A leaf evaluation: one expected score per seat (see [`Knowledge::evaluate`]).
 pub type Evaluator<'e, G> = &'e dyn Fn(&G) -> Option<Vec<f64>>;
 
+/// A leaf evaluation that follows the search's path, so that it can update what it computes
+/// from the parent's (level 6's accumulators, [`crate::nnue::LearnedEval`]). The search calls
+/// [`LeafEval::root`] with the root (ply 0) and [`LeafEval::enter`] for every state it makes from
+/// a parent at `ply` (the child is at `ply + 1`) before it looks at that child; it evaluates a
+/// state only at the ply it entered it, and only while it has not left it (depth first).
+pub trait LeafEval<G: Knowledge> {
+    /// The search starts at `state` (ply 0).
+    fn root(&mut self, state: &G) {
+        let _ = state;
+    }
+    /// The search made `child` (ply `ply + 1`) from `parent` (ply `ply`) by one action.
+    fn enter(&mut self, ply: u32, parent: &G, child: &G) {
+        let _ = (ply, parent, child);
+    }
+    /// One expected score per seat of `state`, entered at `ply` (see [`Knowledge::evaluate`]).
+    fn evaluate(&mut self, ply: u32, state: &G) -> Option<Vec<f64>>;
+}
+
+/// A plain [`Evaluator`] as a [`LeafEval`] (it ignores the path).
+struct FnEval<'e, G>(Evaluator<'e, G>);
+
+impl<G: Knowledge> LeafEval<G> for FnEval<'_, G> {
+    fn evaluate(&mut self, _ply: u32, state: &G) -> Option<Vec<f64>> {
+        (self.0)(state)
+    }
+}
+
 struct Searcher<'c, 'e, G: Knowledge> {
     root: Seat,
-    eval: Evaluator<'e, G>,
+    eval: &'e mut dyn LeafEval<G>,
     cfg: &'c AlphaBetaConfig,
     tt: Vec<Option<Entry<G::Action>>>,
     killers: Vec<[Option<G::Action>; 2]>,
@@ -142,7 +172,7 @@ struct Searcher<'c, 'e, G: Knowledge> {
 }
 
 impl<G: Knowledge> Searcher<'_, '_, G> {
-    fn leaf_value(&self, state: &G, ply: u32) -> i32 {
+    fn leaf_value(&mut self, state: &G, ply: u32) -> i32 {
         let seats = state.seats();
         let other = Seat::new(if self.root.index() == 0 { 1 } else { 0 });
         if let ToAct::Over(outcome) = state.to_act() {
@@ -155,7 +185,7 @@ impl<G: Knowledge> Searcher<'_, '_, G> {
                 0
             };
         }
-        match (self.eval)(state) {
+        match self.eval.evaluate(ply, state) {
             Some(v) if v.len() == seats => {
                 let d = v.get(self.root.index()).copied().unwrap_or(0.5)
                     - v.get(other.index()).copied().unwrap_or(0.5);
@@ -248,6 +278,7 @@ impl<G: Knowledge> Searcher<'_, '_, G> {
                 self.tick()?;
                 let mut child = state.clone();
                 child.apply_trusted(Actor::Seat(mover), &close);
+                self.eval.enter(ply, state, &child);
                 if matches!(child.to_act(), ToAct::Over(_)) {
                     self.leaf_value(&child, ply + 1) - cost
                 } else {
@@ -284,6 +315,7 @@ impl<G: Knowledge> Searcher<'_, '_, G> {
             self.tick()?;
             let mut child = state.clone();
             child.apply_trusted(Actor::Seat(mover), a);
+            self.eval.enter(ply, state, &child);
             let v = if matches!(child.to_act(), ToAct::Over(_)) {
                 self.leaf_value(&child, ply + 1) - cost
             } else {
@@ -342,6 +374,7 @@ impl<G: Knowledge> Searcher<'_, '_, G> {
             for (a, p) in &outcomes {
                 let mut child = state.clone();
                 child.apply_trusted(Actor::Chance, a);
+                self.eval.enter(ply, state, &child);
                 sum += p * f64::from(self.search(&child, depth - 1, ply + 1, -INF, INF, None)?);
             }
             return Ok((sum / total.max(f64::MIN_POSITIVE)).round() as i32);
@@ -382,6 +415,7 @@ impl<G: Knowledge> Searcher<'_, '_, G> {
         for a in &actions {
             let mut child = state.clone();
             child.apply_trusted(Actor::Seat(mover), a);
+            self.eval.enter(ply, state, &child);
             let next = self.still_root_turn(turn.is_some(), &child);
             let (d, t) = child_depth(depth, next, turn);
             let v = self.search(&child, d, ply + 1, alpha + cost, beta + cost, t)? - cost;
@@ -458,13 +492,35 @@ pub fn search<G: Knowledge>(
     search_with(state, root, cfg, rng, &|s: &G| s.evaluate())
 }
 
-/// [`search`] with another leaf evaluation than the game's own (level 6: the learned one).
+/// The transposition table's size in bits (see [`AlphaBetaConfig::tt_bits`]).
+fn tt_bits(cfg: &AlphaBetaConfig) -> u32 {
+    let wanted = cfg
+        .max_nodes
+        .saturating_mul(64)
+        .checked_next_power_of_two()
+        .map_or(64, |n| n.trailing_zeros());
+    cfg.tt_bits.min(wanted).clamp(4, 26)
+}
+
+/// [`search`] with another leaf evaluation than the game's own.
 pub fn search_with<G: Knowledge>(
     state: &G,
     root: Seat,
     cfg: &AlphaBetaConfig,
     rng: &mut GameRng,
     eval: Evaluator<'_, G>,
+) -> Option<(G::Action, AlphaBetaStats)> {
+    search_with_leaf(state, root, cfg, rng, &mut FnEval(eval))
+}
+
+/// [`search`] with a leaf evaluation that follows the search's path (level 6: the learned one,
+/// with incremental accumulators).
+pub fn search_with_leaf<G: Knowledge>(
+    state: &G,
+    root: Seat,
+    cfg: &AlphaBetaConfig,
+    rng: &mut GameRng,
+    eval: &mut dyn LeafEval<G>,
 ) -> Option<(G::Action, AlphaBetaStats)> {
     let mut actions = crate::knowledge::agent_actions_vec(state, root);
     if actions.is_empty() {
@@ -481,12 +537,13 @@ pub fn search_with<G: Knowledge>(
         root,
         eval,
         cfg,
-        tt: vec![None; 1usize << cfg.tt_bits.clamp(4, 26)],
+        tt: vec![None; 1usize << tt_bits(cfg)],
         killers: Vec::new(),
         history: HashMap::new(),
         stats: AlphaBetaStats::default(),
         rng: tabula_core::rng_from_seed(tabula_core::rand::RngExt::random::<u64>(rng)),
     };
+    s.eval.root(state);
     // Order once by the game's priority (stable: the shuffle breaks ties).
     actions.sort_by_key(|a| std::cmp::Reverse(state.action_priority(a)));
     let mut best = actions[0].clone();
@@ -497,6 +554,7 @@ pub fn search_with<G: Knowledge>(
         for (i, a) in actions.iter().enumerate() {
             let mut child = state.clone();
             child.apply_trusted(Actor::Seat(root), a);
+            s.eval.enter(0, state, &child);
             let cost = s.turn_cost(true);
             let next = s.still_root_turn(true, &child);
             let (d, t) = child_depth(depth, next, Some(cfg.free_turn_actions));

@@ -100,6 +100,29 @@ pub trait Knowledge: Game {
         let _ = out;
         None
     }
+
+    /// For incremental accumulators ([`crate::nnue::LearnedEval`], two-player games): pushes this
+    /// state's features seen from `persp`, exactly what [`Knowledge::nnue_features`] gives when it
+    /// returns `persp`; `false` when the game does not support it or nobody is to move.
+    fn nnue_features_as(&self, persp: Seat, out: &mut Vec<u16>) -> bool {
+        let _ = (persp, out);
+        false
+    }
+
+    /// For incremental accumulators: pushes, for each seat's perspective (index 0 and 1), the
+    /// features of `before` that `self` (a state reached from it by one action) no longer has onto
+    /// `removed` and the new ones onto `added`, so that `nnue_features_as(before, p)` minus
+    /// `removed[p]` plus `added[p]` is `nnue_features_as(self, p)` as a multiset. `false` when the
+    /// game cannot tell (the caller then computes the features afresh).
+    fn nnue_delta(
+        &self,
+        before: &Self,
+        removed: &mut [Vec<u16>; 2],
+        added: &mut [Vec<u16>; 2],
+    ) -> bool {
+        let _ = (before, removed, added);
+        false
+    }
 }
 
 /// A 64-bit FNV-1a hasher fed by a serializer (deterministic across runs, unlike `RandomState`).

@@ -241,6 +241,31 @@ fn mix(a: u64, b: u64) -> u64 {
     stable_hash(&(a, b))
 }
 
+/// The step both game loops of the AI share (a tournament's games, [`play_game`], and the
+/// training data's, [`crate::nnue::data::play_game`]): resolves the chance actions due in `m` and
+/// gives the seat that decides next (the first of several that act at once), or `None` once the
+/// game is over, with the number of chance actions taken.
+pub fn next_decision<G: tabula_core::Game>(
+    m: &mut Match<G>,
+) -> Result<(Option<Seat>, u64), AiError> {
+    let chance = m
+        .resolve_chance()
+        .map_err(|e| AiError::Game(e.to_string()))?
+        .len() as u64;
+    let seat = match m.to_act() {
+        ToAct::Over(_) => None,
+        ToAct::Seat(s) => Some(s),
+        ToAct::Seats(list) => list.first().copied(),
+        // `resolve_chance` returns only once no chance action is due.
+        ToAct::Chance => {
+            return Err(AiError::Game(
+                "a chance action is still due after resolving chance".into(),
+            ));
+        }
+    };
+    Ok((seat, chance))
+}
+
 /// Plays one game between `seat_agents` (one spec per seat) and returns the outcome (`None` when the
 /// action limit stopped it) and the number of actions.
 pub fn play_game<G: Knowledge>(
@@ -253,18 +278,10 @@ pub fn play_game<G: Knowledge>(
         Match::<G>::new(options.clone(), seed).map_err(|e| AiError::Options(e.to_string()))?;
     let mut n = 0u64;
     while n < max_actions {
-        n += m
-            .resolve_chance()
-            .map_err(|e| AiError::Game(e.to_string()))?
-            .len() as u64;
-        let seat = match m.to_act() {
-            ToAct::Over(_) => break,
-            ToAct::Seat(s) => s,
-            ToAct::Seats(list) => match list.first() {
-                Some(&s) => s,
-                None => break,
-            },
-            ToAct::Chance => continue,
+        let (seat, chance) = next_decision(&mut m)?;
+        n += chance;
+        let Some(seat) = seat else {
+            break;
         };
         let spec = seat_agents
             .get(seat.index())

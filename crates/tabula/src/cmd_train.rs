@@ -32,12 +32,14 @@ pub enum TrainCommand {
 }
 
 const TRAIN_HELP: &str = "\
-Reproducing a net (Kyo; see README.md, \"Learned evaluation\"):
+Reproducing a net (the committed first Kyo net, crates/ai/nets/kyo.nnue; see
+crates/ai/nets/README.md):
 
-  nice -n 19 tabula train data --game kyo --out /work/nnue-data/kyo --positions 20000 --seed 1
-  tabula train net --game kyo --data /work/nnue-data/kyo --out crates/ai/nets/kyo.nnue --seed 1
+  nice -n 19 tabula train data --game kyo --out /work/nnue-data/kyo --positions 13266 --seed 1 \\
+      --label-nodes 10000 --play-nodes 1000
+  tabula train net --game kyo --data /work/nnue-data/kyo --out crates/ai/nets/kyo.nnue --seed 1 --epochs 20
   tabula tournament --game kyo --agents level6,level5 --net crates/ai/nets/kyo.nnue \\
-      --time-per-move 200 --games 400 --threads 1 --results kyo-level6.jsonl
+      --time-per-move 100 --games 400 --threads 1 --seed 1 --results kyo-level6.jsonl
 
 Both commands resume: run the same command again and it continues (the data from its last finished
 game, the training from its last finished epoch). Budgets are node counts, so the data and the net

@@ -59,39 +59,139 @@ pub fn features(k: &Kyo, out: &mut Vec<u16>) -> Option<Seat> {
     if k.outcome.is_some() {
         return None;
     }
-    let me = k.to_move.0.min(1);
+    features_as(k, k.to_move, out);
+    Some(k.to_move)
+}
+
+/// Pushes the `kyo-v1` features of `k` seen from `persp` (rows mirrored for Red, "own" is
+/// `persp`'s): what [`features`] gives when `persp` is to move.
+pub fn features_as(k: &Kyo, persp: Seat, out: &mut Vec<u16>) {
+    let me = persp.0.min(1);
     let mut mana = [0usize; 2];
     for (i, c) in k.board.cells.iter().enumerate() {
-        let sq = Sq(i as u8);
-        let row = if me == 0 { sq.row() } else { 9 - sq.row() };
-        let cell = (row as usize) * 10 + sq.col() as usize;
-        if let Some(p) = c.pawn {
-            let kind = PawnKind::ALL.iter().position(|&x| x == p.kind).unwrap_or(0);
-            let rel = usize::from(p.owner != me);
-            out.push(((kind * 2 + rel) * 100 + cell) as u16);
-        }
-        let n = c.chips.len();
-        for (j, ch) in c.chips.iter().enumerate() {
-            let depth = (n - 1 - j).min(2);
-            let kind = match ch.kind {
-                kyo::ChipKind::Dark => 0,
-                kyo::ChipKind::Light => 1,
-                kyo::ChipKind::Shield => 2,
-            };
-            let rel = usize::from(ch.owner != me);
+        cell_features(c, Sq(i as u8), me, out);
+        for ch in &c.chips {
             if ch.kind.is_mana() {
-                mana[rel] += 1;
+                mana[usize::from(ch.owner.min(1))] += 1;
             }
-            out.push((F_CHIPS + ((depth * 3 + kind) * 2 + rel) * 100 + cell) as u16);
         }
     }
-    out.push((F_MANA + mana[0].min(15)) as u16);
-    out.push((F_MANA + 16 + mana[1].min(15)) as u16);
-    out.push((F_QUIET + (k.quiet_turns / 10).min(10) as usize) as u16);
+    let own = usize::from(me);
+    mana_features(mana[own], mana[1 - own], out);
+    out.push(quiet_feature(k));
     if k.turn.steps > 0 {
         out.push(F_MIDTURN as u16);
     }
-    Some(k.to_move)
+}
+
+/// The features of one square (its pawn and its chips) from seat `me`'s perspective.
+fn cell_features(c: &kyo::Cell, sq: Sq, me: u8, out: &mut Vec<u16>) {
+    let row = if me == 0 { sq.row() } else { 9 - sq.row() };
+    let cell = (row as usize) * 10 + sq.col() as usize;
+    if let Some(p) = c.pawn {
+        let kind = PawnKind::ALL.iter().position(|&x| x == p.kind).unwrap_or(0);
+        let rel = usize::from(p.owner != me);
+        out.push(((kind * 2 + rel) * 100 + cell) as u16);
+    }
+    let n = c.chips.len();
+    for (j, ch) in c.chips.iter().enumerate() {
+        let depth = (n - 1 - j).min(2);
+        let kind = match ch.kind {
+            kyo::ChipKind::Dark => 0,
+            kyo::ChipKind::Light => 1,
+            kyo::ChipKind::Shield => 2,
+        };
+        let rel = usize::from(ch.owner != me);
+        out.push((F_CHIPS + ((depth * 3 + kind) * 2 + rel) * 100 + cell) as u16);
+    }
+}
+
+fn mana_features(own: usize, enemy: usize, out: &mut Vec<u16>) {
+    out.push((F_MANA + own.min(15)) as u16);
+    out.push((F_MANA + 16 + enemy.min(15)) as u16);
+}
+
+fn quiet_feature(k: &Kyo) -> u16 {
+    (F_QUIET + (k.quiet_turns / 10).min(10) as usize) as u16
+}
+
+/// Mana chips by owner (Gold, Red) on a square.
+fn cell_mana(c: &kyo::Cell) -> [i32; 2] {
+    let mut m = [0i32; 2];
+    for ch in &c.chips {
+        if ch.kind.is_mana() {
+            m[usize::from(ch.owner.min(1))] += 1;
+        }
+    }
+    m
+}
+
+/// The `kyo-v1` features that differ between `before` and `after` (a state reached from it), from
+/// each seat's perspective (index 0 Gold, 1 Red): after removing `removed[p]` from
+/// `features_as(before, p)` and adding `added[p]`, the multiset is `features_as(after, p)`. Only
+/// the squares that changed are looked at (and the Mana counts only when Mana changed). `false`
+/// when either state is over or the boards differ in size (the caller computes afresh).
+pub fn feature_delta(
+    before: &Kyo,
+    after: &Kyo,
+    removed: &mut [Vec<u16>; 2],
+    added: &mut [Vec<u16>; 2],
+) -> bool {
+    if before.outcome.is_some()
+        || after.outcome.is_some()
+        || before.board.cells.len() != after.board.cells.len()
+    {
+        return false;
+    }
+    let mut d_mana = [0i32; 2];
+    for (i, (b, a)) in before
+        .board
+        .cells
+        .iter()
+        .zip(&after.board.cells)
+        .enumerate()
+    {
+        if b == a {
+            continue;
+        }
+        let sq = Sq(i as u8);
+        for me in 0..2u8 {
+            cell_features(b, sq, me, &mut removed[usize::from(me)]);
+            cell_features(a, sq, me, &mut added[usize::from(me)]);
+        }
+        let (mb, ma) = (cell_mana(b), cell_mana(a));
+        d_mana[0] += ma[0] - mb[0];
+        d_mana[1] += ma[1] - mb[1];
+    }
+    if d_mana != [0, 0] {
+        let mut now = [0i32; 2];
+        for c in &after.board.cells {
+            let m = cell_mana(c);
+            now[0] += m[0];
+            now[1] += m[1];
+        }
+        let then = [now[0] - d_mana[0], now[1] - d_mana[1]];
+        let count = |x: i32| usize::try_from(x).unwrap_or(0);
+        for me in 0..2usize {
+            mana_features(count(then[me]), count(then[1 - me]), &mut removed[me]);
+            mana_features(count(now[me]), count(now[1 - me]), &mut added[me]);
+        }
+    }
+    let (qb, qa) = (quiet_feature(before), quiet_feature(after));
+    if qb != qa {
+        for me in 0..2 {
+            removed[me].push(qb);
+            added[me].push(qa);
+        }
+    }
+    let (mb, ma) = (before.turn.steps > 0, after.turn.steps > 0);
+    if mb != ma {
+        let list = if mb { &mut *removed } else { &mut *added };
+        for v in list.iter_mut() {
+            v.push(F_MIDTURN as u16);
+        }
+    }
+    true
 }
 
 fn pawn_value(kind: PawnKind) -> f64 {
@@ -281,5 +381,22 @@ impl Knowledge for Kyo {
 
     fn nnue_features(&self, out: &mut Vec<u16>) -> Option<Seat> {
         features(self, out)
+    }
+
+    fn nnue_features_as(&self, persp: Seat, out: &mut Vec<u16>) -> bool {
+        if self.outcome.is_some() {
+            return false;
+        }
+        features_as(self, persp, out);
+        true
+    }
+
+    fn nnue_delta(
+        &self,
+        before: &Self,
+        removed: &mut [Vec<u16>; 2],
+        added: &mut [Vec<u16>; 2],
+    ) -> bool {
+        feature_delta(before, self, removed, added)
     }
 }

@@ -35,9 +35,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
+use tabula_core::Actor;
 use tabula_core::rand::RngExt;
 use tabula_core::record::Match;
-use tabula_core::{Actor, ToAct};
 
 use crate::AiError;
 use crate::alphabeta::{self, AlphaBetaConfig};
@@ -283,18 +283,10 @@ pub fn play_game<G: Knowledge>(
         if stop.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        n += m
-            .resolve_chance()
-            .map_err(|e| AiError::Game(e.to_string()))?
-            .len() as u64;
-        let seat = match m.to_act() {
-            ToAct::Over(_) => break,
-            ToAct::Seat(s) => s,
-            ToAct::Seats(list) => match list.first() {
-                Some(&s) => s,
-                None => break,
-            },
-            ToAct::Chance => continue,
+        let (seat, chance) = crate::tournament::next_decision(&mut m)?;
+        n += chance;
+        let Some(seat) = seat else {
+            break;
         };
         let sample = m.state().determinize(seat, &mut rng);
         let actions = agent_actions_vec(&sample, seat);

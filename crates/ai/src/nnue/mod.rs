@@ -10,11 +10,12 @@
 //! ReLU and one output neuron: the logit of the side to move's expected score (1 win, ½ draw, 0
 //! loss). All weights are `f32`; inference is plain Rust (no dependency).
 //!
-//! The accumulator is computed afresh at every evaluated node (about 60 active features × `h1`
-//! additions for Kyo): the engine's searches apply actions to cloned states through the `Game` trait,
-//! which does not report what changed, so an incremental update would need every game's `apply` to
-//! report its changed features. That is left for later (see the README); the cost per node is in
-//! BENCHMARKS.md.
+//! Inside a search ([`LearnedEval`], level 6) the accumulators are incremental where the game
+//! allows it (Kyo, [`Knowledge::nnue_delta`]): each ply of the search's path keeps both seats'
+//! accumulators, and a child's are its parent's plus and minus the rows of the few features its
+//! action changed (the squares it touched, the Mana counts, the quiet-turn count, the mid-turn
+//! flag), rather than about 60 rows afresh. [`evaluate`] computes a state afresh. The cost per node
+//! of both, beside the hand-written evaluation's, is in BENCHMARKS.md.
 //!
 //! ## The net file (`.nnue`, little-endian)
 //! | bytes | field |
@@ -307,16 +308,38 @@ impl Net {
 
     /// The output logit for the active `features` (indices below `inputs`; others are ignored).
     pub fn logit(&self, features: &[u16]) -> f32 {
-        let mut acc = [0f32; MAX_STACK];
+        let mut stack = [0f32; MAX_STACK];
         let mut heap;
         let acc: &mut [f32] = if self.h1 <= MAX_STACK {
-            &mut acc[..self.h1]
+            &mut stack[..self.h1]
         } else {
             heap = vec![0f32; self.h1];
             &mut heap
         };
+        self.accumulate(features, acc);
+        self.logit_from_accumulator(acc)
+    }
+
+    /// Writes the accumulator of the active `features` into `acc` (`h1` values: the bias plus one
+    /// weight row per feature; indices at or above `inputs` are ignored).
+    pub fn accumulate(&self, features: &[u16], acc: &mut [f32]) {
         acc.copy_from_slice(&self.b1);
-        for &f in features {
+        self.update_accumulator(acc, &[], features);
+    }
+
+    /// Updates an accumulator for a change of the active features: the rows of `removed`
+    /// subtracted, those of `added` added.
+    pub fn update_accumulator(&self, acc: &mut [f32], removed: &[u16], added: &[u16]) {
+        for &f in removed {
+            let f = usize::from(f);
+            if f < self.inputs {
+                let row = &self.w1[f * self.h1..(f + 1) * self.h1];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a -= w;
+                }
+            }
+        }
+        for &f in added {
             let f = usize::from(f);
             if f < self.inputs {
                 let row = &self.w1[f * self.h1..(f + 1) * self.h1];
@@ -325,13 +348,30 @@ impl Net {
                 }
             }
         }
-        for a in acc.iter_mut() {
-            *a = a.clamp(0.0, 1.0);
+    }
+
+    /// The output logit from an accumulator (the layers after the first).
+    pub fn logit_from_accumulator(&self, acc: &[f32]) -> f32 {
+        let mut stack = [0f32; MAX_STACK];
+        let mut heap;
+        let clipped: &mut [f32] = if self.h1 <= MAX_STACK {
+            &mut stack[..self.h1]
+        } else {
+            heap = vec![0f32; self.h1];
+            &mut heap
+        };
+        for (c, a) in clipped.iter_mut().zip(acc) {
+            *c = a.clamp(0.0, 1.0);
         }
         let mut out = self.b3;
         for j in 0..self.h2 {
             let row = &self.w2[j * self.h1..(j + 1) * self.h1];
-            let z: f32 = self.b2[j] + row.iter().zip(acc.iter()).map(|(w, a)| w * a).sum::<f32>();
+            let z: f32 = self.b2[j]
+                + row
+                    .iter()
+                    .zip(clipped.iter())
+                    .map(|(w, a)| w * a)
+                    .sum::<f32>();
             out += self.w3[j] * z.clamp(0.0, 1.0);
         }
         out
@@ -364,8 +404,115 @@ pub fn evaluate<G: Knowledge>(net: &Net, state: &G, buf: &mut Vec<u16>) -> Optio
     Some(v)
 }
 
+/// The learned evaluation inside a search ([`crate::alphabeta::LeafEval`]), with incremental
+/// accumulators where the game reports what an action changed ([`Knowledge::nnue_delta`]: Kyo).
+///
+/// Each ply of the search's path keeps both seats' accumulators (the net's first layer for the
+/// features seen from Gold and from Red). A child's are its parent's plus the rows of the features
+/// the action added and minus those it removed (a few squares' worth, against about 60 rows
+/// afresh); the evaluation then takes the side to move's accumulator through the small layers.
+/// Where the game cannot report a change, or the parent has none, the child's are computed afresh
+/// (and a game without [`Knowledge::nnue_features_as`] is evaluated afresh at every leaf, as
+/// [`evaluate`] does).
+pub struct LearnedEval<'n> {
+    net: &'n Net,
+    /// Per ply: whether the accumulators hold that ply's state, and both seats' accumulators
+    /// (`h1` values for seat 0, then `h1` for seat 1).
+    plies: Vec<(bool, Vec<f32>)>,
+    removed: [Vec<u16>; 2],
+    added: [Vec<u16>; 2],
+    buf: Vec<u16>,
+}
+
+impl<'n> LearnedEval<'n> {
+    pub fn new(net: &'n Net) -> LearnedEval<'n> {
+        LearnedEval {
+            net,
+            plies: Vec::new(),
+            removed: [Vec::new(), Vec::new()],
+            added: [Vec::new(), Vec::new()],
+            buf: Vec::new(),
+        }
+    }
+
+    fn ensure(&mut self, ply: usize) {
+        while self.plies.len() <= ply {
+            self.plies.push((false, vec![0.0; 2 * self.net.h1]));
+        }
+    }
+
+    /// Computes the accumulators of `state` at `ply` afresh.
+    fn refresh<G: Knowledge>(&mut self, ply: usize, state: &G) {
+        self.ensure(ply);
+        let h1 = self.net.h1;
+        let (valid, acc) = &mut self.plies[ply];
+        *valid = false;
+        for p in 0..2u8 {
+            self.buf.clear();
+            if !state.nnue_features_as(tabula_core::Seat(p), &mut self.buf) {
+                return;
+            }
+            let i = usize::from(p) * h1;
+            self.net.accumulate(&self.buf, &mut acc[i..i + h1]);
+        }
+        *valid = true;
+    }
+
+    /// Seat `seat`'s accumulator at `ply`, when that ply's accumulators are up to date.
+    pub fn accumulator(&self, ply: u32, seat: tabula_core::Seat) -> Option<&[f32]> {
+        let (valid, acc) = self.plies.get(ply as usize)?;
+        let h1 = self.net.h1;
+        let i = seat.index().min(1) * h1;
+        valid.then(|| &acc[i..i + h1])
+    }
+}
+
+impl<G: Knowledge> crate::alphabeta::LeafEval<G> for LearnedEval<'_> {
+    fn root(&mut self, state: &G) {
+        self.refresh(0, state);
+    }
+
+    fn enter(&mut self, ply: u32, parent: &G, child: &G) {
+        let (p, c) = (ply as usize, ply as usize + 1);
+        self.ensure(c);
+        for v in self.removed.iter_mut().chain(self.added.iter_mut()) {
+            v.clear();
+        }
+        if !self.plies[p].0 || !child.nnue_delta(parent, &mut self.removed, &mut self.added) {
+            self.refresh(c, child);
+            return;
+        }
+        let h1 = self.net.h1;
+        let (lo, hi) = self.plies.split_at_mut(c);
+        let (valid, acc) = &mut hi[0];
+        acc.copy_from_slice(&lo[p].1);
+        for s in 0..2 {
+            self.net.update_accumulator(
+                &mut acc[s * h1..(s + 1) * h1],
+                &self.removed[s],
+                &self.added[s],
+            );
+        }
+        *valid = true;
+    }
+
+    fn evaluate(&mut self, ply: u32, state: &G) -> Option<Vec<f64>> {
+        if let tabula_core::ToAct::Seat(mover) = state.to_act()
+            && state.seats() == 2
+            && let Some(acc) = self.accumulator(ply, mover)
+        {
+            let p = f64::from(sigmoid(self.net.logit_from_accumulator(acc)));
+            let mut v = vec![1.0 - p; 2];
+            *v.get_mut(mover.index())? = p;
+            return Some(v);
+        }
+        evaluate(self.net, state, &mut self.buf)
+    }
+}
+
 /// Nets committed with the crate: `(game id, net file bytes)`. A game appears here only once its net
-/// is committed under `crates/ai/nets/` (none yet: see `crates/ai/nets/README.md`).
+/// under `crates/ai/nets/` beats level 5 by the bar (none yet: `kyo.nnue` is committed as a
+/// first, weak net for `--net`; see `crates/ai/nets/README.md`).
 pub const BUILTIN: &[(&str, &[u8])] = &[];
 
 fn installed() -> &'static RwLock<Vec<Arc<Net>>> {
