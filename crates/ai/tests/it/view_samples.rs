@@ -1,12 +1,10 @@
 //! Real analyses and hints, as the server passes them to clients, committed as
 //! `web/tests/views/analysis.json`: the web client's `wire-views` test reads each through the generated
 //! declarations (`web/src/wire/ai/`). Regenerate with
-//! `TABULA_UPDATE_WIRE=1 cargo test -p tabula-ai --test view_samples`.
+//! `TABULA_UPDATE_WIRE=1 cargo test -p tabula-ai --test it view_samples`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::{blunder, king_en_prise};
+use crate::common::{blunder, king_en_prise};
 use cyvasse::trump::{TrumpCyvasse, TrumpOptions};
 use serde_json::{Map, Value};
 use tabula_ai::analysis::{AnalysisConfig, analyse_from, hint};

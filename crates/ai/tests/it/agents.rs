@@ -1,9 +1,7 @@
 //! Agents on real games: legality, determinism, tactics, the type-erased entry point.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::king_en_prise;
+use crate::common::king_en_prise;
 
 use kyo::{Kyo, KyoOptions};
 use tabula_ai::tournament::{Score, TournamentConfig, elo_of};

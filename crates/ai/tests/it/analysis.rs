@@ -1,9 +1,7 @@
 //! The engine's analysis of a game: marks, independence from hidden state, reproducibility.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::{Blunder, blunder, king_en_prise};
+use crate::common::{Blunder, blunder, king_en_prise};
 use kyo::Kyo;
 use tabula_ai::analysis::{
     AnalysisConfig, DecisionKind, Mark, analyse_decision, analyse_from, analyse_json, hint,
