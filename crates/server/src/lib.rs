@@ -6,9 +6,9 @@
 //!
 //! * Protocol: HTTP + WebSocket, JSON, documented in `docs/protocol.md`; the HTTP endpoints are
 //!   described by the OpenAPI document at `/api/openapi.json`, derived from the handlers
-//!   (`#[utoipa::path]` on each, registered with `utoipa_axum`'s router: see [`http`]); the bodies'
+//!   (`#[utoipa::path]` on each, registered with `utoipa_axum`'s router: see [`transport::http`]); the bodies'
 //!   types are in [`wire`], with their TypeScript declarations in `web/src/wire/`.
-//! * Durability: the event log ([`model::EventData`]) in SQLite or PostgreSQL ([`db`]) is the source of
+//! * Durability: the event log ([`domain::model::EventData`]) in SQLite or PostgreSQL ([`storage::db`]) is the source of
 //!   truth; games are rebuilt by replaying it, at startup (every unfinished game, once, to resume its
 //!   clock and AI seats and file it in the lobby's index) or on demand.
 //! * Seats: human seats have secret tokens (only their SHA-256 is stored); AI seats are played by the
@@ -17,15 +17,15 @@
 //!   game's next deadline (loaded or not; it loads a game whose time ran out) and checked at every
 //!   request.
 //! * Limits ([`Limits`]): message and body sizes; per-connection, per-address (`governor`) and per-seat
-//!   rate limits; open connections per address, header and idle timeouts ([`net`]); state-changing
+//!   rate limits; open connections per address, header and idle timeouts ([`transport::net`]); state-changing
 //!   requests only as `application/json`; no AI-against-AI games unless allowed.
 //! * Cancellation: a change, once started, runs to its end on a task of its own (committed, applied to
 //!   the game in memory, broadcast), even if the HTTP client or WebSocket that asked goes away.
 //! * Load: the load generator of the `tabula-tools` crate (`tabula loadtest`) drives a server over
 //!   loopback with many WebSocket clients.
-//! * Chat ([`chat`]): the players' and the spectators' channels of each game, stored with it.
-//! * Accounts (optional): [`accounts`] (sign-up, sessions with CSRF tokens, sign-in rate limits) and
-//!   [`ratings`] (Glicko-2 per game kind, updated in the transaction that records a game's end).
+//! * Chat ([`services::chat`]): the players' and the spectators' channels of each game, stored with it.
+//! * Accounts (optional): [`services::accounts`] (sign-up, sessions with CSRF tokens, sign-in rate limits) and
+//!   [`domain::ratings`] (Glicko-2 per game kind, updated in the transaction that records a game's end).
 //!
 //! Start it with [`serve`] (runs until Ctrl-C) or [`start`] (returns a handle; tests use port 0).
 //!
@@ -36,7 +36,7 @@
 //!   (stored in the `join` event, so replay knows it). The old token is revoked everywhere: requests
 //!   with it are refused, and a socket that authenticated with it is told (`bad_token`) and closed
 //!   before it can receive anything rendered for the seat's new holder (a per-seat token count,
-//!   [`rooms::Room::token_rev`]).
+//!   [`services::rooms::Room::token_rev`]).
 //! * WebSocket messages over the size limit get a `too_large` error before the connection is closed
 //!   (also those so large that the reader stops at their frame header: the connection then stays
 //!   open a moment, so a client still writing reads the refusal instead of a reset).
@@ -66,16 +66,16 @@
 //! * AI failures (an error or a refused action) fall back to a seeded random legal action, so a game
 //!   never hangs on a broken AI.
 //! * **Replay** (`GET /api/games/{id}/view/{n}`) rebuilds the position after `n` actions from the log,
-//!   as that observer saw it; each game keeps checkpoints every [`rooms::REPLAY_STRIDE`] actions once
+//!   as that observer saw it; each game keeps checkpoints every [`services::rooms::REPLAY_STRIDE`] actions once
 //!   replay is used, so a request applies at most that many actions (at most
-//!   [`rooms::MAX_CHECKPOINTS`] per game: a longer game doubles its stride).
+//!   [`services::rooms::MAX_CHECKPOINTS`] per game: a longer game doubles its stride).
 //! * **Memory**: a game leaves memory when nothing holds it (no socket, AI move or request
 //!   in flight) and it is over or unchanged for [`Limits::room_idle`] (5 minutes); it is loaded from
 //!   the log again when asked for. The lobby reads an index of public unfinished games' summaries,
 //!   kept at every change, not the games in memory. A waiting game not every seat joined within
 //!   [`Limits::waiting_expiry`] (7 days) of its last event ends with no winner (an `end` event whose
 //!   result is a draw with the reason `expired: …`).
-//! * **Broadcast cost**: each change is rendered once, straight to JSON text, for each observer some
+//! * **Broadcast cost**: each change is rendered once, once to JSON text for each observer some
 //!   socket watches as (the shared part once, each distinct view once), and the texts are shared by
 //!   all sockets of that observer. Figures: `docs/benchmarks/server.md`.
 
@@ -106,7 +106,7 @@ pub enum Storage {
     /// A PostgreSQL URL (`postgres://…`), served by this server alone (it holds the database's
     /// server lock).
     Postgres(String),
-    /// A PostgreSQL URL served by several nodes, this one among them ([`cluster`]).
+    /// A PostgreSQL URL served by several nodes, this one among them ([`storage::cluster`]).
     PostgresCluster {
         url: String,
         cluster: storage::cluster::ClusterConfig,
@@ -118,7 +118,7 @@ pub enum Storage {
 pub struct ServerConfig {
     pub registry: Registry,
     pub bot: BotFn,
-    /// The engine of analyses and hints ([`analysis`]); `None`: those endpoints answer `503`.
+    /// The engine of analyses and hints ([`services::analysis`]); `None`: those endpoints answer `503`.
     pub analyst: Option<Arc<dyn services::analysis::Analyst>>,
     pub addr: SocketAddr,
     pub storage: Storage,

@@ -9,7 +9,7 @@
 //!   draw against one that scored the same, a loss against one that scored more, all against the
 //!   ratings from before the game.
 //! * Ratings change once, in the writer's transaction that commits the game's `end` event
-//!   ([`record_end_sqlite`] / [`record_end_pg`]): the end and the new ratings are stored together or
+//!   ([`crate::storage::ratings::record_end_sqlite`] / [`crate::storage::ratings::record_end_pg`]): the end and the new ratings are stored together or
 //!   not at all. The same transaction records each account seat's result (`game_seats.result`) for
 //!   the win/draw/loss counts, in rated and casual games alike.
 //! * **Farming**: only [`RATED_GAMES_PER_PAIR_PER_DAY`] rated games between the same two accounts in

@@ -58,9 +58,9 @@ pub struct Limits {
     pub secure_cookies: bool,
     /// Reverse proxies (their addresses) whose `X-Forwarded-For` names the client: requests through
     /// them are rate-limited per player, not per proxy, and their connections are not capped
-    /// ([`net`]).
+    /// ([`crate::transport::net`]).
     pub trusted_proxies: Vec<std::net::IpAddr>,
-    /// In-game chat: message length, senders' rates, messages per game ([`chat`]).
+    /// In-game chat: message length, senders' rates, messages per game ([`crate::services::chat`]).
     pub chat: ChatLimits,
     /// The longest an HTTP request may take, from its headers to its answer, its body included: a
     /// client sending a body slowly (or not at all) gets `408 request_timeout` and the connection is
