@@ -1,7 +1,7 @@
 //! The TypeScript side of the wire. Every type a client reads from the server derives [`TS`], and each
 //! crate that owns such types lists its roots in an `export_ts` function like this module's; the
 //! declarations live in `web/src/wire/`, where the web client imports them, and
-//! `crates/tabula/tests/wire_types.rs` fails when they are stale (regenerate with
+//! `crates/tabula/tests/it/wire_types.rs` fails when they are stale (regenerate with
 //! `TABULA_UPDATE_WIRE=1 cargo test -p tabula --test it wire_types`).
 
 use std::path::Path;

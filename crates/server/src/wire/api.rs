@@ -824,7 +824,7 @@ pub struct CreateGame {
     #[serde(default)]
     #[ts(optional)]
     pub public: Option<bool>,
-    /// Refused when given: a live game's seed is drawn by the server (see [`crate::services::rooms::draw_seed`]). The field
+    /// Refused when given: a live game's seed is drawn by the server (from the operating system's randomness). The field
     /// exists so that a client that sends one is told why.
     #[serde(default)]
     #[ts(optional)]

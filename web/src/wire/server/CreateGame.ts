@@ -34,12 +34,12 @@ clock?: ClockSpec,
  */
 public?: boolean, 
 /**
- * Refused when given: a live game's seed is drawn by the server (see [`draw_seed`]). The field
+ * Refused when given: a live game's seed is drawn by the server (from the operating system's randomness). The field
  * exists so that a client that sends one is told why.
  */
 seed?: JsonValue, 
 /**
- * A rated game (see [`crate::ratings`]): only for a signed-in creator holding one seat, with no
+ * A rated game (see [`crate::domain::ratings`]): only for a signed-in creator holding one seat, with no
  * AI seat; every other seat is joined by a signed-in player.
  */
 rated?: boolean, 
