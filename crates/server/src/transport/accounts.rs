@@ -6,8 +6,6 @@
 use std::net::SocketAddr;
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -18,7 +16,7 @@ use utoipa_axum::routes;
 use crate::base::error::AccountError;
 use crate::base::error::Refusal;
 use crate::domain::model::Status;
-use crate::transport::http::{ApiPath, AppState, parse_body};
+use crate::transport::http::{ApiJson, ApiPath, AppState};
 use crate::transport::session::{clear_cookie, credentials, session_cookie};
 use crate::wire::api::{
     ApiError, Claim, Claimed, Credentials, Deleted, Deletion, Leaderboard, MyGame, MyGames,
@@ -64,9 +62,8 @@ fn signed_in(secure: bool, status: StatusCode, name: &str, token: &str, csrf: &s
 async fn sign_up(
     State(st): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<Credentials>,
 ) -> AccountResult {
-    let req: Credentials = parse_body(body)?;
     let accounts = &st.shared.accounts;
     // A sign-up hashes a password: it spends the address's sign-in budget.
     accounts.spend_address_attempt(peer.ip())?;
@@ -94,9 +91,8 @@ async fn sign_up(
 async fn sign_in(
     State(st): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<Credentials>,
 ) -> AccountResult {
-    let req: Credentials = parse_body(body)?;
     let accounts = &st.shared.accounts;
     let account = accounts
         .check_credentials(&req.name, &req.password, peer.ip())
@@ -172,9 +168,8 @@ async fn change_password(
     State(st): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<PasswordChange>,
 ) -> Result<Json<PasswordChanged>, AccountError> {
-    let req: PasswordChange = parse_body(body)?;
     let accounts = &st.shared.accounts;
     let session = accounts.signed_in(&credentials(&headers)).await?;
     let hash = accounts
@@ -205,9 +200,8 @@ async fn delete_account(
     State(st): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<Deletion>,
 ) -> AccountResult {
-    let req: Deletion = parse_body(body)?;
     let accounts = &st.shared.accounts;
     let session = accounts.signed_in(&credentials(&headers)).await?;
     // The lobby stops naming the account in its games.
@@ -359,9 +353,8 @@ async fn my_games(
 async fn claim_seat(
     State(st): State<AppState>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<Claim>,
 ) -> Result<Json<Claimed>, AccountError> {
-    let req: Claim = parse_body(body)?;
     let accounts = &st.shared.accounts;
     let session = accounts.signed_in(&credentials(&headers)).await?;
     let room = st.shared.rooms.room(&req.game).await?;

@@ -15,7 +15,7 @@ use utoipa_axum::routes;
 
 use crate::base::error::Refusal;
 use crate::services::app::App;
-use crate::transport::http::{ApiPath, parse_body};
+use crate::transport::http::{ApiJson, ApiPath};
 use crate::transport::lessons::play_body;
 use crate::wire::api::{AnalysisAnswer, ApiError};
 
@@ -112,9 +112,8 @@ async fn hint(
     State(app): State<Arc<App>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     ApiPath(id): ApiPath<String>,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<HintReq>,
 ) -> Result<Json<serde_json::Value>, Refusal> {
-    let req: HintReq = parse_body(body)?;
     Ok(Json(
         app.analyses
             .game_hint(peer.ip(), &id, req.seat, &req.token)

@@ -3,8 +3,6 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -16,7 +14,7 @@ use utoipa_axum::routes;
 use crate::base::error::{AccountError, Refusal};
 use crate::services::app::App;
 use crate::services::chat::{Sender, finished};
-use crate::transport::http::{ApiPath, bearer, parse_body};
+use crate::transport::http::{ApiJson, ApiPath, bearer};
 use crate::transport::session::credentials;
 use crate::wire::api::{ApiError, ChatHistory, ChatSend, ChatSent};
 use crate::wire::game::ChatChannel;
@@ -44,9 +42,8 @@ async fn send(
     State(shared): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<ChatSend>,
 ) -> Result<Response, AccountError> {
-    let req: ChatSend = parse_body(body)?;
     let channel = ChatChannel::parse(&req.channel)?;
     let text = shared.chat.check_text(&req.text)?;
     let room = shared.rooms.room(&id).await?;

@@ -9,7 +9,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
@@ -142,6 +142,22 @@ where
             Err(e) if e.status().is_server_error() => Err(Refusal::Internal(e.body_text())),
             Err(e) => Err(Refusal::BadRequest(format!("bad path: {}", e.body_text()))),
         }
+    }
+}
+
+/// A JSON body read as `T`, refused in the API's error format: `400 bad_request` for bad JSON,
+/// `413 too_large` over the route's body limit. The one way a handler takes a body.
+pub(crate) struct ApiJson<T>(pub(crate) T);
+
+impl<T, S> FromRequest<S> for ApiJson<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = Refusal;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Refusal> {
+        parse_body(Bytes::from_request(req, state).await).map(ApiJson)
     }
 }
 
@@ -565,9 +581,8 @@ async fn catalog(State(st): State<AppState>) -> Json<Catalog> {
 async fn preview(
     State(st): State<AppState>,
     ApiPath(game): ApiPath<String>,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<PreviewRequest>,
 ) -> Result<Json<Preview>, Refusal> {
-    let req: PreviewRequest = parse_body(body)?;
     let kind = st
         .shared
         .registry
@@ -598,9 +613,8 @@ async fn preview(
 async fn create_game(
     State(st): State<AppState>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<CreateGame>,
 ) -> Result<(StatusCode, Json<Created>), AccountError> {
-    let req: CreateGame = parse_body(body)?;
     // Signed in (with the CSRF token): the host seats are the account's.
     let by = st
         .shared
@@ -799,9 +813,8 @@ async fn join(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<JoinRequest>,
 ) -> Result<Json<Joined>, AccountError> {
-    let req: JoinRequest = parse_body(body)?;
     let by = st
         .shared
         .accounts
@@ -851,9 +864,8 @@ fn action_input(action: Option<Value>, notation: Option<String>) -> Result<Actio
 async fn action(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<ActionRequest>,
 ) -> Result<Json<Committed>, Refusal> {
-    let req: ActionRequest = parse_body(body)?;
     let input = action_input(req.action, req.notation)?;
     // The token is checked under the game's lock, with the commit (see `App::act`).
     let room = st.shared.rooms.room(&id).await?;
@@ -878,9 +890,8 @@ async fn action(
 async fn resign(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<SeatAuth>,
 ) -> Result<Json<Committed>, Refusal> {
-    let req: SeatAuth = parse_body(body)?;
     let room = st.shared.rooms.room(&id).await?;
     let seq = st
         .shared
@@ -928,9 +939,8 @@ fn takeback_op(op: &str) -> Result<SeatOp, Refusal> {
 async fn takeback(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<SeatOpRequest>,
 ) -> Result<Json<Committed>, Refusal> {
-    let req: SeatOpRequest = parse_body(body)?;
     let op = takeback_op(&req.op)?;
     let room = st.shared.rooms.room(&id).await?;
     let seq = st
@@ -954,9 +964,8 @@ async fn takeback(
 async fn draw(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<SeatOpRequest>,
 ) -> Result<Json<Committed>, Refusal> {
-    let req: SeatOpRequest = parse_body(body)?;
     let op = draw_op(&req.op)?;
     let room = st.shared.rooms.room(&id).await?;
     let seq = st
@@ -980,9 +989,8 @@ async fn draw(
 async fn rematch(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<SeatAuth>,
 ) -> Result<Json<Rematched>, Refusal> {
-    let req: SeatAuth = parse_body(body)?;
     let room = st.shared.rooms.room(&id).await?;
     let (new_id, seat) = st.shared.rooms.rematch(&room, req.seat, &req.token).await?;
     Ok(Json(Rematched {
@@ -1020,9 +1028,8 @@ async fn record(State(st): State<AppState>, ApiPath(id): ApiPath<String>) -> Api
         (status = 413, description = "The record is too large", body = ApiError)))]
 async fn import(
     State(st): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
+    ApiJson(req): ApiJson<ImportRequest>,
 ) -> Result<(StatusCode, Json<Imported>), Refusal> {
-    let req: ImportRequest = parse_body(body)?;
     let room = st
         .shared
         .rooms
