@@ -1023,3 +1023,213 @@ impl GameCore {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! `GameCore` below HTTP: joins, the start, actions, draws, takebacks, resignation and replay,
+    //! over a real game (Kyo), each event applied with its follow-ups as the server's commit does.
+    use super::*;
+    use crate::base::secret::hash_token;
+    use serde_json::json;
+
+    fn core(seats: Vec<SeatKind>) -> GameCore {
+        let game = tabula_core::dynamic::kind::<kyo::Kyo>();
+        let token_hashes = (0..seats.len())
+            .map(|i| {
+                seats[i]
+                    .is_human()
+                    .then(|| hash_token(&format!("token-{i}")))
+            })
+            .collect();
+        let config = GameConfig {
+            game: game.id().to_string(),
+            options: json!({}),
+            seed: 7,
+            seats,
+            token_hashes,
+            clock: None,
+            public: true,
+            rematch_of: None,
+            imported: false,
+            rated: false,
+            rating_range: None,
+        };
+        GameCore::new(game.as_ref(), config).unwrap()
+    }
+
+    fn humans() -> Vec<SeatKind> {
+        vec![
+            SeatKind::Human { open: false },
+            SeatKind::Human { open: false },
+        ]
+    }
+
+    /// Applies `event` and then every follow-up until none is left; records each in `log`.
+    fn commit(
+        core: &mut GameCore,
+        event: EventData,
+        log: &mut Vec<EventData>,
+    ) -> Result<(), Refusal> {
+        core.apply(&event, 0)?;
+        log.push(event);
+        loop {
+            let next = core.followups();
+            if next.is_empty() {
+                return Ok(());
+            }
+            for e in next {
+                core.apply(&e, 0)?;
+                log.push(e);
+            }
+        }
+    }
+
+    /// Both seats joined: the game has started.
+    fn started(log: &mut Vec<EventData>) -> GameCore {
+        let mut c = core(humans());
+        for seat in 0..2 {
+            commit(
+                &mut c,
+                EventData::Join {
+                    seat,
+                    token_hash: None,
+                },
+                log,
+            )
+            .unwrap();
+        }
+        c
+    }
+
+    /// The first legal action of the seat to act, played.
+    fn play_one(c: &mut GameCore, log: &mut Vec<EventData>) -> u8 {
+        let seat = c.state.to_act().seats()[0];
+        let action = c.state.legal_actions(seat)[0].clone();
+        let actor = Actor::Seat(seat);
+        commit(c, EventData::Action { actor, action }, log).unwrap();
+        seat.index() as u8
+    }
+
+    #[test]
+    fn the_game_starts_once_every_human_seat_joined_and_not_before() {
+        let mut log = Vec::new();
+        let mut c = core(humans());
+        let seq = c.seq;
+        let early = EventData::Action {
+            actor: Actor::Seat(Seat(0)),
+            action: json!(null),
+        };
+        assert_eq!(c.apply(&early, 0).unwrap_err().code(), "not_started");
+        assert_eq!(c.seq, seq, "a refused event changes nothing");
+        commit(
+            &mut c,
+            EventData::Join {
+                seat: 0,
+                token_hash: None,
+            },
+            &mut log,
+        )
+        .unwrap();
+        assert_eq!(c.status, Status::Waiting);
+        let again = c.apply(
+            &EventData::Join {
+                seat: 0,
+                token_hash: None,
+            },
+            0,
+        );
+        assert_eq!(again.unwrap_err().code(), "conflict");
+        commit(
+            &mut c,
+            EventData::Join {
+                seat: 1,
+                token_hash: None,
+            },
+            &mut log,
+        )
+        .unwrap();
+        assert_eq!(c.status, Status::Running);
+        assert!(matches!(log.last(), Some(EventData::Start)));
+    }
+
+    #[test]
+    fn only_a_seats_own_token_is_accepted() {
+        let c = core(humans());
+        assert!(c.check_token(0, "token-0").is_ok());
+        assert_eq!(c.check_token(0, "token-1").unwrap_err().code(), "bad_token");
+        assert_eq!(
+            c.check_token(5, "token-0").unwrap_err().code(),
+            "bad_request"
+        );
+    }
+
+    #[test]
+    fn a_draw_offered_and_accepted_ends_the_game_drawn() {
+        let mut log = Vec::new();
+        let mut c = started(&mut log);
+        commit(&mut c, EventData::DrawOffer { seat: 0 }, &mut log).unwrap();
+        assert!(c.draw.is_some());
+        commit(&mut c, EventData::DrawAccept { seat: 1 }, &mut log).unwrap();
+        assert_eq!(c.status, Status::Over);
+        let result = c.result.clone().unwrap();
+        assert_eq!(result.reason, DRAW_BY_AGREEMENT);
+        assert_eq!(result.score(Seat(0)), 0.5);
+    }
+
+    #[test]
+    fn a_resignation_loses_for_that_seat_and_wins_for_the_other() {
+        let mut log = Vec::new();
+        let mut c = started(&mut log);
+        // As the rooms commit a resignation: the event and the end it gives, together.
+        commit(&mut c, EventData::Resign { seat: 1 }, &mut log).unwrap();
+        assert_eq!(c.status, Status::Running, "the end is an event of its own");
+        let result = c.loss_for(1, "resigned");
+        commit(&mut c, EventData::End { result }, &mut log).unwrap();
+        assert_eq!(c.status, Status::Over);
+        let result = c.result.clone().unwrap();
+        assert_eq!((result.score(Seat(0)), result.score(Seat(1))), (1.0, 0.0));
+        assert!(result.reason.contains("resigned"), "{}", result.reason);
+        let late = c.apply(&EventData::DrawOffer { seat: 0 }, 0);
+        assert!(late.is_err(), "nothing is offered in a game that is over");
+    }
+
+    #[test]
+    fn an_accepted_takeback_restores_the_position_before_the_action() {
+        let mut log = Vec::new();
+        let mut c = started(&mut log);
+        let before = c.state.state();
+        let by = play_one(&mut c, &mut log);
+        assert_eq!(c.actions, 1);
+        assert_ne!(c.state.state(), before);
+        commit(&mut c, EventData::TakebackOffer { seat: by }, &mut log).unwrap();
+        commit(&mut c, EventData::TakebackAccept { seat: 1 - by }, &mut log).unwrap();
+        assert!(
+            matches!(log.last(), Some(EventData::Takeback { .. })),
+            "{log:?}"
+        );
+        assert_eq!(c.state.state(), before);
+        assert!(c.played.is_empty());
+    }
+
+    #[test]
+    fn replaying_the_log_rebuilds_the_same_game() {
+        let mut log = Vec::new();
+        let mut c = started(&mut log);
+        for _ in 0..12 {
+            play_one(&mut c, &mut log);
+        }
+        commit(&mut c, EventData::DrawOffer { seat: 0 }, &mut log).unwrap();
+        commit(&mut c, EventData::DrawDecline { seat: 1 }, &mut log).unwrap();
+        let mut replayed = core(humans());
+        for e in &log {
+            replayed.apply(e, 0).unwrap();
+        }
+        assert!(replayed.followups().is_empty());
+        assert_eq!(replayed.state.state(), c.state.state());
+        assert_eq!(
+            (replayed.seq, replayed.actions, replayed.status),
+            (c.seq, c.actions, c.status)
+        );
+        assert_eq!(replayed.record().actions.len(), c.record().actions.len());
+    }
+}
