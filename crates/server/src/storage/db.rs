@@ -93,6 +93,19 @@ struct NodeLock {
 }
 
 impl NodeLock {
+    /// Takes the server lock (shared for a cluster node, exclusive for a plain server), or fails
+    /// saying who holds it.
+    async fn take(options: &PgConnectOptions, shared: bool) -> Result<Arc<NodeLock>, String> {
+        let Some(held) = NodeLock::acquire(options, shared).await? else {
+            return Err(NodeLock::refusal(options, shared).await);
+        };
+        Ok(Arc::new(NodeLock {
+            options: options.clone(),
+            shared,
+            held: Mutex::new(Some(held)),
+        }))
+    }
+
     /// Takes the lock on a new connection (shared for a cluster node); `Ok(None)` when another
     /// session holds it in a conflicting mode.
     async fn acquire(
@@ -131,6 +144,7 @@ impl NodeLock {
             let mut conn = PgConnection::connect_with(options).await?;
             let modes: Vec<String> = sqlx::query_scalar(
                 "SELECT mode FROM pg_locks WHERE locktype = 'advisory' \
+                 AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) \
                  AND classid = $1::bigint::oid AND objid = $2::bigint::oid \
                  AND objsubid = 2 AND granted",
             )
@@ -184,7 +198,13 @@ impl NodeLock {
 
     /// Releases the lock (closes its connection).
     async fn release(&self) {
-        if let Some((conn, _)) = self.held.lock().await.take() {
+        if let Some((mut conn, _)) = self.held.lock().await.take() {
+            // Unlocked before the connection closes: the server ends a closed connection's session
+            // (and its locks) a moment later, and a server started right after this one returns
+            // must find the lock free.
+            let _ = sqlx::query("SELECT pg_advisory_unlock_all()")
+                .execute(&mut conn)
+                .await;
             let _ = conn.close().await;
         }
     }
@@ -239,14 +259,7 @@ impl Db {
     pub async fn open_postgres(url: &str) -> Result<Db, String> {
         let options =
             PgConnectOptions::from_str(url).map_err(|e| format!("bad PostgreSQL URL: {e}"))?;
-        let Some(held) = NodeLock::acquire(&options, false).await? else {
-            return Err(NodeLock::refusal(&options, false).await);
-        };
-        let lock = Arc::new(NodeLock {
-            options: options.clone(),
-            shared: false,
-            held: Mutex::new(Some(held)),
-        });
+        let lock = NodeLock::take(&options, false).await?;
         let pool = connect_pool(options).await?;
         let db = Db::Postgres(PgDb {
             pool,
@@ -281,14 +294,7 @@ impl Db {
             PgConnectOptions::from_str(url).map_err(|e| format!("bad PostgreSQL URL: {e}"))?;
         // The server lock, shared with the other nodes: a plain server (which holds it
         // exclusively) and cluster nodes refuse each other.
-        let Some(held) = NodeLock::acquire(&options, true).await? else {
-            return Err(NodeLock::refusal(&options, true).await);
-        };
-        let lock = Arc::new(NodeLock {
-            options: options.clone(),
-            shared: true,
-            held: Mutex::new(Some(held)),
-        });
+        let lock = NodeLock::take(&options, true).await?;
         let pool = connect_pool(options).await?;
         let node = Arc::new(Node::new(config));
         let db = Db::Postgres(PgDb {
