@@ -533,11 +533,7 @@ impl Db {
                     match fence {
                         Fence::None => {}
                         Fence::Lock(pid) => {
-                            let holds: bool = sqlx::query_scalar(
-                                "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' \
-                                 AND classid = $1::bigint::oid AND objid = $2::bigint::oid \
-                                 AND objsubid = 2 AND pid = $3 AND granted)",
-                            )
+                            let holds: bool = sqlx::query_scalar(LOCK_HELD)
                             .bind(i64::from(NODE_LOCK.0))
                             .bind(i64::from(NODE_LOCK.1))
                             .bind(pid)
@@ -703,19 +699,20 @@ impl Db {
     }
 }
 
+/// Whether the backend `$3` holds the advisory lock (`$1`, `$2`): [`NODE_LOCK`], in either mode.
+const LOCK_HELD: &str = "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' \
+     AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 2 AND pid = $3 \
+     AND granted)";
+
 /// Whether the backend `pid` holds [`NODE_LOCK`] (in either mode).
 async fn lock_held(pool: &PgPool, pid: i32) -> Result<bool, String> {
-    sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' \
-         AND classid = $1::bigint::oid AND objid = $2::bigint::oid \
-         AND objsubid = 2 AND pid = $3 AND granted)",
-    )
-    .bind(i64::from(NODE_LOCK.0))
-    .bind(i64::from(NODE_LOCK.1))
-    .bind(pid)
-    .fetch_one(pool)
-    .await
-    .map_err(|e| format!("cannot check the server lock: {e}"))
+    sqlx::query_scalar(LOCK_HELD)
+        .bind(i64::from(NODE_LOCK.0))
+        .bind(i64::from(NODE_LOCK.1))
+        .bind(pid)
+        .fetch_one(pool)
+        .await
+        .map_err(|e| format!("cannot check the server lock: {e}"))
 }
 
 /// What a commit checks before it writes (inside its transaction).
