@@ -452,13 +452,13 @@ describe("The engine's analyses and hints against their declaration", () => {
     // The client's own reading of it: the marks, the graph, the decisions by position.
     const analysis = samples.analysis as Analysis;
     expect(markCounts(analysis).get(0)?.blunder).toBe(1);
-    expect(decisionsByPly(analysis).get(0)?.best_notation).toBe('E4xE5');
+    expect(decisionsByPly(analysis).get(0)?.best_notation).toBe('E4/3xE5');
     expect(dropOf(analysis.decisions[0])).toBeGreaterThan(0.3);
     expect(graphLines(analysis, { width: 600, height: 150, left: 34, pad: 8 })).toHaveLength(2);
     // The card of a decision says both moves in the engine's words, the notation in small print.
     const card = decisionCard(analysis.decisions[0], 'Gold', () => undefined, true).textContent ?? '';
     expect(card).toContain(`Gold played ${analysis.decisions[0].words?.replace('Gold: ', '')} E4-D3`);
-    expect(card).toContain(`The engine prefers ${analysis.decisions[0].best_words?.replace('Gold: ', '')} E4xE5`);
+    expect(card).toContain(`The engine prefers ${analysis.decisions[0].best_words?.replace('Gold: ', '')} E4/3xE5`);
     expect(card).not.toContain('Gold: ');
   });
 
