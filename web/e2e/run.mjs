@@ -119,7 +119,7 @@ async function status(page) {
 }
 
 /** What the status line says, as the page marks it: 'over', 'waiting' (for players to join), 'yours'
- * (this page owes a decision) or 'others'. */
+ * (this page owes a decision), 'sent' (it owed one and its action is on the way) or 'others'. */
 async function state(page) {
   return (await page.locator('[data-testid=status]').first().getAttribute('data-state', { timeout: 15000 })) ?? '';
 }

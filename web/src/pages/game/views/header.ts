@@ -23,8 +23,11 @@ export function headerView(ctrl: GameCtrl): Node[] {
   const model = ctrl.model;
   if (!model) return [h('p', 'Loading game…'), h('p.conn', ctrl.connText)];
   const me = ctrl.me;
-  const state = statusState(model);
-  const myTurn = state === 'yours';
+  const owed = statusState(model);
+  const myTurn = owed === 'yours';
+  // An action of this page on its way to the server: the turn is not the player's to use until it is
+  // answered (the board ignores clicks meanwhile), and the status says so (and so do its marks).
+  const state = myTurn && ctrl.sent.pending ? 'sent' : owed;
   // Placing a hidden army (Cyvasse's setup): say what the editor is for and that it stays unseen.
   const line = myTurn && ctrl.setup.open ? 'Place your army — the opponent cannot see it' : statusLine(model);
   document.title = `${myTurn ? 'Your turn — ' : ''}${model.name ?? model.game} — Tabula`;
