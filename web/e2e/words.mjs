@@ -41,7 +41,9 @@ export function wordsTests({ test, newPage, base, assert, sleep, noConsoleErrors
     const page = await newPage('words-kyo');
     try {
       await playVsAi(page, 'kyo');
-      for (let i = 0; i < 3; i++) {
+      // Decisions until four turns are listed (a Kyo turn may take several steps: a fixed number of
+      // decisions may all go into one turn).
+      for (let i = 0; i < 16 && (await lines(page)).length < 4; i++) {
         if ((await waitMyTurnOrOver(page)) === 'over') break;
         await playOneDecision(page);
       }
