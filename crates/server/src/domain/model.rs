@@ -124,6 +124,57 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// An action as the log and the game's played list hold it: its JSON text, shared by both. (A parsed
+/// `serde_json::Value` of a small action took about a kilobyte of maps, twice, for every action of
+/// every live game; the text takes its length, once.) The text is the canonical form of a
+/// `serde_json::Value` (keys sorted), so two equal actions have equal texts however they were written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionJson(Arc<str>);
+
+impl ActionJson {
+    pub fn new(action: &Value) -> ActionJson {
+        ActionJson(Arc::from(action.to_string()))
+    }
+    /// The action as a JSON value. The text was written from a `Value`, so it always parses; if it
+    /// ever did not, the engine would refuse the `null` it gets instead with a clear error.
+    pub fn value(&self) -> Value {
+        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+    }
+    pub fn text(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<Value> for ActionJson {
+    fn from(action: Value) -> ActionJson {
+        ActionJson::new(&action)
+    }
+}
+
+impl Serialize for ActionJson {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let raw: &serde_json::value::RawValue =
+            serde_json::from_str(&self.0).map_err(serde::ser::Error::custom)?;
+        raw.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for ActionJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ActionJson, D::Error> {
+        Value::deserialize(d).map(ActionJson::from)
+    }
+}
+
+/// Makes room in a list that grows with a game (its log, its moves) for `more` items, by an eighth of
+/// its length at a time rather than by doubling: a live game keeps such lists for its whole life, and
+/// doubling left up to half of each unused (a sixth of a played game's memory).
+pub fn reserve_log<T>(list: &mut Vec<T>, more: usize) {
+    let need = list.len() + more;
+    if need > list.capacity() {
+        list.reserve_exact(more + (need / 8).max(8));
+    }
+}
+
 /// One entry of a game's log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -147,7 +198,7 @@ pub enum EventData {
     },
     Action {
         actor: Actor,
-        action: Value,
+        action: ActionJson,
     },
     DrawOffer {
         seat: u8,
@@ -267,7 +318,7 @@ pub struct Played {
     /// The seq of its `action` event.
     pub seq: u64,
     pub actor: Actor,
-    pub action: Value,
+    pub action: ActionJson,
     /// Every observer saw it, and saw it alike (nothing of it was hidden from anyone): only such
     /// actions may be taken back.
     pub open: bool,
@@ -477,9 +528,11 @@ pub const DRAW_BY_AGREEMENT: &str = "draw by agreement";
 /// what is hidden); and the turn it belongs to (for grouping a move list by turn).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seen {
-    pub notation: Option<String>,
-    pub cells: Vec<String>,
-    pub words: String,
+    pub notation: Option<Box<str>>,
+    /// The cells, one a line (one allocation for all of them: a live game keeps this for every
+    /// action); read them with [`Seen::cells`].
+    cells: Box<str>,
+    pub words: Box<str>,
     pub turn: u32,
 }
 
@@ -495,10 +548,47 @@ impl Seen {
         Seen {
             cells: state
                 .describe_action_cells(actor, action, observer)
-                .unwrap_or_default(),
-            notation,
-            words,
+                .unwrap_or_default()
+                .join("\n")
+                .into_boxed_str(),
+            notation: notation.map(String::into_boxed_str),
+            words: words.into_boxed_str(),
             turn: state.turn_number(),
+        }
+    }
+    /// The cells the action concerns (the board highlights them).
+    pub fn cells(&self) -> Vec<String> {
+        match &*self.cells {
+            "" => Vec::new(),
+            all => all.split('\n').map(str::to_string).collect(),
+        }
+    }
+}
+
+/// How every observer (seats in order, then the spectator) sees one action, as a live game keeps it
+/// for its move list: once when all see it alike (every action of a game without hidden information),
+/// else once per observer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Described {
+    Alike(Seen),
+    Each(Box<[Seen]>),
+}
+
+impl Described {
+    fn new(mut each: Vec<Seen>) -> Described {
+        if each.len() == 1 || each.windows(2).all(|w| w[0] == w[1]) {
+            each.truncate(1);
+            if let Some(one) = each.pop() {
+                return Described::Alike(one);
+            }
+        }
+        Described::Each(each.into_boxed_slice())
+    }
+    /// How the observer at index `i` (seats in order, then the spectator) sees the action.
+    pub fn get(&self, i: usize) -> Option<&Seen> {
+        match self {
+            Described::Alike(one) => Some(one),
+            Described::Each(each) => each.get(i),
         }
     }
 }
@@ -615,7 +705,7 @@ impl GameCore {
 
     /// Applies one event at time `at`, checking it. Returns, for an action, how each observer sees it
     /// (computed on the state before the action). On error nothing changed.
-    pub fn apply(&mut self, data: &EventData, at: i64) -> Result<Option<Vec<Seen>>, Refusal> {
+    pub fn apply(&mut self, data: &EventData, at: i64) -> Result<Option<Described>, Refusal> {
         let mut described = None;
         if let Some(clock) = &mut self.clock {
             clock.advance(at);
@@ -658,10 +748,14 @@ impl GameCore {
                 }
                 self.status = Status::Running;
             }
-            EventData::Action { actor, action } => {
+            EventData::Action {
+                actor,
+                action: stored,
+            } => {
                 if self.status != Status::Imported {
                     self.running()?;
                 }
+                let action = &stored.value();
                 let obs = observers(self.seats());
                 let desc: Vec<Seen> = obs
                     .iter()
@@ -673,10 +767,11 @@ impl GameCore {
                 }
                 self.state.apply(*actor, action).map_err(Refusal::Action)?;
                 let open = desc.iter().all(|d| d.notation.is_some() && *d == desc[0]);
+                reserve_log(&mut self.played, 1);
                 self.played.push(Played {
                     seq: self.seq + 1,
                     actor: *actor,
-                    action: action.clone(),
+                    action: stored.clone(),
                     open,
                 });
                 self.actions += 1;
@@ -686,7 +781,7 @@ impl GameCore {
                     self.draw = None;
                     self.takeback = None;
                 }
-                described = Some(desc);
+                described = Some(Described::new(desc));
             }
             EventData::DrawOffer { seat } => {
                 self.draw_offer_check(*seat)?;
@@ -765,7 +860,7 @@ impl GameCore {
                 }
                 let mut state = self.initial.clone_box();
                 for p in &self.played[..keep] {
-                    state.apply(p.actor, &p.action).map_err(|e| {
+                    state.apply(p.actor, &p.action.value()).map_err(|e| {
                         Refusal::Internal(format!("replaying event {} for a takeback: {e}", p.seq))
                     })?;
                 }
@@ -833,7 +928,7 @@ impl GameCore {
                 if let Some(action) = self.state.sample_chance(&mut rng) {
                     out.push(EventData::Action {
                         actor: Actor::Chance,
-                        action,
+                        action: action.into(),
                     });
                 }
             }
@@ -1016,7 +1111,7 @@ impl GameCore {
                 .iter()
                 .map(|p| RecordedAction {
                     actor: p.actor,
-                    action: p.action.clone(),
+                    action: p.action.value(),
                 })
                 .collect(),
             result: self.result.clone(),
@@ -1106,7 +1201,15 @@ mod tests {
         let seat = c.state.to_act().seats()[0];
         let action = c.state.legal_actions(seat)[0].clone();
         let actor = Actor::Seat(seat);
-        commit(c, EventData::Action { actor, action }, log).unwrap();
+        commit(
+            c,
+            EventData::Action {
+                actor,
+                action: action.into(),
+            },
+            log,
+        )
+        .unwrap();
         seat.index() as u8
     }
 
@@ -1117,7 +1220,7 @@ mod tests {
         let seq = c.seq;
         let early = EventData::Action {
             actor: Actor::Seat(Seat(0)),
-            action: json!(null),
+            action: json!(null).into(),
         };
         assert_eq!(c.apply(&early, 0).unwrap_err().code(), "not_started");
         assert_eq!(c.seq, seq, "a refused event changes nothing");
@@ -1231,5 +1334,70 @@ mod tests {
             (c.seq, c.actions, c.status)
         );
         assert_eq!(replayed.record().actions.len(), c.record().actions.len());
+    }
+
+    #[test]
+    fn a_stored_action_is_its_canonical_json_text_and_reads_back_the_same() {
+        let written = ActionJson::from(json!({"step": {"to": "A1", "from": "B0", "chips": 1}}));
+        // Keys sorted: the same action written in another order is equal.
+        let other: ActionJson =
+            serde_json::from_str(r#"{ "step" : {"chips":1, "from":"B0", "to":"A1"} }"#).unwrap();
+        assert_eq!(written, other);
+        assert_eq!(
+            written.text(),
+            r#"{"step":{"chips":1,"from":"B0","to":"A1"}}"#
+        );
+        // In an event, it is written as the JSON it stands for (not a string), and reads back from
+        // text and from a parsed value alike.
+        let event = EventData::Action {
+            actor: Actor::Seat(Seat(0)),
+            action: written.clone(),
+        };
+        let text = serde_json::to_string(&event).unwrap();
+        assert!(text.contains(r#""action":{"step":{"#), "{text}");
+        assert_eq!(serde_json::from_str::<EventData>(&text).unwrap(), event);
+        let value = serde_json::to_value(&event).unwrap();
+        assert_eq!(serde_json::from_value::<EventData>(value).unwrap(), event);
+        assert_eq!(
+            written.value(),
+            json!({"step": {"chips": 1, "from": "B0", "to": "A1"}})
+        );
+    }
+
+    #[test]
+    fn an_action_seen_alike_by_every_observer_is_kept_once() {
+        let seen = |words: &str| Seen {
+            notation: Some("a1-a2".into()),
+            cells: "a1\na2".into(),
+            words: words.into(),
+            turn: 3,
+        };
+        let alike = Described::new(vec![seen("x"), seen("x"), seen("x")]);
+        assert!(matches!(alike, Described::Alike(_)));
+        assert_eq!(alike.get(2), Some(&seen("x")));
+        assert_eq!(seen("x").cells(), vec!["a1".to_string(), "a2".to_string()]);
+        let each = Described::new(vec![seen("x"), seen("hidden"), seen("x")]);
+        assert!(matches!(each, Described::Each(_)));
+        assert_eq!(each.get(1), Some(&seen("hidden")));
+        let none = Seen {
+            cells: "".into(),
+            ..seen("x")
+        };
+        assert!(none.cells().is_empty());
+    }
+
+    #[test]
+    fn a_growing_log_keeps_at_most_an_eighth_unused() {
+        let mut log: Vec<u64> = Vec::new();
+        for i in 0..1000 {
+            reserve_log(&mut log, 1);
+            log.push(i);
+            assert!(
+                log.capacity() <= log.len() + log.len() / 8 + 9,
+                "{} of {}",
+                log.len(),
+                log.capacity()
+            );
+        }
     }
 }

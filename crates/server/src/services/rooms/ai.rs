@@ -15,7 +15,7 @@ use tabula_core::dynamic::DynState;
 use tabula_core::{Actor, Seat};
 
 use super::{Room, RoomInner, Rooms};
-use crate::domain::model::{EventData, SeatKind, Status};
+use crate::domain::model::{ActionJson, EventData, SeatKind, Status};
 
 /// How an AI seat chooses its action: `(state, seat, level, seed)` to the action's JSON.
 pub type BotFn = Arc<dyn Fn(&dyn DynState, Seat, u8, u64) -> Result<Value, String> + Send + Sync>;
@@ -131,7 +131,7 @@ impl Rooms {
                 let actor = Actor::Seat(seat);
                 let first = vec![EventData::Action {
                     actor,
-                    action: action.clone(),
+                    action: ActionJson::new(&action),
                 }];
                 if let Err(e) = shared.commit_inner(&room, &mut inner, first, None).await {
                     tracing::warn!(
@@ -139,7 +139,10 @@ impl Rooms {
                         room.id
                     );
                     if let Some(action) = fallback_action(state.as_ref(), seat, seed) {
-                        let first = vec![EventData::Action { actor, action }];
+                        let first = vec![EventData::Action {
+                            actor,
+                            action: action.into(),
+                        }];
                         if let Err(e) = shared.commit_inner(&room, &mut inner, first, None).await {
                             tracing::error!("game {}: AI fallback refused: {e}", room.id);
                         }

@@ -30,7 +30,7 @@ use super::load::apply_logged;
 use super::{Described, Room, RoomInner, Rooms};
 use crate::base::error::Refusal;
 use crate::base::time::now_ms;
-use crate::domain::model::{Event, EventData, GameCore, Status};
+use crate::domain::model::{Event, EventData, GameCore, Status, reserve_log};
 use crate::domain::ratings::{GameEnd, SeatBinding};
 use crate::storage::db::{WriteFailure, WriteRequest};
 
@@ -209,7 +209,9 @@ impl Rooms {
         }
         inner.core = core;
         room.last_change.store(now, Ordering::SeqCst);
+        reserve_log(&mut inner.events, new_events.len());
         inner.events.extend(new_events);
+        reserve_log(&mut inner.described, new_desc.len());
         inner.described.extend(new_desc);
         if room.tx.receiver_count() > 0 {
             // Rendered once per watched observer, whatever the number of sockets.

@@ -16,7 +16,9 @@ use crate::base::error::Refusal;
 use crate::base::secret::hash_token;
 use crate::base::secret::new_token;
 use crate::domain::account::Account;
-use crate::domain::model::{EventData, GameConfig, GameCore, SeatKind, results_outside_the_rules};
+use crate::domain::model::{
+    ActionJson, EventData, GameConfig, GameCore, SeatKind, results_outside_the_rules,
+};
 use crate::domain::ratings::SeatBinding;
 use crate::wire::api::CreateGame;
 
@@ -253,7 +255,7 @@ impl Rooms {
                 .iter()
                 .map(|a| EventData::Action {
                     actor: a.actor,
-                    action: a.action.clone(),
+                    action: ActionJson::new(&a.action),
                 })
                 .collect();
             let result = match final_state.to_act() {

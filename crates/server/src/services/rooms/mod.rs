@@ -51,7 +51,7 @@ use tokio::sync::{Mutex, Semaphore, broadcast};
 
 use crate::base::error::Refusal;
 use crate::base::time::now_ms;
-use crate::domain::model::{Event, EventData, GameCore, Seen, Status};
+use crate::domain::model::{self, Event, EventData, GameCore, Status};
 use crate::services::limits::Limits;
 use crate::storage::db::{Db, Faults, Writer};
 
@@ -69,7 +69,7 @@ use lobby::LobbyIndex;
 
 /// How each observer (seats in order, then the spectator) sees one event (`None` for events that are
 /// not actions): its notation and cells, `None` for an observer the action is hidden from.
-pub type Described = Option<Vec<Seen>>;
+pub type Described = Option<model::Described>;
 
 /// The in-memory part of a game behind its lock.
 pub struct RoomInner {

@@ -241,9 +241,9 @@ fn game_event(e: &Event, seen: Option<&Seen>) -> GameEvent {
         EventData::Timeout { seat } => EventBody::Timeout { seat: *seat },
         EventData::Action { actor, .. } => EventBody::Action {
             actor: *actor,
-            notation: seen.and_then(|s| s.notation.clone()),
-            cells: seen.map(|s| s.cells.clone()).unwrap_or_default(),
-            words: seen.map(|s| s.words.clone()),
+            notation: seen.and_then(|s| s.notation.as_deref().map(str::to_string)),
+            cells: seen.map(Seen::cells).unwrap_or_default(),
+            words: seen.map(|s| s.words.to_string()),
             turn: seen.map(|s| s.turn),
         },
         EventData::Takeback { seat, to_seq } => EventBody::Takeback {

@@ -130,7 +130,7 @@ impl Room {
             };
             let actions: Vec<(u64, Actor, Value)> = inner.core.played[base as usize..n as usize]
                 .iter()
-                .map(|p| (p.seq, p.actor, p.action.clone()))
+                .map(|p| (p.seq, p.actor, p.action.value()))
                 .collect();
             // At the last position the server's own knowledge (a result by resignation, time or
             // agreement) overrides the game's.
@@ -171,9 +171,9 @@ impl Room {
                 last = Some(PositionLast {
                     seq: *seq,
                     actor: *actor,
-                    notation: seen.notation,
-                    cells: seen.cells,
-                    words: seen.words,
+                    cells: seen.cells(),
+                    notation: seen.notation.map(String::from),
+                    words: seen.words.into(),
                     turn: seen.turn,
                 });
             }

@@ -81,7 +81,7 @@ impl Rooms {
         };
         let first = vec![EventData::Action {
             actor: Actor::Seat(Seat(seat)),
-            action,
+            action: action.into(),
         }];
         self.commit_inner(room, &mut inner, first, None).await
     }
