@@ -24,8 +24,11 @@ pub struct SeatPlayer {
 }
 
 /// A storage error in an account query, logged; the request is refused as `unavailable`.
-fn storage(e: impl std::fmt::Display) -> AccountError {
-    tracing::error!(error = %e, "storage error in an account request");
+/// A storage failure in an account request, logged with what was asked (`op`) and of what
+/// (`subject`: an account id or name, a game id, an address; never a secret), answered as
+/// "unavailable, nothing changed".
+fn storage(e: impl std::fmt::Display, op: &str, subject: &str) -> AccountError {
+    tracing::error!(error = %e, op, subject, "storage error in an account request");
     AccountError::Refused(Refusal::Unavailable(
         "storage is unavailable; nothing was changed, try again later".into(),
     ))
@@ -107,7 +110,7 @@ impl Db {
                    WHERE game_seats.account_id = excluded.account_id";
         on_pool!(self, p => sqlx::query(sql).bind(game_id).bind(i64::from(seat))
             .bind(account_id).bind(token).execute(p).await.map(|_| ()))
-        .map_err(storage)?;
+        .map_err(|e| storage(e, "claim", account_id))?;
         match self.seat_holder(game_id, seat).await? {
             Some(holder) if holder == account_id => Ok(()),
             _ => Err(AccountError::Refused(Refusal::Conflict(format!(
@@ -130,7 +133,7 @@ impl Db {
                 Err(e) => Err(e),
             }
         })
-        .map_err(storage)
+        .map_err(|e| storage(e, "seats_to_rekey", account_id))
     }
 
     /// What the lobby shows of each seat of game `game_id` (`seats` seats): the account holding it,
@@ -162,7 +165,7 @@ impl Db {
                    JOIN games g ON g.id = other.game_id \
                    WHERE mine.game_id = $1 AND other.game_id <> $1 AND g.status IN ('waiting', 'running')";
         on_pool!(self, p => sqlx::query_scalar::<_, String>(sql).bind(game_id).fetch_all(p).await)
-            .map_err(storage)
+            .map_err(|e| storage(e, "games_of_players", game_id))
     }
 
     /// The players of the given games' seats: `(game id, seat, name, rating and RD in that game's
@@ -189,7 +192,7 @@ impl Db {
                     Err(e) => Err(e),
                 }
             })
-            .map_err(storage)?;
+            .map_err(|e| storage(e, "players", &game_ids.join(",")))?;
             out.extend(rows);
         }
         Ok(out)
@@ -207,7 +210,7 @@ impl Db {
                 Ok::<(String, String, String), sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?))
             }).transpose())
         })
-        .map_err(storage)?;
+        .map_err(|e| storage(e, "find_account", name))?;
         Ok(row.map(|(id, name, hash): (String, String, String)| (Account { id, name }, hash)))
     }
 
@@ -226,7 +229,7 @@ impl Db {
                 Err(e) => Err(e),
             }
         })
-        .map_err(storage)
+        .map_err(|e| storage(e, "my_seats", account_id))
     }
 
     /// The public profile of `name` (any case): ratings per game, results, rating history, recent
@@ -238,7 +241,7 @@ impl Db {
         let created: i64 =
             on_pool!(self, p => sqlx::query_scalar("SELECT created_at FROM accounts WHERE id = $1")
             .bind(&account.id).fetch_one(p).await)
-            .map_err(storage)?;
+            .map_err(|e| storage(e, "profile", name))?;
         let ratings: Vec<(String, f64, f64, i64)> = on_pool!(self, p => {
             match sqlx::query("SELECT game, rating, rd, games FROM ratings WHERE account_id = $1 ORDER BY game")
                 .bind(&account.id).fetch_all(p).await {
@@ -247,7 +250,7 @@ impl Db {
                 Err(e) => Err(e),
             }
         })
-        .map_err(storage)?;
+        .map_err(|e| storage(e, "profile", name))?;
         let history: Vec<(String, String, i64, f64, f64)> = on_pool!(self, p => {
             match sqlx::query("SELECT game, game_id, at_ms, rating, rd FROM rating_history \
                                WHERE account_id = $1 ORDER BY at_ms, game_id")
@@ -257,7 +260,7 @@ impl Db {
                 Err(e) => Err(e),
             }
         })
-        .map_err(storage)?;
+        .map_err(|e| storage(e, "profile", name))?;
         // A profile is public: games created private (`public: false`) are not listed on it, by id
         // or otherwise (their results still count, as their ratings do).
         let seats = self.my_seats(&account.id).await?;
@@ -359,7 +362,7 @@ impl Db {
                     Err(e) => Err(e),
                 }
             })
-            .map_err(storage)?;
+            .map_err(|e| storage(e, "private_games", &chunk.join(",")))?;
             for (id, data) in rows {
                 // A `created` event the server wrote; one it cannot read is listed as private.
                 let public = serde_json::from_str::<serde_json::Value>(&data)
@@ -385,7 +388,7 @@ impl Db {
                 Err(e) => Err(e),
             }
         })
-        .map_err(storage)?;
+        .map_err(|e| storage(e, "leaderboard", game))?;
         Ok(rows
             .into_iter()
             .enumerate()
@@ -415,7 +418,7 @@ impl Db {
         match done {
             Ok(()) => Ok(true),
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(false),
-            Err(e) => Err(storage(e)),
+            Err(e) => Err(storage(e, "insert_account", name)),
         }
     }
 
@@ -440,11 +443,14 @@ impl Db {
             .bind(since)
             .fetch_one(pool)
             .await
-            .map_err(storage)?;
+            .map_err(|e| storage(e, "shared_failures", address))?;
         Ok(Some((
-            row.try_get(0).map_err(storage)?,
-            row.try_get(1).map_err(storage)?,
-            row.try_get(2).map_err(storage)?,
+            row.try_get(0)
+                .map_err(|e| storage(e, "shared_failures", address))?,
+            row.try_get(1)
+                .map_err(|e| storage(e, "shared_failures", address))?,
+            row.try_get(2)
+                .map_err(|e| storage(e, "shared_failures", address))?,
         )))
     }
 
@@ -488,7 +494,7 @@ impl Db {
                    VALUES ($1, $2, $3, $4, $5)";
         on_pool!(self, p => sqlx::query(sql).bind(token_hash).bind(account_id)
             .bind(csrf).bind(now).bind(expires).execute(p).await.map(|_| ()))
-        .map_err(storage)
+        .map_err(|e| storage(e, "insert_session", account_id))
     }
 
     /// The account and CSRF token of the unexpired session whose token hashes to `token_hash`.
@@ -504,7 +510,7 @@ impl Db {
                 Ok::<(String, String, String), sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?))
             }).transpose())
         })
-        .map_err(storage)?;
+        .map_err(|e| storage(e, "session_of", ""))?;
         Ok(row.map(|(id, name, csrf)| (Account { id, name }, csrf)))
     }
 
@@ -512,7 +518,7 @@ impl Db {
     pub async fn delete_session(&self, token_hash: &str) -> Result<(), AccountError> {
         let sql = "DELETE FROM sessions WHERE token_hash = $1";
         on_pool!(self, p => sqlx::query(sql).bind(token_hash).execute(p).await.map(|_| ()))
-            .map_err(storage)
+            .map_err(|e| storage(e, "delete_session", ""))
     }
 
     /// Stores a new password hash for `account_id` and ends its sessions other than `keep` (a token
@@ -533,7 +539,7 @@ impl Db {
                 tx.commit().await
             }.await
         })
-        .map_err(storage)
+        .map_err(|e| storage(e, "store_password_hash", id))
     }
 
     /// Deletes account `id` with its sessions, ratings, rating history and seat bindings.
@@ -553,6 +559,6 @@ impl Db {
                 tx.commit().await
             }.await
         })
-        .map_err(storage)
+        .map_err(|e| storage(e, "delete_account", id))
     }
 }

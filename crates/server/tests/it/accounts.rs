@@ -1390,3 +1390,45 @@ async fn postgres_the_lobby_names_the_accounts_holding_seats() {
     };
     the_lobby_names_the_accounts_holding_seats(Storage::Postgres(url)).await;
 }
+
+/// A storage failure in an account request is answered "unavailable" and logged with what was asked
+/// and of what (issue 35, item 13: the account's errors carried no context), never a secret.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn account_storage_errors_are_logged_with_the_request_and_its_subject() {
+    log_buffer();
+    let dir = temp_dir("account-storage-context");
+    let server = start(&dir).await;
+    let addr = server.local_addr();
+    sign_up(addr, "ivorstore", "long enough secret").await;
+    // The ratings and the seats go away under the server's feet.
+    let pool = sqlite_pool(&dir).await;
+    for table in ["ratings", "game_seats"] {
+        sqlx::query(sqlx::AssertSqlSafe(format!("DROP TABLE {table}")))
+            .execute(&pool)
+            .await
+            .unwrap();
+    }
+    pool.close().await;
+    let (s, v) = get(addr, "/api/leaderboard/duel").await;
+    assert_eq!(s, 503, "{v}");
+    let (s, v) = get(addr, "/api/players/ivorstore").await;
+    assert_eq!(s, 503, "{v}");
+    let lines = log_lines();
+    let logged = |op: &str, subject: &str| {
+        lines.iter().any(|l| {
+            l.contains("storage error in an account request")
+                && l.contains(&format!("op=\"{op}\""))
+                && l.contains(subject)
+        })
+    };
+    assert!(logged("leaderboard", "subject=\"duel\""), "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("storage error in an account request")
+                && l.contains("subject=\"ivorstore\"")),
+        "{lines:#?}"
+    );
+    server.shutdown().await.unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
