@@ -113,14 +113,7 @@ async fn a_played_game_holds_at_most_64_kib_and_gives_it_back_when_it_leaves_mem
 
     // Idle, nobody holding them: they leave memory, and so do their bytes (the lobby keeps a line
     // for each).
-    let mut evicted = 0;
-    for _ in 0..100 {
-        evicted += server.evict_idle();
-        if server.loaded_games() == 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let evicted = evict_all_idle(&server).await;
     assert_eq!((evicted, server.loaded_games()), (GAMES, 0));
     let after = settled().await;
     let left = (after - before) / GAMES as isize;

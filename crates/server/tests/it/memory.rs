@@ -45,15 +45,7 @@ async fn idle_unfinished_games_leave_memory_and_come_back_on_demand() {
     assert_eq!(server.evict_idle(), 1);
     assert_eq!(server.loaded_games(), 1);
     drop(w);
-    let mut evicted = 0;
-    for _ in 0..500 {
-        evicted += server.evict_idle();
-        if server.loaded_games() == 0 {
-            break;
-        }
-        // The session task has not noticed the close yet.
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let evicted = evict_all_idle(&server).await;
     assert_eq!((evicted, server.loaded_games()), (1, 0));
     // The lobby lists both from its index.
     let (_, lobby) = get(addr, "/api/lobby").await;

@@ -230,6 +230,20 @@ pub async fn start_with(registry: Registry, storage: Storage, limits: Limits) ->
         .expect("server starts")
 }
 
+/// Evicts idle games until none is loaded (a closed socket's session task may not have let go of its
+/// game yet: up to 5 s); returns how many left memory.
+pub async fn evict_all_idle(server: &RunningServer) -> usize {
+    let mut evicted = 0;
+    for _ in 0..500 {
+        evicted += server.evict_idle();
+        if server.loaded_games() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    evicted
+}
+
 /// A fresh temporary directory under the target dir (removed by the caller if wanted).
 pub fn temp_dir(name: &str) -> std::path::PathBuf {
     let base = std::env::temp_dir().join(format!(
