@@ -38,7 +38,7 @@ use crate::wire::api::{
     ImportRequest, Imported, JoinRequest, Joined, Lobby, Preview, PreviewRequest, Rematched,
     SeatAuth, SeatOpRequest,
 };
-use crate::wire::game::{ClientOp, MessageKind, RematchAck, SocketMsg};
+use crate::wire::game::{ClientOp, MessageKind, OfferOp, RematchAck, SocketMsg};
 
 #[derive(Clone)]
 pub(crate) struct AppState {
@@ -901,26 +901,33 @@ async fn resign(
     Ok(Json(Committed { seq }))
 }
 
-fn draw_op(op: &str) -> Result<SeatOp, Refusal> {
+fn draw_op(op: OfferOp) -> SeatOp {
     match op {
-        "offer" => Ok(SeatOp::DrawOffer),
-        "accept" => Ok(SeatOp::DrawAccept),
-        "decline" => Ok(SeatOp::DrawDecline),
-        other => Err(Refusal::BadRequest(format!(
-            "unknown draw op `{other}`: use offer, accept or decline"
-        ))),
+        OfferOp::Offer => SeatOp::DrawOffer,
+        OfferOp::Accept => SeatOp::DrawAccept,
+        OfferOp::Decline => SeatOp::DrawDecline,
     }
 }
 
-fn takeback_op(op: &str) -> Result<SeatOp, Refusal> {
+fn takeback_op(op: OfferOp) -> SeatOp {
     match op {
-        "offer" => Ok(SeatOp::TakebackOffer),
-        "accept" => Ok(SeatOp::TakebackAccept),
-        "decline" => Ok(SeatOp::TakebackDecline),
-        other => Err(Refusal::BadRequest(format!(
-            "unknown takeback op `{other}`: use offer, accept or decline"
-        ))),
+        OfferOp::Offer => SeatOp::TakebackOffer,
+        OfferOp::Accept => SeatOp::TakebackAccept,
+        OfferOp::Decline => SeatOp::TakebackDecline,
     }
+}
+
+/// A seat's draw or takeback operation over HTTP (the two handlers differ in their op and docs).
+async fn offer_op(
+    st: &AppState,
+    id: &str,
+    seat: u8,
+    token: &str,
+    op: SeatOp,
+) -> Result<Json<Committed>, Refusal> {
+    let room = st.shared.rooms.room(id).await?;
+    let seq = st.shared.rooms.seat_op(&room, seat, token, op).await?;
+    Ok(Json(Committed { seq }))
 }
 
 /// `POST /api/games/{id}/takeback`: asks to take back the seat's last turn (against the AI: done at
@@ -941,14 +948,7 @@ async fn takeback(
     ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<SeatOpRequest>,
 ) -> Result<Json<Committed>, Refusal> {
-    let op = takeback_op(&req.op)?;
-    let room = st.shared.rooms.room(&id).await?;
-    let seq = st
-        .shared
-        .rooms
-        .seat_op(&room, req.seat, &req.token, op)
-        .await?;
-    Ok(Json(Committed { seq }))
+    offer_op(&st, &id, req.seat, &req.token, takeback_op(req.op)).await
 }
 
 #[utoipa::path(post, path = "/api/games/{id}/draw", tag = "games",
@@ -966,14 +966,7 @@ async fn draw(
     ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<SeatOpRequest>,
 ) -> Result<Json<Committed>, Refusal> {
-    let op = draw_op(&req.op)?;
-    let room = st.shared.rooms.room(&id).await?;
-    let seq = st
-        .shared
-        .rooms
-        .seat_op(&room, req.seat, &req.token, op)
-        .await?;
-    Ok(Json(Committed { seq }))
+    offer_op(&st, &id, req.seat, &req.token, draw_op(req.op)).await
 }
 
 #[utoipa::path(post, path = "/api/games/{id}/rematch", tag = "games",
@@ -1475,21 +1468,22 @@ async fn handle_client(
             let Some(seat) = seat else {
                 return need_seat(id);
             };
-            let r = match draw_op(&op) {
-                Ok(op) => shared.rooms.seat_op(room, seat, token, op).await,
-                Err(e) => Err(e),
-            };
-            ack(id, r)
+            ack(
+                id,
+                shared.rooms.seat_op(room, seat, token, draw_op(op)).await,
+            )
         }
         ClientOp::Takeback { id, op } => {
             let Some(seat) = seat else {
                 return need_seat(id);
             };
-            let r = match takeback_op(&op) {
-                Ok(op) => shared.rooms.seat_op(room, seat, token, op).await,
-                Err(e) => Err(e),
-            };
-            ack(id, r)
+            ack(
+                id,
+                shared
+                    .rooms
+                    .seat_op(room, seat, token, takeback_op(op))
+                    .await,
+            )
         }
         ClientOp::Resign { id } => {
             let Some(seat) = seat else {

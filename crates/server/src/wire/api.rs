@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 
 use crate::domain::model::{ClockSpec, SeatKind};
 use crate::domain::ratings::RatingRange;
-use crate::wire::game::{ChatChannel, ChatMessage};
+use crate::wire::game::{ChatChannel, ChatMessage, OfferOp};
 
 /// Exports this module's wire types under `server/`.
 pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
@@ -262,15 +262,15 @@ pub struct SeatAuth {
     pub token: String,
 }
 
-/// `POST /api/games/{id}/draw` and `/takeback`: the seat, its token and `op`: `offer`, `accept` or
-/// `decline` (another word is refused with `400`, naming the three).
+/// `POST /api/games/{id}/draw` and `/takeback`: the seat, its token and `op` (another word is
+/// refused with `400`, naming the three).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[ts(export_to = "server/")]
 pub struct SeatOpRequest {
     pub seat: u8,
     pub token: String,
-    pub op: String,
+    pub op: OfferOp,
 }
 
 /// A change committed: the game's sequence number after it.

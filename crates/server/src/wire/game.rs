@@ -22,6 +22,7 @@ pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
     GameMessage::export_all(cfg)?;
     SocketMsg::export_all(cfg)?;
     ClientOp::export_all(cfg)?;
+    OfferOp::export_all(cfg)?;
     Ok(())
 }
 
@@ -378,6 +379,17 @@ pub enum AnalysisStatus {
     Failed,
 }
 
+/// What a seat does about a draw or a takeback: offer (ask for) it, or accept or decline the pending
+/// offer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[ts(export_to = "server/")]
+pub enum OfferOp {
+    Offer,
+    Accept,
+    Decline,
+}
+
 /// An operation a client sends on a game's socket. Every one may carry an `id`, which the answer
 /// (`ack`, `error`, `pong`, or a `sync`'s snapshot as `request_id`) repeats.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
@@ -402,16 +414,14 @@ pub enum ClientOp {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         id: Option<i64>,
-        #[ts(type = "\"offer\" | \"accept\" | \"decline\"")]
-        op: String,
+        op: OfferOp,
     },
     /// Ask for, accept or decline a takeback.
     Takeback {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         id: Option<i64>,
-        #[ts(type = "\"offer\" | \"accept\" | \"decline\"")]
-        op: String,
+        op: OfferOp,
     },
     Resign {
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -289,9 +289,14 @@ async fn socket_messages_have_their_declared_shape() {
     };
     send(&mut sock, json!({"type": "ping", "id": 1})).await;
     assert_typed_socket_message(&recv_until(&mut sock, is("pong")).await);
-    send(&mut sock, json!({"type": "draw", "id": 2, "op": "maybe"})).await;
+    // An op that is not one of the three is not a ClientOp: refused, naming them, with its id.
+    let maybe = json!({"type": "draw", "id": 2, "op": "maybe"});
+    assert!(serde_json::from_value::<ClientOp>(maybe.clone()).is_err());
+    sock.send(&maybe).await.unwrap();
     let error = recv_until(&mut sock, is("error")).await;
-    assert_eq!(error["code"], "bad_request");
+    assert_eq!((&error["code"], &error["id"]), (&json!("bad_request"), &json!(2)));
+    let said = error["message"].as_str().unwrap();
+    assert!(said.contains("offer") && said.contains("accept") && said.contains("decline"), "{said}");
     assert_typed_socket_message(&error);
     // A malformed operation is not a ClientOp, and the server says so.
     assert!(serde_json::from_value::<ClientOp>(json!({"type": "fly", "id": 3})).is_err());
