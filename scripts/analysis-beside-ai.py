@@ -28,15 +28,22 @@ PORT = 18557
 URL = f"http://127.0.0.1:{PORT}"
 
 
+def parsed(raw):
+    try:
+        return json.loads(raw or b"null")
+    except ValueError:
+        return raw.decode(errors="replace")
+
+
 def call(method, path, body=None):
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(URL + path, data=data, method=method,
                                  headers={"content-type": "application/json"})
     try:
         with urllib.request.urlopen(req, timeout=60) as r:
-            return r.status, json.loads(r.read() or b"null")
+            return r.status, parsed(r.read())
     except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read() or b"null")
+        return e.code, parsed(e.read())
 
 
 def analyse(record):

@@ -157,6 +157,11 @@ impl RunningServer {
     pub fn evict_idle(&self) -> usize {
         self.shared.evict_idle()
     }
+    /// Forgets now what nobody uses any more — refilled budgets, the chat and analysis channels of
+    /// games nobody watches (the server does it every minute, after evicting idle games).
+    pub fn tidy(&self) {
+        self.shared.tidy()
+    }
     /// Expires the waiting games past [`Limits::waiting_expiry`] now (the server does it every
     /// minute); returns how many.
     pub async fn expire_waiting(&self) -> usize {

@@ -32,6 +32,9 @@ const BUDGET: isize = 64 * 1024;
 const ACTIONS: usize = 150;
 const GAMES: usize = 12;
 
+/// The tests of this binary count the same process's bytes: one at a time.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 fn live() -> isize {
     ALLOCATOR.allocated() as isize
 }
@@ -48,6 +51,7 @@ async fn settled() -> isize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_played_game_holds_at_most_64_kib_and_gives_it_back_when_it_leaves_memory() {
+    let _alone = ONE_AT_A_TIME.lock().await;
     let mut registry = Registry::new();
     registry.register::<kyo::Kyo>();
     let dir = temp_dir("memory-per-game");
@@ -121,6 +125,71 @@ async fn a_played_game_holds_at_most_64_kib_and_gives_it_back_when_it_leaves_mem
     assert!(
         left <= 2 * 1024,
         "a game that left memory still holds {left} bytes"
+    );
+    server.shutdown().await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The same with both seats watching on WebSockets while the games are played (every change is
+/// rendered for them): once the sockets are closed and the games left memory, the bytes come back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_watched_on_sockets_give_their_memory_back_when_they_leave() {
+    let _alone = ONE_AT_A_TIME.lock().await;
+    let mut registry = Registry::new();
+    registry.register::<kyo::Kyo>();
+    let dir = temp_dir("memory-sockets");
+    let limits = Limits {
+        room_idle: Duration::ZERO,
+        http_rate_per_sec: 100_000.0,
+        http_burst: 100_000.0,
+        seat_events_burst: 100_000,
+        ..Limits::default()
+    };
+    let server = start_with(registry, Storage::SqliteDir(dir.clone()), limits).await;
+    let addr = server.local_addr();
+    let body = json!({"game": "kyo", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0, 1]});
+    let mut rng = tabula_core::rng_from_seed(9);
+    let mut round = async |games: usize| {
+        let mut live = Vec::new();
+        for _ in 0..games {
+            let (id, tokens) = create(addr, body.clone()).await;
+            let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
+            let mut sockets = Vec::new();
+            for (seat, token) in tokens.iter().enumerate() {
+                let mut w = ws(addr, &id, Some((seat, token))).await;
+                recv_until(&mut w, |m| m["type"] == "snapshot").await;
+                sockets.push(w);
+            }
+            live.push((id, tokens, sockets));
+        }
+        for _ in 0..60 {
+            for (id, tokens, sockets) in live.iter_mut() {
+                if random_step(addr, id, tokens, &mut rng).await {
+                    for w in sockets.iter_mut() {
+                        recv_until(w, |m| m["type"] == "update").await;
+                    }
+                }
+            }
+        }
+        for (_, _, sockets) in live {
+            for w in sockets {
+                w.close().await;
+            }
+        }
+        let evicted = evict_all_idle(&server).await;
+        server.tidy();
+        evicted
+    };
+    // A first round builds what the server keeps whatever the games (pools, caches, buffers).
+    round(4).await;
+    let before = settled().await;
+    assert_eq!(round(GAMES).await, GAMES);
+    let after = settled().await;
+    let left = (after - before) / GAMES as isize;
+    println!("memory per socket-watched game after it left memory: {left} bytes");
+    assert!(
+        left <= 2 * 1024,
+        "a game watched on sockets still holds {left} bytes once it left memory"
     );
     server.shutdown().await.unwrap();
     let _ = std::fs::remove_dir_all(dir);

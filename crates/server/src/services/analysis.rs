@@ -171,6 +171,13 @@ impl Analyses {
         }
     }
 
+    /// Forgets the channels of games nobody watches (the server's minute sweep).
+    pub fn tidy(&self) {
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        channels.retain(|_, tx| tx.receiver_count() > 0);
+        channels.shrink_to_fit();
+    }
+
     /// The analysis messages of game `id`, for a socket watching it.
     pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Utf8Bytes> {
         let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());

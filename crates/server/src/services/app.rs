@@ -68,6 +68,7 @@ impl App {
         self.rooms.tidy_budgets();
         self.accounts.tidy();
         self.chat.tidy();
+        self.analyses.tidy();
     }
 }
 

@@ -124,8 +124,12 @@ impl Chat {
         }
     }
 
-    /// Forgets the senders whose budget has refilled.
+    /// Forgets the senders whose budget has refilled, and the channels of games nobody watches.
     pub fn tidy(&self) {
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        channels.retain(|_, tx| tx.receiver_count() > 0);
+        channels.shrink_to_fit();
+        drop(channels);
         self.budgets.retain_recent();
         self.budgets.shrink_to_fit();
         self.channel_budgets.retain_recent();

@@ -294,9 +294,15 @@ async fn socket_messages_have_their_declared_shape() {
     assert!(serde_json::from_value::<ClientOp>(maybe.clone()).is_err());
     sock.send(&maybe).await.unwrap();
     let error = recv_until(&mut sock, is("error")).await;
-    assert_eq!((&error["code"], &error["id"]), (&json!("bad_request"), &json!(2)));
+    assert_eq!(
+        (&error["code"], &error["id"]),
+        (&json!("bad_request"), &json!(2))
+    );
     let said = error["message"].as_str().unwrap();
-    assert!(said.contains("offer") && said.contains("accept") && said.contains("decline"), "{said}");
+    assert!(
+        said.contains("offer") && said.contains("accept") && said.contains("decline"),
+        "{said}"
+    );
     assert_typed_socket_message(&error);
     // A malformed operation is not a ClientOp, and the server says so.
     assert!(serde_json::from_value::<ClientOp>(json!({"type": "fly", "id": 3})).is_err());
