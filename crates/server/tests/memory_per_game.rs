@@ -49,12 +49,12 @@ async fn settled() -> isize {
     low
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_played_game_holds_at_most_64_kib_and_gives_it_back_when_it_leaves_memory() {
-    let _alone = ONE_AT_A_TIME.lock().await;
+/// A server with Kyo on a fresh SQLite directory, whose idle games leave memory at once and whose
+/// rate limits this test's requests never reach.
+async fn kyo_server(name: &str) -> (tabula_server::RunningServer, std::path::PathBuf) {
     let mut registry = Registry::new();
     registry.register::<kyo::Kyo>();
-    let dir = temp_dir("memory-per-game");
+    let dir = temp_dir(name);
     let limits = Limits {
         room_idle: Duration::ZERO,
         http_rate_per_sec: 100_000.0,
@@ -63,8 +63,20 @@ async fn a_played_game_holds_at_most_64_kib_and_gives_it_back_when_it_leaves_mem
         ..Limits::default()
     };
     let server = start_with(registry, Storage::SqliteDir(dir.clone()), limits).await;
+    (server, dir)
+}
+
+/// A Kyo game between two people, both seats the creator's.
+fn two_humans() -> serde_json::Value {
+    json!({"game": "kyo", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0, 1]})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_played_game_holds_at_most_64_kib_and_gives_it_back_when_it_leaves_memory() {
+    let _alone = ONE_AT_A_TIME.lock().await;
+    let (server, dir) = kyo_server("memory-per-game").await;
     let addr = server.local_addr();
-    let body = json!({"game": "kyo", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0, 1]});
+    let body = two_humans();
     // One game played and dropped first: the server's lazily built parts (statements, pools, caches)
     // are not a game's.
     let (warm, tokens) = create(addr, body.clone()).await;
@@ -135,19 +147,9 @@ async fn a_played_game_holds_at_most_64_kib_and_gives_it_back_when_it_leaves_mem
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_watched_on_sockets_give_their_memory_back_when_they_leave() {
     let _alone = ONE_AT_A_TIME.lock().await;
-    let mut registry = Registry::new();
-    registry.register::<kyo::Kyo>();
-    let dir = temp_dir("memory-sockets");
-    let limits = Limits {
-        room_idle: Duration::ZERO,
-        http_rate_per_sec: 100_000.0,
-        http_burst: 100_000.0,
-        seat_events_burst: 100_000,
-        ..Limits::default()
-    };
-    let server = start_with(registry, Storage::SqliteDir(dir.clone()), limits).await;
+    let (server, dir) = kyo_server("memory-sockets").await;
     let addr = server.local_addr();
-    let body = json!({"game": "kyo", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0, 1]});
+    let body = two_humans();
     let mut rng = tabula_core::rng_from_seed(9);
     let mut round = async |games: usize| {
         let mut live = Vec::new();
