@@ -308,3 +308,66 @@ proptest! {
         }
     }
 }
+
+/// Random play; at every decision, the seat to act's legal list is compared with its list in a world
+/// that differs only in the suits of the opponent's resource cards (the same number of cards, dealt
+/// again at random among the suits). The seat's view is the same in both (it shows the opponent's
+/// count, never the suits) — checked — so its legal actions must be too (issue 34: the list once
+/// offered `ask S` only while the opponent held a Spade). Such a world need not be reachable (the
+/// suits' totals may not add up): the legal list must not read the hidden suits at all.
+fn legal_list_ignores_the_opponents_suits(seed: u64) {
+    let mut g = Territories::new(&TerritoriesOptions::default()).unwrap();
+    let mut rng = rng_from_seed(seed);
+    let (mut buf, mut other) = (Vec::new(), Vec::new());
+    for _ in 0..MAX_ACTIONS {
+        match g.to_act() {
+            ToAct::Over(_) => return,
+            ToAct::Chance => {
+                let a = g.sample_chance(&mut rng).unwrap();
+                g.apply(Actor::Chance, &a).unwrap();
+            }
+            to_act => {
+                let seat = to_act.seats()[0];
+                let opp = 1 - seat.index();
+                let mut twin = g.clone();
+                let n: u32 = twin.hands[opp]
+                    .resources
+                    .iter()
+                    .map(|&r| u32::from(r))
+                    .sum();
+                twin.hands[opp].resources = [0; 4];
+                for _ in 0..n {
+                    twin.hands[opp].resources[rng.random_range(0..4usize)] += 1;
+                }
+                let me = Observer::Seat(seat);
+                assert_eq!(
+                    serde_json::to_value(g.view(me)).unwrap(),
+                    serde_json::to_value(twin.view(me)).unwrap(),
+                    "the view shows the opponent's suits"
+                );
+                buf.clear();
+                g.legal_actions(seat, &mut buf);
+                other.clear();
+                twin.legal_actions(seat, &mut other);
+                assert_eq!(
+                    buf, other,
+                    "seat {seat:?}'s legal actions read the opponent's suits {:?} / {:?}",
+                    g.hands[opp].resources, twin.hands[opp].resources
+                );
+                let a = buf[rng.random_range(0..buf.len())].clone();
+                g.apply(Actor::Seat(seat), &a).unwrap();
+            }
+        }
+    }
+    panic!("the game did not end within {MAX_ACTIONS} actions");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(16) })]
+
+    /// See [`legal_list_ignores_the_opponents_suits`].
+    #[test]
+    fn visibility_legal_actions_ignore_the_opponents_suits(seed in any::<u64>()) {
+        legal_list_ignores_the_opponents_suits(seed);
+    }
+}
