@@ -576,13 +576,16 @@ pub enum Described {
 
 impl Described {
     fn new(mut each: Vec<Seen>) -> Described {
-        if each.len() == 1 || each.windows(2).all(|w| w[0] == w[1]) {
-            each.truncate(1);
-            if let Some(one) = each.pop() {
-                return Described::Alike(one);
-            }
+        if each.windows(2).all(|w| w[0] == w[1])
+            && let Some(one) = each.pop()
+        {
+            return Described::Alike(one);
         }
         Described::Each(each.into_boxed_slice())
+    }
+    /// Every observer saw the action, and saw it alike (nothing of it was hidden from anyone).
+    fn open(&self) -> bool {
+        matches!(self, Described::Alike(one) if one.notation.is_some())
     }
     /// How the observer at index `i` (seats in order, then the spectator) sees the action.
     pub fn get(&self, i: usize) -> Option<&Seen> {
@@ -766,13 +769,13 @@ impl GameCore {
                     let _ = self.state.sample_chance(&mut self.rng);
                 }
                 self.state.apply(*actor, action).map_err(Refusal::Action)?;
-                let open = desc.iter().all(|d| d.notation.is_some() && *d == desc[0]);
+                let desc = Described::new(desc);
                 reserve_log(&mut self.played, 1);
                 self.played.push(Played {
                     seq: self.seq + 1,
                     actor: *actor,
                     action: stored.clone(),
-                    open,
+                    open: desc.open(),
                 });
                 self.actions += 1;
                 if matches!(actor, Actor::Seat(_)) {
@@ -781,7 +784,7 @@ impl GameCore {
                     self.draw = None;
                     self.takeback = None;
                 }
-                described = Some(Described::new(desc));
+                described = Some(desc);
             }
             EventData::DrawOffer { seat } => {
                 self.draw_offer_check(*seat)?;
