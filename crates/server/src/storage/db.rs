@@ -835,6 +835,10 @@ pub struct Faults {
     hold: tokio::sync::watch::Sender<bool>,
     /// How many batches wait for [`Faults::release_commits`].
     waiting: AtomicU32,
+    /// The game whose loads from the log wait (a slow read of one game's log).
+    held_load: tokio::sync::watch::Sender<Option<String>>,
+    /// How many loads wait for [`Faults::release_loads`].
+    loads_waiting: AtomicU32,
 }
 
 impl Default for Faults {
@@ -844,6 +848,8 @@ impl Default for Faults {
             failed_reads: AtomicU32::new(0),
             hold: tokio::sync::watch::Sender::new(false),
             waiting: AtomicU32::new(0),
+            held_load: tokio::sync::watch::Sender::new(None),
+            loads_waiting: AtomicU32::new(0),
         }
     }
 }
@@ -874,6 +880,33 @@ impl Faults {
         self.waiting.fetch_add(1, Ordering::SeqCst);
         let _ = rx.wait_for(|held| !*held).await;
         self.waiting.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// From now on, loads of game `id` from the log wait (as a slow read) until
+    /// [`Faults::release_loads`].
+    pub fn hold_loads(&self, id: &str) {
+        self.held_load.send_replace(Some(id.to_string()));
+    }
+
+    /// Lets the held loads (and later ones) go on.
+    pub fn release_loads(&self) {
+        self.held_load.send_replace(None);
+    }
+
+    /// How many loads wait, held by [`Faults::hold_loads`].
+    pub fn held_loads(&self) -> u32 {
+        self.loads_waiting.load(Ordering::SeqCst)
+    }
+
+    /// Waits while loads of game `id` are held.
+    pub async fn wait_if_load_held(&self, id: &str) {
+        let mut rx = self.held_load.subscribe();
+        if rx.borrow_and_update().as_deref() != Some(id) {
+            return;
+        }
+        self.loads_waiting.fetch_add(1, Ordering::SeqCst);
+        let _ = rx.wait_for(|held| held.as_deref() != Some(id)).await;
+        self.loads_waiting.fetch_sub(1, Ordering::SeqCst);
     }
 
     /// The next `n` commits land, but each of their requests is answered as failed.

@@ -225,3 +225,51 @@ async fn a_game_whose_clock_runs_leaves_memory_and_still_ends_on_time() {
     );
     server.shutdown().await.unwrap();
 }
+
+/// Issue 37: loading a game from the log holds up only that game. While one game's log is slow to
+/// read (a held load), another game that left memory loads at once; a second request for the slow
+/// game waits for the load under way instead of starting another (a game is never in memory twice).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_load_holds_up_only_its_own_game() {
+    let dir = temp_dir("slow-load");
+    let server = start_with(registry(), Storage::SqliteDir(dir.clone()), evict_at_once()).await;
+    let addr = server.local_addr();
+    let (slow, _) = create_duel(addr, 12).await;
+    let (other, _) = create_duel(addr, 12).await;
+    evict_all_idle(&server).await;
+    assert_eq!(server.loaded_games(), 0);
+
+    server.faults().hold_loads(&slow);
+    let path = format!("/api/games/{slow}");
+    let first = tokio::spawn({
+        let path = path.clone();
+        async move { get(addr, &path).await }
+    });
+    let second = tokio::spawn(async move { get(addr, &path).await });
+    let start = std::time::Instant::now();
+    while server.faults().held_loads() == 0 {
+        assert!(start.elapsed() < T, "the slow game's load never started");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // Before: one lock for every load, so this waited for the slow game's log.
+    let (status, body) = tokio::time::timeout(T, get(addr, &format!("/api/games/{other}")))
+        .await
+        .expect("loading another game waited for the slow game's load");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        server.faults().held_loads(),
+        1,
+        "the second request for the slow game started a load of its own"
+    );
+    assert!(!first.is_finished() && !second.is_finished());
+
+    server.faults().release_loads();
+    for request in [first, second] {
+        let (status, body) = request.await.unwrap();
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["id"], slow.as_str(), "{body}");
+    }
+    assert_eq!(server.loaded_games(), 2);
+    server.shutdown().await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -2,7 +2,8 @@
 //!
 //! A room is its log replayed ([`Rooms::room`] rebuilds it with [`apply_logged`], the one function that
 //! applies stored events: each must follow the last seq, and a log that does not apply is an internal
-//! error, never a refusal). Loads are serialised, so a game is never in memory twice; a loaded room
+//! error, never a refusal). Loads of one game are serialised, so a game is never in memory twice (loads
+//! of different games go on side by side: a slow log never holds up another game); a loaded room
 //! has its deadline and AI seats scheduled before anyone else can see it. A room leaves memory only
 //! when nothing but the map holds it (no socket, AI move or request in flight) and it is over or idle:
 //! it is loaded again from the log when asked for, so eviction loses nothing.
@@ -25,10 +26,13 @@ impl Rooms {
         if uuid::Uuid::parse_str(id).is_err() {
             return Err(Refusal::NotFound(format!("no game `{id}`")));
         }
-        let _guard = self.loading.lock().await;
+        // Loads of this game wait for each other; other games' loads go on.
+        let ticket = LoadingTicket::take(self, id);
+        let _guard = ticket.gate.lock().await;
         if let Some(r) = self.rooms().get(id) {
             return Ok(r.clone());
         }
+        self.faults.wait_if_load_held(id).await;
         let events = self.db.load_events(id).await.map_err(|e| {
             tracing::error!(game_id = %id, error = %e, "storage error: cannot load the game");
             Refusal::Internal(e)
@@ -124,6 +128,32 @@ impl Rooms {
         let mut rooms = self.rooms();
         if rooms.get(id).is_some_and(|r| evictable(r, idle_before)) {
             rooms.remove(id);
+        }
+    }
+}
+
+/// A caller's share of the lock that serialises loads of one game (see [`Rooms::room`]); the last
+/// share let go (also when the caller goes away mid-load) removes the lock. Whoever takes a new one
+/// afterwards finds the room in memory, or loads it alone.
+struct LoadingTicket<'a> {
+    rooms: &'a Rooms,
+    id: &'a str,
+    gate: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl<'a> LoadingTicket<'a> {
+    fn take(rooms: &'a Rooms, id: &'a str) -> LoadingTicket<'a> {
+        let gate = rooms.loading().entry(id.to_string()).or_default().clone();
+        LoadingTicket { rooms, id, gate }
+    }
+}
+
+impl Drop for LoadingTicket<'_> {
+    fn drop(&mut self) {
+        let mut loading = self.rooms.loading();
+        // Held by the map and this share only: nobody else waits for it.
+        if Arc::strong_count(&self.gate) == 2 {
+            loading.remove(self.id);
         }
     }
 }

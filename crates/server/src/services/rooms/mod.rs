@@ -135,7 +135,8 @@ pub struct Rooms {
     pub db: Db,
     pub limits: Limits,
     rooms: StdMutex<HashMap<String, Arc<Room>>>,
-    loading: Mutex<()>,
+    /// One lock per game being loaded from the log (see [`Rooms::room`]).
+    loading: StdMutex<HashMap<String, Arc<Mutex<()>>>>,
     pub(crate) ai_pool: Arc<Semaphore>,
     /// Live AI moves in progress: analyses (a service above) wait while they occupy every worker.
     pub live_moves: Arc<LiveMoves>,
@@ -179,7 +180,7 @@ impl Rooms {
             deadline_filed: tokio::sync::Notify::new(),
             db,
             rooms: StdMutex::new(HashMap::new()),
-            loading: Mutex::new(()),
+            loading: StdMutex::new(HashMap::new()),
             ai_pool: Arc::new(Semaphore::new(workers)),
             live_moves: Arc::new(LiveMoves::new(workers)),
             seat_events: governor::RateLimiter::keyed(seat_events_quota(&limits)),
@@ -191,6 +192,11 @@ impl Rooms {
 
     fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Room>>> {
         self.rooms.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The locks of the games being loaded from the log, by id.
+    fn loading(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Mutex<()>>>> {
+        self.loading.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The number of games in memory.
