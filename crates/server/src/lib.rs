@@ -213,6 +213,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         db,
         config.limits,
         config.analyst,
+        Arc::new(transport::peers::HttpPeers),
     ));
     let resumed = shared
         .rooms

@@ -6,8 +6,12 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::header::{CONTENT_TYPE, HeaderName, HeaderValue};
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -82,6 +86,8 @@ pub async fn request_with_response_headers(
         .map_err(|_| format!("{method} {path}: no answer within {TIMEOUT:?}"))?
 }
 
+/// Sends one request through hyper's client (a fresh connection, closed after the answer) and reads
+/// the whole answer: its status, header lines (names in lower case) and body.
 async fn exchange(
     addr: SocketAddr,
     method: &str,
@@ -89,71 +95,43 @@ async fn exchange(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> Result<(u16, Vec<(String, String)>, Value), String> {
-    let mut stream = TcpStream::connect(addr)
-        .await
-        .map_err(|e| format!("connect {addr}: {e}"))?;
-    let extra: String = headers
-        .iter()
-        .map(|(k, v)| format!("{k}: {v}\r\n"))
-        .collect();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{extra}Connection: close\r\n\r\n",
-        body.len()
-    );
-    stream
-        .write_all(head.as_bytes())
-        .await
-        .map_err(|e| format!("send: {e}"))?;
-    stream
-        .write_all(body)
-        .await
-        .map_err(|e| format!("send: {e}"))?;
-    let mut buf = Vec::new();
-    stream
-        .read_to_end(&mut buf)
-        .await
-        .map_err(|e| format!("receive: {e}"))?;
-    let text = String::from_utf8_lossy(&buf);
-    let (head, body) = text
-        .split_once("\r\n\r\n")
-        .ok_or_else(|| format!("malformed HTTP response: {text}"))?;
-    let status: u16 = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| format!("malformed status line: {head}"))?;
-    let chunked = head.lines().any(|l| {
-        l.to_ascii_lowercase()
-            .starts_with("transfer-encoding: chunked")
-    });
-    let body = if chunked {
-        dechunk(body)
-    } else {
-        body.to_string()
-    };
-    let json = serde_json::from_str(&body).unwrap_or(Value::String(body));
-    let response_headers = head
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
-    Ok((status, response_headers, json))
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = s.split_once("\r\n") {
-        let Ok(n) = usize::from_str_radix(size.trim(), 16) else {
-            break;
-        };
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = rest[n..].trim_start_matches("\r\n");
+    let mut request = hyper::Request::builder()
+        .method(method)
+        .uri(format!("http://{addr}{path}"))
+        .body(Full::new(Bytes::copy_from_slice(body)))
+        .map_err(|e| format!("{method} {path}: {e}"))?;
+    let fields = request.headers_mut();
+    fields.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    for (name, value) in headers {
+        let name = HeaderName::try_from(*name).map_err(|e| format!("header {name}: {e}"))?;
+        let value = HeaderValue::try_from(*value).map_err(|e| format!("header {name}: {e}"))?;
+        fields.insert(name, value);
     }
-    out
+    let client = Client::builder(TokioExecutor::new())
+        .pool_max_idle_per_host(0)
+        .build_http::<Full<Bytes>>();
+    let response = client
+        .request(request)
+        .await
+        .map_err(|e| format!("{method} {path}: {e}"))?;
+    let status = response.status().as_u16();
+    let response_headers = response
+        .headers()
+        .iter()
+        .map(|(k, v)| {
+            let v = String::from_utf8_lossy(v.as_bytes());
+            (k.as_str().to_string(), v.trim().to_string())
+        })
+        .collect();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .map_err(|e| format!("receive: {e}"))?
+        .to_bytes();
+    let json = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    Ok((status, response_headers, json))
 }
 
 type WsStream = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
@@ -271,5 +249,63 @@ impl WsClient {
     /// Closes the session.
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// Answers one request on a fresh port with `answer` (raw bytes), returning the port's address.
+    async fn answer_once(answer: &'static [u8]) -> std::net::SocketAddr {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut seen = Vec::new();
+            let mut buf = [0u8; 1024];
+            while !seen.windows(4).any(|w| w == b"\r\n\r\n") {
+                let n = socket.read(&mut buf).await.unwrap();
+                if n == 0 {
+                    return;
+                }
+                seen.extend_from_slice(&buf[..n]);
+            }
+            socket.write_all(answer).await.unwrap();
+        });
+        addr
+    }
+
+    /// A chunked answer whose chunks split a character in two decodes to the whole text (the old
+    /// hand-written chunk decoder sliced a `str` inside the character and panicked).
+    #[tokio::test]
+    async fn a_character_split_across_chunks_is_read_whole() {
+        let addr = answer_once(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n\
+              7\r\n{\"a\":\"\xc3\r\n3\r\n\xa9\"}\r\n0\r\n\r\n",
+        )
+        .await;
+        let (status, body) = super::request(addr, "GET", "/", None).await.unwrap();
+        assert_eq!((status, body), (200, serde_json::json!({"a": "é"})));
+    }
+
+    /// Several headers of one name (cookies) are all returned, names in lower case.
+    #[tokio::test]
+    async fn every_response_header_is_returned() {
+        let addr = answer_once(
+            b"HTTP/1.1 201 Created\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\ncontent-length: 4\r\n\r\nnope",
+        )
+        .await;
+        let (status, headers, body) =
+            super::request_with_response_headers(addr, "POST", "/x", &[], b"{}")
+                .await
+                .unwrap();
+        assert_eq!((status, body), (201, serde_json::json!("nope")));
+        let cookies: Vec<&str> = headers
+            .iter()
+            .filter(|(k, _)| k == "set-cookie")
+            .map(|(_, v)| v.as_str())
+            .collect();
+        assert_eq!(cookies, ["a=1", "b=2"]);
     }
 }

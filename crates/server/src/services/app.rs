@@ -10,8 +10,8 @@ use crate::services::accounts::Accounts;
 use crate::services::analysis::{Analyses, Analyst};
 use crate::services::chat::Chat;
 use crate::services::limits::Limits;
-use crate::services::rooms::Rooms;
 use crate::services::rooms::ai::BotFn;
+use crate::services::rooms::{Peers, Rooms};
 use crate::storage::db::Db;
 
 /// The server's services.
@@ -27,17 +27,18 @@ pub struct App {
 }
 
 impl App {
-    /// The services over `db`.
+    /// The services over `db`; `peers` reach the other nodes of a cluster.
     pub fn new(
         registry: Registry,
         bot: BotFn,
         db: Db,
         limits: Limits,
         analyst: Option<Arc<dyn Analyst>>,
+        peers: Arc<dyn Peers>,
     ) -> App {
         let accounts = Arc::new(Accounts::new(db.clone(), limits.login));
         let chat = Arc::new(Chat::new(db.clone(), limits.chat));
-        let rooms = Arc::new(Rooms::new(registry, bot, db, limits));
+        let rooms = Arc::new(Rooms::new(registry, bot, db, limits, peers));
         let analyses = Arc::new(Analyses::new(rooms.clone(), analyst));
         App {
             rooms,

@@ -44,10 +44,8 @@ use std::sync::Mutex as StdMutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
 use sqlx::Row;
 use sqlx::postgres::PgPool;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// How long a lease lasts after its last renewal (ms).
 pub const LEASE_MS: i64 = 5_000;
@@ -319,83 +317,9 @@ impl Node {
             .await;
     }
 
-    /// Posts `body` to `path` on the node at `address` (an internal request, with the secret).
-    /// Returns the HTTP status and the JSON answer; `Err` when the node cannot be reached.
-    pub async fn post(
-        &self,
-        address: &str,
-        path: &str,
-        body: &Value,
-    ) -> Result<(u16, Value), String> {
-        let host = address
-            .strip_prefix("http://")
-            .unwrap_or(address)
-            .trim_end_matches('/');
-        let body = body.to_string();
-        let request = format!(
-            "POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\n{SECRET_HEADER}: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len(),
-            self.secret
-        );
-        let exchange = async {
-            let mut stream = tokio::net::TcpStream::connect(host)
-                .await
-                .map_err(|e| format!("cannot reach node {address}: {e}"))?;
-            stream
-                .write_all(request.as_bytes())
-                .await
-                .map_err(|e| format!("node {address}: {e}"))?;
-            let mut answer = Vec::new();
-            stream
-                .read_to_end(&mut answer)
-                .await
-                .map_err(|e| format!("node {address}: {e}"))?;
-            Ok::<_, String>(answer)
-        };
-        let answer = tokio::time::timeout(Duration::from_secs(10), exchange)
-            .await
-            .map_err(|_| format!("node {address} did not answer within 10 s"))??;
-        parse_response(&answer).ok_or_else(|| format!("node {address} sent a malformed answer"))
-    }
-}
-
-/// The status and JSON body of an HTTP/1.1 answer with a `Content-Length` (or none, read to the end).
-fn parse_response(bytes: &[u8]) -> Option<(u16, Value)> {
-    let split = bytes.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let head = std::str::from_utf8(&bytes[..split]).ok()?;
-    let status: u16 = head.split_whitespace().nth(1)?.parse().ok()?;
-    let body = &bytes[split + 4..];
-    let chunked = head.lines().any(|l| {
-        let l = l.to_ascii_lowercase();
-        l.starts_with("transfer-encoding:") && l.contains("chunked")
-    });
-    let body = if chunked {
-        dechunk(body)?
-    } else {
-        body.to_vec()
-    };
-    let value = if body.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_slice(&body).ok()?
-    };
-    Some((status, value))
-}
-
-/// Decodes a chunked body.
-fn dechunk(mut bytes: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    loop {
-        let line_end = bytes.windows(2).position(|w| w == b"\r\n")?;
-        let size_text = std::str::from_utf8(&bytes[..line_end]).ok()?;
-        let size = usize::from_str_radix(size_text.split(';').next()?.trim(), 16).ok()?;
-        bytes = &bytes[line_end + 2..];
-        if size == 0 {
-            return Some(out);
-        }
-        out.extend_from_slice(bytes.get(..size)?);
-        bytes = bytes.get(size + 2..)?;
+    /// The secret shared by the nodes, sent on internal requests in [`SECRET_HEADER`].
+    pub fn secret(&self) -> &str {
+        &self.secret
     }
 }
 
@@ -443,15 +367,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn answers_and_payloads_parse() {
-        let a = b"HTTP/1.1 200 OK\r\ncontent-length: 9\r\n\r\n{\"seq\":3}";
-        assert_eq!(
-            parse_response(a),
-            Some((200, serde_json::json!({"seq": 3})))
-        );
-        let c = b"HTTP/1.1 409 Conflict\r\ntransfer-encoding: chunked\r\n\r\n4\r\n{\"a\"\r\n3\r\n:1}\r\n0\r\n\r\n";
-        assert_eq!(parse_response(c), Some((409, serde_json::json!({"a": 1}))));
-        assert_eq!(parse_response(b"garbage"), None);
+    fn payloads_parse() {
         assert_eq!(
             parse_payload("a:1 b:22 bad c:x"),
             vec![("a".to_string(), 1), ("b".to_string(), 22)]

@@ -9,4 +9,5 @@ pub(crate) mod explain;
 pub mod http;
 pub(crate) mod lessons;
 pub mod net;
+pub mod peers;
 pub mod session;

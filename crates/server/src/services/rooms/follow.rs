@@ -25,6 +25,21 @@ use crate::domain::model::EventData;
 use crate::domain::ratings::SeatBinding;
 use crate::storage::cluster::{HEARTBEAT, Listener, Owner, parse_payload};
 
+/// How a node hands a change to the node that owns the game: an HTTP client, which the transport
+/// layer gives ([`crate::transport::peers`]) — rooms know no HTTP.
+pub trait Peers: Send + Sync {
+    /// Posts `body` to `path` on the node at `address` (its advertised base URL), with the cluster's
+    /// `secret`; returns the HTTP status and the JSON answer (`null` when empty), or `Err` when the
+    /// node cannot be reached, does not answer in time or answers with something that is not JSON.
+    fn post<'a>(
+        &'a self,
+        address: &'a str,
+        path: &'a str,
+        secret: &'a str,
+        body: &'a Value,
+    ) -> futures_util::future::BoxFuture<'a, Result<(u16, Value), String>>;
+}
+
 /// How long a change waits for an unreachable owner's lease to expire before it is refused (`503`).
 const OWNER_WAIT: Duration = Duration::from_secs(8);
 
@@ -136,7 +151,7 @@ impl Rooms {
                         bindings: bindings.to_vec(),
                     });
                     let path = format!("/internal/games/{}/commit", room.id);
-                    match node.post(&address, &path, &body).await {
+                    match self.peers.post(&address, &path, node.secret(), &body).await {
                         Ok((200, answer)) => {
                             let seq = answer["seq"].as_u64().ok_or_else(|| {
                                 Refusal::Internal(format!("node {owner} answered {answer}"))

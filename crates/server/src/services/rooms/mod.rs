@@ -33,6 +33,7 @@ mod clock;
 mod commit;
 mod create;
 mod follow;
+pub use follow::Peers;
 mod load;
 mod lobby;
 pub mod rated;
@@ -134,6 +135,8 @@ pub struct Rooms {
     pub writer: Writer,
     pub db: Db,
     pub limits: Limits,
+    /// How changes reach the node that owns a game (on a cluster).
+    peers: Arc<dyn Peers>,
     rooms: StdMutex<HashMap<String, Arc<Room>>>,
     /// One lock per game being loaded from the log (see [`Rooms::room`]).
     loading: StdMutex<HashMap<String, Arc<Mutex<()>>>>,
@@ -168,6 +171,7 @@ impl Rooms {
         bot: BotFn,
         db: Db,
         limits: Limits,
+        peers: Arc<dyn Peers>,
     ) -> Rooms {
         let workers = limits.ai_workers.max(1);
         let faults = Arc::new(Faults::default());
@@ -179,6 +183,7 @@ impl Rooms {
             deadlines: StdMutex::new(Deadlines::default()),
             deadline_filed: tokio::sync::Notify::new(),
             db,
+            peers,
             rooms: StdMutex::new(HashMap::new()),
             loading: StdMutex::new(HashMap::new()),
             ai_pool: Arc::new(Semaphore::new(workers)),
