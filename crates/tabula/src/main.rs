@@ -36,10 +36,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// mimalloc instead of the system allocator: the server's per-action work (views, legal lists and
-/// their JSON) and the AI's searches allocate many small short-lived objects; see BENCHMARKS.md.
+/// jemalloc with background threads instead of the system allocator: the server's per-action work
+/// (views, legal lists and their JSON) and the AI's searches allocate many small short-lived objects,
+/// and its background threads give freed pages back to the OS once games leave memory (mimalloc, as
+/// fast here, kept them); see BENCHMARKS.md, "The server's RSS under `tabula loadtest`".
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// Tabula: fantasy war games — Cyvasse (two rule families), Kyo, Territories and Syba Chess 2.0 —
 /// with exact rules, strong AI and a server for playing in the browser.
