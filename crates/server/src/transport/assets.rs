@@ -78,9 +78,7 @@ fn weights(accept: &str) -> Vec<(String, u16)> {
             }
             let mut weight = 1000;
             for param in parts.filter(|p| !p.trim().is_empty()) {
-                let Some((key, value)) = param.split_once('=') else {
-                    return None;
-                };
+                let (key, value) = param.split_once('=')?;
                 if key.trim().eq_ignore_ascii_case("q") {
                     let q: f32 = value.trim().parse().ok()?;
                     if !(0.0..=1.0).contains(&q) {
@@ -353,7 +351,7 @@ mod tests {
         (status, headers, body.to_vec())
     }
 
-    fn header<'a>(headers: &'a HeaderMap, name: header::HeaderName) -> Option<&'a str> {
+    fn header(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
         headers.get(name).map(|v| v.to_str().unwrap())
     }
 
