@@ -24,6 +24,7 @@ const INPUTS: &[&str] = &[
     "web/package.json",
     "web/package-lock.json",
     "web/vite.config.ts",
+    "web/scripts/precompress.ts",
     "web/tsconfig.json",
     "web/public",
     "docs/rules",

@@ -15,6 +15,7 @@ import { chatTests } from './chat.mjs';
 import { wordsTests } from './words.mjs';
 import { explainTests } from './explain.mjs';
 import { playTests } from './play.mjs';
+import { loadTests } from './load.mjs';
 
 const BIN = process.env.TABULA_BIN;
 const DATA_DIR = process.env.DATA_DIR;
@@ -1107,6 +1108,7 @@ async function main() {
     await test('an unknown game address says "No such game"', () => unknownGame());
     if (games.length) await test(`${games[0].id}: the AI level is chosen beside "Play vs AI"`, () => chooseAiLevel(games[0]));
     await learnTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS })(games);
+    await loadTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS })();
     if (games.length) await test('the lobby fits a phone screen', () => lobbyOnPhone(games));
     if (games.length) await test('a game opened from the lobby on a phone starts at the top of the page', () => phoneOpensAtTop(games));
     for (const g of games) await test(`${g.id}: play against the AI by clicking`, () => playAgainstAi(g));

@@ -410,7 +410,7 @@ async fn openapi_json(State(st): State<AppState>) -> Response {
 }
 
 /// Every path outside the API is the web client's: read-only, so it answers GET and HEAD only.
-async fn web_page(method: Method, uri: axum::http::Uri) -> Response {
+async fn web_page(method: Method, uri: axum::http::Uri, headers: HeaderMap) -> Response {
     if method != Method::GET && method != Method::HEAD {
         let r = Refusal::MethodNotAllowed(format!(
             "{method} is not a method of {}: pages answer only GET and HEAD (the API is under /api/)",
@@ -418,7 +418,7 @@ async fn web_page(method: Method, uri: axum::http::Uri) -> Response {
         ));
         return ([(header::ALLOW, "GET, HEAD")], r).into_response();
     }
-    crate::transport::assets::serve_asset(uri).await
+    crate::transport::assets::serve_asset(uri, &headers).await
 }
 
 /// A change another cluster node forwarded to this one, the game's owner (`crate::storage::cluster`):

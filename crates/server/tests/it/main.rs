@@ -6,6 +6,7 @@ mod common;
 
 mod accounts;
 mod analysis;
+mod assets;
 mod cancel;
 mod chat;
 mod cluster;
