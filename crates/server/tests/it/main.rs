@@ -15,6 +15,7 @@ mod downtime;
 mod explain;
 mod fairness;
 mod games;
+mod golden;
 mod indistinguishable;
 mod layers;
 mod lessons;
