@@ -93,8 +93,6 @@ use std::time::Duration;
 
 use tabula_core::dynamic::Registry;
 
-pub use domain::model::{ClockSpec, SeatKind};
-
 pub use services::limits::Limits;
 pub use services::rooms::ai::BotFn;
 

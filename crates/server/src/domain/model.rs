@@ -13,10 +13,11 @@ use tabula_core::dynamic::{DynGame, DynState};
 use tabula_core::record::{JsonRecord, RecordedAction};
 use tabula_core::{ActionError, Actor, GameRng, Observer, Outcome, Seat, ToAct, rng_from_seed};
 
-/// Who plays a seat.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, utoipa::ToSchema)]
+/// Who plays a seat, as the log stores it (in `created`'s configuration). The wire has its own
+/// [`crate::wire::game::SeatKind`], converted at the edge: a change for the client never changes what
+/// old logs hold (the golden logs' test, `tests/it/golden.rs`, reads them back).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-#[ts(export_to = "server/")]
 pub enum SeatKind {
     /// A person, with a secret token: the creator's own seat or a friend's, joined by the link the
     /// creator was given; or (`open`) a seat anyone may take from the lobby.
@@ -45,12 +46,10 @@ impl SeatKind {
     }
 }
 
-/// A game clock, enforced by the server.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, utoipa::ToSchema,
-)]
+/// A game clock, enforced by the server, as the log stores it (the wire's is
+/// [`crate::wire::game::ClockSpec`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-#[ts(export_to = "server/")]
 pub enum ClockSpec {
     /// Fischer: a bank per seat, running while that seat owes a decision, plus an increment when its
     /// decision streak ends.
@@ -272,12 +271,10 @@ pub struct Event {
     pub data: EventData,
 }
 
-/// A game's lifecycle.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, utoipa::ToSchema,
-)]
+/// A game's lifecycle (stored as [`Status::as_str`] in the `games` table; the wire's is
+/// [`crate::wire::game::Status`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[ts(export_to = "server/")]
 pub enum Status {
     Waiting,
     Running,

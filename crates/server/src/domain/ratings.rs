@@ -127,12 +127,10 @@ pub struct SeatBinding {
     pub token: String,
 }
 
-/// A rated seek's range of ratings (inclusive).
-#[derive(
-    Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize, ts_rs::TS, utoipa::ToSchema,
-)]
+/// A rated seek's range of ratings (inclusive), as the log stores it (in `created`'s configuration;
+/// the wire's is [`crate::wire::api::RatingRange`]).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-#[ts(export_to = "server/")]
 pub struct RatingRange {
     pub min: f64,
     pub max: f64,

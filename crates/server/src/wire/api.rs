@@ -16,9 +16,8 @@ use tabula_core::record::JsonRecord;
 use tabula_core::wire::{Config, ExportError, TS};
 use utoipa::ToSchema;
 
-use crate::domain::model::{ClockSpec, SeatKind};
-use crate::domain::ratings::RatingRange;
-use crate::wire::game::{ChatChannel, ChatMessage, OfferOp};
+use crate::domain::ratings;
+use crate::wire::game::{ChatChannel, ChatMessage, ClockSpec, OfferOp, SeatKind};
 
 /// Exports this module's wire types under `server/`.
 pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
@@ -96,6 +95,34 @@ impl ApiError {
 #[ts(export_to = "server/")]
 pub struct Catalog {
     pub games: Vec<CatalogGame>,
+}
+
+// The wire's own type; the log stores `domain::ratings::RatingRange`, converted at the edge.
+/// A rated seek's range of ratings (inclusive).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[ts(export_to = "server/")]
+pub struct RatingRange {
+    pub min: f64,
+    pub max: f64,
+}
+
+impl From<ratings::RatingRange> for RatingRange {
+    fn from(r: ratings::RatingRange) -> RatingRange {
+        RatingRange {
+            min: r.min,
+            max: r.max,
+        }
+    }
+}
+
+impl From<RatingRange> for ratings::RatingRange {
+    fn from(r: RatingRange) -> ratings::RatingRange {
+        ratings::RatingRange {
+            min: r.min,
+            max: r.max,
+        }
+    }
 }
 
 /// One game kind of the catalog.
@@ -837,7 +864,7 @@ pub struct CreateGame {
     /// A rated seek's range of ratings for the players who join.
     #[serde(default)]
     #[ts(optional)]
-    pub rating_range: Option<crate::domain::ratings::RatingRange>,
+    pub rating_range: Option<RatingRange>,
 }
 
 /// `POST /api/games/{id}/explain`: the asking seat, its token and the cells it clicked, in order.

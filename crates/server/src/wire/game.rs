@@ -15,7 +15,7 @@ use tabula_core::wire::{Config, ExportError, TS};
 use tabula_core::{Actor, Observer, Outcome, ToAct};
 use utoipa::ToSchema;
 
-use crate::domain::model::{Clock, ClockSpec, SeatKind, Status};
+use crate::domain::model::{self, Clock};
 
 /// Exports this module's wire types under `server/`.
 pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
@@ -155,6 +155,117 @@ pub struct SeatInfo {
     #[serde(flatten)]
     #[ts(flatten)]
     pub kind: SeatKind,
+}
+
+// The wire's own type (the domain's is `model::Status`).
+/// A game's lifecycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[ts(export_to = "server/")]
+pub enum Status {
+    Waiting,
+    Running,
+    Over,
+    Imported,
+}
+
+impl From<model::Status> for Status {
+    fn from(status: model::Status) -> Status {
+        match status {
+            model::Status::Waiting => Status::Waiting,
+            model::Status::Running => Status::Running,
+            model::Status::Over => Status::Over,
+            model::Status::Imported => Status::Imported,
+        }
+    }
+}
+
+// The wire's own type; the log stores `model::SeatKind`, converted at the edge (so a change for the
+// client never changes what old logs hold).
+/// Who plays a seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[ts(export_to = "server/")]
+pub enum SeatKind {
+    /// A person, with a secret token: the creator's own seat or a friend's, joined by the link the
+    /// creator was given; or (`open`) a seat anyone may take from the lobby.
+    Human {
+        /// Open to anyone: listed in the lobby with a "Join" button, joined without a token. A seat
+        /// that is not open is joined only with its link, never claimed from the lobby.
+        #[serde(default, skip_serializing_if = "is_false")]
+        open: bool,
+    },
+    /// The server's AI at a level.
+    Ai { level: u8 },
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl From<model::SeatKind> for SeatKind {
+    fn from(kind: model::SeatKind) -> SeatKind {
+        match kind {
+            model::SeatKind::Human { open } => SeatKind::Human { open },
+            model::SeatKind::Ai { level } => SeatKind::Ai { level },
+        }
+    }
+}
+
+impl From<SeatKind> for model::SeatKind {
+    fn from(kind: SeatKind) -> model::SeatKind {
+        match kind {
+            SeatKind::Human { open } => model::SeatKind::Human { open },
+            SeatKind::Ai { level } => model::SeatKind::Ai { level },
+        }
+    }
+}
+
+// The wire's own type; the log stores `model::ClockSpec`.
+/// A game clock, enforced by the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[ts(export_to = "server/")]
+pub enum ClockSpec {
+    /// Fischer: a bank per seat, running while that seat owes a decision, plus an increment when its
+    /// decision streak ends.
+    Fischer { initial_ms: u64, increment_ms: u64 },
+    /// Correspondence: so many days for each decision.
+    Correspondence { days_per_move: u32 },
+}
+
+impl From<model::ClockSpec> for ClockSpec {
+    fn from(spec: model::ClockSpec) -> ClockSpec {
+        match spec {
+            model::ClockSpec::Fischer {
+                initial_ms,
+                increment_ms,
+            } => ClockSpec::Fischer {
+                initial_ms,
+                increment_ms,
+            },
+            model::ClockSpec::Correspondence { days_per_move } => {
+                ClockSpec::Correspondence { days_per_move }
+            }
+        }
+    }
+}
+
+impl From<ClockSpec> for model::ClockSpec {
+    fn from(spec: ClockSpec) -> model::ClockSpec {
+        match spec {
+            ClockSpec::Fischer {
+                initial_ms,
+                increment_ms,
+            } => model::ClockSpec::Fischer {
+                initial_ms,
+                increment_ms,
+            },
+            ClockSpec::Correspondence { days_per_move } => {
+                model::ClockSpec::Correspondence { days_per_move }
+            }
+        }
+    }
 }
 
 /// A pending draw offer or takeback request: `by` asked; the seats in `accepted` agree.
@@ -450,7 +561,7 @@ impl ClockState {
     /// `clock` as clients see it at `now`: its kind and numbers, and each seat's time.
     pub fn of(clock: &Clock, now: i64) -> ClockState {
         ClockState {
-            spec: clock.spec,
+            spec: clock.spec.into(),
             seats: (0..clock.seats())
                 .map(|i| ClockSeat {
                     remaining_ms: clock.remaining(i, now).max(0),

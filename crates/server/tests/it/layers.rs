@@ -33,7 +33,7 @@ const LAYERS: &[(&str, &[&str])] = &[
 /// Crates a layer must not name (in code: comments may mention them).
 const FORBIDDEN: &[(&str, &[&str])] = &[
     ("base", &["axum", "hyper", "sqlx", "utoipa", "ts_rs"]),
-    ("domain", &["axum", "hyper", "sqlx"]),
+    ("domain", &["axum", "hyper", "sqlx", "utoipa", "ts_rs"]),
     ("wire", &["axum", "hyper", "sqlx"]),
     ("storage", &["axum", "hyper", "utoipa"]),
     ("rooms", &["hyper", "utoipa", "sqlx", "argon2"]),

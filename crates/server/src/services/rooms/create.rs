@@ -74,12 +74,15 @@ impl Rooms {
         let options = kind
             .check_options(req.options.as_ref().unwrap_or(&json!({})))
             .map_err(|e| Refusal::BadRequest(e.to_string()))?;
-        if let Some(c) = &req.clock {
+        // The request's seats and clock in the log's own types.
+        let seats: Vec<SeatKind> = req.seats.iter().cloned().map(SeatKind::from).collect();
+        let clock = req.clock.map(crate::domain::model::ClockSpec::from);
+        if let Some(c) = &clock {
             c.check().map_err(Refusal::BadRequest)?;
         }
         if !self.limits.allow_ai_only_games
             && rematch_of.is_none()
-            && !req.seats.iter().any(SeatKind::is_human)
+            && !seats.iter().any(SeatKind::is_human)
         {
             return Err(Refusal::BadRequest(
                 "games with no human seat (AI against AI) are not played on this server: \
@@ -87,7 +90,7 @@ impl Rooms {
                     .into(),
             ));
         }
-        for s in &req.seats {
+        for s in &seats {
             let max = self.limits.ai_max_level;
             if let SeatKind::Ai { level } = s
                 && !(1..=max).contains(level)
@@ -98,13 +101,10 @@ impl Rooms {
             }
         }
         let (tokens, token_hashes, rematch_of) = match rematch_of {
-            Some((old, hashes)) => (vec![None; req.seats.len()], hashes, Some(old)),
+            Some((old, hashes)) => (vec![None; seats.len()], hashes, Some(old)),
             None => {
-                let tokens: Vec<Option<String>> = req
-                    .seats
-                    .iter()
-                    .map(|s| s.is_human().then(new_token))
-                    .collect();
+                let tokens: Vec<Option<String>> =
+                    seats.iter().map(|s| s.is_human().then(new_token)).collect();
                 let hashes = tokens
                     .iter()
                     .map(|t| t.as_deref().map(hash_token))
@@ -116,14 +116,14 @@ impl Rooms {
             game: kind.id().to_string(),
             options,
             seed: draw_seed()?,
-            seats: req.seats.clone(),
+            seats,
             token_hashes,
-            clock: req.clock,
+            clock,
             public: req.public.unwrap_or(true),
             rematch_of,
             imported: false,
             rated: req.rated.unwrap_or(false),
-            rating_range: req.rating_range,
+            rating_range: req.rating_range.map(Into::into),
         };
         let core = GameCore::new(kind.as_ref(), config)?;
         let mut hosts = req.host_seats.clone();

@@ -190,7 +190,7 @@ impl Room {
                 seat: i,
                 name: core.state.seat_name(Seat::new(i)),
                 joined: core.joined.get(i).copied().unwrap_or(false),
-                kind: kind.clone(),
+                kind: kind.clone().into(),
                 player: players.get(i).cloned().flatten(),
             })
             .collect();
@@ -203,11 +203,11 @@ impl Room {
             public: core.config.public,
             created_at,
             seats,
-            clock: core.config.clock,
+            clock: core.config.clock.map(Into::into),
             moves: core.actions,
             seed_commitment: core.seed_commitment.to_string(),
             rated: core.config.rated,
-            rating_range: core.config.rating_range,
+            rating_range: core.config.rating_range.map(Into::into),
         };
         // Rendered once per change: answering the lobby only joins these texts.
         let summary = match serde_json::to_string(&summary) {

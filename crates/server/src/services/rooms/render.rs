@@ -48,7 +48,7 @@ impl Room {
             id: self.id.clone(),
             game: core.config.game.clone(),
             name: self.kind.name().to_string(),
-            status: core.status,
+            status: core.status.into(),
             seq: core.seq,
             now,
             seats: seat_infos(core),
@@ -219,7 +219,7 @@ pub(crate) fn seat_infos(core: &GameCore) -> Vec<SeatInfo> {
             seat: i,
             name: core.state.seat_name(Seat::new(i)),
             joined: core.joined.get(i).copied().unwrap_or(false),
-            kind: k.clone(),
+            kind: k.clone().into(),
         })
         .collect()
 }

@@ -366,10 +366,10 @@ impl Rooms {
         let req = CreateGame {
             game: cfg.game.clone(),
             options: Some(cfg.options.clone()),
-            seats,
+            seats: seats.into_iter().map(Into::into).collect(),
             host_seats: vec![new_seat],
             host_seat: None,
-            clock: cfg.clock,
+            clock: cfg.clock.map(Into::into),
             public: Some(cfg.public),
             seed: None,
             rated: None,
