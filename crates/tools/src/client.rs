@@ -113,7 +113,7 @@ async fn exchange(
     let response = client
         .request(request)
         .await
-        .map_err(|e| format!("{method} {path}: {e}"))?;
+        .map_err(|e| format!("{method} http://{addr}{path}: {}", causes(&e)))?;
     let status = response.status().as_u16();
     let response_headers = response
         .headers()
@@ -127,11 +127,24 @@ async fn exchange(
         .into_body()
         .collect()
         .await
-        .map_err(|e| format!("receive: {e}"))?
+        .map_err(|e| format!("{method} http://{addr}{path}: receive: {}", causes(&e)))?
         .to_bytes();
     let json = serde_json::from_slice(&bytes)
         .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
     Ok((status, response_headers, json))
+}
+
+/// An error and its causes, outermost first (hyper's own message alone says only "client error
+/// (Connect)"; its cause says why: "Connection refused").
+fn causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
 }
 
 type WsStream = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;

@@ -36,7 +36,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::Utf8Bytes;
+use crate::base::text::SharedText;
 
 use crate::wire::api::AnalysisAnswer;
 use serde_json::Value;
@@ -127,7 +127,7 @@ pub struct Analyses {
     /// like the progress, it is not stored).
     failed: StdMutex<HashMap<String, String>>,
     /// Per game, the progress messages for its sockets (created when a socket subscribes).
-    channels: StdMutex<HashMap<String, broadcast::Sender<Utf8Bytes>>>,
+    channels: StdMutex<HashMap<String, broadcast::Sender<SharedText>>>,
 }
 
 impl Analyses {
@@ -179,7 +179,7 @@ impl Analyses {
     }
 
     /// The analysis messages of game `id`, for a socket watching it.
-    pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Utf8Bytes> {
+    pub fn subscribe(&self, id: &str) -> broadcast::Receiver<SharedText> {
         let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
         if channels.len() > 1024 {
             channels.retain(|_, tx| tx.receiver_count() > 0);
@@ -193,7 +193,7 @@ impl Analyses {
     fn publish(&self, id: &str, message: &SocketMsg) {
         let channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(tx) = channels.get(id) {
-            let _ = tx.send(Utf8Bytes::from(message.to_text()));
+            let _ = tx.send(SharedText::from(message.to_text()));
         }
     }
 

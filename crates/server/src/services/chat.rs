@@ -29,7 +29,7 @@ use std::num::NonZeroU32;
 use std::sync::Mutex as StdMutex;
 use std::time::Duration;
 
-use axum::extract::ws::Utf8Bytes;
+use crate::base::text::SharedText;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::services::limits::ChatLimits;
@@ -83,7 +83,7 @@ pub fn finished(status: Status) -> bool {
 #[derive(Debug, Clone)]
 pub struct Pushed {
     pub channel: ChatChannel,
-    pub text: Utf8Bytes,
+    pub text: SharedText,
 }
 
 /// Who sends a message.
@@ -158,7 +158,7 @@ impl Chat {
             .to_text();
             let _ = tx.send(Pushed {
                 channel,
-                text: Utf8Bytes::from(text),
+                text: SharedText::from(text),
             });
         }
     }

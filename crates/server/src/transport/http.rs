@@ -1183,6 +1183,21 @@ async fn refuse_and_close(
     let _ = sink.send(Message::Close(Some(close))).await;
 }
 
+/// Sends a text rendered once for many sockets (the same buffer, no copy); false when the socket is
+/// gone. The text is valid UTF-8 by construction (the check is one pass over its bytes).
+async fn send_shared<S>(sink: &mut S, text: crate::base::text::SharedText) -> bool
+where
+    S: futures_util::Sink<Message> + Unpin,
+{
+    match axum::extract::ws::Utf8Bytes::try_from(text.into_bytes()) {
+        Ok(t) => sink.send(Message::Text(t)).await.is_ok(),
+        Err(e) => {
+            tracing::error!(error = %e, "a rendered message is not UTF-8: not sent");
+            true
+        }
+    }
+}
+
 /// Renders `kind` (a snapshot or an update) for `obs` under the room's lock, with the events after
 /// `since` (and `request_id` when it answers a `sync`), then sends it. Returns the seq the socket is at
 /// after it, or `None` when the session ends: the socket is gone, or the seat's token was replaced
@@ -1320,7 +1335,7 @@ async fn session(
                             // The common case: one shared, already rendered text for every socket.
                             Some(Some(m)) if u.first == last_seq + 1 => {
                                 last_seq = u.seq;
-                                if sink.send(Message::Text(m.clone())).await.is_err() { break }
+                                if !send_shared(&mut sink, m.clone()).await { break }
                             }
                             // Nobody watched as this observer when it was rendered, or this socket
                             // missed an earlier update: it renders what it lacks itself.
@@ -1341,7 +1356,7 @@ async fn session(
             }
             // An analysis's progress (`crate::services::analysis`): the same text for every observer.
             Ok(text) = analysis_rx.recv() => {
-                if sink.send(Message::Text(text)).await.is_err() { break }
+                if !send_shared(&mut sink, text).await { break }
             }
             // A chat message (`crate::services::chat`), to the sockets that may read its channel.
             Ok(pushed) = chat_rx.recv() => {
@@ -1350,7 +1365,7 @@ async fn session(
                     break;
                 }
                 if crate::services::chat::delivers(&room, obs, &pushed).await
-                    && sink.send(Message::Text(pushed.text)).await.is_err() { break }
+                    && !send_shared(&mut sink, pushed.text).await { break }
             }
         }
     }

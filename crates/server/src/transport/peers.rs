@@ -64,13 +64,13 @@ async fn post(
     let response = client
         .request(request)
         .await
-        .map_err(|e| format!("cannot reach node {address}: {e}"))?;
+        .map_err(|e| format!("cannot reach node {address}: {}", causes(&e)))?;
     let status = response.status().as_u16();
     let bytes = response
         .into_body()
         .collect()
         .await
-        .map_err(|e| format!("node {address}: {e}"))?
+        .map_err(|e| format!("node {address}: {}", causes(&e)))?
         .to_bytes();
     if bytes.is_empty() {
         return Ok((status, Value::Null));
@@ -78,6 +78,18 @@ async fn post(
     let value = serde_json::from_slice(&bytes)
         .map_err(|e| format!("node {address} sent a malformed answer: {e}"))?;
     Ok((status, value))
+}
+
+/// An error and its causes, outermost first (hyper's own message alone does not say why).
+fn causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
 }
 
 #[cfg(test)]

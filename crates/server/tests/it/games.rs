@@ -20,16 +20,6 @@ use tabula_server::wire::game::{ClientOp, GameMessage, SocketMsg};
 use tabula_server::{Limits, Storage};
 use tabula_tools::client::WsClient;
 
-fn games_registry() -> Registry {
-    let mut r = Registry::new();
-    r.register::<kyo::Kyo>();
-    r.register::<territories::Territories>();
-    r.register::<cyvasse::trump::TrumpCyvasse>();
-    r.register::<cyvasse::caird::CairdCyvasse>();
-    r.register::<syba::Syba>();
-    r
-}
-
 /// Reads a snapshot or update message into its declared type and writes it back: the JSON must be
 /// the same (no field the type lacks, none it adds, every value of the declared form).
 fn assert_typed_game_message(m: &Value) {
@@ -63,7 +53,7 @@ async fn play_and_record(
     steps: usize,
     seed: u64,
 ) -> (Registry, JsonRecord, Value, [Vec<Value>; 3]) {
-    let registry = games_registry();
+    let registry = every_game();
     let dir = temp_dir(game);
     let limits = Limits {
         http_rate_per_sec: 10_000.0,
@@ -266,7 +256,7 @@ async fn caird_and_syba_messages_have_their_declared_shape() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn socket_messages_have_their_declared_shape() {
     let dir = temp_dir("socket-shapes");
-    let server = start_with(games_registry(), Storage::SqliteDir(dir), Limits::default()).await;
+    let server = start_with(every_game(), Storage::SqliteDir(dir), Limits::default()).await;
     let addr = server.local_addr();
     let (id, tokens) = create(
         addr,
@@ -392,7 +382,7 @@ async fn a_claimed_seat_is_closed_to_the_token_it_replaced() {
     // once a stranger claims the open seat, the creator's copy of its token must show nothing more of
     // that seat: its socket is told and closed, and every request with it is refused.
     let server = start_with(
-        games_registry(),
+        every_game(),
         Storage::SqliteDir(temp_dir("claim")),
         Limits::default(),
     )

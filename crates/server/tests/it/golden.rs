@@ -27,16 +27,6 @@ use tabula_server::{Limits, Storage};
 /// The newest migration when a fixture is written: its file is named `{MIGRATION:04}-{game}.json`.
 const MIGRATION: u32 = 6;
 
-fn games_registry() -> Registry {
-    let mut r = Registry::new();
-    r.register::<kyo::Kyo>();
-    r.register::<territories::Territories>();
-    r.register::<cyvasse::trump::TrumpCyvasse>();
-    r.register::<cyvasse::caird::CairdCyvasse>();
-    r.register::<syba::Syba>();
-    r
-}
-
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/logs")
 }
@@ -97,7 +87,7 @@ fn events_of(fixture: &Value) -> Result<Vec<Event>, String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn golden_logs_load_and_replay_as_they_were_played() {
-    let registry = games_registry();
+    let registry = every_game();
     let mut kinds: Vec<String> = registry.ids().iter().map(|n| n.to_string()).collect();
     kinds.sort();
     let dir = fixtures();
@@ -173,7 +163,7 @@ async fn golden_logs_load_and_replay_as_they_were_played() {
     }
     pool.close().await;
     let server = start_with(
-        games_registry(),
+        every_game(),
         Storage::SqliteDir(data_dir.clone()),
         Limits::default(),
     )

@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 use std::sync::atomic::Ordering;
 
-use axum::extract::ws::Utf8Bytes;
+use crate::base::text::SharedText;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use tabula_core::{Observer, Seat};
@@ -32,7 +32,7 @@ pub struct Update {
     pub seq: u64,
     /// The `update` message (JSON text) for each observer, shared by all of its sockets; `None` for
     /// an observer nobody was watching as (a socket that starts watching later renders its own).
-    pub messages: Vec<Option<Utf8Bytes>>,
+    pub messages: Vec<Option<SharedText>>,
 }
 
 impl Room {
@@ -179,7 +179,7 @@ impl Room {
                     }
                 };
                 let m = self.observer_message(inner, o, first - 1, &common, &text, false, None);
-                Some(Utf8Bytes::from(to_text(&m)))
+                Some(SharedText::from(to_text(&m)))
             })
             .collect();
         Update {

@@ -189,6 +189,17 @@ pub fn registry() -> Registry {
     r
 }
 
+/// A registry with every real game: Kyo, Territories, both Cyvasse families and Syba.
+pub fn every_game() -> Registry {
+    let mut r = Registry::new();
+    r.register::<kyo::Kyo>();
+    r.register::<territories::Territories>();
+    r.register::<cyvasse::trump::TrumpCyvasse>();
+    r.register::<cyvasse::caird::CairdCyvasse>();
+    r.register::<syba::Syba>();
+    r
+}
+
 /// A bot that plays a random legal action (seeded).
 pub fn random_bot() -> BotFn {
     Arc::new(|state, seat, _level, seed| {
