@@ -51,6 +51,7 @@ async fn main() -> Result<(), String> {
         addr: "127.0.0.1:0".parse().map_err(|e| format!("{e}"))?,
         storage: Storage::SqliteDir(dir.clone()),
         limits,
+        clock: std::sync::Arc::new(tabula_server::SystemClock),
     })
     .await
     .map_err(|e| e.to_string())?;

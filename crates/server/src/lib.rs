@@ -93,6 +93,7 @@ use std::time::Duration;
 
 use tabula_core::dynamic::Registry;
 
+pub use base::time::{Clock, ManualClock, SystemClock};
 pub use services::limits::Limits;
 pub use services::rooms::ai::BotFn;
 
@@ -121,6 +122,8 @@ pub struct ServerConfig {
     pub addr: SocketAddr,
     pub storage: Storage,
     pub limits: Limits,
+    /// The games' time ([`base::time`]): the wall clock ([`SystemClock`]) but in tests of clocks.
+    pub clock: Arc<dyn Clock>,
 }
 
 /// Why the server could not start or stopped.
@@ -140,6 +143,18 @@ pub struct RunningServer {
     shared: Arc<services::app::App>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<Result<(), std::io::Error>>,
+    /// The server's own loops (the clock sweeper, the minute's sweep, a cluster node's leases and
+    /// listener): stopped with the server, so a server stopped in a process that goes on (tests, an
+    /// embedding program) never ends a game on time or writes to the database behind another's back.
+    background: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        for task in &self.background {
+            task.abort();
+        }
+    }
 }
 
 impl RunningServer {
@@ -174,6 +189,9 @@ impl RunningServer {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
+        for task in &self.background {
+            task.abort();
+        }
         let stopped = match tokio::time::timeout(Duration::from_secs(5), &mut self.task).await {
             Ok(Ok(r)) => r.map_err(ServerError::Io),
             Ok(Err(e)) => Err(ServerError::Io(std::io::Error::other(e))),
@@ -187,8 +205,8 @@ impl RunningServer {
         stopped
     }
     /// Waits until the server stops (it does not stop by itself).
-    pub async fn wait(self) -> Result<(), ServerError> {
-        match self.task.await {
+    pub async fn wait(mut self) -> Result<(), ServerError> {
+        match (&mut self.task).await {
             Ok(r) => r.map_err(ServerError::Io),
             Err(e) => Err(ServerError::Io(std::io::Error::other(e))),
         }
@@ -212,6 +230,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         config.limits,
         config.analyst,
         Arc::new(transport::peers::HttpPeers),
+        config.clock,
     ));
     let resumed = shared
         .rooms
@@ -225,15 +244,15 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
     let addr = listener.local_addr()?;
     let app = transport::http::router(shared.clone());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(shared.rooms.clone().run_clocks());
+    let mut background = vec![tokio::spawn(shared.rooms.clone().run_clocks())];
     if shared.db.node().is_some() {
         // A cluster node: renew and claim leases, and follow the other nodes' commits.
-        tokio::spawn(shared.rooms.clone().run_leases());
+        background.push(tokio::spawn(shared.rooms.clone().run_leases()));
         let app = shared.clone();
-        tokio::spawn(async move { app.run_listener().await });
+        background.push(tokio::spawn(async move { app.run_listener().await }));
     }
     let evictor = shared.clone();
-    tokio::spawn(async move {
+    background.push(tokio::spawn(async move {
         // The first sweep a minute after start-up (not at once: a sweep racing the first requests
         // would expire or evict what they just made when the limits are tiny, as in tests).
         let period = Duration::from_secs(60);
@@ -244,7 +263,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
             evictor.evict_idle();
             evictor.tidy();
         }
-    });
+    }));
     let conn_limits = transport::net::ConnLimits {
         header_read_timeout: shared.limits.header_read_timeout,
         idle_timeout: shared.limits.idle_timeout,
@@ -264,6 +283,7 @@ pub async fn start(config: ServerConfig) -> Result<RunningServer, ServerError> {
         shared,
         shutdown: Some(tx),
         task,
+        background,
     })
 }
 

@@ -221,6 +221,7 @@ pub fn serve(args: ServeArgs, registry: Registry) -> anyhow::Result<()> {
         addr: args.addr,
         storage,
         limits,
+        clock: std::sync::Arc::new(tabula_server::SystemClock),
     };
     tabula_server::serve_blocking(config).context("the server stopped")
 }

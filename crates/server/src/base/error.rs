@@ -32,6 +32,30 @@ pub enum Refusal {
     /// Storage is unavailable (a full disk, a lost database): nothing was changed; try again later.
     #[error("{0}")]
     Unavailable(String),
+    /// An account name that is not allowed (length, characters).
+    #[error("{0}")]
+    InvalidName(String),
+    /// A password too short, equal to the name, or over-long.
+    #[error("{0}")]
+    BadPassword(String),
+    /// The account name is someone else's.
+    #[error("the name `{0}` is taken (names are unique without regard to case)")]
+    NameTaken(String),
+    /// The same for an unknown name and a wrong password.
+    #[error("wrong name or password")]
+    WrongCredentials,
+    /// Sign-in attempts spent (by whom, and the seconds to wait; answered with `Retry-After`).
+    #[error("too many sign-in attempts {0}; wait {1} s and try again")]
+    TooManyAttempts(&'static str, u64),
+    /// The request needs a session and has none.
+    #[error("sign in first (no valid session cookie)")]
+    NotSignedIn,
+    /// A session cookie without its CSRF token.
+    #[error(
+        "this request is made with a session cookie but without its CSRF token: repeat the token \
+         of GET /api/session in the X-CSRF-Token header"
+    )]
+    Csrf,
 }
 
 impl Refusal {
@@ -53,70 +77,30 @@ impl Refusal {
             Refusal::RateLimited(_) => "rate_limited",
             Refusal::Internal(_) => "internal",
             Refusal::Unavailable(_) => "unavailable",
+            Refusal::InvalidName(_) => "invalid_name",
+            Refusal::BadPassword(_) => "weak_password",
+            Refusal::NameTaken(_) => "name_taken",
+            Refusal::WrongCredentials => "wrong_credentials",
+            Refusal::TooManyAttempts(..) => "too_many_attempts",
+            Refusal::NotSignedIn => "not_signed_in",
+            Refusal::Csrf => "csrf",
         }
     }
     /// The HTTP status of this refusal.
     pub fn http_status(&self) -> u16 {
         match self {
-            Refusal::BadRequest(_) => 400,
-            Refusal::BadToken(_) | Refusal::Forbidden(_) => 403,
+            Refusal::BadRequest(_) | Refusal::InvalidName(_) | Refusal::BadPassword(_) => 400,
+            Refusal::WrongCredentials | Refusal::NotSignedIn => 401,
+            Refusal::BadToken(_) | Refusal::Forbidden(_) | Refusal::Csrf => 403,
             Refusal::NotFound(_) => 404,
-            Refusal::NotStarted(_) | Refusal::Conflict(_) => 409,
+            Refusal::NotStarted(_) | Refusal::Conflict(_) | Refusal::NameTaken(_) => 409,
             Refusal::Action(ActionError::GameOver | ActionError::NotYourTurn(_)) => 409,
             Refusal::Action(_) => 422,
             Refusal::MethodNotAllowed(_) => 405,
             Refusal::TooLarge(_) => 413,
-            Refusal::RateLimited(_) => 429,
+            Refusal::RateLimited(_) | Refusal::TooManyAttempts(..) => 429,
             Refusal::Internal(_) => 500,
             Refusal::Unavailable(_) => 503,
-        }
-    }
-}
-
-/// Why an account request was refused: `{"error": {code, message}}` with the status below.
-#[derive(Debug, thiserror::Error)]
-pub enum AccountError {
-    /// `400 invalid_name`.
-    #[error("{0}")]
-    InvalidName(String),
-    /// `400 weak_password` (too short, or the name) or over-long.
-    #[error("{0}")]
-    BadPassword(String),
-    /// `409 name_taken`.
-    #[error("the name `{0}` is taken (names are unique without regard to case)")]
-    NameTaken(String),
-    /// `401 wrong_credentials`: the same for an unknown name and a wrong password.
-    #[error("wrong name or password")]
-    WrongCredentials,
-    /// `429 too_many_attempts`.
-    #[error("too many sign-in attempts {0}; wait {1} s and try again")]
-    TooManyAttempts(&'static str, u64),
-    /// `401 not_signed_in`.
-    #[error("sign in first (no valid session cookie)")]
-    NotSignedIn,
-    /// `403 csrf`.
-    #[error(
-        "this request is made with a session cookie but without its CSRF token: repeat the token \
-         of GET /api/session in the X-CSRF-Token header"
-    )]
-    Csrf,
-    /// Any refusal of the rest of the API (its own code).
-    #[error("{0}")]
-    Refused(#[from] Refusal),
-}
-
-impl AccountError {
-    /// The error's code and HTTP status.
-    pub fn code_and_status(&self) -> (&'static str, u16) {
-        match self {
-            AccountError::InvalidName(_) => ("invalid_name", 400),
-            AccountError::BadPassword(_) => ("weak_password", 400),
-            AccountError::NameTaken(_) => ("name_taken", 409),
-            AccountError::WrongCredentials => ("wrong_credentials", 401),
-            AccountError::TooManyAttempts(..) => ("too_many_attempts", 429),
-            AccountError::NotSignedIn => ("not_signed_in", 401),
-            AccountError::Csrf => ("csrf", 403),
-            AccountError::Refused(r) => (r.code(), r.http_status()),
         }
     }
 }

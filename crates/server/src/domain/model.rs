@@ -703,6 +703,45 @@ impl GameCore {
         }
     }
 
+    /// A game rebuilt from its whole log, which starts with `created`: the game's kind (from
+    /// `registry`), its state after the last event, and how each event was seen (`None` for
+    /// `created`). The server loads a game so, and the golden-log tests replay old logs so. Fails with
+    /// what in the log does not apply.
+    #[allow(clippy::type_complexity)]
+    pub fn from_log(
+        registry: &tabula_core::dynamic::Registry,
+        events: &[Event],
+    ) -> Result<(Arc<dyn DynGame>, GameCore, Vec<Option<Described>>), String> {
+        let config = match events.first().map(|e| &e.data) {
+            Some(EventData::Created { config }) => (**config).clone(),
+            _ => return Err("it does not start with `created`".into()),
+        };
+        let kind = registry
+            .get(&config.game)
+            .map_err(|e| e.to_string())?
+            .clone();
+        let mut core = GameCore::new(kind.as_ref(), config).map_err(|e| e.to_string())?;
+        let mut described = vec![None];
+        described.extend(core.apply_logged(&events[1..])?);
+        Ok((kind, core, described))
+    }
+
+    /// Applies events read from a log, in order, each at its own time (each must follow the last
+    /// seq); returns how each observer saw them, or what does not apply.
+    pub fn apply_logged(&mut self, events: &[Event]) -> Result<Vec<Option<Described>>, String> {
+        let mut described = Vec::with_capacity(events.len());
+        for e in events {
+            if e.seq != self.seq + 1 {
+                return Err(format!("event {} follows {}", e.seq, self.seq));
+            }
+            let d = self
+                .apply(&e.data, e.at)
+                .map_err(|r| format!("event {}: {r}", e.seq))?;
+            described.push(d);
+        }
+        Ok(described)
+    }
+
     /// Applies one event at time `at`, checking it. Returns, for an action, how each observer sees it
     /// (computed on the state before the action). On error nothing changed.
     pub fn apply(&mut self, data: &EventData, at: i64) -> Result<Option<Described>, Refusal> {
@@ -1211,6 +1250,148 @@ mod tests {
         )
         .unwrap();
         seat.index() as u8
+    }
+
+    /// [`commit`] at time `at` (ms): the event and its follow-ups happen then.
+    fn commit_at(core: &mut GameCore, event: EventData, at: i64) {
+        core.apply(&event, at).unwrap();
+        loop {
+            let next = core.followups();
+            if next.is_empty() {
+                return;
+            }
+            for e in next {
+                core.apply(&e, at).unwrap();
+            }
+        }
+    }
+
+    /// Two people with `clock`, both joined at time 0; returns the game and the seat to act first.
+    fn timed(clock: ClockSpec) -> (GameCore, usize) {
+        let mut c = core(humans());
+        let mut config = (*c.config).clone();
+        config.clock = Some(clock);
+        c = GameCore::new(tabula_core::dynamic::kind::<kyo::Kyo>().as_ref(), config).unwrap();
+        for seat in 0..2 {
+            commit_at(
+                &mut c,
+                EventData::Join {
+                    seat,
+                    token_hash: None,
+                },
+                0,
+            );
+        }
+        assert_eq!(c.status, Status::Running);
+        let first = c.state.to_act().seats()[0].index();
+        (c, first)
+    }
+
+    /// The seat to act plays its first legal action at time `at`; returns that seat.
+    fn play_at(c: &mut GameCore, at: i64) -> usize {
+        let seat = c.state.to_act().seats()[0];
+        let action = c.state.legal_actions(seat)[0].clone();
+        commit_at(
+            c,
+            EventData::Action {
+                actor: Actor::Seat(seat),
+                action: action.into(),
+            },
+            at,
+        );
+        seat.index()
+    }
+
+    #[test]
+    fn a_fischer_clock_runs_only_for_the_seat_that_owes_a_decision_and_adds_the_increment() {
+        let (mut c, first) = timed(ClockSpec::Fischer {
+            initial_ms: 10_000,
+            increment_ms: 1_000,
+        });
+        let other = 1 - first;
+        let clock = c.clock.clone().unwrap();
+        assert!(clock.running(first) && !clock.running(other));
+        assert_eq!(clock.remaining(first, 4_000), 6_000);
+        assert_eq!(
+            clock.remaining(other, 4_000),
+            10_000,
+            "a waiting seat's time stands"
+        );
+        assert_eq!(clock.next_deadline(4_000), Some(10_000));
+        // The first seat decides after 3 s: 10 - 3 + 1 (increment) = 8 s left; the other's runs.
+        assert_eq!(play_at(&mut c, 3_000), first);
+        let clock = c.clock.clone().unwrap();
+        assert!(!clock.running(first) && clock.running(other));
+        assert_eq!(clock.remaining(first, 9_000), 8_000);
+        assert_eq!(clock.remaining(other, 9_000), 4_000);
+        assert_eq!(clock.next_deadline(9_000), Some(13_000));
+        assert!(clock.flagged(12_999).is_empty());
+    }
+
+    #[test]
+    fn a_seat_whose_time_runs_out_is_flagged_and_loses_on_time() {
+        let (mut c, first) = timed(ClockSpec::Fischer {
+            initial_ms: 5_000,
+            increment_ms: 0,
+        });
+        let clock = c.clock.clone().unwrap();
+        assert!(clock.flagged(4_999).is_empty());
+        assert_eq!(clock.flagged(5_000), vec![first as u8]);
+        // As the clock sweeper commits it: the timeout and the end it gives.
+        let result = c.timeout_result(&[first as u8]);
+        assert!(result.reason.contains("lost on time"), "{}", result.reason);
+        commit_at(&mut c, EventData::Timeout { seat: first as u8 }, 5_000);
+        commit_at(&mut c, EventData::End { result }, 5_000);
+        assert_eq!(c.status, Status::Over);
+        let result = c.result.clone().unwrap();
+        assert_eq!(result.score(Seat(first as u8)), 0.0);
+        assert_eq!(result.score(Seat(1 - first as u8)), 1.0);
+        let clock = c.clock.clone().unwrap();
+        assert!(
+            (0..2).all(|s| !clock.running(s)),
+            "every clock stops at the end"
+        );
+        assert_eq!(clock.next_deadline(6_000), None);
+    }
+
+    #[test]
+    fn a_correspondence_clock_gives_the_days_afresh_for_each_decision() {
+        let (mut c, first) = timed(ClockSpec::Correspondence { days_per_move: 2 });
+        let clock = c.clock.clone().unwrap();
+        assert_eq!(clock.remaining(first, DAY_MS), DAY_MS);
+        assert_eq!(clock.next_deadline(0), Some(2 * DAY_MS));
+        // Deciding after a day and a half banks nothing: the next decision has two days again.
+        play_at(&mut c, 3 * DAY_MS / 2);
+        let clock = c.clock.clone().unwrap();
+        assert_eq!(clock.remaining(first, 3 * DAY_MS), 2 * DAY_MS);
+        assert_eq!(clock.remaining(1 - first, 3 * DAY_MS), DAY_MS / 2);
+        assert_eq!(clock.flagged(7 * DAY_MS / 2), vec![(1 - first) as u8]);
+    }
+
+    #[test]
+    fn replaying_the_log_at_its_times_rebuilds_the_clocks() {
+        let spec = ClockSpec::Fischer {
+            initial_ms: 60_000,
+            increment_ms: 2_000,
+        };
+        let (mut c, _) = timed(spec);
+        let mut at = 0;
+        for _ in 0..6 {
+            at += 1_700;
+            play_at(&mut c, at);
+        }
+        let (mut again, _) = timed(spec);
+        for p in c.played.clone() {
+            let actor = p.actor;
+            let action = p.action.clone();
+            let when = 1_700 * (again.actions as i64 + 1);
+            commit_at(&mut again, EventData::Action { actor, action }, when);
+        }
+        let (a, b) = (c.clock.unwrap(), again.clock.unwrap());
+        for seat in 0..2 {
+            assert_eq!(a.remaining(seat, 20_000), b.remaining(seat, 20_000));
+            assert_eq!(a.running(seat), b.running(seat));
+        }
     }
 
     #[test]

@@ -36,7 +36,7 @@ use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::base::error::{AccountError, Refusal};
+use crate::base::error::Refusal;
 use crate::base::secret::hash_token;
 use crate::base::secret::new_token;
 use crate::base::secret::same_secret;
@@ -59,14 +59,14 @@ pub const PASSWORD_CHARS: (usize, usize) = (8, 128);
 pub const NAME_CHARS: (usize, usize) = (3, 20);
 
 /// Checks a user name: 3–20 of `[A-Za-z0-9_-]`.
-pub fn check_name(name: &str) -> Result<(), AccountError> {
+pub fn check_name(name: &str) -> Result<(), Refusal> {
     let n = name.chars().count();
     if !(NAME_CHARS.0..=NAME_CHARS.1).contains(&n)
         || !name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     {
-        return Err(AccountError::InvalidName(format!(
+        return Err(Refusal::InvalidName(format!(
             "a name has {}–{} characters, each a letter (A–Z, a–z), a digit, `-` or `_`",
             NAME_CHARS.0, NAME_CHARS.1
         )));
@@ -75,22 +75,22 @@ pub fn check_name(name: &str) -> Result<(), AccountError> {
 }
 
 /// Checks a new password: 8–128 characters, not the name.
-pub fn check_password(name: &str, password: &str) -> Result<(), AccountError> {
+pub fn check_password(name: &str, password: &str) -> Result<(), Refusal> {
     let n = password.chars().count();
     if n < PASSWORD_CHARS.0 {
-        return Err(AccountError::BadPassword(format!(
+        return Err(Refusal::BadPassword(format!(
             "the password is too weak: use at least {} characters",
             PASSWORD_CHARS.0
         )));
     }
     if n > PASSWORD_CHARS.1 {
-        return Err(AccountError::BadPassword(format!(
+        return Err(Refusal::BadPassword(format!(
             "the password is too long: at most {} characters",
             PASSWORD_CHARS.1
         )));
     }
     if password.eq_ignore_ascii_case(name) {
-        return Err(AccountError::BadPassword(
+        return Err(Refusal::BadPassword(
             "the password is too weak: it must not be the name".into(),
         ));
     }
@@ -98,15 +98,15 @@ pub fn check_password(name: &str, password: &str) -> Result<(), AccountError> {
 }
 
 /// The Argon2id PHC string of `password` (a fresh random salt), computed on a blocking thread.
-async fn hash_password(password: String) -> Result<String, AccountError> {
+async fn hash_password(password: String) -> Result<String, Refusal> {
     tokio::task::spawn_blocking(move || {
         Argon2::default()
             .hash_password(password.as_bytes())
             .map(|h| h.to_string())
     })
     .await
-    .map_err(|e| AccountError::Refused(Refusal::Internal(format!("hashing failed: {e}"))))?
-    .map_err(|e| AccountError::Refused(Refusal::Internal(format!("hashing failed: {e}"))))
+    .map_err(|e| Refusal::Internal(format!("hashing failed: {e}")))?
+    .map_err(|e| Refusal::Internal(format!("hashing failed: {e}")))
 }
 
 /// Whether `password` matches the PHC string `hash` (on a blocking thread).
@@ -265,7 +265,7 @@ impl Accounts {
     }
 
     /// Creates an account.
-    pub async fn sign_up(&self, name: &str, password: &str) -> Result<Account, AccountError> {
+    pub async fn sign_up(&self, name: &str, password: &str) -> Result<Account, Refusal> {
         check_name(name)?;
         check_password(name, password)?;
         let key = name.to_ascii_lowercase();
@@ -276,7 +276,7 @@ impl Accounts {
             .insert_account(&id, name, &key, &hash, now_ms())
             .await?
         {
-            return Err(AccountError::NameTaken(name.to_string()));
+            return Err(Refusal::NameTaken(name.to_string()));
         }
         Ok(Account {
             id,
@@ -285,12 +285,12 @@ impl Accounts {
     }
 
     /// Spends one attempt of the address's sign-in budget (a sign-up, which hashes a password).
-    pub fn spend_address_attempt(&self, from: IpAddr) -> Result<(), AccountError> {
+    pub fn spend_address_attempt(&self, from: IpAddr) -> Result<(), Refusal> {
         self.by_address.check_key(&from).map_err(|not_until| {
             let wait = not_until.wait_time_from(governor::clock::Clock::now(
                 &governor::clock::DefaultClock::default(),
             ));
-            AccountError::TooManyAttempts("from this address", wait.as_secs() + 1)
+            Refusal::TooManyAttempts("from this address", wait.as_secs() + 1)
         })
     }
 
@@ -300,20 +300,20 @@ impl Accounts {
         name: &str,
         password: &str,
         from: IpAddr,
-    ) -> Result<Account, AccountError> {
+    ) -> Result<Account, Refusal> {
         self.spend_address_attempt(from)?;
         let key = name.to_ascii_lowercase();
         if let Err(not_until) = self.by_name_address.check_key(&(key.clone(), from)) {
             let wait = not_until.wait_time_from(governor::clock::Clock::now(
                 &governor::clock::DefaultClock::default(),
             ));
-            return Err(AccountError::TooManyAttempts(
+            return Err(Refusal::TooManyAttempts(
                 "for this name from this address",
                 wait.as_secs() + 1,
             ));
         }
         if let Some(wait) = self.locked_for(&key, from) {
-            return Err(AccountError::TooManyAttempts(
+            return Err(Refusal::TooManyAttempts(
                 "for this name",
                 wait.as_secs() + 1,
             ));
@@ -339,7 +339,7 @@ impl Accounts {
             None => {
                 self.record_failure(&key, from);
                 self.record_shared_failure(&key, from).await;
-                Err(AccountError::WrongCredentials)
+                Err(Refusal::WrongCredentials)
             }
         }
     }
@@ -347,7 +347,7 @@ impl Accounts {
     /// On a cluster node: refuses a sign-in that the failures of every node (`sign_in_failures`)
     /// forbid — the (name, address) budget, and the name's lock for the addresses that failed on it
     /// — so that N nodes do not give N times those budgets. A single server counts in memory only.
-    async fn check_shared_failures(&self, key: &str, from: IpAddr) -> Result<(), AccountError> {
+    async fn check_shared_failures(&self, key: &str, from: IpAddr) -> Result<(), Refusal> {
         let now = now_ms();
         let memory = i64::try_from(self.failure_memory.as_millis()).unwrap_or(i64::MAX);
         let Some((pair, name, oldest)) = self
@@ -361,13 +361,13 @@ impl Accounts {
             u64::try_from((since.saturating_add(memory) - now).max(0) / 1000).unwrap_or(0) + 1
         };
         if pair >= i64::from(self.limits.name_burst) {
-            return Err(AccountError::TooManyAttempts(
+            return Err(Refusal::TooManyAttempts(
                 "for this name from this address",
                 wait(oldest.unwrap_or(now)),
             ));
         }
         if pair > 0 && name > i64::from(self.limits.name_failures_burst) {
-            return Err(AccountError::TooManyAttempts("for this name", wait(now)));
+            return Err(Refusal::TooManyAttempts("for this name", wait(now)));
         }
         Ok(())
     }
@@ -387,7 +387,7 @@ impl Accounts {
     }
 
     /// Opens a session for `account`: its cookie secret and CSRF token.
-    pub async fn open_session(&self, account: &Account) -> Result<(String, String), AccountError> {
+    pub async fn open_session(&self, account: &Account) -> Result<(String, String), Refusal> {
         let token = new_token();
         let csrf = new_token();
         let now = now_ms();
@@ -400,7 +400,7 @@ impl Accounts {
 
     /// The session of a request's cookie, if it is valid (an unknown, expired or deleted
     /// account's session is none).
-    pub async fn session(&self, creds: &Credentials) -> Result<Option<Session>, AccountError> {
+    pub async fn session(&self, creds: &Credentials) -> Result<Option<Session>, Refusal> {
         let Some(token) = creds.session.as_deref().filter(|t| !t.is_empty()) else {
             return Ok(None);
         };
@@ -415,24 +415,24 @@ impl Accounts {
 
     /// The session that authorises a state-changing request: `None` without a valid session cookie;
     /// refused (`csrf`) when the request has one but does not repeat its CSRF token.
-    pub async fn acting(&self, creds: &Credentials) -> Result<Option<Session>, AccountError> {
+    pub async fn acting(&self, creds: &Credentials) -> Result<Option<Session>, Refusal> {
         let Some(session) = self.session(creds).await? else {
             return Ok(None);
         };
         let given = creds.csrf.as_deref().unwrap_or("");
         if !same_secret(given, &session.csrf) {
-            return Err(AccountError::Csrf);
+            return Err(Refusal::Csrf);
         }
         Ok(Some(session))
     }
 
     /// [`Accounts::acting`] that requires a session.
-    pub async fn signed_in(&self, creds: &Credentials) -> Result<Session, AccountError> {
-        self.acting(creds).await?.ok_or(AccountError::NotSignedIn)
+    pub async fn signed_in(&self, creds: &Credentials) -> Result<Session, Refusal> {
+        self.acting(creds).await?.ok_or(Refusal::NotSignedIn)
     }
 
     /// Ends a session.
-    pub async fn close_session(&self, session: &Session) -> Result<(), AccountError> {
+    pub async fn close_session(&self, session: &Session) -> Result<(), Refusal> {
         self.db.delete_session(&session.token_hash).await
     }
 
@@ -444,7 +444,7 @@ impl Accounts {
         current: &str,
         new: &str,
         from: IpAddr,
-    ) -> Result<String, AccountError> {
+    ) -> Result<String, Refusal> {
         self.check_credentials(&session.account.name, current, from)
             .await?;
         check_password(&session.account.name, new)?;
@@ -453,7 +453,7 @@ impl Accounts {
 
     /// Stores a new password hash (from [`Accounts::check_password_change`]) and ends the account's
     /// other sessions.
-    pub async fn store_password(&self, session: &Session, hash: &str) -> Result<(), AccountError> {
+    pub async fn store_password(&self, session: &Session, hash: &str) -> Result<(), Refusal> {
         self.db
             .store_password_hash(&session.account.id, hash, &session.token_hash)
             .await
@@ -461,18 +461,18 @@ impl Accounts {
 
     /// Deletes the account (its password checked first with [`Accounts::check_credentials`]): its
     /// sessions, ratings, history and seat bindings go with it.
-    pub async fn delete(&self, session: &Session) -> Result<(), AccountError> {
+    pub async fn delete(&self, session: &Session) -> Result<(), Refusal> {
         self.db.delete_account(&session.account.id).await
     }
 
     /// An account's seats, newest games first.
-    pub async fn my_seats(&self, account_id: &str) -> Result<Vec<SeatRow>, AccountError> {
+    pub async fn my_seats(&self, account_id: &str) -> Result<Vec<SeatRow>, Refusal> {
         self.db.my_seats(account_id).await
     }
 
     /// The public profile of `name` (any case); `None` for no such account (or a name no account
     /// can have).
-    pub async fn profile(&self, name: &str) -> Result<Option<Profile>, AccountError> {
+    pub async fn profile(&self, name: &str) -> Result<Option<Profile>, Refusal> {
         if check_name(name).is_err() {
             return Ok(None);
         }
@@ -481,7 +481,7 @@ impl Accounts {
 
     /// The leaderboard of game kind `game`: the best [`LEADERBOARD_SIZE`] ratings whose deviation
     /// is under [`LEADERBOARD_MAX_RD`].
-    pub async fn leaderboard(&self, game: &str) -> Result<Vec<LeaderboardRow>, AccountError> {
+    pub async fn leaderboard(&self, game: &str) -> Result<Vec<LeaderboardRow>, Refusal> {
         self.db.leaderboard(game).await
     }
 
@@ -492,7 +492,7 @@ impl Accounts {
         seat: u8,
         account_id: &str,
         token: &str,
-    ) -> Result<(), AccountError> {
+    ) -> Result<(), Refusal> {
         self.db.claim(game_id, seat, account_id, token).await
     }
 }

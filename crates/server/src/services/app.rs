@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use tabula_core::dynamic::Registry;
 
+use crate::base::time::Clock;
 use crate::services::accounts::Accounts;
 use crate::services::analysis::{Analyses, Analyst};
 use crate::services::chat::Chat;
@@ -35,10 +36,11 @@ impl App {
         limits: Limits,
         analyst: Option<Arc<dyn Analyst>>,
         peers: Arc<dyn Peers>,
+        clock: Arc<dyn Clock>,
     ) -> App {
         let accounts = Arc::new(Accounts::new(db.clone(), limits.login));
         let chat = Arc::new(Chat::new(db.clone(), limits.chat));
-        let rooms = Arc::new(Rooms::new(registry, bot, db, limits, peers));
+        let rooms = Arc::new(Rooms::new(registry, bot, db, limits, peers, clock));
         let analyses = Arc::new(Analyses::new(rooms.clone(), analyst));
         App {
             rooms,

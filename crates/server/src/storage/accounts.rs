@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use sqlx::Row;
 
-use crate::base::error::{AccountError, Refusal};
+use crate::base::error::Refusal;
 use crate::domain::account::Account;
 use crate::storage::db::{Db, on_pool};
 use crate::wire::api::{
@@ -27,11 +27,9 @@ pub struct SeatPlayer {
 /// A storage failure in an account request, logged with what was asked (`op`) and of what
 /// (`subject`: an account id or name, a game id, an address; never a secret), answered as
 /// "unavailable, nothing changed".
-fn storage(e: impl std::fmt::Display, op: &str, subject: &str) -> AccountError {
+fn storage(e: impl std::fmt::Display, op: &str, subject: &str) -> Refusal {
     tracing::error!(error = %e, op, subject, "storage error in an account request");
-    AccountError::Refused(Refusal::Unavailable(
-        "storage is unavailable; nothing was changed, try again later".into(),
-    ))
+    Refusal::Unavailable("storage is unavailable; nothing was changed, try again later".into())
 }
 
 /// One seat an account holds.
@@ -104,7 +102,7 @@ impl Db {
         seat: u8,
         account_id: &str,
         token: &str,
-    ) -> Result<(), AccountError> {
+    ) -> Result<(), Refusal> {
         let sql = "INSERT INTO game_seats (game_id, seat, account_id, token) VALUES ($1, $2, $3, $4) \
                    ON CONFLICT (game_id, seat) DO UPDATE SET token = excluded.token \
                    WHERE game_seats.account_id = excluded.account_id";
@@ -113,17 +111,14 @@ impl Db {
         .map_err(|e| storage(e, "claim", account_id))?;
         match self.seat_holder(game_id, seat).await? {
             Some(holder) if holder == account_id => Ok(()),
-            _ => Err(AccountError::Refused(Refusal::Conflict(format!(
+            _ => Err(Refusal::Conflict(format!(
                 "seat {seat} of game {game_id} is held by another account"
-            )))),
+            ))),
         }
     }
 
     /// Every seat `account_id` holds in a game that is not an imported record: `(game id, seat)`.
-    pub async fn seats_to_rekey(
-        &self,
-        account_id: &str,
-    ) -> Result<Vec<(String, u8)>, AccountError> {
+    pub async fn seats_to_rekey(&self, account_id: &str) -> Result<Vec<(String, u8)>, Refusal> {
         let sql = "SELECT gs.game_id, gs.seat FROM game_seats gs JOIN games g ON g.id = gs.game_id \
                    WHERE gs.account_id = $1 AND g.status <> 'imported' ORDER BY gs.game_id, gs.seat";
         on_pool!(self, p => {
@@ -143,7 +138,7 @@ impl Db {
         &self,
         game_id: &str,
         seats: usize,
-    ) -> Result<Vec<Option<LobbyPlayer>>, AccountError> {
+    ) -> Result<Vec<Option<LobbyPlayer>>, Refusal> {
         let mut out = vec![None; seats];
         for p in self.players(&[game_id.to_string()]).await? {
             if let Some(slot) = out.get_mut(p.seat as usize) {
@@ -159,7 +154,7 @@ impl Db {
 
     /// The unfinished games (other than `game_id`) with a seat held by an account that holds a seat
     /// of `game_id`: those whose lobby lines show a rating that the end of `game_id` changed.
-    pub async fn games_of_players(&self, game_id: &str) -> Result<Vec<String>, AccountError> {
+    pub async fn games_of_players(&self, game_id: &str) -> Result<Vec<String>, Refusal> {
         let sql = "SELECT DISTINCT other.game_id FROM game_seats mine \
                    JOIN game_seats other ON other.account_id = mine.account_id \
                    JOIN games g ON g.id = other.game_id \
@@ -170,7 +165,7 @@ impl Db {
 
     /// The players of the given games' seats: `(game id, seat, name, rating and RD in that game's
     /// kind if rated)`.
-    pub async fn players(&self, game_ids: &[String]) -> Result<Vec<SeatPlayer>, AccountError> {
+    pub async fn players(&self, game_ids: &[String]) -> Result<Vec<SeatPlayer>, Refusal> {
         let mut out = Vec::new();
         for chunk in game_ids.chunks(200) {
             let head = "SELECT gs.game_id, gs.seat, a.name, r.rating, r.rd FROM game_seats gs \
@@ -199,10 +194,7 @@ impl Db {
     }
 
     /// The account named `name` (any case) and its password hash.
-    pub async fn find_account(
-        &self,
-        name: &str,
-    ) -> Result<Option<(Account, String)>, AccountError> {
+    pub async fn find_account(&self, name: &str) -> Result<Option<(Account, String)>, Refusal> {
         let sql = "SELECT id, name, password_hash FROM accounts WHERE name_key = $1";
         let key = name.to_ascii_lowercase();
         let row = on_pool!(self, p => {
@@ -215,7 +207,7 @@ impl Db {
     }
 
     /// An account's seats, newest games first (`(game id, game kind, status, seat, token, result)`).
-    pub async fn my_seats(&self, account_id: &str) -> Result<Vec<SeatRow>, AccountError> {
+    pub async fn my_seats(&self, account_id: &str) -> Result<Vec<SeatRow>, Refusal> {
         let sql = "SELECT gs.game_id, g.game, g.status, gs.seat, gs.token, gs.result, g.updated_at \
                    FROM game_seats gs JOIN games g ON g.id = gs.game_id \
                    WHERE gs.account_id = $1 ORDER BY g.updated_at DESC, gs.game_id, gs.seat LIMIT 500";
@@ -234,7 +226,7 @@ impl Db {
 
     /// The public profile of `name` (any case): ratings per game, results, rating history, recent
     /// games and games in progress. `None` for no such account.
-    pub async fn profile(&self, name: &str) -> Result<Option<Profile>, AccountError> {
+    pub async fn profile(&self, name: &str) -> Result<Option<Profile>, Refusal> {
         let Some((account, _)) = self.find_account(name).await? else {
             return Ok(None);
         };
@@ -344,7 +336,7 @@ impl Db {
     async fn private_games(
         &self,
         game_ids: &[String],
-    ) -> Result<std::collections::HashSet<String>, AccountError> {
+    ) -> Result<std::collections::HashSet<String>, Refusal> {
         let mut private = std::collections::HashSet::new();
         for chunk in game_ids.chunks(200) {
             let rows: Vec<(String, String)> = on_pool!(self, p => {
@@ -378,7 +370,7 @@ impl Db {
 
     /// The leaderboard of game kind `game`: the best [`LEADERBOARD_SIZE`] ratings whose deviation is
     /// under [`LEADERBOARD_MAX_RD`].
-    pub async fn leaderboard(&self, game: &str) -> Result<Vec<LeaderboardRow>, AccountError> {
+    pub async fn leaderboard(&self, game: &str) -> Result<Vec<LeaderboardRow>, Refusal> {
         let sql = "SELECT a.name, r.rating, r.rd, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id \
                    WHERE r.game = $1 AND r.rd < $2 ORDER BY r.rating DESC, a.name_key LIMIT $3";
         let rows: Vec<(String, f64, f64, i64)> = on_pool!(self, p => {
@@ -410,7 +402,7 @@ impl Db {
         key: &str,
         hash: &str,
         at: i64,
-    ) -> Result<bool, AccountError> {
+    ) -> Result<bool, Refusal> {
         let sql = "INSERT INTO accounts (id, name, name_key, password_hash, created_at) \
                    VALUES ($1, $2, $3, $4, $5)";
         let done = on_pool!(self, p => sqlx::query(sql).bind(id).bind(name).bind(key)
@@ -430,7 +422,7 @@ impl Db {
         key: &str,
         address: &str,
         since: i64,
-    ) -> Result<Option<(i64, i64, Option<i64>)>, AccountError> {
+    ) -> Result<Option<(i64, i64, Option<i64>)>, Refusal> {
         let (Some(_), Some(pool)) = (self.node(), self.pg_pool()) else {
             return Ok(None);
         };
@@ -489,7 +481,7 @@ impl Db {
         csrf: &str,
         now: i64,
         expires: i64,
-    ) -> Result<(), AccountError> {
+    ) -> Result<(), Refusal> {
         let sql = "INSERT INTO sessions (token_hash, account_id, csrf, created_at, expires_at) \
                    VALUES ($1, $2, $3, $4, $5)";
         on_pool!(self, p => sqlx::query(sql).bind(token_hash).bind(account_id)
@@ -502,7 +494,7 @@ impl Db {
         &self,
         token_hash: &str,
         now: i64,
-    ) -> Result<Option<(Account, String)>, AccountError> {
+    ) -> Result<Option<(Account, String)>, Refusal> {
         let sql = "SELECT a.id, a.name, s.csrf FROM sessions s JOIN accounts a ON a.id = s.account_id \
                    WHERE s.token_hash = $1 AND s.expires_at > $2";
         let row = on_pool!(self, p => {
@@ -515,7 +507,7 @@ impl Db {
     }
 
     /// Ends the session whose token hashes to `token_hash`.
-    pub async fn delete_session(&self, token_hash: &str) -> Result<(), AccountError> {
+    pub async fn delete_session(&self, token_hash: &str) -> Result<(), Refusal> {
         let sql = "DELETE FROM sessions WHERE token_hash = $1";
         on_pool!(self, p => sqlx::query(sql).bind(token_hash).execute(p).await.map(|_| ()))
             .map_err(|e| storage(e, "delete_session", ""))
@@ -528,7 +520,7 @@ impl Db {
         id: &str,
         hash: &str,
         keep: &str,
-    ) -> Result<(), AccountError> {
+    ) -> Result<(), Refusal> {
         on_pool!(self, p => {
             async {
                 let mut tx = p.begin().await?;
@@ -543,7 +535,7 @@ impl Db {
     }
 
     /// Deletes account `id` with its sessions, ratings, rating history and seat bindings.
-    pub async fn delete_account(&self, id: &str) -> Result<(), AccountError> {
+    pub async fn delete_account(&self, id: &str) -> Result<(), Refusal> {
         on_pool!(self, p => {
             async {
                 let mut tx = p.begin().await?;

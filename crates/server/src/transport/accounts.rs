@@ -13,7 +13,6 @@ use tabula_core::Seat;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::base::error::AccountError;
 use crate::base::error::Refusal;
 use crate::domain::model::Status;
 use crate::transport::http::{ApiJson, ApiPath, AppState};
@@ -23,7 +22,7 @@ use crate::wire::api::{
     PasswordChange, PasswordChanged, Profile, SignedIn, SignedOut,
 };
 
-type AccountResult = Result<Response, AccountError>;
+type AccountResult = Result<Response, Refusal>;
 
 /// The account routes (one `routes!` per path).
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
@@ -57,8 +56,7 @@ fn signed_in(secure: bool, status: StatusCode, name: &str, token: &str, csrf: &s
     responses(
         (status = 201, description = "Created and signed in", body = SignedIn, headers(("Set-Cookie" = String, description = "`tabula_session=…; Path=/; HttpOnly; SameSite=Lax` (`Secure` behind TLS)"))),
         (status = 400, description = "A bad name or a weak password", body = ApiError),
-        (status = 409, description = "The name is taken", body = ApiError),
-        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+        (status = 409, description = "The name is taken", body = ApiError), crate::transport::responses::TooMany))]
 async fn sign_up(
     State(st): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -86,8 +84,7 @@ async fn sign_up(
     responses(
         (status = 200, description = "Signed in", body = SignedIn, headers(("Set-Cookie" = String, description = "`tabula_session=…; Path=/; HttpOnly; SameSite=Lax` (`Secure` behind TLS)"))),
         (status = 400, description = "Bad request: bad JSON or a bad field", body = ApiError),
-        (status = 401, description = "Wrong credentials", body = ApiError),
-        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+        (status = 401, description = "Wrong credentials", body = ApiError), crate::transport::responses::TooMany))]
 async fn sign_in(
     State(st): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -112,18 +109,17 @@ async fn sign_in(
     summary = "Who is signed in, and the session's CSRF token",
     responses(
         (status = 200, description = "Signed in", body = SignedIn),
-        (status = 401, description = "Not signed in", body = ApiError),
-        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+        (status = 401, description = "Not signed in", body = ApiError), crate::transport::responses::TooMany))]
 async fn session_info(
     State(st): State<AppState>,
     headers: HeaderMap,
-) -> Result<Json<SignedIn>, AccountError> {
+) -> Result<Json<SignedIn>, Refusal> {
     let session = st
         .shared
         .accounts
         .session(&credentials(&headers))
         .await?
-        .ok_or(AccountError::NotSignedIn)?;
+        .ok_or(Refusal::NotSignedIn)?;
     Ok(Json(SignedIn {
         name: session.account.name,
         csrf: session.csrf,
@@ -135,10 +131,7 @@ async fn session_info(
     summary = "Sign out (this session)",
     params(("X-CSRF-Token" = String, Header, description = "The session's CSRF token (from signing in or `GET /api/session`)")),
     responses(
-        (status = 200, description = "Signed out (the cookie is cleared)", body = SignedOut),
-        (status = 401, description = "Not signed in", body = ApiError),
-        (status = 403, description = "A missing or wrong `X-CSRF-Token`", body = ApiError),
-        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+        (status = 200, description = "Signed out (the cookie is cleared)", body = SignedOut), crate::transport::responses::SignedInOnly, crate::transport::responses::TooMany))]
 async fn sign_out(State(st): State<AppState>, headers: HeaderMap) -> AccountResult {
     let accounts = &st.shared.accounts;
     let session = accounts.signed_in(&credentials(&headers)).await?;
@@ -162,14 +155,13 @@ async fn sign_out(State(st): State<AppState>, headers: HeaderMap) -> AccountResu
         (status = 200, description = "Changed", body = PasswordChanged),
         (status = 400, description = "A weak new password", body = ApiError),
         (status = 401, description = "Not signed in, or a wrong current password", body = ApiError),
-        (status = 403, description = "A missing or wrong `X-CSRF-Token`", body = ApiError),
-        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+        (status = 403, description = "A missing or wrong `X-CSRF-Token`", body = ApiError), crate::transport::responses::TooMany))]
 async fn change_password(
     State(st): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<PasswordChange>,
-) -> Result<Json<PasswordChanged>, AccountError> {
+) -> Result<Json<PasswordChanged>, Refusal> {
     let accounts = &st.shared.accounts;
     let session = accounts.signed_in(&credentials(&headers)).await?;
     let hash = accounts
@@ -194,8 +186,7 @@ async fn change_password(
         (status = 200, description = "Deleted (the cookie is cleared)", body = Deleted),
         (status = 400, description = "Bad request: bad JSON or a bad field", body = ApiError),
         (status = 401, description = "Not signed in, or a wrong password", body = ApiError),
-        (status = 403, description = "A missing or wrong `X-CSRF-Token`", body = ApiError),
-        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+        (status = 403, description = "A missing or wrong `X-CSRF-Token`", body = ApiError), crate::transport::responses::TooMany))]
 async fn delete_account(
     State(st): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -239,12 +230,11 @@ async fn delete_account(
     params(("name" = String, Path, description = "The account's name (any case)")),
     responses(
         (status = 200, description = "The profile", body = Profile),
-        (status = 404, description = "No such player", body = ApiError),
-        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+        (status = 404, description = "No such player", body = ApiError), crate::transport::responses::TooMany))]
 async fn profile(
     State(st): State<AppState>,
     ApiPath(name): ApiPath<String>,
-) -> Result<Json<Profile>, AccountError> {
+) -> Result<Json<Profile>, Refusal> {
     match st.shared.accounts.profile(&name).await? {
         Some(p) => Ok(Json(p)),
         None => Err(Refusal::NotFound(format!("no player `{name}`")).into()),
@@ -257,12 +247,11 @@ async fn profile(
     params(("game" = String, Path, description = "A game kind's id")),
     responses(
         (status = 200, description = "The leaderboard", body = Leaderboard),
-        (status = 404, description = "No such game kind", body = ApiError),
-        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+        (status = 404, description = "No such game kind", body = ApiError), crate::transport::responses::TooMany))]
 async fn leaderboard(
     State(st): State<AppState>,
     ApiPath(game): ApiPath<String>,
-) -> Result<Json<Leaderboard>, AccountError> {
+) -> Result<Json<Leaderboard>, Refusal> {
     st.shared
         .registry
         .get(&game)
@@ -281,17 +270,16 @@ async fn leaderboard(
     summary = "The signed-in player's games on any device (with each seat's token), those awaiting a move first",
     responses(
         (status = 200, description = "The games", body = MyGames),
-        (status = 401, description = "Not signed in", body = ApiError),
-        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+        (status = 401, description = "Not signed in", body = ApiError), crate::transport::responses::TooMany))]
 async fn my_games(
     State(st): State<AppState>,
     headers: HeaderMap,
-) -> Result<Json<MyGames>, AccountError> {
+) -> Result<Json<MyGames>, Refusal> {
     let accounts = &st.shared.accounts;
     let session = accounts
         .session(&credentials(&headers))
         .await?
-        .ok_or(AccountError::NotSignedIn)?;
+        .ok_or(Refusal::NotSignedIn)?;
     let seats = accounts.my_seats(&session.account.id).await?;
     let mut current = Vec::new();
     let mut finished = Vec::new();
@@ -347,14 +335,12 @@ async fn my_games(
         (status = 400, description = "Bad request: bad JSON or a bad field", body = ApiError),
         (status = 401, description = "Not signed in", body = ApiError),
         (status = 403, description = "A missing or wrong CSRF token, or a wrong seat token", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "The seat is another account's, or the game is rated", body = ApiError),
-        (status = 429, description = "Too many attempts or requests from this address (see `Retry-After`)", body = ApiError)))]
+        (status = 409, description = "The seat is another account's, or the game is rated", body = ApiError), crate::transport::responses::NoSuchGame, crate::transport::responses::TooMany))]
 async fn claim_seat(
     State(st): State<AppState>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<Claim>,
-) -> Result<Json<Claimed>, AccountError> {
+) -> Result<Json<Claimed>, Refusal> {
     let accounts = &st.shared.accounts;
     let session = accounts.signed_in(&credentials(&headers)).await?;
     let room = st.shared.rooms.room(&req.game).await?;

@@ -32,9 +32,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(app: Arc<App>) -> OpenApiRouter<
     summary = "The stored analysis, the progress of a running one, or status none when none was asked for",
     params(("id" = String, Path, description = "The game's id")),
     responses((status = 200, description = "Done (with the analysis), running (its progress), failed (why) or none", body = AnalysisAnswer),
-        (status = 400, description = "A bad path", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 503, description = "Storage is unavailable", body = ApiError)))]
+        (status = 400, description = "A bad path", body = ApiError), crate::transport::responses::NoSuchGame, crate::transport::responses::StorageUnavailable))]
 async fn get_analysis(
     State(app): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,
@@ -50,9 +48,8 @@ async fn get_analysis(
         (status = 200, description = "The stored analysis (`status: done`)", body = AnalysisAnswer),
         (status = 202, description = "Started or running: its progress (`status: running`)", body = AnalysisAnswer),
         (status = 400, description = "A bad path", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
         (status = 409, description = "The game is not over", body = ApiError),
-        (status = 503, description = "No analyst, or storage is unavailable", body = ApiError)))]
+        (status = 503, description = "No analyst, or storage is unavailable", body = ApiError), crate::transport::responses::NoSuchGame))]
 async fn start(
     State(app): State<Arc<App>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -105,9 +102,8 @@ async fn lesson_hint(
     responses((status = 200, description = "`{seat, action, notation, cells, estimate}`", body = Object),
         (status = 400, description = "Bad JSON", body = ApiError),
         (status = 403, description = "A wrong token", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
         (status = 409, description = "No hint now (not running, not the seat's decision, not against the AI)", body = ApiError),
-        (status = 503, description = "No analyst", body = ApiError)))]
+        (status = 503, description = "No analyst", body = ApiError), crate::transport::responses::NoSuchGame))]
 async fn hint(
     State(app): State<Arc<App>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,

@@ -11,7 +11,7 @@ use tabula_core::{Observer, Seat};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::base::error::{AccountError, Refusal};
+use crate::base::error::Refusal;
 use crate::services::app::App;
 use crate::services::chat::{Sender, finished};
 use crate::transport::http::{ApiJson, ApiPath, bearer};
@@ -35,15 +35,13 @@ pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<App>) -> OpenApiRout
     responses((status = 201, description = "The stored message", body = ChatSent),
         (status = 400, description = "Bad JSON, an unknown channel, an empty or too long text", body = ApiError),
         (status = 403, description = "A wrong token, not signed in, or a player writing to the spectators", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "The chat is closed", body = ApiError),
-        (status = 503, description = "Storage is unavailable", body = ApiError)))]
+        (status = 409, description = "The chat is closed", body = ApiError), crate::transport::responses::NoSuchGame, crate::transport::responses::StorageUnavailable))]
 async fn send(
     State(shared): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<ChatSend>,
-) -> Result<Response, AccountError> {
+) -> Result<Response, Refusal> {
     let channel = ChatChannel::parse(&req.channel)?;
     let text = shared.chat.check_text(&req.text)?;
     let room = shared.rooms.room(&id).await?;
@@ -73,9 +71,7 @@ async fn send(
                 .acting(&credentials(&headers))
                 .await?
                 .ok_or_else(|| {
-                    AccountError::Refused(Refusal::Forbidden(
-                        "sign in to write in the spectators' chat".into(),
-                    ))
+                    Refusal::Forbidden("sign in to write in the spectators' chat".into())
                 })?;
             let status = room.inner.lock().await.core.status;
             if !finished(status)
@@ -116,9 +112,7 @@ struct ReadQuery {
     params(("id" = String, Path, description = "The game's id"), ReadQuery),
     responses((status = 200, description = "The readable channels' latest messages", body = ChatHistory),
         (status = 400, description = "A bad query", body = ApiError),
-        (status = 403, description = "A wrong token", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 503, description = "Storage is unavailable", body = ApiError)))]
+        (status = 403, description = "A wrong token", body = ApiError), crate::transport::responses::NoSuchGame, crate::transport::responses::StorageUnavailable))]
 async fn read(
     State(shared): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,

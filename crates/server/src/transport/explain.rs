@@ -28,8 +28,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(app: Arc<App>) -> OpenApiRouter<
     request_body = ExplainReq,
     responses((status = 200, description = "The reason, or null", body = Explanation),
         (status = 400, description = "Bad JSON, no cells, too many or too long cell names", body = ApiError),
-        (status = 403, description = "A wrong token", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError)))]
+        (status = 403, description = "A wrong token", body = ApiError), crate::transport::responses::NoSuchGame))]
 async fn explain(
     State(app): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,

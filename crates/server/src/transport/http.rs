@@ -25,9 +25,8 @@ use tabula_core::{Observer, Seat};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::base::error::AccountError;
 use crate::base::error::Refusal;
-use crate::base::time::now_ms;
+use crate::base::time::Clock;
 use crate::domain::model::{SeatKind, Status};
 use crate::services::app::App;
 use crate::services::rooms::{ActionInput, Room, SeatOp};
@@ -100,27 +99,22 @@ impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
         let body = Json(ApiError::new(self.code(), self.to_string()));
-        if let Refusal::RateLimited(_) = self {
+        match self {
             // The budget refills continuously: a second is always enough for one more request.
-            return (status, [(header::RETRY_AFTER, "1")], body).into_response();
+            Refusal::RateLimited(_) => (
+                status,
+                [(header::RETRY_AFTER, HeaderValue::from(1u64))],
+                body,
+            )
+                .into_response(),
+            Refusal::TooManyAttempts(_, wait) => (
+                status,
+                [(header::RETRY_AFTER, HeaderValue::from(wait.max(1)))],
+                body,
+            )
+                .into_response(),
+            _ => (status, body).into_response(),
         }
-        (status, body).into_response()
-    }
-}
-
-impl IntoResponse for AccountError {
-    fn into_response(self) -> Response {
-        if let AccountError::Refused(r) = self {
-            return r.into_response();
-        }
-        let (code, status) = self.code_and_status();
-        let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
-        let body = axum::Json(ApiError::new(code, self.to_string()));
-        if let AccountError::TooManyAttempts(_, wait) = self {
-            let wait = HeaderValue::from(wait.max(1));
-            return (status, [(header::RETRY_AFTER, wait)], body).into_response();
-        }
-        (status, body).into_response()
     }
 }
 
@@ -606,15 +600,14 @@ async fn preview(
     request_body = CreateGame,
     responses(
         (status = 201, description = "Created: the game's id and the host seats' tokens", body = Created),
-        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
         (status = 401, description = "A rated game needs an account signed in", body = ApiError),
         (status = 403, description = "A missing or wrong CSRF token", body = ApiError),
-        (status = 404, description = "No such game kind", body = ApiError)))]
+        (status = 404, description = "No such game kind", body = ApiError), crate::transport::responses::BadBody))]
 async fn create_game(
     State(st): State<AppState>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<CreateGame>,
-) -> Result<(StatusCode, Json<Created>), AccountError> {
+) -> Result<(StatusCode, Json<Created>), Refusal> {
     // Signed in (with the CSRF token): the host seats are the account's.
     let by = st
         .shared
@@ -741,9 +734,7 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Option<String> {
     params(("id" = String, Path, description = "The game's id"), ObsQuery),
     responses(
         (status = 200, description = "The snapshot", body = crate::wire::game::GameMessage<'static>),
-        (status = 400, description = "A seat without its token, or a token without its seat", body = ApiError),
-        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError)))]
+        (status = 400, description = "A seat without its token, or a token without its seat", body = ApiError), crate::transport::responses::SeatRefusals))]
 async fn snapshot(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -758,7 +749,7 @@ async fn snapshot(
         obs,
         q.since.unwrap_or(0),
         MessageKind::Snapshot,
-        now_ms(),
+        st.shared.rooms.clock.now_ms(),
         None,
     );
     drop(inner);
@@ -780,9 +771,7 @@ struct SeatQuery {
     params(("id" = String, Path, description = "The game's id"), ("n" = u64, Path, description = "The number of actions played (0: the initial position)"), SeatQuery),
     responses(
         (status = 200, description = "The position", body = crate::wire::api::Position),
-        (status = 400, description = "`n` is not a number of actions, or past the game's end", body = ApiError),
-        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError)))]
+        (status = 400, description = "`n` is not a number of actions, or past the game's end", body = ApiError), crate::transport::responses::SeatRefusals))]
 async fn view_at(
     State(st): State<AppState>,
     ApiPath((id, n)): ApiPath<(String, String)>,
@@ -805,16 +794,14 @@ async fn view_at(
     request_body = JoinRequest,
     responses(
         (status = 200, description = "Joined: the seat's token", body = Joined),
-        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
         (status = 403, description = "A wrong token, or a missing CSRF token when signed in", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "The seat is taken, or the game has started", body = ApiError)))]
+        (status = 409, description = "The seat is taken, or the game has started", body = ApiError), crate::transport::responses::NoSuchGame, crate::transport::responses::BadBody))]
 async fn join(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<JoinRequest>,
-) -> Result<Json<Joined>, AccountError> {
+) -> Result<Json<Joined>, Refusal> {
     let by = st
         .shared
         .accounts
@@ -856,11 +843,8 @@ fn action_input(action: Option<Value>, notation: Option<String>) -> Result<Actio
     request_body = ActionRequest,
     responses(
         (status = 200, description = "Committed", body = Committed),
-        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
-        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
         (status = 409, description = "Not this seat's turn, or the game is over", body = ApiError),
-        (status = 422, description = "An illegal action (the game's explanation)", body = ApiError)))]
+        (status = 422, description = "An illegal action (the game's explanation)", body = ApiError), crate::transport::responses::SeatRefusals, crate::transport::responses::BadBody))]
 async fn action(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -883,10 +867,7 @@ async fn action(
     request_body = SeatAuth,
     responses(
         (status = 200, description = "Committed", body = Committed),
-        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
-        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError)))]
+        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError), crate::transport::responses::SeatRefusals, crate::transport::responses::BadBody))]
 async fn resign(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -939,10 +920,7 @@ async fn offer_op(
     request_body = SeatOpRequest,
     responses(
         (status = 200, description = "Committed", body = Committed),
-        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
-        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError)))]
+        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError), crate::transport::responses::SeatRefusals, crate::transport::responses::BadBody))]
 async fn takeback(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -957,10 +935,7 @@ async fn takeback(
     request_body = SeatOpRequest,
     responses(
         (status = 200, description = "Committed", body = Committed),
-        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
-        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError)))]
+        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError), crate::transport::responses::SeatRefusals, crate::transport::responses::BadBody))]
 async fn draw(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -975,10 +950,7 @@ async fn draw(
     request_body = SeatAuth,
     responses(
         (status = 200, description = "The rematch", body = Rematched),
-        (status = 400, description = "Bad request: bad JSON, a bad field or option", body = ApiError),
-        (status = 403, description = "A wrong token for the seat (`bad_token`)", body = ApiError),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError)))]
+        (status = 409, description = "Not possible now (the game is over, not started, …)", body = ApiError), crate::transport::responses::SeatRefusals, crate::transport::responses::BadBody))]
 async fn rematch(
     State(st): State<AppState>,
     ApiPath(id): ApiPath<String>,
@@ -999,8 +971,7 @@ async fn rematch(
     params(("id" = String, Path, description = "The game's id")),
     responses(
         (status = 200, description = "The record", body = JsonRecord),
-        (status = 404, description = "No such game", body = ApiError),
-        (status = 409, description = "The game is not over", body = ApiError)))]
+        (status = 409, description = "The game is not over", body = ApiError), crate::transport::responses::NoSuchGame))]
 async fn record(State(st): State<AppState>, ApiPath(id): ApiPath<String>) -> ApiResult {
     let room = st.shared.rooms.room(&id).await?;
     let inner = room.inner.lock().await;
@@ -1205,6 +1176,7 @@ where
 /// (see [`revoke`]) and gets nothing rendered for the seat's new holder.
 async fn send_rendered(
     sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    clock: &dyn Clock,
     room: &Room,
     obs: Observer,
     rev: u64,
@@ -1216,7 +1188,7 @@ async fn send_rendered(
         let inner = room.inner.lock().await;
         // Checked under the lock: a claim that replaces the token commits under it too.
         (!room.token_revoked(obs, rev)).then(|| {
-            let text = room.message_text(&inner, obs, since, kind, now_ms(), request_id);
+            let text = room.message_text(&inner, obs, since, kind, clock.now_ms(), request_id);
             (text, inner.core.seq)
         })
     };
@@ -1244,6 +1216,7 @@ async fn session(
     let mut chat_rx = shared.chat.subscribe(&room.id);
     let Some(mut last_seq) = send_rendered(
         &mut sink,
+        &*shared.rooms.clock,
         &room,
         obs,
         rev,
@@ -1314,7 +1287,7 @@ async fn session(
                         if sink.send(Message::Text(t.into())).await.is_err() { break }
                     }
                     Reply::Snapshot(id) => {
-                        match send_rendered(&mut sink, &room, obs, rev, 0, MessageKind::Snapshot, Some(id)).await {
+                        match send_rendered(&mut sink, &*shared.rooms.clock, &room, obs, rev, 0, MessageKind::Snapshot, Some(id)).await {
                             Some(seq) => last_seq = seq,
                             None => break,
                         }
@@ -1339,14 +1312,14 @@ async fn session(
                             }
                             // Nobody watched as this observer when it was rendered, or this socket
                             // missed an earlier update: it renders what it lacks itself.
-                            _ => match send_rendered(&mut sink, &room, obs, rev, last_seq, MessageKind::Update, None).await {
+                            _ => match send_rendered(&mut sink, &*shared.rooms.clock, &room, obs, rev, last_seq, MessageKind::Update, None).await {
                                 Some(seq) => last_seq = seq,
                                 None => break,
                             },
                         }
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        match send_rendered(&mut sink, &room, obs, rev, last_seq, MessageKind::Update, None).await {
+                        match send_rendered(&mut sink, &*shared.rooms.clock, &room, obs, rev, last_seq, MessageKind::Update, None).await {
                             Some(seq) => last_seq = seq,
                             None => break,
                         }

@@ -10,4 +10,5 @@ pub mod http;
 pub(crate) mod lessons;
 pub mod net;
 pub mod peers;
+pub(crate) mod responses;
 pub mod session;

@@ -8,11 +8,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
-use std::time::Duration;
 
 use super::{Room, RoomInner, Rooms, detached};
 use crate::base::error::Refusal;
-use crate::base::time::now_ms;
 use crate::domain::model::{EventData, Status};
 
 /// Running games' next clock deadlines (ms since the epoch), in time order.
@@ -80,7 +78,7 @@ impl Rooms {
         loop {
             let (due, next) = {
                 let mut deadlines = self.deadlines.lock().unwrap_or_else(|e| e.into_inner());
-                let due = deadlines.take_due(now_ms());
+                let due = deadlines.take_due(self.clock.now_ms());
                 (due, deadlines.by_time.first().map(|(at, _)| *at))
             };
             for id in due {
@@ -90,8 +88,10 @@ impl Rooms {
             let notified = self.deadline_filed.notified();
             match next {
                 Some(at) => {
-                    let wait = (at - now_ms()).clamp(0, 60_000) as u64;
-                    let _ = tokio::time::timeout(Duration::from_millis(wait), notified).await;
+                    tokio::select! {
+                        () = self.clock.until(at) => {}
+                        () = notified => {}
+                    }
                 }
                 None => notified.await,
             }
@@ -107,14 +107,14 @@ impl Rooms {
         }
         let retry = |e: &Refusal| {
             tracing::error!(game_id = %id, error = %e, "cannot end a game whose clock ran out; retrying");
-            self.file_deadline(id, Some(now_ms() + 5_000));
+            self.file_deadline(id, Some(self.clock.now_ms() + 5_000));
         };
         let room = match self.room(id).await {
             Ok(room) => room,
             Err(e) => return retry(&e),
         };
         let shared = self.clone();
-        let flagged = detached(async move {
+        let flagged = detached(id, async move {
             let mut inner = room.inner.lock().await;
             if !shared.flag_if_due(&room, &mut inner).await? {
                 // Not due after all (a move came first): follow the clock as it is now.
@@ -138,7 +138,7 @@ impl Rooms {
             return Ok(false);
         }
         let out = match &inner.core.clock {
-            Some(c) => c.flagged(now_ms()),
+            Some(c) => c.flagged(self.clock.now_ms()),
             None => return Ok(false),
         };
         if out.is_empty() {

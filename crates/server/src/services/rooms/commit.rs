@@ -26,10 +26,8 @@ use std::time::Duration;
 use tabula_core::Seat;
 
 use super::follow::Writer;
-use super::load::apply_logged;
 use super::{Described, Room, RoomInner, Rooms};
 use crate::base::error::Refusal;
-use crate::base::time::now_ms;
 use crate::domain::model::{Event, EventData, GameCore, Status, reserve_log};
 use crate::domain::ratings::{GameEnd, SeatBinding};
 use crate::storage::db::{WriteFailure, WriteRequest};
@@ -72,7 +70,7 @@ impl Rooms {
             },
         };
         let last_at = inner.events.last().map_or(0, |e| e.at);
-        let now = now_ms().max(last_at);
+        let now = self.clock.now_ms().max(last_at);
         let (scratch, new_events, new_desc) = stage(&inner.core, first, now)?;
         let first_seq = match (&created, new_events.first()) {
             (Some(c), _) => c.seq,
@@ -215,7 +213,7 @@ impl Rooms {
         inner.described.extend(new_desc);
         if room.tx.receiver_count() > 0 {
             // Rendered once per watched observer, whatever the number of sockets.
-            let update = room.render_update(inner, first_seq);
+            let update = room.render_update(inner, first_seq, self.clock.now_ms());
             let _ = room.tx.send(Arc::new(update));
         }
         self.after_change(room, inner);
@@ -297,7 +295,7 @@ impl Rooms {
         let behind: Vec<Event> = events.into_iter().filter(|e| e.seq > known).collect();
         let quiet = self.db.node().is_some();
         let mut core = inner.core.clone();
-        let desc = match apply_logged(&room.id, &mut core, &behind) {
+        let desc = match core.apply_logged(&behind) {
             Ok(desc) => desc,
             Err(e) => {
                 tracing::error!(game_id = %room.id, error = %e,
@@ -347,7 +345,9 @@ impl Rooms {
         room.refresh_summary(inner);
         self.index(room, inner);
         let deadline = match &inner.core.clock {
-            Some(clock) if inner.core.status == Status::Running => clock.next_deadline(now_ms()),
+            Some(clock) if inner.core.status == Status::Running => {
+                clock.next_deadline(self.clock.now_ms())
+            }
             _ => None,
         };
         // Clocks and AI seats run only where the game is written (on a cluster node: its lease's

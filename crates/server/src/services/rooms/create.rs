@@ -47,7 +47,10 @@ impl Rooms {
         by: Option<Account>,
     ) -> Result<(Arc<Room>, Vec<Option<String>>), Refusal> {
         let shared = self.clone();
-        detached(async move { shared.create_now(req, None, by).await }).await
+        detached("a new game", async move {
+            shared.create_now(req, None, by).await
+        })
+        .await
     }
 
     /// [`Rooms::create`] on the caller's task (which must not be cancelled); `rematch_of` is the old
@@ -164,7 +167,7 @@ impl Rooms {
                 .collect(),
             None => Vec::new(),
         };
-        let (room, created) = Room::fresh(kind, core);
+        let (room, created) = Room::fresh(kind, core, self.clock.now_ms());
         {
             let mut inner = room.inner.lock().await;
             let joins = hosts
@@ -188,7 +191,10 @@ impl Rooms {
         public: bool,
     ) -> Result<Arc<Room>, Refusal> {
         let shared = self.clone();
-        detached(async move { shared.import_now(&record, public).await }).await
+        detached("an imported game", async move {
+            shared.import_now(&record, public).await
+        })
+        .await
     }
 
     async fn import_now(
@@ -247,7 +253,7 @@ impl Rooms {
             rating_range: None,
         };
         let core = GameCore::new(kind.as_ref(), config)?;
-        let (room, created) = Room::fresh(kind, core);
+        let (room, created) = Room::fresh(kind, core, self.clock.now_ms());
         {
             let mut inner = room.inner.lock().await;
             let mut evs: Vec<EventData> = record

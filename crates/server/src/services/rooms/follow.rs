@@ -196,7 +196,7 @@ impl Rooms {
             Err(e) => return Ok(Err(e)),
         };
         let shared = self.clone();
-        let answer = detached(async move {
+        let answer = detached(id, async move {
             let mut inner = room.inner.lock().await;
             if !shared.drives(&room.id) {
                 return Ok(None);
@@ -299,7 +299,7 @@ impl Rooms {
             }
         };
         let shared = self.clone();
-        let _ = detached(async move {
+        let _ = detached(id, async move {
             let mut inner = room.inner.lock().await;
             inner.unsure = true;
             shared.catch_up(&room, &mut inner).await?;

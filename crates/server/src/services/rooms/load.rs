@@ -1,8 +1,8 @@
 //! Loading a game into memory and letting it go again.
 //!
-//! A room is its log replayed ([`Rooms::room`] rebuilds it with [`apply_logged`], the one function that
-//! applies stored events: each must follow the last seq, and a log that does not apply is an internal
-//! error, never a refusal). Loads of one game are serialised, so a game is never in memory twice (loads
+//! A room is its log replayed ([`Rooms::room`] rebuilds it with [`GameCore::from_log`]; stored events
+//! are applied by [`GameCore::apply_logged`] alone: each must follow the last seq, and a log that does
+//! not apply is an internal error, never a refusal). Loads of one game are serialised, so a game is never in memory twice (loads
 //! of different games go on side by side: a slow log never holds up another game); a loaded room
 //! has its deadline and AI seats scheduled before anyone else can see it. A room leaves memory only
 //! when nothing but the map holds it (no socket, AI move or request in flight) and it is over or idle:
@@ -12,10 +12,9 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::clock::downtime_note;
-use super::{Described, Room, Rooms};
+use super::{Room, Rooms};
 use crate::base::error::Refusal;
-use crate::base::time::now_ms;
-use crate::domain::model::{Event, EventData, GameCore, Status};
+use crate::domain::model::{Event, GameCore, Status};
 
 impl Rooms {
     /// The room of game `id`, loading it from the log if needed.
@@ -65,20 +64,9 @@ impl Rooms {
 
     /// Rebuilds a game by replaying its log.
     pub(super) fn rebuild(&self, id: &str, events: Vec<Event>) -> Result<Room, Refusal> {
-        let corrupt =
-            |m: String| Refusal::Internal(format!("game {id}: stored log is inconsistent: {m}"));
-        let config = match events.first().map(|e| &e.data) {
-            Some(EventData::Created { config }) => (**config).clone(),
-            _ => return Err(corrupt("it does not start with `created`".into())),
-        };
-        let kind = self
-            .registry
-            .get(&config.game)
-            .map_err(|e| corrupt(e.to_string()))?
-            .clone();
-        let mut core = GameCore::new(kind.as_ref(), config).map_err(|e| corrupt(e.to_string()))?;
-        let mut described = vec![None];
-        described.extend(apply_logged(id, &mut core, &events[1..])?);
+        let (kind, core, described) = GameCore::from_log(&self.registry, &events).map_err(|m| {
+            Refusal::Internal(format!("game {id}: stored log is inconsistent: {m}"))
+        })?;
         Ok(Room::new(id.to_string(), kind, core, events, described))
     }
 
@@ -93,7 +81,7 @@ impl Rooms {
                 Ok(room) => {
                     n += 1;
                     let inner = room.inner.lock().await;
-                    if let Some(line) = downtime_note(&inner, now_ms()) {
+                    if let Some(line) = downtime_note(&inner, self.clock.now_ms()) {
                         tracing::warn!(game = %id, "{line}");
                     }
                     drop(inner);
@@ -119,7 +107,9 @@ impl Rooms {
 
     /// A room unchanged since this time (ms since the epoch) is idle: [`crate::Limits::room_idle`] ago.
     fn idle_before(&self) -> i64 {
-        now_ms().saturating_sub(self.limits.room_idle.as_millis() as i64)
+        self.clock
+            .now_ms()
+            .saturating_sub(self.limits.room_idle.as_millis() as i64)
     }
 
     /// Drops game `id` from memory if it is evictable (see [`Rooms::evict_idle`]).
@@ -156,28 +146,6 @@ impl Drop for LoadingTicket<'_> {
             loading.remove(self.id);
         }
     }
-}
-
-/// Applies events read from game `id`'s log to `core`, in order (each must follow the last seq);
-/// returns how each observer sees them. A log that does not apply is an internal error.
-pub(super) fn apply_logged(
-    id: &str,
-    core: &mut GameCore,
-    events: &[Event],
-) -> Result<Vec<Described>, Refusal> {
-    let corrupt =
-        |m: String| Refusal::Internal(format!("game {id}: stored log is inconsistent: {m}"));
-    let mut described = Vec::with_capacity(events.len());
-    for e in events {
-        if e.seq != core.seq + 1 {
-            return Err(corrupt(format!("event {} follows {}", e.seq, core.seq)));
-        }
-        let d = core
-            .apply(&e.data, e.at)
-            .map_err(|r| corrupt(format!("event {}: {r}", e.seq)))?;
-        described.push(d);
-    }
-    Ok(described)
 }
 
 /// Whether a room may leave memory: nobody but the map holds it (no socket, AI task or request; a

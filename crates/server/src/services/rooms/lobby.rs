@@ -14,7 +14,6 @@ use std::sync::Arc;
 use tabula_core::Seat;
 
 use super::{Room, RoomInner, Rooms, detached};
-use crate::base::time::now_ms;
 use crate::domain::model::{EventData, Status};
 use crate::wire::api::{LobbyGame, LobbySeat};
 
@@ -88,7 +87,10 @@ impl Rooms {
     /// Ends the waiting games whose last event is older than [`crate::Limits::waiting_expiry`] (not every
     /// seat joined in time): each gets an `end` event with no winner. Returns how many expired.
     pub async fn expire_waiting(self: &Arc<Self>) -> usize {
-        let Some(before) = now_ms().checked_sub(self.limits.waiting_expiry.as_millis() as i64)
+        let Some(before) = self
+            .clock
+            .now_ms()
+            .checked_sub(self.limits.waiting_expiry.as_millis() as i64)
         else {
             return 0;
         };
@@ -111,7 +113,7 @@ impl Rooms {
             };
             let shared = self.clone();
             let days = self.limits.waiting_expiry.as_secs_f64() / 86_400.0;
-            let expired = detached(async move {
+            let expired = detached(&id, async move {
                 let mut inner = room.inner.lock().await;
                 let last = inner.events.last().map_or(0, |e| e.at);
                 if inner.core.status != Status::Waiting || last > before {

@@ -51,7 +51,7 @@ use tabula_core::{Observer, Seat};
 use tokio::sync::{Mutex, Semaphore, broadcast};
 
 use crate::base::error::Refusal;
-use crate::base::time::now_ms;
+use crate::base::time::Clock;
 use crate::domain::model::{self, Event, EventData, GameCore, Status};
 use crate::services::limits::Limits;
 use crate::storage::db::{Db, Faults, Writer};
@@ -156,6 +156,8 @@ pub struct Rooms {
     deadlines: StdMutex<Deadlines>,
     /// Wakes the clock sweeper when a deadline is filed.
     deadline_filed: tokio::sync::Notify,
+    /// The games' time: events, players' clocks, deadlines, expiry, idleness.
+    pub clock: Arc<dyn Clock>,
 }
 
 fn observer_index(obs: Observer, seats: usize) -> usize {
@@ -172,6 +174,7 @@ impl Rooms {
         db: Db,
         limits: Limits,
         peers: Arc<dyn Peers>,
+        clock: Arc<dyn Clock>,
     ) -> Rooms {
         let workers = limits.ai_workers.max(1);
         let faults = Arc::new(Faults::default());
@@ -192,6 +195,7 @@ impl Rooms {
             lobby: StdMutex::new(LobbyIndex::default()),
             waiting: StdMutex::new(HashMap::new()),
             limits,
+            clock,
         }
     }
 
@@ -231,26 +235,46 @@ fn seat_events_quota(limits: &Limits) -> governor::Quota {
         .allow_burst(burst)
 }
 
-/// Runs a change on a task of its own and waits for its answer: once started, the change is carried
-/// to its end (validated, committed, applied to the room, broadcast) even if the caller's future is
-/// dropped (see the module documentation).
-async fn detached<T, F>(change: F) -> Result<T, Refusal>
+/// Runs a change to its end even when whoever asked for it goes away (axum drops a handler's future
+/// when its client disconnects): the change is a task of its own, and the caller only waits for its
+/// answer. `subject` (a game's id, or what is being made) names the change in the debug line logged
+/// when the caller went away before the answer.
+async fn detached<T, F>(subject: &str, change: F) -> Result<T, Refusal>
 where
     F: std::future::Future<Output = Result<T, Refusal>> + Send + 'static,
     T: Send + 'static,
 {
-    tokio::spawn(change)
-        .await
-        .map_err(|e| Refusal::Internal(format!("the change failed: {e}")))?
+    /// Logs, when dropped before the answer, that the requester went away.
+    struct Waiting<'a> {
+        subject: &'a str,
+        answered: bool,
+    }
+    impl Drop for Waiting<'_> {
+        fn drop(&mut self) {
+            if !self.answered {
+                tracing::debug!(
+                    subject = self.subject,
+                    "the requester went away before its change was decided; the change goes on"
+                );
+            }
+        }
+    }
+    let mut waiting = Waiting {
+        subject,
+        answered: false,
+    };
+    let answer = tokio::spawn(change).await;
+    waiting.answered = true;
+    answer.map_err(|e| Refusal::Internal(format!("the change failed: {e}")))?
 }
 
 impl Room {
     /// A room for a new game (not stored yet): a fresh id, and the `created` event (seq 1) to commit
     /// with the game's first events.
-    fn fresh(kind: Arc<dyn DynGame>, core: GameCore) -> (Arc<Room>, Event) {
+    fn fresh(kind: Arc<dyn DynGame>, core: GameCore, now: i64) -> (Arc<Room>, Event) {
         let created = Event {
             seq: 1,
-            at: now_ms(),
+            at: now,
             data: EventData::Created {
                 config: Box::new((*core.config).clone()),
             },

@@ -1,7 +1,7 @@
 //! The checks of rated games that need storage (a join by a player who holds no other seat, within
 //! the seek's rating range). The pure ones are in [`crate::domain::ratings`].
 
-use crate::base::error::{AccountError, Refusal};
+use crate::base::error::Refusal;
 use crate::domain::account::Account;
 use crate::domain::ratings::Rating;
 use crate::storage::db::Db;
@@ -37,12 +37,4 @@ pub async fn check_rated_join(
         }
     }
     Ok(())
-}
-
-/// An account refusal where a game refusal is expected (storage errors and conflicts keep their code).
-pub fn as_refusal(e: AccountError) -> Refusal {
-    match e {
-        AccountError::Refused(r) => r,
-        other => Refusal::Forbidden(other.to_string()),
-    }
 }

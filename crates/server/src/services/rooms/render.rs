@@ -16,7 +16,6 @@ use serde_json::value::RawValue;
 use tabula_core::{Observer, Seat};
 
 use super::{Room, RoomInner, observer_index};
-use crate::base::time::now_ms;
 use crate::domain::model::{Event, EventData, GameCore, Seen, Status, observers};
 use crate::wire::game::{
     ClockState, EventBody, GameCommon, GameEvent, GameMessage, MessageKind, Offer, RematchLink,
@@ -154,8 +153,7 @@ impl Room {
     /// The `update` of one change, for every observer someone watches as: the shared part is
     /// computed once, and each distinct view is serialised once (seats that see the same as
     /// another observer share its text, as every observer does in a perfect-information game).
-    pub(super) fn render_update(&self, inner: &RoomInner, first: u64) -> Update {
-        let now = now_ms();
+    pub(super) fn render_update(&self, inner: &RoomInner, first: u64, now: i64) -> Update {
         let common = self.common(inner, MessageKind::Update, now);
         let mut views: Vec<(Value, std::rc::Rc<RawValue>)> = Vec::new();
         let messages = observers(inner.core.seats())

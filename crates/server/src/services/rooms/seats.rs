@@ -49,7 +49,10 @@ impl Rooms {
         action: ActionInput,
     ) -> Result<u64, Refusal> {
         let (shared, room, token) = (self.clone(), room.clone(), token.to_string());
-        detached(async move { shared.act_now(&room, seat, &token, action).await }).await
+        detached(&room.id.clone(), async move {
+            shared.act_now(&room, seat, &token, action).await
+        })
+        .await
     }
 
     async fn act_now(
@@ -95,7 +98,10 @@ impl Rooms {
         op: SeatOp,
     ) -> Result<u64, Refusal> {
         let (shared, room, token) = (self.clone(), room.clone(), token.to_string());
-        detached(async move { shared.seat_op_now(&room, seat, &token, op).await }).await
+        detached(&room.id.clone(), async move {
+            shared.seat_op_now(&room, seat, &token, op).await
+        })
+        .await
     }
 
     async fn seat_op_now(
@@ -151,16 +157,12 @@ impl Rooms {
         account_id: &str,
         rebind: bool,
     ) -> Result<usize, Refusal> {
-        let seats = self
-            .db
-            .seats_to_rekey(account_id)
-            .await
-            .map_err(crate::services::rooms::rated::as_refusal)?;
+        let seats = self.db.seats_to_rekey(account_id).await?;
         let mut replaced = 0;
         for (game_id, seat) in seats {
             let room = self.room(&game_id).await?;
             let (shared, account) = (self.clone(), account_id.to_string());
-            let done = detached(async move {
+            let done = detached(&game_id, async move {
                 shared
                     .replace_token_now(&room, seat, &account, rebind)
                     .await
@@ -224,7 +226,10 @@ impl Rooms {
         by: Option<Account>,
     ) -> Result<Option<String>, Refusal> {
         let (shared, room) = (self.clone(), room.clone());
-        detached(async move { shared.join_now(&room, seat, token.as_deref(), by).await }).await
+        detached(&room.id.clone(), async move {
+            shared.join_now(&room, seat, token.as_deref(), by).await
+        })
+        .await
     }
 
     async fn join_now(
@@ -260,10 +265,7 @@ impl Rooms {
                 inner.core.check_token(seat, t)?;
                 if inner.core.joined[seat as usize] {
                     if let Some(a) = &by {
-                        self.db
-                            .claim(&room.id, seat, &a.id, t)
-                            .await
-                            .map_err(crate::services::rooms::rated::as_refusal)?;
+                        self.db.claim(&room.id, seat, &a.id, t).await?;
                     }
                     return Ok(Some(t.to_string()));
                 }
@@ -320,7 +322,10 @@ impl Rooms {
         token: &str,
     ) -> Result<(String, u8), Refusal> {
         let (shared, room, token) = (self.clone(), room.clone(), token.to_string());
-        detached(async move { shared.rematch_now(&room, seat, &token).await }).await
+        detached(&room.id.clone(), async move {
+            shared.rematch_now(&room, seat, &token).await
+        })
+        .await
     }
 
     async fn rematch_now(

@@ -222,6 +222,7 @@ pub fn config(registry: Registry, storage: Storage, limits: Limits) -> ServerCon
         addr: "127.0.0.1:0".parse().unwrap(),
         storage,
         limits,
+        clock: std::sync::Arc::new(tabula_server::SystemClock),
     }
 }
 
