@@ -25,6 +25,7 @@ fn actions(m: &Value) -> Vec<(u64, Value)> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_change_whose_client_disconnects_mid_commit_is_applied_and_broadcast() {
+    log_buffer();
     let dir = temp_dir("cancel");
     let server = start(&dir).await;
     let addr = server.local_addr();
@@ -68,8 +69,17 @@ async fn a_change_whose_client_disconnects_mid_commit_is_applied_and_broadcast()
         .await
         .unwrap();
     s1.close().await;
-    // Give the server time to notice both hang-ups (and drop what it drops), then free the database.
-    tokio::time::sleep(Duration::from_millis(800)).await;
+    // Free the database only once the server has dropped the HTTP request's future (its handler
+    // says so in the log, naming the game): the change must then be carried on without it.
+    let gone = |l: &String| l.contains("requester went away") && l.contains(&id);
+    let started = std::time::Instant::now();
+    while !log_lines().iter().any(gone) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the server never noticed the HTTP client's hang-up"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     sqlx::query("ROLLBACK").execute(&mut *lock).await.unwrap();
     drop(lock);
 

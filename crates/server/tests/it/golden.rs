@@ -33,18 +33,7 @@ fn fixtures() -> PathBuf {
 
 /// What a log replays to: compared field by field with the fixture's `replayed`.
 fn replay(registry: &Registry, events: &[Event]) -> Result<Value, String> {
-    let Some(EventData::Created { config }) = events.first().map(|e| &e.data) else {
-        return Err("the log does not start with `created`".into());
-    };
-    let kind = registry.get(&config.game).map_err(|e| e.to_string())?;
-    let mut core = GameCore::new(kind.as_ref(), (**config).clone()).map_err(|e| e.to_string())?;
-    for e in &events[1..] {
-        if e.seq != core.seq + 1 {
-            return Err(format!("event {} follows {}", e.seq, core.seq));
-        }
-        core.apply(&e.data, e.at)
-            .map_err(|r| format!("event {}: {r}", e.seq))?;
-    }
+    let (_, core, _) = GameCore::from_log(registry, events)?;
     Ok(json!({
         "status": core.status.as_str(),
         "seq": core.seq,

@@ -9,6 +9,7 @@ mod analysis;
 mod assets;
 mod cancel;
 mod chat;
+mod clocks;
 mod cluster;
 mod crash;
 mod downtime;
