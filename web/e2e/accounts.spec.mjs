@@ -3,11 +3,12 @@
 // between two browser contexts created and joined from the lobby and ended by resignation, both
 // profiles updated (ratings, charts, the game), My games and the tab title counting the games that
 // await a move, leaderboards, account settings (password change, deletion), and the pages at phone
-// size. Called by run.mjs with its helpers.
+// size. Its helpers come from harness.mjs.
 
+import { h, test, expect, GAMES } from './harness.mjs';
 import { join } from 'node:path';
 
-export function accountTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS }) {
+function accountTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS }) {
   const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `accounts-${name}.png`), fullPage: true });
 
   /** Signs up through the form (from the top bar's "Sign in"); lands on My games. */
@@ -60,7 +61,7 @@ export function accountTests({ test, newPage, base, assert, noConsoleErrors, ass
     const kyo = games.find((g) => g.id === 'kyo') ?? games[0];
     if (!kyo) return;
 
-    await test('accounts: sign up, sign out, a wrong password, sign in; an anonymous seat claimed into the account; settings; deletion', async () => {
+    test('accounts: sign up, sign out, a wrong password, sign in; an anonymous seat claimed into the account; settings; deletion', async () => {
       const page = await newPage('carol');
       try {
         // An anonymous game against the AI first: its seat is this browser's only.
@@ -85,7 +86,7 @@ export function accountTests({ test, newPage, base, assert, noConsoleErrors, ass
             await other.locator('[data-testid=signup-form] button[type=submit]').click();
             await other.locator('[data-testid=account-error]', { hasText: 'taken' }).waitFor({ timeout: 15000 });
           });
-          assert((await other.locator('[data-testid=sign-in]').count()) === 1, 'a refused sign-up signed in');
+          await expect(other.locator('[data-testid=sign-in]'), 'a refused sign-up signed in').toHaveCount(1);
           await noConsoleErrors(other);
         } finally {
           await other.context().close();
@@ -127,7 +128,7 @@ export function accountTests({ test, newPage, base, assert, noConsoleErrors, ass
         await page.locator('[data-testid=delete-form] input[name=password]').fill('carol-secret-2');
         await page.locator('[data-testid=delete-form] button[type=submit]').click();
         await page.locator('dialog[open] button[data-value=no]').click();
-        assert((await page.locator('[data-testid=me]').count()) === 1, 'cancelling the deletion signed out');
+        await expect(page.locator('[data-testid=me]'), 'cancelling the deletion signed out').toHaveCount(1);
         await page.locator('[data-testid=delete-form] button[type=submit]').click();
         await page.locator('dialog[open] button[data-value=yes]').click();
         await page.locator('[data-testid=sign-in]').waitFor({ timeout: 15000 });
@@ -148,7 +149,7 @@ export function accountTests({ test, newPage, base, assert, noConsoleErrors, ass
       }
     });
 
-    await test(`accounts: a rated ${kyo.id} game between two browsers, from the lobby to resignation; profiles, my games and the tab title, leaderboard, phone size`, async () => {
+    test(`accounts: a rated ${kyo.id} game between two browsers, from the lobby to resignation; profiles, my games and the tab title, leaderboard, phone size`, async () => {
       const alice = await newPage('alice');
       const bob = await newPage('bob');
       try {
@@ -194,7 +195,7 @@ export function accountTests({ test, newPage, base, assert, noConsoleErrors, ass
         await waiting.locator('[data-testid=awaiting-count]', { hasText: '1' }).waitFor({ timeout: 15000 });
         await waiting.waitForFunction(() => document.title === '(1) Tabula', null, { timeout: 15000 });
         assert((await waiting.locator('[data-testid=awaiting]').textContent()).startsWith('1 game awaits'), 'My games does not count the game awaiting a move');
-        assert((await other.locator('[data-testid=awaiting-count]').count()) === 0, 'the player not to move is counted a game');
+        await expect(other.locator('[data-testid=awaiting-count]'), 'the player not to move is counted a game').toHaveCount(0);
         assert((await other.title()) === 'Tabula', `the tab title of the player not to move is ${await other.title()}`);
         await shot(waiting, 'my-games');
         await waiting.setViewportSize({ width: 390, height: 844 });
@@ -220,7 +221,7 @@ export function accountTests({ test, newPage, base, assert, noConsoleErrors, ass
         for (const [p, result] of [[alice, 'Won'], [bob, 'Lost']]) {
           const finished = p.locator(`[data-testid=finished] li[data-id="${id}"]`);
           assert((await finished.textContent()).includes(result), `the profile lists the game without "${result}"`);
-          assert((await p.locator(`[data-testid=rating][data-game="${kyo.id}"] svg.rating-chart circle`).count()) === 2, 'the rating chart does not show the start and the game');
+          await expect(p.locator(`[data-testid=rating][data-game="${kyo.id}"] svg.rating-chart circle`), 'the rating chart does not show the start and the game').toHaveCount(2);
         }
         assert((await alice.locator('[data-testid=results]').textContent()).startsWith('1 won'), 'alice is not counted a win');
         // The other's profile shows the same (public) numbers, and the game links to its replay.
@@ -254,3 +255,5 @@ export function accountTests({ test, newPage, base, assert, noConsoleErrors, ass
     });
   };
 }
+
+accountTests({ ...h, test })(GAMES);

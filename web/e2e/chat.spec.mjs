@@ -3,11 +3,12 @@
 // the game runs, and never sees the players'; a too-long message is refused in the server's words;
 // "Mute chat" hides the chat (and stays muted after a reload); the phone size folds the panel; the
 // replay of the finished game keeps its chat (a player reads both channels, a spectator theirs).
-// Called by run.mjs with its helpers.
+// Its helpers come from harness.mjs.
 
+import { h, test, expect, GAMES } from './harness.mjs';
 import { join } from 'node:path';
 
-export function chatTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS }) {
+function chatTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS }) {
   const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `chat-${name}.png`), fullPage: false });
 
   /** Types and sends a message from the page's chat panel. */
@@ -28,7 +29,7 @@ export function chatTests({ test, newPage, base, assert, noConsoleErrors, assert
   return async (games) => {
     const game = games.find((g) => g.id === 'kyo') ?? games[0];
     if (!game) return;
-    await test(`${game.id}: chat between two players live, a spectator's chat apart, too long refused, mute, phone`, async () => {
+    test(`${game.id}: chat between two players live, a spectator's chat apart, too long refused, mute, phone`, async () => {
       const host = await newPage('chat-host');
       const friend = await newPage('chat-friend');
       const watcher = await newPage('chat-watcher');
@@ -60,7 +61,7 @@ export function chatTests({ test, newPage, base, assert, noConsoleErrors, assert
         host.allowNetworkErrors = true;
         await host.locator('[data-testid=chat-input]').fill('x'.repeat(201));
         assert((await host.locator('[data-testid=chat-counter]').textContent()) === '201/200', 'the counter does not count');
-        assert((await host.locator('[data-testid=chat-counter].over').count()) === 1, 'the counter does not warn');
+        await expect(host.locator('[data-testid=chat-counter].over'), 'the counter does not warn').toHaveCount(1);
         await host.locator('[data-testid=chat-send]').click();
         await host.locator('[data-testid=chat-error]', { hasText: 'too long: 201 characters, at most 200 are allowed' }).waitFor({ timeout: 15000 });
         host.allowNetworkErrors = false;
@@ -137,3 +138,5 @@ export function chatTests({ test, newPage, base, assert, noConsoleErrors, assert
     });
   };
 }
+
+chatTests({ ...h, test })(GAMES);

@@ -3,11 +3,12 @@
 // selected then a square two ahead shows the engine's "A Light Pawn steps one square: it cannot make
 // Mana moves"; a click on the opponent's piece says whose it is; the next click clears the line; a
 // choice between actions on the same cells (a Heavy's slice) reads in the engine's words. At 390x844
-// and 1280x800, with screenshots of each. Called by run.mjs with its helpers.
+// and 1280x800, with screenshots of each. Its helpers come from harness.mjs.
 
+import { h, test, GAMES } from './harness.mjs';
 import { join } from 'node:path';
 
-export function explainTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, waitMyTurnOrOver }) {
+function explainTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, waitMyTurnOrOver }) {
   const cell = (page, name) => page.locator(`[data-testid=board] [data-cell="${name}"]`);
   const toast = (page) => page.locator('[data-testid=explain][role=status]');
 
@@ -97,6 +98,8 @@ export function explainTests({ test, newPage, base, assert, noConsoleErrors, ART
   }
 
   return async (games) => {
-    if (games.some((g) => g.id === 'kyo')) await test('kyo: a click with no legal action says why in the engine\'s words, and choices read in words (phone and desktop)', () => kyoWhy());
+    if (games.some((g) => g.id === 'kyo')) test('kyo: a click with no legal action says why in the engine\'s words, and choices read in words (phone and desktop)', () => kyoWhy());
   };
 }
+
+explainTests({ ...h, test })(GAMES);

@@ -6,13 +6,14 @@
 // - the game's state beside the board: the status, the last move and the game's own panels (Territories'
 //   dice and bank) beside the board on a desktop, in the window, and directly under the board on a
 //   phone; Kyo's panel says no jargon ("This turn: open, 0 step(s)") and nothing stale.
-// Screenshots of each in the artifacts folder. Called by run.mjs with its helpers.
+// Screenshots of each in the artifacts folder. Its helpers come from harness.mjs.
 
+import { h, test, expect, GAMES } from './harness.mjs';
 import { join } from 'node:path';
 
 const SIZES = [[1366, 768, 'desktop'], [390, 844, 'phone']];
 
-export function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, waitMyTurnOrOver, moveCount }) {
+function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, waitMyTurnOrOver, moveCount }) {
   const cell = (page, name) => page.locator(`[data-testid=board] [data-cell="${name}"]`).first();
 
   async function playVsAi(page, id) {
@@ -95,7 +96,7 @@ export function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFA
         const [from, to] = await heavyStep(page, back, front, used);
         await cell(page, to).click({ force: true });
         const last = await moved(page, before);
-        assert((await page.locator('[data-testid=chooser]').count()) === 0, 'a chooser opened for the common move');
+        await expect(page.locator('[data-testid=chooser]'), 'a chooser opened for the common move').toHaveCount(0);
         assert(new RegExp(`Heavy ${from} → ${to}, carries 3 chips(?!, leaves)`).test(last), `the common move is not the whole slice: "${last}"`);
         await page.screenshot({ path: join(ARTIFACTS, `play-kyo-common-${label}.png`) });
         if ((await finishTurn(page)) === 'over') return;
@@ -203,14 +204,16 @@ export function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFA
 
   return async (games) => {
     if (games.some((g) => g.id === 'cyvasse-caird')) {
-      await test('cyvasse-caird: check marks the King\'s cell and says "Check — your King is attacked" (desktop and phone)', () => cairdCheck());
+      test('cyvasse-caird: check marks the King\'s cell and says "Check — your King is attacked" (desktop and phone)', () => cairdCheck());
     }
     if (games.some((g) => g.id === 'kyo')) {
-      await test('kyo: one gesture per move — click, click makes the whole slice at once; the other ways in a box at the target (desktop and phone)', () => kyoOneGesture());
-      await test('kyo: the panel says the turn in words, beside the board on a desktop (desktop and phone)', () => kyoPanel());
+      test('kyo: one gesture per move — click, click makes the whole slice at once; the other ways in a box at the target (desktop and phone)', () => kyoOneGesture());
+      test('kyo: the panel says the turn in words, beside the board on a desktop (desktop and phone)', () => kyoPanel());
     }
     if (games.some((g) => g.id === 'territories')) {
-      await test('territories: the status, last move, dice and bank beside the board on a desktop, right under it on a phone', () => stateBesideBoard());
+      test('territories: the status, last move, dice and bank beside the board on a desktop, right under it on a phone', () => stateBesideBoard());
     }
   };
 }
+
+playTests({ ...h, test })(GAMES);

@@ -2,8 +2,9 @@
 // moves, resign), its analysis requested from the replay page (progress, graph, counts, marks, a mark
 // clicked shows the engine's move on the board), an imported record with known blunders, a hint in a
 // lesson, and no hint control at all in a rated game (created over the HTTP API with two accounts).
-// Called by run.mjs with its helpers.
+// Its helpers come from harness.mjs.
 
+import { h, test, expect, GAMES } from './harness.mjs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 const FIXTURE = new URL('./fixtures/kyo-analysed.json', import.meta.url);
 const FIXTURE_MARKS = '19:inaccuracy 25:inaccuracy 33:mistake 35:inaccuracy';
 
-export function analysisTests(t) {
+function analysisTests(t) {
   const { test, newPage, base, assert, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver, status, assertNoOverflow } = t;
 
   async function post(path, body, headers = {}) {
@@ -117,7 +118,7 @@ export function analysisTests(t) {
         await playOneDecision(page);
         decisions++;
       }
-      assert((await page.locator('[data-testid=hint-text]').count()) === 0, 'the hint of an earlier position is still shown');
+      await expect(page.locator('[data-testid=hint-text]'), 'the hint of an earlier position is still shown').toHaveCount(0);
       if (!(await status(page)).startsWith('Game over')) {
         await page.locator('button', { hasText: /^Resign$/ }).click();
         await page.locator('dialog[open] button[data-value=yes]').click();
@@ -135,7 +136,7 @@ export function analysisTests(t) {
       // The stored analysis is shown again after a reload, without asking.
       await page.reload();
       await waitAnalysed(page);
-      assert((await page.locator('[data-testid=request-analysis]').count()) === 0, 'the request button shows for an analysed game');
+      await expect(page.locator('[data-testid=request-analysis]'), 'the request button shows for an analysed game').toHaveCount(0);
       await noConsoleErrors(page);
     } finally {
       await page.context().close();
@@ -222,7 +223,7 @@ export function analysisTests(t) {
       assert((await waitMyTurnOrOver(page)) === 'turn', 'the rated game does not show the player\'s move');
       await page.locator('[data-testid=board] [data-cell].target').first().waitFor({ timeout: 15000 });
       await page.locator('[data-testid=actions]').waitFor({ timeout: 15000 });
-      assert((await page.locator('[data-testid=hint], [data-testid=hint-box]').count()) === 0, 'a hint control shows in a rated game');
+      await expect(page.locator('[data-testid=hint], [data-testid=hint-box]'), 'a hint control shows in a rated game').toHaveCount(0);
       await page.screenshot({ path: join(ARTIFACTS, 'rated-no-hint.png'), fullPage: true });
       await noConsoleErrors(page);
     } finally {
@@ -231,9 +232,11 @@ export function analysisTests(t) {
   }
 
   return async () => {
-    await test('analysis: a hint in a game against the AI, a few moves, resign, request the analysis (graph, counts, marks, the engine\'s move)', aiGameHintResignAnalyse);
-    await test('analysis: an imported record\'s inaccuracies and mistake marked, a mark and a graph dot show the engine\'s move on the board', importedRecordMarks);
-    await test('analysis: the engine\'s hint in a lesson', lessonHint);
-    await test('analysis: no hint control in a rated game (two accounts over the HTTP API)', ratedGameHasNoHint);
+    test('analysis: a hint in a game against the AI, a few moves, resign, request the analysis (graph, counts, marks, the engine\'s move)', aiGameHintResignAnalyse);
+    test('analysis: an imported record\'s inaccuracies and mistake marked, a mark and a graph dot show the engine\'s move on the board', importedRecordMarks);
+    test('analysis: the engine\'s hint in a lesson', lessonHint);
+    test('analysis: no hint control in a rated game (two accounts over the HTTP API)', ratedGameHasNoHint);
   };
 }
+
+analysisTests({ ...h, test })(GAMES);
