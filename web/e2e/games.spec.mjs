@@ -119,7 +119,7 @@ async function cairdTerrainSwap(page, label) {
   assert(cells[king[0]].terrain === other[1].terrain && cells[other[0]].terrain === 'fortress', 'the terrain swap did not show on the board');
   await page.locator('[data-testid=setup-ready]').click();
   const refusal = page.locator('[data-testid=setup-editor] [data-testid=setup-error]');
-  await refusal.waitFor({ timeout: 15000 });
+  await expect(refusal).toBeVisible({ timeout: 15000 });
   const text = await refusal.innerText();
   assert(/refused this setup/.test(text) && /King stands on .* must start in the Fortress/.test(text), `the refusal reads: ${text}`);
   await expect(page.locator('[data-testid=error]'), 'the refusal also shows as the generic banner').toHaveCount(0);
@@ -164,7 +164,7 @@ async function playAgainstAi(game, variant = null) {
     await page.locator(`[data-testid=play-ai-${game.id}]`).click();
     await page.waitForURL(/\/game\//, { timeout: 20000 });
   }
-  await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
+  await expect(page.locator('[data-testid=status]')).toBeVisible({ timeout: 20000 });
   if (variant?.check) await variant.check(page);
   let moves = 0;
   let decisions = 0;

@@ -357,7 +357,7 @@ export async function assertNoOverflow(page, width) {
  * Territories before its first cards are dealt). */
 export async function boardHtml(page, testid = 'board') {
   const host = page.locator(`[data-testid=${testid}]`);
-  await host.locator('svg, .no-board').first().waitFor({ timeout: 15000 });
+  await expect(host.locator('svg, .no-board').first()).toBeVisible({ timeout: 15000 });
   // A piece still sliding (class `moving`) is compared once it has arrived.
   await host.locator('svg .moving').first().waitFor({ state: 'detached', timeout: 5000 }).catch(() => {});
   if (await host.locator('svg').count()) return host.locator('svg').first().innerHTML();

@@ -48,8 +48,8 @@ function learnTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIF
 
   async function openLesson(page, game, n) {
     await page.goto(`${base()}/learn/${game}/${n}`);
-    await page.locator(`[data-testid=lesson][data-n="${n}"]`).waitFor({ timeout: 20000 });
-    await page.locator('[data-testid=lesson-goal]').waitFor({ timeout: 20000 });
+    await expect(page.locator(`[data-testid=lesson][data-n="${n}"]`)).toBeVisible({ timeout: 20000 });
+    await expect(page.locator('[data-testid=lesson-goal]')).toBeVisible({ timeout: 20000 });
   }
 
   /** Plays one action of the solution by clicking: the cells its notation names, in order, on the
@@ -91,7 +91,7 @@ function learnTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIF
       const page = await newPage('learn');
       try {
         await page.goto(`${base()}/learn`);
-        await page.locator('[data-testid=learn-game]').first().waitFor({ timeout: 20000 });
+        await expect(page.locator('[data-testid=learn-game]').first()).toBeVisible({ timeout: 20000 });
         for (const g of present) {
           const want = lessonFile(g).lessons.length;
           const card = page.locator(`[data-testid=learn-game][data-game="${g}"]`);
@@ -103,7 +103,7 @@ function learnTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIF
         // The lobby's game cards link to the guides.
         await page.goto(`${base()}/`);
         await page.locator(`[data-testid=how-to-play-${present[0]}]`).click();
-        await page.locator(`[data-testid=guide][data-game="${present[0]}"]`).waitFor({ timeout: 20000 });
+        await expect(page.locator(`[data-testid=guide][data-game="${present[0]}"]`)).toBeVisible({ timeout: 20000 });
         await noConsoleErrors(page);
       } finally {
         await page.context().close();
@@ -117,7 +117,7 @@ function learnTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIF
         try {
           for (const g of present) {
             await page.goto(`${base()}/learn/${g}`);
-            await page.locator(`[data-testid=guide][data-game="${g}"]`).waitFor({ timeout: 20000 });
+            await expect(page.locator(`[data-testid=guide][data-game="${g}"]`)).toBeVisible({ timeout: 20000 });
             const total = await page.locator('[data-testid=diagram]').count();
             assert(total > 0, `${g}: the guide has no diagram`);
             // Every diagram drawn, or one failed (then say why).
@@ -153,20 +153,20 @@ function learnTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIF
           await page.locator('[data-testid=play-ai-kyo]').click();
           await page.waitForURL((u) => u.pathname.startsWith('/game/'), { timeout: 20000 });
           const banner = page.locator('[data-testid=gentle-ai]');
-          await banner.waitFor({ timeout: 20000 });
+          await expect(banner).toBeVisible({ timeout: 20000 });
           assert(/level 1/.test((await banner.textContent()) ?? ''), 'the banner does not name level 1');
           assert(await page.locator('[data-seat]', { hasText: 'AI level 1' }).count(), 'the AI seat is not level 1');
-          await page.locator('[data-testid=how-to-play]').waitFor({ timeout: 20000 });
+          await expect(page.locator('[data-testid=how-to-play]')).toBeVisible({ timeout: 20000 });
           // The first finished game of a kind suggests the next lesson not solved on this device.
           await page.locator('button', { hasText: 'Resign' }).click();
           await page.locator('dialog[open] button[data-value=yes]').click();
           const over = page.locator('dialog[open]', { has: page.locator('[data-testid=result]') });
-          await over.waitFor({ timeout: 20000 });
+          await expect(over).toBeVisible({ timeout: 20000 });
           const suggestion = (await over.locator('[data-testid=suggest-lesson]').textContent({ timeout: 20000 })) ?? '';
           assert(/lesson 1\b/.test(suggestion), `the game-over dialog suggests "${suggestion}"`);
           await over.locator('button[data-value=learn]').click();
-          await page.locator('[data-testid=lesson][data-game=kyo][data-n="1"]').waitFor({ timeout: 20000 });
-          await page.locator('[data-testid=lesson-goal]').waitFor({ timeout: 20000 });
+          await expect(page.locator('[data-testid=lesson][data-game=kyo][data-n="1"]')).toBeVisible({ timeout: 20000 });
+          await expect(page.locator('[data-testid=lesson-goal]')).toBeVisible({ timeout: 20000 });
           await noConsoleErrors(page);
         } finally {
           await page.context().close();
@@ -184,7 +184,7 @@ function learnTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIF
         await page.locator('[data-testid=board] [data-cell="D3"]').first().click({ force: true });
         await page.locator('[data-testid=board] [data-cell="D6"]').first().click({ force: true });
         const refusal = page.locator('[data-testid=lesson-refusal]');
-        await refusal.waitFor({ timeout: 20000 });
+        await expect(refusal).toBeVisible({ timeout: 20000 });
         const text = (await refusal.textContent()) ?? '';
         assert(/step/i.test(text), `the refusal does not explain the rule: "${text}"`);
         assert((await moves(page)) === 0, 'the refused move was counted');
@@ -192,7 +192,7 @@ function learnTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIF
         const hint = (await page.locator('[data-testid=lesson-hint-move]').textContent()) ?? '';
         assert(hint === lessonFile('kyo').lessons[0].solution[0], `the hint shows "${hint}"`);
         await playStep(page, hint);
-        await page.locator('[data-testid=lesson-solved]').waitFor({ timeout: 20000 });
+        await expect(page.locator('[data-testid=lesson-solved]')).toBeVisible({ timeout: 20000 });
         await page.screenshot({ path: join(ARTIFACTS, 'learn-lesson-kyo-1-solved.png'), fullPage: true });
         await noConsoleErrors(page);
       } finally {
@@ -217,11 +217,11 @@ function learnTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIF
                 throw new Error(`${g} lesson ${n} (${lesson.title}): ${e instanceof Error ? e.message : e}`);
               }
             }
-            await page.locator('[data-testid=lesson-solved]').waitFor({ timeout: 20000 });
+            await expect(page.locator('[data-testid=lesson-solved]')).toBeVisible({ timeout: 20000 });
             if (n === 1) await page.screenshot({ path: join(ARTIFACTS, `learn-lesson-${g}-1-solved.png`), fullPage: true });
           }
           await page.goto(`${base()}/learn/${g}`);
-          await page.locator('[data-testid=lesson-list]').waitFor({ timeout: 20000 });
+          await expect(page.locator('[data-testid=lesson-list]')).toBeVisible({ timeout: 20000 });
           const done = await page.locator('[data-testid=lesson-done]').count();
           assert(done === file.lessons.length, `${g}: ${done} of ${file.lessons.length} lessons remembered as solved`);
         }

@@ -5,7 +5,7 @@
 // content encoding (the server's precompressed brotli or gzip copy). The figures are printed and a
 // screenshot saved in the artifacts folder. Its helpers come from harness.mjs.
 
-import { h, test, GAMES } from './harness.mjs';
+import { h, test, expect, GAMES } from './harness.mjs';
 import { join } from 'node:path';
 
 const SIZES = [[1366, 768, 'desktop'], [390, 844, 'phone']];
@@ -22,7 +22,7 @@ function loadTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS }) 
       page.on('response', (r) => encodings.set(r.url(), r.headers()['content-encoding'] ?? 'identity'));
       await page.goto(`${base()}/`);
       // The lobby is drawn (its first game's "Play vs AI"), then nothing more is being fetched.
-      await page.locator('[data-testid^=play-ai-]').first().waitFor({ timeout: 15000 });
+      await expect(page.locator('[data-testid^=play-ai-]').first()).toBeVisible({ timeout: 15000 });
       await page.waitForLoadState('networkidle');
       const { entries, script } = await page.evaluate(() => {
         const all = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];

@@ -32,7 +32,7 @@ async function lobbyJoinAndWatch(game) {
   await viewer.goto(`${base()}/`);
   await viewer.locator(`li[data-id="${id}"] a`, { hasText: 'Watch' }).click({ timeout: 15000 });
   await viewer.waitForURL(new RegExp(`/watch/${id}$`), { timeout: 15000 });
-  await viewer.locator('[data-testid=status]').waitFor({ timeout: 15000 });
+  await expect(viewer.locator('[data-testid=status]')).toBeVisible({ timeout: 15000 });
   await expect(viewer.locator('[data-testid=actions]'), 'a spectator was offered actions').toHaveCount(0);
   await noConsoleErrors(host, guest, viewer);
 }
@@ -42,7 +42,7 @@ async function rulesPages(games) {
   // The top bar's "Rules" opens the index of every game, each linking to its rules.
   await page.goto(`${base()}/`);
   await page.locator('header.top a', { hasText: 'Rules' }).click();
-  await page.locator('[data-testid=rules-index]').waitFor({ timeout: 10000 });
+  await expect(page.locator('[data-testid=rules-index]')).toBeVisible({ timeout: 10000 });
   for (const g of games) {
     await expect(page.locator(`[data-testid=rules-index] li[data-game="${g.id}"] a[href="/rules/${g.id}"]`), `the rules index does not list ${g.id}`).toHaveCount(1);
   }
@@ -54,7 +54,7 @@ async function rulesPages(games) {
   };
   for (const g of games) {
     await page.goto(`${base()}/rules/${g.id}`);
-    await page.locator(`[data-testid=rules][data-game="${g.id}"]`).waitFor({ timeout: 10000 });
+    await expect(page.locator(`[data-testid=rules][data-game="${g.id}"]`)).toBeVisible({ timeout: 10000 });
     const text = await page.locator('[data-testid=rules]').textContent({ timeout: 10000 });
     assert(text && text.length > 500, `the rules page of ${g.id} is empty`);
     const f = family[g.id];
@@ -75,7 +75,7 @@ async function chooseAiLevel(game) {
   await page.locator(`[data-testid=ai-level-${game.id}]`).selectOption('2');
   await page.locator(`[data-testid=play-ai-${game.id}]`).click();
   await page.waitForURL(/\/game\//, { timeout: 20000 });
-  await page.locator('[data-seat="1"]', { hasText: 'AI level 2' }).waitFor({ timeout: 15000 });
+  await expect(page.locator('[data-seat="1"]', { hasText: 'AI level 2' })).toBeVisible({ timeout: 15000 });
   await page.goto(`${base()}/`);
   assert((await page.locator(`[data-testid=ai-level-${game.id}]`).inputValue()) === '2', 'the chosen AI level is not kept');
   await noConsoleErrors(page);
@@ -87,7 +87,7 @@ async function unknownGame() {
   page.allowNetworkErrors = true; // the refused WebSocket upgrade (404) is logged by the browser
   {
     await page.goto(`${base()}/game/no-such-game-here`);
-    await page.locator('[data-testid=no-such-game]').waitFor({ timeout: 20000 });
+    await expect(page.locator('[data-testid=no-such-game]')).toBeVisible({ timeout: 20000 });
     assert((await page.locator('[data-testid=no-such-game] h2').textContent()) === 'No such game', 'the page does not say "No such game"');
     await page.locator('[data-testid=no-such-game] a', { hasText: 'Go to the lobby' }).click();
     await page.waitForURL((u) => u.pathname === '/', { timeout: 10000 });
@@ -98,7 +98,7 @@ async function unknownGame() {
 async function lobbyOnPhone(games) {
   const page = await newPage('lobby');
   await page.goto(`${base()}/`);
-  for (const g of games) await page.locator(`[data-testid=play-ai-${g.id}]`).waitFor({ timeout: 10000 });
+  for (const g of games) await expect(page.locator(`[data-testid=play-ai-${g.id}]`)).toBeVisible({ timeout: 10000 });
   await page.screenshot({ path: join(ARTIFACTS, 'lobby.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   // The options form of a game open, as a player would see it on a phone.
@@ -118,14 +118,14 @@ async function phoneOpensAtTop(games) {
   await page.goto(`${base()}/?ai=1`);
   const last = games[games.length - 1];
   const button = page.locator(`[data-testid=play-ai-${last.id}]`);
-  await button.waitFor({ timeout: 10000 });
+  await expect(button).toBeVisible({ timeout: 10000 });
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   const lobbyY = await page.evaluate(() => window.scrollY);
   assert(lobbyY > 0, 'the lobby does not scroll on a phone');
   await button.click();
   await page.waitForURL(/\/game\//, { timeout: 20000 });
-  await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
-  await page.locator('[data-testid=board] svg').first().waitFor({ timeout: 20000 });
+  await expect(page.locator('[data-testid=status]')).toBeVisible({ timeout: 20000 });
+  await expect(page.locator('[data-testid=board] svg').first()).toBeVisible({ timeout: 20000 });
   const y = await page.evaluate(() => window.scrollY);
   assert(y === 0, `the game opens scrolled down by ${y}px on a phone (the lobby was at ${lobbyY}px)`);
   await page.screenshot({ path: join(ARTIFACTS, 'phone-opens-at-top.png') });

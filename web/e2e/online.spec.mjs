@@ -45,7 +45,7 @@ async function stepLiveGame(page, label) {
   await waitPly(page, 0);
   assert((await boardHtml(page)) === start, 'the start looks different the second time');
   await page.locator('[data-testid=replay-leave]').click();
-  await page.locator('[data-testid=review]').waitFor({ state: 'detached', timeout: 15000 });
+  await expect(page.locator('[data-testid=review]')).toHaveCount(0, { timeout: 15000 });
   assert((await boardHtml(page)) === live, 'leaving the replay did not return to the live position');
 }
 
@@ -67,25 +67,25 @@ async function onlineGame(game) {
   assert(link.startsWith(`${base()}/join/${id}/1#`) && /#[0-9a-f]{64}$/.test(link), `the invite link is not a whole join link: ${link}`);
   await host.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await host.locator('[data-testid=copy-invite-1]').click();
-  await host.locator('[data-testid=copy-invite-1]', { hasText: 'Copied' }).waitFor({ timeout: 5000 });
+  await expect(host.locator('[data-testid=copy-invite-1]', { hasText: 'Copied' })).toBeVisible({ timeout: 5000 });
   assert((await host.evaluate(() => navigator.clipboard.readText())) === link, 'Copy did not put the link on the clipboard');
   await host.screenshot({ path: join(ARTIFACTS, `invite-${game.id}.png`), fullPage: true });
   // Listed in the lobby, the friend's seat cannot be taken from there by a stranger.
   await watcher.goto(`${base()}/`);
-  await watcher.locator(`li[data-id="${id}"]`).waitFor({ timeout: 15000 });
+  await expect(watcher.locator(`li[data-id="${id}"]`)).toBeVisible({ timeout: 15000 });
   await expect(watcher.locator(`li[data-id="${id}"] button`, { hasText: 'Join as' }), 'a seat kept for a friend by link is offered in the lobby').toHaveCount(0);
   await friend.goto(link);
   await friend.waitForURL(/\/game\//);
   await watcher.goto(`${base()}/watch/${id}`);
-  await watcher.locator('[data-testid=status]').waitFor();
+  await expect(watcher.locator('[data-testid=status]')).toBeVisible();
   // Once the friend joined, the link is no longer offered.
-  await host.locator('[data-testid=invites]').waitFor({ state: 'detached', timeout: 15000 });
+  await expect(host.locator('[data-testid=invites]')).toHaveCount(0, { timeout: 15000 });
   // The spectator flips the board: the first seat's side goes to the top, and back.
   if (game.id === 'kyo') {
     const rowOf = async () => (await watcher.locator('[data-testid=board] [data-cell="A0"]').first().boundingBox()).y;
     const before = await rowOf();
     await watcher.locator('[data-testid=flip]').click();
-    await watcher.locator('[data-testid=flip][aria-pressed=true]').waitFor({ timeout: 5000 });
+    await expect(watcher.locator('[data-testid=flip][aria-pressed=true]')).toBeVisible({ timeout: 5000 });
     const after = await rowOf();
     assert(after < before, `Flip board did not move A0 to the top (y ${before} → ${after})`);
     await watcher.screenshot({ path: join(ARTIFACTS, `flipped-${game.id}.png`), fullPage: true });
@@ -126,7 +126,7 @@ async function onlineGame(game) {
     assert((await boardHtml(liveReplay, 'replay-board')) !== latest, 'the start of the live replay looks like its latest position');
     await liveReplay.locator('a', { hasText: 'Back to the live game' }).click();
     await liveReplay.waitForURL(/\/watch\//, { timeout: 15000 });
-    await liveReplay.locator('[data-testid=status]').waitFor({ timeout: 15000 });
+    await expect(liveReplay.locator('[data-testid=status]')).toBeVisible({ timeout: 15000 });
     await noConsoleErrors(liveReplay);
   } finally {
     await liveReplay.context().close();
@@ -139,11 +139,11 @@ async function onlineGame(game) {
   const dropped = mover === host ? friend : host;
   dropped.allowNetworkErrors = true;
   await dropped.context().setOffline(true);
-  await dropped.locator('[data-testid=conn].down').waitFor({ timeout: 10000 });
+  await expect(dropped.locator('[data-testid=conn].down')).toBeVisible({ timeout: 10000 });
   if ((await state(mover)) === 'yours') await playOneDecision(mover);
   const movedTo = await moveCount(mover);
   await dropped.context().setOffline(false);
-  await dropped.locator('[data-testid=conn]:not(.down)').waitFor({ timeout: 20000 });
+  await expect(dropped.locator('[data-testid=conn]:not(.down)')).toBeVisible({ timeout: 20000 });
   dropped.allowNetworkErrors = false;
   await expect.poll(() => moveCount(dropped), { message: 'the move made during the network drop reaches the reconnected page' }).toBe(movedTo);
   await expect(dropped.locator('[data-seat]', { hasText: '(you)' }), 'the reconnected page lost its seat').toHaveCount(1);
@@ -152,10 +152,10 @@ async function onlineGame(game) {
   const beforeRestart = await moveCount(host);
   host.allowNetworkErrors = friend.allowNetworkErrors = watcher.allowNetworkErrors = true;
   await theServer().stop();
-  await host.locator('[data-testid=conn].down').waitFor({ timeout: 15000 });
+  await expect(host.locator('[data-testid=conn].down')).toBeVisible({ timeout: 15000 });
   await theServer().start();
-  await host.locator('[data-testid=conn]:not(.down)').waitFor({ timeout: 30000 });
-  await friend.locator('[data-testid=conn]:not(.down)').waitFor({ timeout: 30000 });
+  await expect(host.locator('[data-testid=conn]:not(.down)')).toBeVisible({ timeout: 30000 });
+  await expect(friend.locator('[data-testid=conn]:not(.down)')).toBeVisible({ timeout: 30000 });
   host.allowNetworkErrors = friend.allowNetworkErrors = watcher.allowNetworkErrors = false;
   assert((await moveCount(host)) === beforeRestart, 'moves were lost over the restart');
   // Still seated: whoever owes a decision can still act after the restart.
@@ -172,15 +172,15 @@ async function onlineGame(game) {
   // Resign: both see the game-over dialog; then export, import and replay the record.
   await host.locator('button', { hasText: 'Resign' }).click();
   await host.locator('dialog button[data-value=yes]').click();
-  await host.locator('dialog [data-testid=result]').waitFor({ timeout: 15000 });
-  await friend.locator('dialog [data-testid=result]').waitFor({ timeout: 15000 });
+  await expect(host.locator('dialog [data-testid=result]')).toBeVisible({ timeout: 15000 });
+  await expect(friend.locator('dialog [data-testid=result]')).toBeVisible({ timeout: 15000 });
   assert((await friend.locator('dialog h2').textContent()) === 'You win!', 'the friend did not win by resignation');
   await host.locator('dialog button[data-value=close]').click();
   // The finished game's replay (not imported): first, a clicked move, last.
   const finished = await newPage('replay');
   try {
     await finished.goto(`${base()}/replay/${id}`);
-    await finished.locator('[data-testid=replay-ply]').waitFor({ timeout: 15000 }); // drawn with its move list
+    await expect(finished.locator('[data-testid=replay-ply]')).toBeVisible({ timeout: 15000 }); // drawn with its move list
     const n = await finished.locator('[data-testid=moves] li').count();
     assert(n >= 4, `the finished game's replay lists ${n} moves`);
     await waitPly(finished, n);
@@ -237,11 +237,11 @@ async function onlineGame(game) {
   await host.goto(`${base()}/`);
   await host.locator('[data-testid=import-file]').setInputFiles(file);
   await host.waitForURL(/\/replay\//, { timeout: 15000 });
-  await host.locator('[data-testid=replay-ply]').waitFor();
+  await expect(host.locator('[data-testid=replay-ply]')).toBeVisible();
   const total = record.actions.length;
   assert((await host.locator('[data-testid=replay-ply]').textContent()) === `Action ${total} of ${total}`, 'the replay does not start at the end');
   await host.locator('[data-testid=replay-prev]').click();
-  await host.locator('[data-testid=replay-ply]', { hasText: `Action ${total - 1} of` }).waitFor({ timeout: 15000 });
+  await expect(host.locator('[data-testid=replay-ply]', { hasText: `Action ${total - 1} of` })).toBeVisible({ timeout: 15000 });
   await host.screenshot({ path: join(ARTIFACTS, `replay-${game.id}.png`), fullPage: true });
   await noConsoleErrors(host, friend, watcher);
 }
@@ -271,7 +271,7 @@ async function hotSeat(game, cover, decisionsWanted, others = []) {
   await card.locator('button', { hasText: 'Create game' }).click();
   await page.waitForURL(/\/game\//, { timeout: 20000 });
   const id = page.url().split('/game/')[1];
-  await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
+  await expect(page.locator('[data-testid=status]')).toBeVisible({ timeout: 20000 });
   const seen = new Set();
   let covers = 0;
   let switches = 0;
@@ -322,8 +322,8 @@ async function hotSeat(game, cover, decisionsWanted, others = []) {
       // to be passed on first (someone else may be looking).
       reloaded = true;
       await page.reload();
-      await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
-      await page.locator('[data-testid=pass-cover], [data-testid=board] svg, [data-testid=board] .no-board').first().waitFor({ timeout: 20000 });
+      await expect(page.locator('[data-testid=status]')).toBeVisible({ timeout: 20000 });
+      await expect(page.locator('[data-testid=pass-cover], [data-testid=board] svg, [data-testid=board] .no-board').first()).toBeVisible({ timeout: 20000 });
       assert((await page.locator('[data-seat]', { hasText: '(this device' }).count()) >= 2, 'the reload lost a seat of this device');
       if (cover === true) await expect(page.locator('[data-testid=pass-cover]'), 'a reloaded hot-seat page showed hidden information at once').toHaveCount(1);
     }
@@ -346,10 +346,10 @@ async function hotSeat(game, cover, decisionsWanted, others = []) {
     await dlg.locator('button[data-value=yes]').click();
   }
   const over = page.locator('dialog[open]', { hasText: 'Game over' });
-  await over.waitFor({ timeout: 20000 });
+  await expect(over).toBeVisible({ timeout: 20000 });
   await over.locator('button[data-value=rematch]').click();
   await page.waitForURL((u) => u.pathname.startsWith('/game/') && !u.pathname.endsWith(id), { timeout: 20000 });
-  await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
+  await expect(page.locator('[data-testid=status]')).toBeVisible({ timeout: 20000 });
   await expect(page.locator('[data-testid=status]').first(), 'the hot-seat rematch does not wait for a player').not.toHaveAttribute('data-state', 'waiting');
   assert((await page.locator('[data-seat]', { hasText: '(this device' }).count()) >= 2, 'the rematch is not played on this device by both seats');
   await noConsoleErrors(page);

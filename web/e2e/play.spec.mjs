@@ -20,7 +20,7 @@ function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, wa
     await page.goto(`${base()}/?ai=1`);
     await page.locator(`[data-testid=play-ai-${id}]`).click();
     await page.waitForURL(/\/game\//, { timeout: 20000 });
-    await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
+    await expect(page.locator('[data-testid=status]')).toBeVisible({ timeout: 20000 });
   }
 
   /** Waits until the move list has more than `before` steps; returns the text of its steps from there
@@ -130,7 +130,7 @@ function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, wa
     const page = await newPage('play-state');
     try {
       await playVsAi(page, 'territories');
-      await page.locator('[data-testid=dice]').waitFor({ timeout: 20000 });
+      await expect(page.locator('[data-testid=dice]')).toBeVisible({ timeout: 20000 });
       for (const [w, hgt, label] of SIZES) {
         await page.setViewportSize({ width: w, height: hgt });
         await page.evaluate(() => window.scrollTo(0, 0));
@@ -161,7 +161,7 @@ function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, wa
     const page = await newPage('play-kyo-panel');
     try {
       await playVsAi(page, 'kyo');
-      await page.locator('[data-testid=kyo-panel]').waitFor({ timeout: 20000 });
+      await expect(page.locator('[data-testid=kyo-panel]')).toBeVisible({ timeout: 20000 });
       for (const [w, hgt, label] of SIZES) {
         await page.setViewportSize({ width: w, height: hgt });
         const text = await page.locator('[data-testid=kyo-panel]').innerText();
@@ -187,7 +187,7 @@ function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, wa
         await page.setViewportSize({ width: w, height: hgt });
         await page.goto(`${base()}/learn/cyvasse-caird/8`);
         const note = page.locator('[data-testid=lesson-status] [data-testid=status-note]');
-        await note.waitFor({ timeout: 20000 });
+        await expect(note).toBeVisible({ timeout: 20000 });
         assert((await note.textContent()).trim() === 'Check — your King is attacked', `the status line says "${await note.textContent()}"`);
         const king = page.locator('[data-testid=board] [data-testid=check-cell]');
         assert((await king.count()) === 1 && (await king.getAttribute('data-cell')) === 'e1', `the King's cell is not the one marked: ${await king.count()} marked`);

@@ -64,7 +64,7 @@ function takebackTests({ test, newPage, base, assert, until, noConsoleErrors, AR
       await page.waitForURL(/\/game\//, { timeout: 20000 });
       assert((await waitMyTurnOrOver(page)) === 'turn', 'the game against the AI is over before the first move');
       const button = page.locator('[data-testid=takeback]');
-      await button.waitFor({ timeout: 10000 });
+      await expect(button).toBeVisible({ timeout: 10000 });
       assert(await button.isDisabled(), 'Take back is enabled before the player has moved');
       const why = (await button.getAttribute('title')) ?? '';
       assert(/not moved yet/.test(why), `the disabled Take back does not say why: "${why}"`);
@@ -82,7 +82,7 @@ function takebackTests({ test, newPage, base, assert, until, noConsoleErrors, AR
 
       await until(() => button.isEnabled(), 'Take back to be enabled after the move');
       await button.click();
-      await page.locator('[data-testid=takeback-done]', { hasText: 'Your last move was taken back' }).waitFor({ timeout: 15000 });
+      await expect(page.locator('[data-testid=takeback-done]', { hasText: 'Your last move was taken back' })).toBeVisible({ timeout: 15000 });
       await until(async () => (await moveCount(page)) === movesBefore, `the move list back at ${movesBefore} moves`);
       await until(async () => JSON.stringify(await position(page)) === JSON.stringify(before), 'the board as it was before the move');
       assert((await state(page)) === 'yours', 'after the takeback it is not the player\'s move');
@@ -129,14 +129,14 @@ function takebackTests({ test, newPage, base, assert, until, noConsoleErrors, AR
       // Ask; the opponent declines.
       await until(() => button.isEnabled(), 'Ask to take back to be enabled after the move');
       await button.click();
-      await asker.locator('[data-testid=takeback-offer]', { hasText: 'You ask to take back your last move' }).waitFor({ timeout: 15000 });
+      await expect(asker.locator('[data-testid=takeback-offer]', { hasText: 'You ask to take back your last move' })).toBeVisible({ timeout: 15000 });
       const offer = other.locator('[data-testid=takeback-offer]');
-      await offer.filter({ hasText: 'Your opponent asks to take back their last move' }).waitFor({ timeout: 15000 });
+      await expect(offer.filter({ hasText: 'Your opponent asks to take back their last move' })).toBeVisible({ timeout: 15000 });
       assert(await asker.locator('[data-testid=takeback]').isDisabled(), 'the asker can ask twice');
       await shot(other, 'asked');
       await other.locator('[data-testid=takeback-decline]').click();
-      await asker.locator('[data-testid=takeback-declined]', { hasText: 'Your opponent declined the takeback' }).waitFor({ timeout: 15000 });
-      await other.locator('[data-testid=takeback-offer]').waitFor({ state: 'detached', timeout: 15000 });
+      await expect(asker.locator('[data-testid=takeback-declined]', { hasText: 'Your opponent declined the takeback' })).toBeVisible({ timeout: 15000 });
+      await expect(other.locator('[data-testid=takeback-offer]')).toHaveCount(0, { timeout: 15000 });
       assert((await moveCount(asker)) === moved, 'a declined takeback changed the moves');
       await shot(asker, 'declined');
 
@@ -148,7 +148,7 @@ function takebackTests({ test, newPage, base, assert, until, noConsoleErrors, AR
         await until(async () => (await moveCount(p)) === movesBefore, `the move list back at ${movesBefore} moves`);
         await until(async () => JSON.stringify(await position(p)) === JSON.stringify(before), 'the board as it was before the move');
       }
-      await asker.locator('[data-testid=takeback-done]', { hasText: 'Your last move was taken back' }).waitFor({ timeout: 15000 });
+      await expect(asker.locator('[data-testid=takeback-done]', { hasText: 'Your last move was taken back' })).toBeVisible({ timeout: 15000 });
       await until(async () => (await state(asker)) === 'yours', 'the asker to move again');
       assert((await state(other)) !== 'yours', 'the opponent is to move after the takeback');
       await shot(asker, 'accepted');

@@ -4,7 +4,7 @@
 // hidden setup reads "North sets up (hidden)" and shows nothing of the army. Screenshots at 1280x800
 // and 390x844. Its helpers come from harness.mjs.
 
-import { h, test, GAMES } from './harness.mjs';
+import { h, test, expect, GAMES } from './harness.mjs';
 import { join } from 'node:path';
 
 function wordsTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver }) {
@@ -21,7 +21,7 @@ function wordsTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIF
     await page.goto(`${base()}/?ai=1`);
     await page.locator(`[data-testid=play-ai-${id}]`).click();
     await page.waitForURL(/\/game\//, { timeout: 20000 });
-    await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
+    await expect(page.locator('[data-testid=status]')).toBeVisible({ timeout: 20000 });
   }
 
   const lines = (page) => page.locator('[data-testid=moves] [data-testid=move-line]').allInnerTexts();
@@ -58,7 +58,7 @@ function wordsTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIF
       const noted = await waitLines(page, (ls) => ls.length >= 4 && ls.every((l) => !l.includes('→')), 'notation');
       assert(noted.every((l) => /^(Gold|Red): [A-J]\d/.test(l)), `notation lines: ${JSON.stringify(noted)}`);
       await page.reload();
-      await page.locator('[data-testid=moves]').waitFor({ timeout: 20000 });
+      await expect(page.locator('[data-testid=moves]')).toBeVisible({ timeout: 20000 });
       assert(await page.locator('[data-testid=move-notation]').isChecked(), 'the Notation switch was not remembered');
       await waitLines(page, (ls) => ls.length >= 4 && ls.every((l) => !l.includes('→')), 'notation after a reload');
       await page.locator('[data-testid=move-notation]').uncheck();
