@@ -5,7 +5,7 @@
 #   3. every Rust test of the workspace (unit, property, integration, server over real sockets), with a
 #      throwaway PostgreSQL cluster on loopback so the PostgreSQL tests run too
 #   4. the web client's unit tests (vitest)
-#   5. the browser end-to-end tests (playwright-core driving Debian's chromium against `tabula serve`)
+#   5. the browser end-to-end tests (@playwright/test driving Debian's chromium against `tabula serve`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Browser end-to-end tests: Debian's chromium driven by playwright-core against a real `tabula serve`.
-#   TABULA_BIN=target/debug/tabula bash web/scripts/e2e.sh
-# Installs chromium if missing, starts the server on a free loopback port with a throwaway data dir
-# (the test runner restarts it once to test reconnection), saves screenshots to test-artifacts/ at the
-# repository root (emptied at the start of every run, so it holds this run's screenshots only), fails
-# on any browser console error, always stops the server, and ends with "N passed, N failed".
+# Browser end-to-end tests: @playwright/test driving Debian's chromium against a real `tabula serve`.
+#   TABULA_BIN=target/debug/tabula bash web/scripts/e2e.sh [playwright test arguments, e.g. -g accounts]
+# Installs chromium if missing (no browser is ever downloaded by Playwright), runs web/e2e/*.spec.mjs
+# with web/playwright.config.mjs: each worker starts its own server on a free loopback port with a
+# throwaway data dir (the reconnection test has a server of its own, which it restarts), and always
+# stops it. Screenshots go to test-artifacts/ at the repository root (emptied at the start of every run,
+# so it holds this run's files only), a failed test's trace to test-artifacts/results/. A browser console
+# error fails its test. Ends with "N passed, N failed"; exits non-zero on any failure.
+# E2E_TESTS=text runs only the tests whose names contain that text; E2E_WORKERS=1 runs them one by one.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -27,18 +30,20 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
 fi
 
-if [ ! -d "$here/node_modules/playwright-core" ]; then
+if [ ! -d "$here/node_modules/@playwright/test" ]; then
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
-data_dir="$(mktemp -d)"
 # This run's screenshots only: empty the artifacts folder (that folder and nothing else).
 artifacts="$root/test-artifacts"
 rm -rf -- "$artifacts"
 mkdir -p -- "$artifacts"
-cleanup() { rm -rf "$data_dir"; }
-trap cleanup EXIT
 
-# The runner owns the server process (it must restart it mid-test) and always stops it.
-TABULA_BIN="$TABULA_BIN" DATA_DIR="$data_dir" ARTIFACTS="$artifacts" \
-  node "$here/e2e/run.mjs"
+args=("$@")
+if [ -n "${E2E_TESTS:-}" ]; then
+  # A literal part of the test names, as a regular expression for --grep.
+  args+=(--grep "$(printf '%s' "$E2E_TESTS" | sed 's/[][\\.*^$+?(){}|/]/\\&/g')")
+fi
+
+cd "$here"
+TABULA_BIN="$TABULA_BIN" ARTIFACTS="$artifacts" exec npx --no-install playwright test "${args[@]}"

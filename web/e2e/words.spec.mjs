@@ -2,11 +2,12 @@
 // Kyo's moves read as the game words them ("Gold: Light Pawn A3 → A4"), one line per turn, a
 // "Notation" switch shows the engine notation instead and is remembered on the device; Cyvasse's
 // hidden setup reads "North sets up (hidden)" and shows nothing of the army. Screenshots at 1280x800
-// and 390x844. Called by run.mjs with its helpers.
+// and 390x844. Its helpers come from harness.mjs.
 
+import { h, test, expect, GAMES } from './harness.mjs';
 import { join } from 'node:path';
 
-export function wordsTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver }) {
+function wordsTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver }) {
   const shot = async (page, name) => {
     for (const [w, hgt] of [[1280, 800], [390, 844]]) {
       await page.setViewportSize({ width: w, height: hgt });
@@ -20,21 +21,17 @@ export function wordsTests({ test, newPage, base, assert, sleep, noConsoleErrors
     await page.goto(`${base()}/?ai=1`);
     await page.locator(`[data-testid=play-ai-${id}]`).click();
     await page.waitForURL(/\/game\//, { timeout: 20000 });
-    await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
+    await expect(page.locator('[data-testid=status]')).toBeVisible({ timeout: 20000 });
   }
 
   const lines = (page) => page.locator('[data-testid=moves] [data-testid=move-line]').allInnerTexts();
 
   /** Waits until the move list has at least `n` lines (or `pred` holds for them). */
   async function waitLines(page, pred, what) {
-    const deadline = Date.now() + 60000;
     let seen = [];
-    while (Date.now() < deadline) {
-      seen = await lines(page);
-      if (pred(seen)) return seen;
-      await sleep(150);
-    }
-    throw new Error(`the move list never showed ${what}: ${JSON.stringify(seen)}`);
+    await until(async () => pred(seen = await lines(page)), `the move list to show ${what}`, 60000)
+      .catch((e) => { throw new Error(`the move list never showed ${what}: ${JSON.stringify(seen)}\n${e.message}`); });
+    return seen;
   }
 
   async function kyoWords() {
@@ -61,7 +58,7 @@ export function wordsTests({ test, newPage, base, assert, sleep, noConsoleErrors
       const noted = await waitLines(page, (ls) => ls.length >= 4 && ls.every((l) => !l.includes('→')), 'notation');
       assert(noted.every((l) => /^(Gold|Red): [A-J]\d/.test(l)), `notation lines: ${JSON.stringify(noted)}`);
       await page.reload();
-      await page.locator('[data-testid=moves]').waitFor({ timeout: 20000 });
+      await expect(page.locator('[data-testid=moves]')).toBeVisible({ timeout: 20000 });
       assert(await page.locator('[data-testid=move-notation]').isChecked(), 'the Notation switch was not remembered');
       await waitLines(page, (ls) => ls.length >= 4 && ls.every((l) => !l.includes('→')), 'notation after a reload');
       await page.locator('[data-testid=move-notation]').uncheck();
@@ -98,7 +95,9 @@ export function wordsTests({ test, newPage, base, assert, sleep, noConsoleErrors
   }
 
   return async (games) => {
-    if (games.some((g) => g.id === 'kyo')) await test('kyo: the move list in words, one line per turn, and the Notation switch', () => kyoWords());
-    if (games.some((g) => g.id === 'cyvasse-trump')) await test('cyvasse-trump: the hidden setup in words ("North sets up (hidden)"), nothing leaked', () => cyvasseWords());
+    if (games.some((g) => g.id === 'kyo')) test('kyo: the move list in words, one line per turn, and the Notation switch', () => kyoWords());
+    if (games.some((g) => g.id === 'cyvasse-trump')) test('cyvasse-trump: the hidden setup in words ("North sets up (hidden)"), nothing leaked', () => cyvasseWords());
   };
 }
+
+wordsTests({ ...h, test })(GAMES);

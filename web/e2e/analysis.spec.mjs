@@ -2,8 +2,9 @@
 // moves, resign), its analysis requested from the replay page (progress, graph, counts, marks, a mark
 // clicked shows the engine's move on the board), an imported record with known blunders, a hint in a
 // lesson, and no hint control at all in a rated game (created over the HTTP API with two accounts).
-// Called by run.mjs with its helpers.
+// Its helpers come from harness.mjs.
 
+import { h, test, expect, GAMES } from './harness.mjs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 const FIXTURE = new URL('./fixtures/kyo-analysed.json', import.meta.url);
 const FIXTURE_MARKS = '19:inaccuracy 25:inaccuracy 33:mistake 35:inaccuracy';
 
-export function analysisTests(t) {
+function analysisTests(t) {
   const { test, newPage, base, assert, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver, status, assertNoOverflow } = t;
 
   async function post(path, body, headers = {}) {
@@ -30,14 +31,14 @@ export function analysisTests(t) {
   /** Waits until the analysis card shows the finished analysis (the engine runs in the debug build in
    * tests: allow it minutes). */
   async function waitAnalysed(page) {
-    await page.locator('[data-testid=analysis][data-state=done] [data-testid=analysis-graph]').waitFor({ timeout: 300000 });
+    await expect(page.locator('[data-testid=analysis][data-state=done] [data-testid=analysis-graph]')).toBeVisible({ timeout: 300000 });
   }
 
   /** Requests the analysis on the replay page: the progress shows, then the graph, the counts and the
    * legend. */
   async function requestAnalysis(page) {
     await page.locator('[data-testid=request-analysis]').click();
-    await page.locator('[data-testid=analysis-progress], [data-testid=analysis][data-state=done]').first().waitFor({ timeout: 15000 });
+    await expect(page.locator('[data-testid=analysis-progress], [data-testid=analysis][data-state=done]').first()).toBeVisible({ timeout: 15000 });
     await waitAnalysed(page);
     const rows = await page.locator('[data-testid=analysis-counts] tbody tr').count();
     assert(rows === 2, `the counts table has ${rows} rows for a two-seat game`);
@@ -59,15 +60,15 @@ export function analysisTests(t) {
     const badge = page.locator(`[data-testid=move-mark][data-ply="${ply}"]`);
     const mark = await badge.getAttribute('data-mark');
     await badge.click();
-    await page.locator('[data-testid=replay-ply]', { hasText: new RegExp(`^Action ${ply} of `) }).waitFor({ timeout: 15000 });
+    await expect(page.locator('[data-testid=replay-ply]', { hasText: new RegExp(`^Action ${ply} of `) })).toBeVisible({ timeout: 15000 });
     const card = page.locator(`[data-testid=decision][data-ply="${ply}"]`);
-    await card.waitFor({ timeout: 15000 });
+    await expect(card).toBeVisible({ timeout: 15000 });
     const cardText = await card.innerText();
     assert(cardText.includes(mark), `the decision card does not name the ${mark}: ${cardText}`);
     assert(/The engine prefers|The engine agrees/.test(cardText), `the decision card names no preferred move: ${cardText}`);
     const arrow = page.locator('[data-testid=replay-board] [data-testid=arrow-best]');
     if (/The engine prefers/.test(cardText)) {
-      await arrow.first().waitFor({ timeout: 15000 });
+      await expect(arrow.first()).toBeVisible({ timeout: 15000 });
       const cells = (await arrow.first().getAttribute('data-cells')) ?? '';
       assert(cells.trim().length > 0, 'the arrow of the engine\'s move names no cell');
       // The arrow is drawn inside the board, over the cells it names.
@@ -100,10 +101,10 @@ export function analysisTests(t) {
       assert((await waitMyTurnOrOver(page)) === 'turn', 'the game did not start with the player\'s move');
       // A hint for the decision owed now: its move in words and an arrow on the board.
       await page.locator('[data-testid=hint]').click();
-      await page.locator('[data-testid=hint-text]').waitFor({ timeout: 120000 });
+      await expect(page.locator('[data-testid=hint-text]')).toBeVisible({ timeout: 120000 });
       const hintMove = (await page.locator('[data-testid=hint-move]').innerText()).trim();
       assert(hintMove.length > 0, 'the hint names no move');
-      await page.locator('[data-testid=board] [data-testid=arrow-hint]').waitFor({ timeout: 15000 });
+      await expect(page.locator('[data-testid=board] [data-testid=arrow-hint]')).toBeVisible({ timeout: 15000 });
       await page.screenshot({ path: join(ARTIFACTS, 'hint-ai-game.png'), fullPage: true });
       await page.setViewportSize({ width: 390, height: 844 });
       await page.locator('[data-testid=hint-text]').scrollIntoViewIfNeeded();
@@ -117,7 +118,7 @@ export function analysisTests(t) {
         await playOneDecision(page);
         decisions++;
       }
-      assert((await page.locator('[data-testid=hint-text]').count()) === 0, 'the hint of an earlier position is still shown');
+      await expect(page.locator('[data-testid=hint-text]'), 'the hint of an earlier position is still shown').toHaveCount(0);
       if (!(await status(page)).startsWith('Game over')) {
         await page.locator('button', { hasText: /^Resign$/ }).click();
         await page.locator('dialog[open] button[data-value=yes]').click();
@@ -130,12 +131,12 @@ export function analysisTests(t) {
       if (marks) await clickFirstMark(page, 'ai-game');
       // A point of the graph is a way to a position as well.
       await page.locator('[data-testid=analysis-graph]').click({ position: { x: 40, y: 20 } });
-      await page.locator('[data-testid=replay-ply]', { hasText: /^Action [0-2] of / }).waitFor({ timeout: 15000 });
+      await expect(page.locator('[data-testid=replay-ply]', { hasText: /^Action [0-2] of / })).toBeVisible({ timeout: 15000 });
       await page.screenshot({ path: join(ARTIFACTS, 'analysis-ai-game-start.png'), fullPage: true });
       // The stored analysis is shown again after a reload, without asking.
       await page.reload();
       await waitAnalysed(page);
-      assert((await page.locator('[data-testid=request-analysis]').count()) === 0, 'the request button shows for an analysed game');
+      await expect(page.locator('[data-testid=request-analysis]'), 'the request button shows for an analysed game').toHaveCount(0);
       await noConsoleErrors(page);
     } finally {
       await page.context().close();
@@ -164,10 +165,10 @@ export function analysisTests(t) {
       assert((await page.locator('[data-testid=replay-board] [data-testid=arrow-played]').getAttribute('data-cells')) === 'C5 D4', 'the move played is not drawn through C5 D4');
       // The graph's dot of that mark leads to the same position, from elsewhere.
       await page.locator('[data-testid=replay-first]').click();
-      await page.locator('[data-testid=replay-ply]', { hasText: /^Action 0 of / }).waitFor({ timeout: 15000 });
+      await expect(page.locator('[data-testid=replay-ply]', { hasText: /^Action 0 of / })).toBeVisible({ timeout: 15000 });
       await page.locator(`[data-testid=graph-mark][data-ply="${ply}"]`).first().click();
-      await page.locator('[data-testid=replay-ply]', { hasText: new RegExp(`^Action ${ply} of `) }).waitFor({ timeout: 15000 });
-      await page.locator('[data-testid=replay-board] [data-testid=arrow-best]').first().waitFor({ timeout: 15000 });
+      await expect(page.locator('[data-testid=replay-ply]', { hasText: new RegExp(`^Action ${ply} of `) })).toBeVisible({ timeout: 15000 });
+      await expect(page.locator('[data-testid=replay-board] [data-testid=arrow-best]').first()).toBeVisible({ timeout: 15000 });
       await phoneShots(page, 'imported');
       await noConsoleErrors(page);
     } finally {
@@ -180,13 +181,13 @@ export function analysisTests(t) {
     try {
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto(`${base()}/learn/kyo/1`);
-      await page.locator('[data-testid=lesson-goal]').waitFor({ timeout: 20000 });
+      await expect(page.locator('[data-testid=lesson-goal]')).toBeVisible({ timeout: 20000 });
       await page.locator('[data-testid=lesson-hint]').click();
       await page.locator('[data-testid=engine-hint]').click();
-      await page.locator('[data-testid=engine-hint-text]').waitFor({ timeout: 120000 });
+      await expect(page.locator('[data-testid=engine-hint-text]')).toBeVisible({ timeout: 120000 });
       const move = (await page.locator('[data-testid=engine-hint-move]').innerText()).trim();
       assert(move.length > 0, 'the engine\'s hint names no move');
-      await page.locator('[data-testid=board] [data-testid=arrow-hint]').waitFor({ timeout: 15000 });
+      await expect(page.locator('[data-testid=board] [data-testid=arrow-hint]')).toBeVisible({ timeout: 15000 });
       await page.screenshot({ path: join(ARTIFACTS, 'hint-lesson.png'), fullPage: true });
       await page.setViewportSize({ width: 390, height: 844 });
       await page.screenshot({ path: join(ARTIFACTS, 'hint-lesson-phone.png') });
@@ -220,9 +221,9 @@ export function analysisTests(t) {
       await page.evaluate(([gid, token]) => localStorage.setItem(`tabula:seat:${gid}`, JSON.stringify([{ seat: 0, token }])), [id, seats[0].token]);
       await page.goto(`${base()}/game/${id}`);
       assert((await waitMyTurnOrOver(page)) === 'turn', 'the rated game does not show the player\'s move');
-      await page.locator('[data-testid=board] [data-cell].target').first().waitFor({ timeout: 15000 });
-      await page.locator('[data-testid=actions]').waitFor({ timeout: 15000 });
-      assert((await page.locator('[data-testid=hint], [data-testid=hint-box]').count()) === 0, 'a hint control shows in a rated game');
+      await expect(page.locator('[data-testid=board] [data-cell].target').first()).toBeVisible({ timeout: 15000 });
+      await expect(page.locator('[data-testid=actions]')).toBeVisible({ timeout: 15000 });
+      await expect(page.locator('[data-testid=hint], [data-testid=hint-box]'), 'a hint control shows in a rated game').toHaveCount(0);
       await page.screenshot({ path: join(ARTIFACTS, 'rated-no-hint.png'), fullPage: true });
       await noConsoleErrors(page);
     } finally {
@@ -231,9 +232,11 @@ export function analysisTests(t) {
   }
 
   return async () => {
-    await test('analysis: a hint in a game against the AI, a few moves, resign, request the analysis (graph, counts, marks, the engine\'s move)', aiGameHintResignAnalyse);
-    await test('analysis: an imported record\'s inaccuracies and mistake marked, a mark and a graph dot show the engine\'s move on the board', importedRecordMarks);
-    await test('analysis: the engine\'s hint in a lesson', lessonHint);
-    await test('analysis: no hint control in a rated game (two accounts over the HTTP API)', ratedGameHasNoHint);
+    test('analysis: a hint in a game against the AI, a few moves, resign, request the analysis (graph, counts, marks, the engine\'s move)', aiGameHintResignAnalyse);
+    test('analysis: an imported record\'s inaccuracies and mistake marked, a mark and a graph dot show the engine\'s move on the board', importedRecordMarks);
+    test('analysis: the engine\'s hint in a lesson', lessonHint);
+    test('analysis: no hint control in a rated game (two accounts over the HTTP API)', ratedGameHasNoHint);
   };
 }
+
+analysisTests({ ...h, test })(GAMES);

@@ -6,20 +6,21 @@
 // - the game's state beside the board: the status, the last move and the game's own panels (Territories'
 //   dice and bank) beside the board on a desktop, in the window, and directly under the board on a
 //   phone; Kyo's panel says no jargon ("This turn: open, 0 step(s)") and nothing stale.
-// Screenshots of each in the artifacts folder. Called by run.mjs with its helpers.
+// Screenshots of each in the artifacts folder. Its helpers come from harness.mjs.
 
+import { h, test, expect, GAMES } from './harness.mjs';
 import { join } from 'node:path';
 
 const SIZES = [[1366, 768, 'desktop'], [390, 844, 'phone']];
 
-export function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, waitMyTurnOrOver, moveCount }) {
+function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, waitMyTurnOrOver, moveCount }) {
   const cell = (page, name) => page.locator(`[data-testid=board] [data-cell="${name}"]`).first();
 
   async function playVsAi(page, id) {
     await page.goto(`${base()}/?ai=1`);
     await page.locator(`[data-testid=play-ai-${id}]`).click();
     await page.waitForURL(/\/game\//, { timeout: 20000 });
-    await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
+    await expect(page.locator('[data-testid=status]')).toBeVisible({ timeout: 20000 });
   }
 
   /** Waits until the move list has more than `before` steps; returns the text of its steps from there
@@ -95,7 +96,7 @@ export function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFA
         const [from, to] = await heavyStep(page, back, front, used);
         await cell(page, to).click({ force: true });
         const last = await moved(page, before);
-        assert((await page.locator('[data-testid=chooser]').count()) === 0, 'a chooser opened for the common move');
+        await expect(page.locator('[data-testid=chooser]'), 'a chooser opened for the common move').toHaveCount(0);
         assert(new RegExp(`Heavy ${from} → ${to}, carries 3 chips(?!, leaves)`).test(last), `the common move is not the whole slice: "${last}"`);
         await page.screenshot({ path: join(ARTIFACTS, `play-kyo-common-${label}.png`) });
         if ((await finishTurn(page)) === 'over') return;
@@ -129,7 +130,7 @@ export function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFA
     const page = await newPage('play-state');
     try {
       await playVsAi(page, 'territories');
-      await page.locator('[data-testid=dice]').waitFor({ timeout: 20000 });
+      await expect(page.locator('[data-testid=dice]')).toBeVisible({ timeout: 20000 });
       for (const [w, hgt, label] of SIZES) {
         await page.setViewportSize({ width: w, height: hgt });
         await page.evaluate(() => window.scrollTo(0, 0));
@@ -160,7 +161,7 @@ export function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFA
     const page = await newPage('play-kyo-panel');
     try {
       await playVsAi(page, 'kyo');
-      await page.locator('[data-testid=kyo-panel]').waitFor({ timeout: 20000 });
+      await expect(page.locator('[data-testid=kyo-panel]')).toBeVisible({ timeout: 20000 });
       for (const [w, hgt, label] of SIZES) {
         await page.setViewportSize({ width: w, height: hgt });
         const text = await page.locator('[data-testid=kyo-panel]').innerText();
@@ -186,7 +187,7 @@ export function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFA
         await page.setViewportSize({ width: w, height: hgt });
         await page.goto(`${base()}/learn/cyvasse-caird/8`);
         const note = page.locator('[data-testid=lesson-status] [data-testid=status-note]');
-        await note.waitFor({ timeout: 20000 });
+        await expect(note).toBeVisible({ timeout: 20000 });
         assert((await note.textContent()).trim() === 'Check — your King is attacked', `the status line says "${await note.textContent()}"`);
         const king = page.locator('[data-testid=board] [data-testid=check-cell]');
         assert((await king.count()) === 1 && (await king.getAttribute('data-cell')) === 'e1', `the King's cell is not the one marked: ${await king.count()} marked`);
@@ -203,14 +204,16 @@ export function playTests({ test, newPage, base, assert, noConsoleErrors, ARTIFA
 
   return async (games) => {
     if (games.some((g) => g.id === 'cyvasse-caird')) {
-      await test('cyvasse-caird: check marks the King\'s cell and says "Check — your King is attacked" (desktop and phone)', () => cairdCheck());
+      test('cyvasse-caird: check marks the King\'s cell and says "Check — your King is attacked" (desktop and phone)', () => cairdCheck());
     }
     if (games.some((g) => g.id === 'kyo')) {
-      await test('kyo: one gesture per move — click, click makes the whole slice at once; the other ways in a box at the target (desktop and phone)', () => kyoOneGesture());
-      await test('kyo: the panel says the turn in words, beside the board on a desktop (desktop and phone)', () => kyoPanel());
+      test('kyo: one gesture per move — click, click makes the whole slice at once; the other ways in a box at the target (desktop and phone)', () => kyoOneGesture());
+      test('kyo: the panel says the turn in words, beside the board on a desktop (desktop and phone)', () => kyoPanel());
     }
     if (games.some((g) => g.id === 'territories')) {
-      await test('territories: the status, last move, dice and bank beside the board on a desktop, right under it on a phone', () => stateBesideBoard());
+      test('territories: the status, last move, dice and bank beside the board on a desktop, right under it on a phone', () => stateBesideBoard());
     }
   };
 }
+
+playTests({ ...h, test })(GAMES);

@@ -3,11 +3,12 @@
 // the game runs, and never sees the players'; a too-long message is refused in the server's words;
 // "Mute chat" hides the chat (and stays muted after a reload); the phone size folds the panel; the
 // replay of the finished game keeps its chat (a player reads both channels, a spectator theirs).
-// Called by run.mjs with its helpers.
+// Its helpers come from harness.mjs.
 
+import { h, test, expect, GAMES } from './harness.mjs';
 import { join } from 'node:path';
 
-export function chatTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS }) {
+function chatTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS }) {
   const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `chat-${name}.png`), fullPage: false });
 
   /** Types and sends a message from the page's chat panel. */
@@ -18,7 +19,7 @@ export function chatTests({ test, newPage, base, assert, noConsoleErrors, assert
 
   /** Waits until the page's chat list shows `text`. */
   async function sees(page, text) {
-    await page.locator('[data-testid=chat-list] .chat-text', { hasText: text }).first().waitFor({ timeout: 15000 });
+    await expect(page.locator('[data-testid=chat-list] .chat-text', { hasText: text }).first()).toBeVisible({ timeout: 15000 });
   }
 
   async function texts(page) {
@@ -28,7 +29,7 @@ export function chatTests({ test, newPage, base, assert, noConsoleErrors, assert
   return async (games) => {
     const game = games.find((g) => g.id === 'kyo') ?? games[0];
     if (!game) return;
-    await test(`${game.id}: chat between two players live, a spectator's chat apart, too long refused, mute, phone`, async () => {
+    test(`${game.id}: chat between two players live, a spectator's chat apart, too long refused, mute, phone`, async () => {
       const host = await newPage('chat-host');
       const friend = await newPage('chat-friend');
       const watcher = await newPage('chat-watcher');
@@ -45,7 +46,7 @@ export function chatTests({ test, newPage, base, assert, noConsoleErrors, assert
         await host.setViewportSize({ width: 1280, height: 800 });
         await host.goto(`${base()}${created.seats[0].join_url}`);
         await friend.goto(`${base()}${created.seats[1].join_url}`);
-        for (const p of [host, friend]) await p.locator('[data-testid=chat-input]').waitFor({ timeout: 15000 });
+        for (const p of [host, friend]) await expect(p.locator('[data-testid=chat-input]')).toBeVisible({ timeout: 15000 });
 
         // Live both ways, named by side.
         await say(host, 'good luck, have fun');
@@ -60,9 +61,9 @@ export function chatTests({ test, newPage, base, assert, noConsoleErrors, assert
         host.allowNetworkErrors = true;
         await host.locator('[data-testid=chat-input]').fill('x'.repeat(201));
         assert((await host.locator('[data-testid=chat-counter]').textContent()) === '201/200', 'the counter does not count');
-        assert((await host.locator('[data-testid=chat-counter].over').count()) === 1, 'the counter does not warn');
+        await expect(host.locator('[data-testid=chat-counter].over'), 'the counter does not warn').toHaveCount(1);
         await host.locator('[data-testid=chat-send]').click();
-        await host.locator('[data-testid=chat-error]', { hasText: 'too long: 201 characters, at most 200 are allowed' }).waitFor({ timeout: 15000 });
+        await expect(host.locator('[data-testid=chat-error]', { hasText: 'too long: 201 characters, at most 200 are allowed' })).toBeVisible({ timeout: 15000 });
         host.allowNetworkErrors = false;
         await host.locator('[data-testid=chat-input]').fill('');
         await shot(host, 'desktop-1280x800');
@@ -74,7 +75,7 @@ export function chatTests({ test, newPage, base, assert, noConsoleErrors, assert
         await watcher.locator('[data-testid=signup-form] button[type=submit]').click();
         await watcher.waitForURL(/\/me$/, { timeout: 15000 });
         await watcher.goto(`${base()}/watch/${id}`);
-        await watcher.locator('[data-testid=chat-input]').waitFor({ timeout: 15000 });
+        await expect(watcher.locator('[data-testid=chat-input]')).toBeVisible({ timeout: 15000 });
         await say(watcher, 'the crowd is watching');
         await sees(watcher, 'the crowd is watching');
         // A reload reads the history the server gives a spectator: its own channel, not the players'.
@@ -91,12 +92,12 @@ export function chatTests({ test, newPage, base, assert, noConsoleErrors, assert
 
         // Mute: the friend hides the chat; it stays muted after a reload, and unmuting shows what came.
         await friend.locator('[data-testid=chat-mute]').check();
-        await friend.locator('[data-testid=chat-list]').waitFor({ state: 'hidden', timeout: 15000 });
+        await expect(friend.locator('[data-testid=chat-list]')).toBeHidden({ timeout: 15000 });
         await say(host, 'are you there?');
         await sees(host, 'are you there?');
         await friend.setViewportSize({ width: 390, height: 844 });
         await friend.reload();
-        await friend.locator('[data-testid=chat]').waitFor({ timeout: 15000 });
+        await expect(friend.locator('[data-testid=chat]')).toBeVisible({ timeout: 15000 });
         assert(await friend.locator('[data-testid=chat-mute]').isChecked(), 'the mute did not survive a reload');
         assert(!(await friend.locator('[data-testid=chat-list]').isVisible()), 'a muted chat shows its messages');
         // On a phone the panel starts folded (its title says it is muted): unfolded, it can be unmuted.
@@ -123,7 +124,7 @@ export function chatTests({ test, newPage, base, assert, noConsoleErrors, assert
         await host.locator('[data-testid=chat-tab-spectators]').click();
         await sees(host, 'the crowd is watching');
         // Not signed in: the spectators' channel offers a sign-in instead of a field.
-        await host.locator('[data-testid=chat-sign-in]').waitFor({ timeout: 15000 });
+        await expect(host.locator('[data-testid=chat-sign-in]')).toBeVisible({ timeout: 15000 });
         assert(!(await host.locator('[data-testid=chat-form]').isVisible()), 'a player without an account is offered the spectators\' field');
         await host.locator('[data-testid=chat-tab-players]').click();
         assert(await host.locator('[data-testid=chat-form]').isVisible(), 'the players\' field is missing after the game');
@@ -137,3 +138,5 @@ export function chatTests({ test, newPage, base, assert, noConsoleErrors, assert
     });
   };
 }
+
+chatTests({ ...h, test })(GAMES);

@@ -3,11 +3,12 @@
 // selected then a square two ahead shows the engine's "A Light Pawn steps one square: it cannot make
 // Mana moves"; a click on the opponent's piece says whose it is; the next click clears the line; a
 // choice between actions on the same cells (a Heavy's slice) reads in the engine's words. At 390x844
-// and 1280x800, with screenshots of each. Called by run.mjs with its helpers.
+// and 1280x800, with screenshots of each. Its helpers come from harness.mjs.
 
+import { h, test, expect, GAMES } from './harness.mjs';
 import { join } from 'node:path';
 
-export function explainTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, waitMyTurnOrOver }) {
+function explainTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS, waitMyTurnOrOver }) {
   const cell = (page, name) => page.locator(`[data-testid=board] [data-cell="${name}"]`);
   const toast = (page) => page.locator('[data-testid=explain][role=status]');
 
@@ -18,7 +19,7 @@ export function explainTests({ test, newPage, base, assert, noConsoleErrors, ART
 
   /** Waits for the engine's line and returns its text. */
   async function said(page) {
-    await toast(page).waitFor({ timeout: 20000 });
+    await expect(toast(page)).toBeVisible({ timeout: 20000 });
     return (await toast(page).textContent()).trim();
   }
 
@@ -28,7 +29,7 @@ export function explainTests({ test, newPage, base, assert, noConsoleErrors, ART
       await page.goto(`${base()}/?ai=1`);
       await page.locator('[data-testid=play-ai-kyo]').click();
       await page.waitForURL(/\/game\//, { timeout: 20000 });
-      await page.locator('[data-testid=status]').waitFor({ timeout: 20000 });
+      await expect(page.locator('[data-testid=status]')).toBeVisible({ timeout: 20000 });
       assert((await waitMyTurnOrOver(page)) === 'turn', 'the game ended before the first move');
       const gold = (await page.locator('[data-seat="0"]').textContent()).includes('(you)');
       const [row, ahead, theirs] = gold ? [3, 5, 9] : [6, 4, 0];
@@ -42,7 +43,7 @@ export function explainTests({ test, newPage, base, assert, noConsoleErrors, ART
         await page.setViewportSize({ width: w, height: hgt });
         // Select the Light Pawn, then a square two ahead: only a Mana chain would get there.
         await tap(page, `${pawn}${row}`);
-        await page.locator(`[data-testid=board] [data-cell="${pawn}${row}"].selected, [data-testid=board] [data-cell].target`).first().waitFor({ timeout: 10000 });
+        await expect(page.locator(`[data-testid=board] [data-cell="${pawn}${row}"].selected, [data-testid=board] [data-cell].target`).first()).toBeVisible({ timeout: 10000 });
         await tap(page, `${pawn}${ahead}`);
         const why = await said(page);
         assert(why === 'A Light Pawn steps one square: it cannot make Mana moves', `the engine's reason reads "${why}"`);
@@ -66,7 +67,7 @@ export function explainTests({ test, newPage, base, assert, noConsoleErrors, ART
         await page.screenshot({ path: join(ARTIFACTS, `explain-kyo-opponent-${w}x${hgt}.png`), fullPage: false });
         // The next click clears the line (a click that selects my pawn again).
         await tap(page, `${pawn}${row}`);
-        await toast(page).waitFor({ state: 'detached', timeout: 10000 });
+        await expect(toast(page)).toHaveCount(0, { timeout: 10000 });
       }
       // A choice between actions on the same cells reads in the engine's words (the notation in
       // small print): a Heavy on my back row stepping forward, with a choice of how many chips it carries
@@ -78,7 +79,7 @@ export function explainTests({ test, newPage, base, assert, noConsoleErrors, ART
       await tap(page, `${heavy}${back}`);
       await page.locator(`[data-testid=board] [data-cell="${heavy}${front}"]`).first().click({ button: 'right', force: true });
       const choices = page.locator('[data-testid=chooser] button[data-notation]');
-      await choices.first().waitFor({ timeout: 10000 });
+      await expect(choices.first()).toBeVisible({ timeout: 10000 });
       const labels = await choices.allInnerTexts();
       assert(labels.length > 1, `a single choice: ${JSON.stringify(labels)}`);
       for (const [i, label] of labels.entries()) {
@@ -97,6 +98,8 @@ export function explainTests({ test, newPage, base, assert, noConsoleErrors, ART
   }
 
   return async (games) => {
-    if (games.some((g) => g.id === 'kyo')) await test('kyo: a click with no legal action says why in the engine\'s words, and choices read in words (phone and desktop)', () => kyoWhy());
+    if (games.some((g) => g.id === 'kyo')) test('kyo: a click with no legal action says why in the engine\'s words, and choices read in words (phone and desktop)', () => kyoWhy());
   };
 }
+
+explainTests({ ...h, test })(GAMES);

@@ -1,13 +1,13 @@
 // Browser tests of learning to play (/learn): the index with every game's lesson count, the guide
 // pages' diagrams (drawn, not empty, at desktop and phone sizes, screenshots saved), every lesson of
 // every game walked through its listed solution by clicking the board and the buttons as a person
-// would, and a wrong move answered with the engine's explanation. Called by run.mjs with its helpers.
+// would, and a wrong move answered with the engine's explanation. Its helpers come from harness.mjs.
 
+import { h, test, expect, GAMES } from './harness.mjs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const LESSONS_DIR = new URL('../../lessons/', import.meta.url);
-const GAMES = ['cyvasse-trump', 'cyvasse-caird', 'kyo', 'territories', 'syba'];
 
 function lessonFile(game) {
   return JSON.parse(readFileSync(new URL(`${game}.json`, LESSONS_DIR), 'utf8'));
@@ -37,23 +37,19 @@ function cellsOf(notation, names) {
   return out;
 }
 
-export function learnTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS }) {
+function learnTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIFACTS }) {
   const moves = async (page) => Number(await page.locator('[data-testid=lesson]').getAttribute('data-moves'));
   const idle = async (page) => {
-    const deadline = Date.now() + 20000;
-    while (Date.now() < deadline) {
-      // Not busy, and no piece still sliding into place (it is clicked where it stands).
-      const busy = (await page.locator('[data-testid=lesson]').getAttribute('data-busy')) === '1';
-      if (!busy && (await page.locator('[data-testid=board] svg .moving').count()) === 0) return;
-      await sleep(50);
-    }
-    throw new Error('the lesson page stayed busy for 20 s');
+    // Not busy, and no piece still sliding into place (it is clicked where it stands).
+    await page.waitForFunction(() => document.querySelector('[data-testid=lesson]')?.getAttribute('data-busy') !== '1'
+      && !document.querySelector('[data-testid=board] svg .moving'), null, { timeout: 20000, polling: 'raf' })
+      .catch(() => { throw new Error('the lesson page stayed busy for 20 s'); });
   };
 
   async function openLesson(page, game, n) {
     await page.goto(`${base()}/learn/${game}/${n}`);
-    await page.locator(`[data-testid=lesson][data-n="${n}"]`).waitFor({ timeout: 20000 });
-    await page.locator('[data-testid=lesson-goal]').waitFor({ timeout: 20000 });
+    await expect(page.locator(`[data-testid=lesson][data-n="${n}"]`)).toBeVisible({ timeout: 20000 });
+    await expect(page.locator('[data-testid=lesson-goal]')).toBeVisible({ timeout: 20000 });
   }
 
   /** Plays one action of the solution by clicking: the cells its notation names, in order, on the
@@ -89,26 +85,25 @@ export function learnTests({ test, newPage, base, assert, sleep, noConsoleErrors
   }
 
   return async function run(games) {
-    const present = GAMES.filter((g) => games.some((x) => x.id === g));
+    const present = games.map((g) => g.id);
 
-    await test('learn: /learn lists the five games with their lesson counts', async () => {
+    test('learn: /learn lists the five games with their lesson counts', async () => {
       const page = await newPage('learn');
       try {
         await page.goto(`${base()}/learn`);
-        await page.locator('[data-testid=learn-game]').first().waitFor({ timeout: 20000 });
+        await expect(page.locator('[data-testid=learn-game]').first()).toBeVisible({ timeout: 20000 });
         for (const g of present) {
           const want = lessonFile(g).lessons.length;
           const card = page.locator(`[data-testid=learn-game][data-game="${g}"]`);
-          const text = await card.locator('[data-testid=lesson-count]').textContent();
-          assert(text === `${want} lessons`, `${g}: the index says "${text}", the file has ${want} lessons`);
+          await expect(card.locator('[data-testid=lesson-count]'), `${g}: the index counts the file's lessons`).toHaveText(`${want} lessons`);
         }
-        // Every game the server offers is listed (E2E_ONLY narrows the games tested, not the page).
-        const offered = (await (await fetch(`${base()}/api/catalog`)).json()).games.filter((x) => GAMES.includes(x.id)).length;
-        assert((await page.locator('[data-testid=learn-game]').count()) === offered, 'not every game is listed');
+        // Every game the server offers is listed.
+        const offered = (await (await fetch(`${base()}/api/catalog`)).json()).games.length;
+        await expect(page.locator('[data-testid=learn-game]'), 'every game is listed').toHaveCount(offered);
         // The lobby's game cards link to the guides.
         await page.goto(`${base()}/`);
         await page.locator(`[data-testid=how-to-play-${present[0]}]`).click();
-        await page.locator(`[data-testid=guide][data-game="${present[0]}"]`).waitFor({ timeout: 20000 });
+        await expect(page.locator(`[data-testid=guide][data-game="${present[0]}"]`)).toBeVisible({ timeout: 20000 });
         await noConsoleErrors(page);
       } finally {
         await page.context().close();
@@ -116,21 +111,20 @@ export function learnTests({ test, newPage, base, assert, sleep, noConsoleErrors
     });
 
     for (const [label, width, height] of [['desktop', 1280, 800], ['phone', 390, 844]]) {
-      await test(`learn: every guide diagram is drawn (${label} ${width}x${height})`, async () => {
+      test(`learn: every guide diagram is drawn (${label} ${width}x${height})`, async () => {
         const page = await newPage(`guide-${label}`);
         await page.setViewportSize({ width, height });
         try {
           for (const g of present) {
             await page.goto(`${base()}/learn/${g}`);
-            await page.locator(`[data-testid=guide][data-game="${g}"]`).waitFor({ timeout: 20000 });
+            await expect(page.locator(`[data-testid=guide][data-game="${g}"]`)).toBeVisible({ timeout: 20000 });
             const total = await page.locator('[data-testid=diagram]').count();
             assert(total > 0, `${g}: the guide has no diagram`);
-            const deadline = Date.now() + 30000;
-            while ((await page.locator('[data-testid=diagram][data-state=drawn]').count()) < total && Date.now() < deadline) {
-              if (await page.locator('[data-testid=diagram][data-state=error]').count()) {
-                throw new Error(`${g}: a diagram failed: ${await page.locator('[data-testid=diagram][data-state=error]').first().textContent()}`);
-              }
-              await sleep(100);
+            // Every diagram drawn, or one failed (then say why).
+            await page.waitForFunction((n) => document.querySelectorAll('[data-testid=diagram][data-state=drawn]').length >= n
+              || document.querySelector('[data-testid=diagram][data-state=error]') !== null, total, { timeout: 30000, polling: 'raf' });
+            if (await page.locator('[data-testid=diagram][data-state=error]').count()) {
+              throw new Error(`${g}: a diagram failed: ${await page.locator('[data-testid=diagram][data-state=error]').first().textContent()}`);
             }
             for (const d of await page.locator('[data-testid=diagram]').all()) {
               const lesson = await d.getAttribute('data-lesson');
@@ -152,27 +146,27 @@ export function learnTests({ test, newPage, base, assert, sleep, noConsoleErrors
     }
 
     if (present.includes('kyo')) {
-      await test('learn: a newcomer\'s "Play vs AI" is against the gentlest AI and says so; the first finished game suggests a lesson', async () => {
+      test('learn: a newcomer\'s "Play vs AI" is against the gentlest AI and says so; the first finished game suggests a lesson', async () => {
         const page = await newPage('learn-newcomer');
         try {
           await page.goto(`${base()}/`);
           await page.locator('[data-testid=play-ai-kyo]').click();
           await page.waitForURL((u) => u.pathname.startsWith('/game/'), { timeout: 20000 });
           const banner = page.locator('[data-testid=gentle-ai]');
-          await banner.waitFor({ timeout: 20000 });
+          await expect(banner).toBeVisible({ timeout: 20000 });
           assert(/level 1/.test((await banner.textContent()) ?? ''), 'the banner does not name level 1');
           assert(await page.locator('[data-seat]', { hasText: 'AI level 1' }).count(), 'the AI seat is not level 1');
-          await page.locator('[data-testid=how-to-play]').waitFor({ timeout: 20000 });
+          await expect(page.locator('[data-testid=how-to-play]')).toBeVisible({ timeout: 20000 });
           // The first finished game of a kind suggests the next lesson not solved on this device.
           await page.locator('button', { hasText: 'Resign' }).click();
           await page.locator('dialog[open] button[data-value=yes]').click();
           const over = page.locator('dialog[open]', { has: page.locator('[data-testid=result]') });
-          await over.waitFor({ timeout: 20000 });
+          await expect(over).toBeVisible({ timeout: 20000 });
           const suggestion = (await over.locator('[data-testid=suggest-lesson]').textContent({ timeout: 20000 })) ?? '';
           assert(/lesson 1\b/.test(suggestion), `the game-over dialog suggests "${suggestion}"`);
           await over.locator('button[data-value=learn]').click();
-          await page.locator('[data-testid=lesson][data-game=kyo][data-n="1"]').waitFor({ timeout: 20000 });
-          await page.locator('[data-testid=lesson-goal]').waitFor({ timeout: 20000 });
+          await expect(page.locator('[data-testid=lesson][data-game=kyo][data-n="1"]')).toBeVisible({ timeout: 20000 });
+          await expect(page.locator('[data-testid=lesson-goal]')).toBeVisible({ timeout: 20000 });
           await noConsoleErrors(page);
         } finally {
           await page.context().close();
@@ -180,7 +174,7 @@ export function learnTests({ test, newPage, base, assert, sleep, noConsoleErrors
       });
     }
 
-    await test('learn: a wrong move gets the engine\'s explanation, then the hint leads on', async () => {
+    test('learn: a wrong move gets the engine\'s explanation, then the hint leads on', async () => {
       const page = await newPage('learn-wrong');
       // The refusal is an HTTP 422, which the browser logs as a failed resource: expected here.
       page.allowNetworkErrors = true;
@@ -190,7 +184,7 @@ export function learnTests({ test, newPage, base, assert, sleep, noConsoleErrors
         await page.locator('[data-testid=board] [data-cell="D3"]').first().click({ force: true });
         await page.locator('[data-testid=board] [data-cell="D6"]').first().click({ force: true });
         const refusal = page.locator('[data-testid=lesson-refusal]');
-        await refusal.waitFor({ timeout: 20000 });
+        await expect(refusal).toBeVisible({ timeout: 20000 });
         const text = (await refusal.textContent()) ?? '';
         assert(/step/i.test(text), `the refusal does not explain the rule: "${text}"`);
         assert((await moves(page)) === 0, 'the refused move was counted');
@@ -198,7 +192,7 @@ export function learnTests({ test, newPage, base, assert, sleep, noConsoleErrors
         const hint = (await page.locator('[data-testid=lesson-hint-move]').textContent()) ?? '';
         assert(hint === lessonFile('kyo').lessons[0].solution[0], `the hint shows "${hint}"`);
         await playStep(page, hint);
-        await page.locator('[data-testid=lesson-solved]').waitFor({ timeout: 20000 });
+        await expect(page.locator('[data-testid=lesson-solved]')).toBeVisible({ timeout: 20000 });
         await page.screenshot({ path: join(ARTIFACTS, 'learn-lesson-kyo-1-solved.png'), fullPage: true });
         await noConsoleErrors(page);
       } finally {
@@ -206,7 +200,7 @@ export function learnTests({ test, newPage, base, assert, sleep, noConsoleErrors
       }
     });
 
-    await test('learn: every lesson is solved by clicking its listed solution, and remembered', async () => {
+    test('learn: every lesson is solved by clicking its listed solution, and remembered', async () => {
       const page = await newPage('learn-walk');
       try {
         for (const g of present) {
@@ -223,11 +217,11 @@ export function learnTests({ test, newPage, base, assert, sleep, noConsoleErrors
                 throw new Error(`${g} lesson ${n} (${lesson.title}): ${e instanceof Error ? e.message : e}`);
               }
             }
-            await page.locator('[data-testid=lesson-solved]').waitFor({ timeout: 20000 });
+            await expect(page.locator('[data-testid=lesson-solved]')).toBeVisible({ timeout: 20000 });
             if (n === 1) await page.screenshot({ path: join(ARTIFACTS, `learn-lesson-${g}-1-solved.png`), fullPage: true });
           }
           await page.goto(`${base()}/learn/${g}`);
-          await page.locator('[data-testid=lesson-list]').waitFor({ timeout: 20000 });
+          await expect(page.locator('[data-testid=lesson-list]')).toBeVisible({ timeout: 20000 });
           const done = await page.locator('[data-testid=lesson-done]').count();
           assert(done === file.lessons.length, `${g}: ${done} of ${file.lessons.length} lessons remembered as solved`);
         }
@@ -238,3 +232,5 @@ export function learnTests({ test, newPage, base, assert, sleep, noConsoleErrors
     });
   };
 }
+
+learnTests({ ...h, test })(GAMES);

@@ -1,10 +1,11 @@
 // Browser tests of takebacks (issue 22): against the AI in Kyo (move, take back, the board as it was,
 // the AI moves again) and between two browser contexts (ask, decline, ask again, accept), each page
-// looked at in screenshots at 1280x800 and 390x844. Called by run.mjs with its helpers.
+// looked at in screenshots at 1280x800 and 390x844. Its helpers come from harness.mjs.
 
+import { h, test, expect, GAMES } from './harness.mjs';
 import { join } from 'node:path';
 
-export function takebackTests({ test, newPage, base, assert, sleep, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver, state, moveCount }) {
+function takebackTests({ test, newPage, base, assert, until, noConsoleErrors, ARTIFACTS, playOneDecision, waitMyTurnOrOver, state, moveCount }) {
   const shot = async (page, name) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.screenshot({ path: join(ARTIFACTS, `takeback-${name}-1280x800.png`) });
@@ -12,16 +13,6 @@ export function takebackTests({ test, newPage, base, assert, sleep, noConsoleErr
     await page.screenshot({ path: join(ARTIFACTS, `takeback-${name}-390x844.png`), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
   };
-
-  /** Waits until `cond()` holds (checked every 100 ms), or fails saying what was awaited. */
-  async function until(cond, what, timeout = 20000) {
-    const deadline = Date.now() + timeout;
-    while (Date.now() < deadline) {
-      if (await cond()) return;
-      await sleep(100);
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  }
 
   /** The position as the board shows it: every cell's description (its tooltip names the stack). */
   async function position(page) {
@@ -32,7 +23,9 @@ export function takebackTests({ test, newPage, base, assert, sleep, noConsoleErr
   async function playTurn(page) {
     for (let i = 0; i < 12; i++) {
       await playOneDecision(page);
-      await sleep(200);
+      // The update settles: no action on its way.
+      await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.getAttribute('data-state') !== 'sent'
+        && !document.querySelector('[data-testid=actions][data-pending="1"]'), null, { timeout: 20000, polling: 'raf' });
       if ((await state(page)) !== 'yours') return;
     }
     throw new Error('the turn did not pass after 12 decisions');
@@ -51,14 +44,12 @@ export function takebackTests({ test, newPage, base, assert, sleep, noConsoleErr
     const replies = await aiActions(page);
     for (let i = 0; i < 12; i++) {
       await playOneDecision(page);
-      const deadline = Date.now() + 30000;
-      while (Date.now() < deadline) {
-        if ((await aiActions(page)) > replies) {
-          await waitMyTurnOrOver(page);
-          return;
-        }
-        if ((await state(page)) === 'yours') break;
-        await sleep(150);
+      // The AI replied, or this player's turn goes on (a Kyo turn may take several decisions).
+      let replied = false;
+      await until(async () => (replied = (await aiActions(page)) > replies) || (await state(page)) === 'yours', 'the AI\'s reply or the next decision', 30000);
+      if (replied) {
+        await waitMyTurnOrOver(page);
+        return;
       }
     }
     throw new Error('the AI did not reply after 12 decisions');
@@ -73,7 +64,7 @@ export function takebackTests({ test, newPage, base, assert, sleep, noConsoleErr
       await page.waitForURL(/\/game\//, { timeout: 20000 });
       assert((await waitMyTurnOrOver(page)) === 'turn', 'the game against the AI is over before the first move');
       const button = page.locator('[data-testid=takeback]');
-      await button.waitFor({ timeout: 10000 });
+      await expect(button).toBeVisible({ timeout: 10000 });
       assert(await button.isDisabled(), 'Take back is enabled before the player has moved');
       const why = (await button.getAttribute('title')) ?? '';
       assert(/not moved yet/.test(why), `the disabled Take back does not say why: "${why}"`);
@@ -91,18 +82,18 @@ export function takebackTests({ test, newPage, base, assert, sleep, noConsoleErr
 
       await until(() => button.isEnabled(), 'Take back to be enabled after the move');
       await button.click();
-      await page.locator('[data-testid=takeback-done]', { hasText: 'Your last move was taken back' }).waitFor({ timeout: 15000 });
+      await expect(page.locator('[data-testid=takeback-done]', { hasText: 'Your last move was taken back' })).toBeVisible({ timeout: 15000 });
       await until(async () => (await moveCount(page)) === movesBefore, `the move list back at ${movesBefore} moves`);
       await until(async () => JSON.stringify(await position(page)) === JSON.stringify(before), 'the board as it was before the move');
       assert((await state(page)) === 'yours', 'after the takeback it is not the player\'s move');
-      assert((await page.locator('[data-testid=error]').count()) === 0, 'the takeback shows an error');
+      await expect(page.locator('[data-testid=error]'), 'the takeback shows an error').toHaveCount(0);
       await shot(page, 'ai-restored');
 
       // Play again: the AI moves again.
       await playTurnAgainstAi(page);
       assert((await waitMyTurnOrOver(page)) === 'turn', 'the game ended after the move');
       assert((await moveCount(page)) >= movesBefore + 2, 'the AI did not move again after the takeback');
-      assert((await page.locator('[data-testid=takeback-done]').count()) === 0, 'the takeback banner stays after the next move');
+      await expect(page.locator('[data-testid=takeback-done]'), 'the takeback banner stays after the next move').toHaveCount(0);
       await noConsoleErrors(page);
     } finally {
       await page.context().close();
@@ -138,14 +129,14 @@ export function takebackTests({ test, newPage, base, assert, sleep, noConsoleErr
       // Ask; the opponent declines.
       await until(() => button.isEnabled(), 'Ask to take back to be enabled after the move');
       await button.click();
-      await asker.locator('[data-testid=takeback-offer]', { hasText: 'You ask to take back your last move' }).waitFor({ timeout: 15000 });
+      await expect(asker.locator('[data-testid=takeback-offer]', { hasText: 'You ask to take back your last move' })).toBeVisible({ timeout: 15000 });
       const offer = other.locator('[data-testid=takeback-offer]');
-      await offer.filter({ hasText: 'Your opponent asks to take back their last move' }).waitFor({ timeout: 15000 });
+      await expect(offer.filter({ hasText: 'Your opponent asks to take back their last move' })).toBeVisible({ timeout: 15000 });
       assert(await asker.locator('[data-testid=takeback]').isDisabled(), 'the asker can ask twice');
       await shot(other, 'asked');
       await other.locator('[data-testid=takeback-decline]').click();
-      await asker.locator('[data-testid=takeback-declined]', { hasText: 'Your opponent declined the takeback' }).waitFor({ timeout: 15000 });
-      await other.locator('[data-testid=takeback-offer]').waitFor({ state: 'detached', timeout: 15000 });
+      await expect(asker.locator('[data-testid=takeback-declined]', { hasText: 'Your opponent declined the takeback' })).toBeVisible({ timeout: 15000 });
+      await expect(other.locator('[data-testid=takeback-offer]')).toHaveCount(0, { timeout: 15000 });
       assert((await moveCount(asker)) === moved, 'a declined takeback changed the moves');
       await shot(asker, 'declined');
 
@@ -157,7 +148,7 @@ export function takebackTests({ test, newPage, base, assert, sleep, noConsoleErr
         await until(async () => (await moveCount(p)) === movesBefore, `the move list back at ${movesBefore} moves`);
         await until(async () => JSON.stringify(await position(p)) === JSON.stringify(before), 'the board as it was before the move');
       }
-      await asker.locator('[data-testid=takeback-done]', { hasText: 'Your last move was taken back' }).waitFor({ timeout: 15000 });
+      await expect(asker.locator('[data-testid=takeback-done]', { hasText: 'Your last move was taken back' })).toBeVisible({ timeout: 15000 });
       await until(async () => (await state(asker)) === 'yours', 'the asker to move again');
       assert((await state(other)) !== 'yours', 'the opponent is to move after the takeback');
       await shot(asker, 'accepted');
@@ -171,7 +162,9 @@ export function takebackTests({ test, newPage, base, assert, sleep, noConsoleErr
 
   return async (games) => {
     if (!games.some((g) => g.id === 'kyo')) return;
-    await test('kyo: takeback against the AI, the board restored, the AI moves again', () => againstTheAi());
-    await test('kyo: takeback between two browsers, declined then accepted', () => betweenPeople());
+    test('kyo: takeback against the AI, the board restored, the AI moves again', () => againstTheAi());
+    test('kyo: takeback between two browsers, declined then accepted', () => betweenPeople());
   };
 }
+
+takebackTests({ ...h, test })(GAMES);
