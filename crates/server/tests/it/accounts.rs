@@ -11,7 +11,13 @@ use std::time::Duration;
 
 use crate::common::*;
 use serde_json::{Value, json};
+use tabula_core::{Outcome, SeatResult, ToAct};
 use tabula_server::services::limits::LoginLimits;
+use tabula_server::wire::api::{
+    ApiError, Created, Joined, Leaderboard, Lobby, LobbyGame, LobbyPlayer, MyGames, Profile,
+    RatingRange, SignedIn,
+};
+use tabula_server::wire::game::{EventBody, Status};
 use tabula_server::{Limits, RunningServer, Storage};
 use tabula_tools::client::request_with_response_headers;
 
@@ -172,8 +178,10 @@ async fn call(
             dev.cookie = (!token.is_empty()).then(|| token.to_string());
         }
     }
-    if let Some(t) = v["csrf"].as_str() {
-        dev.csrf = Some(t.to_string());
+    // Any answer that gives a session's CSRF token (signed up, signed in, the session) is a
+    // `SignedIn`; the others are not read here.
+    if let Ok(signed_in) = serde_json::from_value::<SignedIn>(v.clone()) {
+        dev.csrf = Some(signed_in.csrf);
     }
     (status, rh, v)
 }
@@ -208,18 +216,22 @@ async fn sign_in(addr: SocketAddr, name: &str, password: &str) -> (u16, Device, 
     (s, dev, v)
 }
 
-fn code(v: &Value) -> &str {
-    v["error"]["code"].as_str().unwrap_or("")
+/// A refusal's code, read strictly as the wire's error body ("" for an answer that is not a refusal
+/// and has no `error`).
+fn code(v: &Value) -> String {
+    match v.get("error") {
+        None => String::new(),
+        Some(_) => decode::<ApiError>(v).error.code,
+    }
 }
 
 /// Creates a Duel as `dev` (signed in, with its CSRF token) holding seat 0; returns id and token.
 async fn create_as(addr: SocketAddr, dev: &mut Device, body: Value) -> (String, String) {
     let (s, _, v) = call(addr, dev, true, "POST", "/api/games", Some(body)).await;
     assert_eq!(s, 201, "{v}");
-    (
-        v["id"].as_str().unwrap().to_string(),
-        v["seats"][0]["token"].as_str().unwrap().to_string(),
-    )
+    let created: Created = decode(&v);
+    let token = seat_token(&created.seats[0]).unwrap();
+    (created.id, token)
 }
 
 async fn join_as(addr: SocketAddr, dev: &mut Device, id: &str, seat: u8) -> String {
@@ -233,39 +245,39 @@ async fn join_as(addr: SocketAddr, dev: &mut Device, id: &str, seat: u8) -> Stri
     )
     .await;
     assert_eq!(s, 200, "{v}");
-    v["token"].as_str().unwrap().to_string()
+    decode::<Joined>(&v).token.unwrap()
 }
 
 /// Plays the game to its end over HTTP; returns its result.
-async fn play_out(addr: SocketAddr, id: &str, tokens: &[String]) -> Value {
+async fn play_out(addr: SocketAddr, id: &str, tokens: &[String]) -> Option<Outcome> {
     while http_step(addr, id, tokens).await.is_some() {}
-    let snap = snapshot(addr, id, 0, &tokens[0]).await;
-    assert_eq!(snap["status"], "over", "{snap}");
-    snap["result"].clone()
+    let sn = snap(addr, id, 0, &tokens[0]).await;
+    assert_eq!(sn.common.status, Status::Over, "{sn:?}");
+    sn.common.result.clone()
 }
 
-async fn profile(addr: SocketAddr, name: &str) -> Value {
-    let (s, v) = get(addr, &format!("/api/players/{name}")).await;
-    assert_eq!(s, 200, "{v}");
-    v
+async fn profile(addr: SocketAddr, name: &str) -> Profile {
+    let r = get_as::<Profile>(addr, &format!("/api/players/{name}")).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    r.ok()
 }
 
-fn assert_rating(profile: &Value, game: &str, expected: G2, games: u64) {
-    let r = &profile["ratings"][game];
-    let (rating, rd) = (r["rating"].as_f64().unwrap(), r["rd"].as_f64().unwrap());
+fn assert_rating(profile: &Profile, game: &str, expected: G2, games: i64) {
+    let r = &profile.ratings[game];
+    let (rating, rd) = (r.rating, r.rd);
     assert!(
         (rating - expected.rating).abs() < 1e-6 && (rd - expected.rd).abs() < 1e-6,
         "{}: server {rating} / {rd}, Glicko-2 {expected:?}",
-        profile["name"]
+        profile.name
     );
-    assert_eq!(r["games"], games, "{profile}");
+    assert_eq!(r.games, games, "{profile:?}");
 }
 
-fn score(result: &Value, seat: usize) -> f64 {
-    match result["results"][seat].as_str().unwrap() {
-        "win" => 1.0,
-        "loss" => 0.0,
-        _ => 0.5,
+fn score(result: &Option<Outcome>, seat: usize) -> f64 {
+    match result.as_ref().unwrap().results[seat] {
+        SeatResult::Win => 1.0,
+        SeatResult::Loss => 0.0,
+        SeatResult::Draw => 0.5,
     }
 }
 
@@ -284,14 +296,15 @@ async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
         json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seat": 0, "rated": true}),
     )
     .await;
-    let (_, lobby) = get(addr, "/api/lobby").await;
-    let open = &lobby["open"][0];
-    assert_eq!(open["rated"], true, "{lobby}");
-    assert_eq!(open["seats"][0]["player"]["name"], "alice", "{lobby}");
-    assert_eq!(open["seats"][0]["player"]["rating"], Value::Null, "{lobby}");
+    let lobby = get_as::<Lobby>(addr, "/api/lobby").await.ok();
+    let open = &lobby.open[0];
+    assert!(open.rated, "{lobby:?}");
+    let player = open.seats[0].player.as_ref().unwrap();
+    assert_eq!(player.name, "alice", "{lobby:?}");
+    assert_eq!(player.rating, None, "{lobby:?}");
     // An anonymous player cannot take the seat of a rated game; the creator cannot take both.
     let (s, v) = post(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
-    assert_eq!((s, code(&v)), (403, "forbidden"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (403, "forbidden"), "{v}");
     let (s, _, v) = call(
         addr,
         &mut alice,
@@ -301,7 +314,7 @@ async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
         json!({"seat": 1}).into(),
     )
     .await;
-    assert_eq!((s, code(&v)), (409, "conflict"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (409, "conflict"), "{v}");
     let t1 = join_as(addr, &mut bob, &id, 1).await;
     let tokens = vec![t0, t1];
     let result = play_out(addr, &id, &tokens).await;
@@ -310,14 +323,11 @@ async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
     let b1 = glicko2(START, &[(START, sb)]);
     let pa = profile(addr, "ALICE").await;
     let pb = profile(addr, "bob_2").await;
-    assert_eq!(pa["name"], "alice");
+    assert_eq!(pa.name, "alice");
     assert_rating(&pa, "duel", a1, 1);
     assert_rating(&pb, "duel", b1, 1);
-    assert_eq!(
-        pa["ratings"]["duel"]["history"].as_array().unwrap().len(),
-        1
-    );
-    assert_eq!(pa["recent_games"][0]["id"], id.as_str());
+    assert_eq!(pa.ratings["duel"].history.len(), 1);
+    assert_eq!(pa.recent_games[0].id, id);
 
     // The second game: Bob creates it, Alice joins, and Bob resigns at once.
     let (id2, u1) = create_as(
@@ -326,29 +336,36 @@ async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
         json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seat": 0, "rated": true}),
     )
     .await;
-    let (_, lobby) = get(addr, "/api/lobby").await;
-    let rating_shown = lobby["open"][0]["seats"][0]["player"]["rating"]
-        .as_f64()
+    let lobby = get_as::<Lobby>(addr, "/api/lobby").await.ok();
+    let rating_shown = lobby.open[0].seats[0]
+        .player
+        .as_ref()
+        .unwrap()
+        .rating
         .unwrap();
-    assert!((rating_shown - b1.rating).abs() < 1e-6, "{lobby}");
+    assert!((rating_shown - b1.rating).abs() < 1e-6, "{lobby:?}");
     let u0 = join_as(addr, &mut alice, &id2, 1).await;
     // Takebacks are for casual games only: refused in a rated game, even after a move.
     for (seat, token, word) in [(0, &u1, "secret:amberword"), (1, &u0, "secret:birchword")] {
-        assert_eq!(post_action(addr, &id2, seat, token, word).await.0, 200);
+        assert_eq!(post_action(addr, &id2, seat, token, word).await.status, 200);
     }
-    let first = snapshot(addr, &id2, 1, &u0).await["to_act"]["seat"]
-        .as_u64()
-        .unwrap() as usize;
+    let first = match snap(addr, &id2, 1, &u0).await.common.to_act.clone() {
+        ToAct::Seat(s) => s.index(),
+        other => panic!("one seat to act: {other:?}"),
+    };
     let mover = [&u1, &u0][first];
-    assert_eq!(post_action(addr, &id2, first, mover, "+1").await.0, 200);
+    assert_eq!(
+        post_action(addr, &id2, first, mover, "+1").await.status,
+        200
+    );
     let (s, v) = post(
         addr,
         &format!("/api/games/{id2}/takeback"),
         json!({"seat": first, "token": mover, "op": "offer"}),
     )
     .await;
-    assert_eq!((s, code(&v)), (409, "conflict"), "{v}");
-    let message = v["error"]["message"].as_str().unwrap();
+    assert_eq!((s, code(&v).as_str()), (409, "conflict"), "{v}");
+    let message = decode::<ApiError>(&v).error.message;
     assert!(message.contains("casual games only"), "{message}");
     let (s, v) = post(
         addr,
@@ -357,29 +374,26 @@ async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
     )
     .await;
     assert_eq!(s, 200, "{v}");
-    let snap = snapshot(addr, &id2, 1, &u0).await;
-    assert_eq!(snap["status"], "over");
+    let sn = snap(addr, &id2, 1, &u0).await;
+    assert_eq!(sn.common.status, Status::Over);
     let a2 = glicko2(a1, &[(b1, 1.0)]);
     let b2 = glicko2(b1, &[(a1, 0.0)]);
     let pa = profile(addr, "alice").await;
     let pb = profile(addr, "Bob_2").await;
     assert_rating(&pa, "duel", a2, 2);
     assert_rating(&pb, "duel", b2, 2);
-    let wins = |p: &Value| p["results"]["win"].as_u64().unwrap();
-    let losses = |p: &Value| p["results"]["loss"].as_u64().unwrap();
-    assert_eq!(wins(&pa) + losses(&pa), 2, "{pa}");
-    assert_eq!(wins(&pa) + wins(&pb), 2, "{pa} {pb}");
-    assert_eq!(
-        pb["ratings"]["duel"]["history"].as_array().unwrap().len(),
-        2
-    );
+    let wins = |p: &Profile| p.results.win;
+    let losses = |p: &Profile| p.results.loss;
+    assert_eq!(wins(&pa) + losses(&pa), 2, "{pa:?}");
+    assert_eq!(wins(&pa) + wins(&pb), 2, "{pa:?} {pb:?}");
+    assert_eq!(pb.ratings["duel"].history.len(), 2);
 
     // RD is still far above 110 after two games: nobody is on the leaderboard yet.
-    let (s, board) = get(addr, "/api/leaderboard/duel").await;
-    assert_eq!(s, 200, "{board}");
-    assert_eq!(board["players"], json!([]), "{board}");
+    let board = get_as::<Leaderboard>(addr, "/api/leaderboard/duel").await;
+    assert_eq!(board.status, 200, "{}", board.raw);
+    assert!(board.ok().players.is_empty());
     let (s, v) = get(addr, "/api/leaderboard/chess").await;
-    assert_eq!((s, code(&v)), (404, "not_found"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (404, "not_found"), "{v}");
 }
 
 /// A casual game between two accounts, and a game against the AI (which cannot be rated), change
@@ -397,14 +411,9 @@ async fn casual_and_ai_games_change_no_rating(addr: SocketAddr) {
     play_out(addr, &id, &[t0, t1]).await;
     let pc = profile(addr, "carol").await;
     let pd = profile(addr, "dave").await;
-    assert_eq!(pc["ratings"], json!({}), "{pc}");
-    assert_eq!(pd["ratings"], json!({}), "{pd}");
-    let played = |p: &Value| {
-        ["win", "draw", "loss"]
-            .iter()
-            .map(|k| p["results"][k].as_u64().unwrap())
-            .sum::<u64>()
-    };
+    assert!(pc.ratings.is_empty(), "{pc:?}");
+    assert!(pd.ratings.is_empty(), "{pd:?}");
+    let played = |p: &Profile| p.results.win + p.results.draw + p.results.loss;
     assert_eq!((played(&pc), played(&pd)), (1, 1));
 
     // Rated with an AI seat is refused, and changes nothing.
@@ -418,7 +427,7 @@ async fn casual_and_ai_games_change_no_rating(addr: SocketAddr) {
         Some(json!({"game": "duel", "seats": ai_seats, "host_seat": 0, "rated": true})),
     )
     .await;
-    assert_eq!((s, code(&v)), (400, "bad_request"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (400, "bad_request"), "{v}");
     let (id, t0) = create_as(
         addr,
         &mut carol,
@@ -428,15 +437,17 @@ async fn casual_and_ai_games_change_no_rating(addr: SocketAddr) {
     // Carol plays whenever her seat's messages list legal actions; the AI answers by itself.
     let mut sock = ws(addr, &id, Some((0, &t0))).await;
     loop {
-        let m = sock.recv(T).await.unwrap().expect("connection open");
-        if m["status"] == "over" {
+        let Msg::Game(m) = next_msg(&mut sock).await else {
+            continue;
+        };
+        if m.common.status == Status::Over {
             break;
         }
-        if let Some(first) = m["legal"].as_array().and_then(|l| l.first()) {
+        if let Some(first) = m.legal.first() {
             let (s, v) = post(
                 addr,
                 &format!("/api/games/{id}/action"),
-                json!({"seat": 0, "token": t0, "action": first["action"]}),
+                json!({"seat": 0, "token": t0, "action": first.action}),
             )
             .await;
             // A message that was overtaken by the AI's move may list a stale action.
@@ -444,8 +455,8 @@ async fn casual_and_ai_games_change_no_rating(addr: SocketAddr) {
         }
     }
     let pc = profile(addr, "carol").await;
-    assert_eq!(pc["ratings"], json!({}), "{pc}");
-    assert_eq!(played(&pc), 2, "{pc}");
+    assert!(pc.ratings.is_empty(), "{pc:?}");
+    assert_eq!(played(&pc), 2, "{pc:?}");
 }
 
 /// A game created on one device is listed, with its seat's token, on another device signed in to
@@ -459,39 +470,37 @@ async fn a_second_device_sees_the_same_games(addr: SocketAddr) {
     )
     .await;
     // An anonymous player joins seat 1 from the lobby.
-    let (s, v) = post(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
-    assert_eq!(s, 200, "{v}");
-    let t1 = v["token"].as_str().unwrap().to_string();
+    let r = post_as::<Joined>(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    let t1 = r.ok().token.unwrap();
 
     let (s, mut laptop, v) = sign_in(addr, "Erin", "erin's long secret").await;
     assert_eq!(s, 200, "{v}");
     let (s, _, mine) = call(addr, &mut laptop, false, "GET", "/api/me/games", None).await;
     assert_eq!(s, 200, "{mine}");
-    let g = &mine["games"][0];
-    assert_eq!(
-        (g["id"].as_str(), g["seat"].as_u64()),
-        (Some(id.as_str()), Some(0)),
-        "{mine}"
-    );
-    assert_eq!(g["token"].as_str(), Some(t0.as_str()));
+    let mine: MyGames = decode(&mine);
+    let g = &mine.games[0];
+    assert_eq!((g.id.as_str(), g.seat), (id.as_str(), 0), "{mine:?}");
+    assert_eq!(g.token, t0);
     // Both seats choose a secret at once: it is Erin's turn.
-    assert_eq!(g["your_turn"], true, "{mine}");
-    assert_eq!(mine["awaiting"], 1);
+    assert!(g.your_turn, "{mine:?}");
+    assert_eq!(mine.awaiting, 1);
     // The laptop plays with the listed token; then it is no longer Erin's turn.
-    let token = g["token"].as_str().unwrap().to_string();
-    let (s, v) = post_action(addr, &id, 0, &token, "secret:amberword").await;
-    assert_eq!(s, 200, "{v}");
+    let token = g.token.clone();
+    let r = post_action(addr, &id, 0, &token, "secret:amberword").await;
+    assert_eq!(r.status, 200, "{}", r.raw);
     let (_, _, mine) = call(addr, &mut laptop, false, "GET", "/api/me/games", None).await;
-    assert_eq!(mine["games"][0]["your_turn"], false, "{mine}");
-    assert_eq!(mine["awaiting"], 0);
+    let mine: MyGames = decode(&mine);
+    assert!(!mine.games[0].your_turn, "{mine:?}");
+    assert_eq!(mine.awaiting, 0);
     let (_, _, on_phone) = call(addr, &mut phone, false, "GET", "/api/me/games", None).await;
-    assert_eq!(on_phone["games"], mine["games"]);
+    assert_eq!(decode::<MyGames>(&on_phone).games, mine.games);
 
     // The anonymous player signs up on their device and claims the seat into the new account.
     let mut frank = sign_up(addr, "frank", "frank's long secret").await;
     let claim = json!({"game": id, "seat": 1, "token": "0".repeat(64)});
     let (s, _, v) = call(addr, &mut frank, true, "POST", "/api/me/seats", Some(claim)).await;
-    assert_eq!((s, code(&v)), (403, "bad_token"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (403, "bad_token"), "{v}");
     let claim = json!({"game": id, "seat": 1, "token": t1});
     let (s, _, v) = call(
         addr,
@@ -504,14 +513,15 @@ async fn a_second_device_sees_the_same_games(addr: SocketAddr) {
     .await;
     assert_eq!(s, 200, "{v}");
     let (_, _, mine) = call(addr, &mut frank, false, "GET", "/api/me/games", None).await;
-    assert_eq!(mine["games"][0]["id"].as_str(), Some(id.as_str()), "{mine}");
-    assert_eq!(mine["games"][0]["your_turn"], true, "{mine}");
+    let mine: MyGames = decode(&mine);
+    assert_eq!(mine.games[0].id, id, "{mine:?}");
+    assert!(mine.games[0].your_turn, "{mine:?}");
     // Erin cannot take Frank's seat with the same token.
     let (s, _, v) = call(addr, &mut phone, true, "POST", "/api/me/seats", Some(claim)).await;
-    assert_eq!((s, code(&v)), (409, "conflict"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (409, "conflict"), "{v}");
     // Without a session there is no "my games".
     let (s, v) = get(addr, "/api/me/games").await;
-    assert_eq!((s, code(&v)), (401, "not_signed_in"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (401, "not_signed_in"), "{v}");
 }
 
 async fn sqlite_server(name: &str, limits: Limits) -> (RunningServer, std::path::PathBuf) {
@@ -538,20 +548,19 @@ async fn sqlite_rated_games_change_both_ratings_as_glicko2_says() {
         .await
         .unwrap();
     }
-    let (_, board) = get(server.local_addr(), "/api/leaderboard/duel").await;
-    let names: Vec<&str> = board["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["Bob_2", "alice"], "{board}");
+    let board = get_as::<Leaderboard>(server.local_addr(), "/api/leaderboard/duel")
+        .await
+        .ok();
+    let names: Vec<&str> = board.players.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["Bob_2", "alice"], "{board:?}");
     sqlx::query("UPDATE ratings SET rd = 110")
         .execute(&pool)
         .await
         .unwrap();
-    let (_, board) = get(server.local_addr(), "/api/leaderboard/duel").await;
-    assert_eq!(board["players"], json!([]), "{board}");
+    let board = get_as::<Leaderboard>(server.local_addr(), "/api/leaderboard/duel")
+        .await
+        .ok();
+    assert!(board.players.is_empty(), "{board:?}");
     server.shutdown().await.unwrap();
 }
 
@@ -658,18 +667,18 @@ async fn postgres_cluster_nodes_share_the_sign_in_failures() {
     // spent on the site, so node B refuses it even the right password.
     for node in [na, nb, na] {
         let (s, v) = sign_in_from(node, "203.0.113.1", "sybil", "a wrong guess").await;
-        assert_eq!((s, code(&v)), (401, "wrong_credentials"), "{v}");
+        assert_eq!((s, code(&v).as_str()), (401, "wrong_credentials"), "{v}");
     }
     let (s, v) = sign_in_from(nb, "203.0.113.1", "sybil", "sybil's long secret").await;
-    assert_eq!((s, code(&v)), (429, "too_many_attempts"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (429, "too_many_attempts"), "{v}");
     // Two more failures, from other addresses on node A, spend the name's 4 failures and one more:
     // those addresses are refused on node B too.
     for from in ["203.0.113.3", "203.0.113.2"] {
         let (s, v) = sign_in_from(na, from, "sybil", "another guess").await;
-        assert_eq!((s, code(&v)), (401, "wrong_credentials"), "{v}");
+        assert_eq!((s, code(&v).as_str()), (401, "wrong_credentials"), "{v}");
     }
     let (s, v) = sign_in_from(nb, "203.0.113.2", "sybil", "sybil's long secret").await;
-    assert_eq!((s, code(&v)), (429, "too_many_attempts"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (429, "too_many_attempts"), "{v}");
     // The owner, from an address that has not failed, signs in on either node.
     for node in [na, nb] {
         let (s, v) = sign_in_from(node, "198.51.100.7", "sybil", "sybil's long secret").await;
@@ -728,7 +737,11 @@ async fn sign_up_checks_names_and_passwords() {
             json!({"name": name, "password": password}),
         )
         .await;
-        assert_eq!((s, code(&v)), (status, error), "{name} / {password}: {v}");
+        assert_eq!(
+            (s, code(&v).as_str()),
+            (status, error),
+            "{name} / {password}: {v}"
+        );
     }
     // Nothing of the refused sign-ups exists.
     let (s, _) = get(addr, "/api/players/heidi").await;
@@ -781,16 +794,21 @@ async fn cookie_without_csrf_cannot_act(addr: SocketAddr) {
             ),
         ] {
             let (s, _, v) = call(addr, &mut dev, csrf, method, path, body).await;
-            assert_eq!((s, code(&v)), (403, "csrf"), "{method} {path}: {v}");
+            assert_eq!(
+                (s, code(&v).as_str()),
+                (403, "csrf"),
+                "{method} {path}: {v}"
+            );
         }
     }
     // Nothing changed: the session works, the password is the same, no game was created.
     let (s, _, v) = call(addr, &mut judy, false, "GET", "/api/session", None).await;
-    assert_eq!((s, v["name"].as_str()), (200, Some("judy")), "{v}");
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(decode::<SignedIn>(&v).name, "judy", "{v}");
     let (s, _, _) = sign_in(addr, "judy", "judy's long secret").await;
     assert_eq!(s, 200);
     let (_, _, mine) = call(addr, &mut judy, false, "GET", "/api/me/games", None).await;
-    assert_eq!(mine["games"], json!([]), "{mine}");
+    assert!(decode::<MyGames>(&mine).games.is_empty(), "{mine}");
     // With the token, it acts.
     let (s, _, v) = call(addr, &mut judy, true, "DELETE", "/api/session", None).await;
     assert_eq!(s, 200, "{v}");
@@ -817,7 +835,7 @@ async fn deleted_accounts_sessions_stop_working(addr: SocketAddr) {
         Some(json!({"password": "wrong password"})),
     )
     .await;
-    assert_eq!((s, code(&v)), (401, "wrong_credentials"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (401, "wrong_credentials"), "{v}");
     let (s, _, v) = call(
         addr,
         &mut one,
@@ -832,16 +850,16 @@ async fn deleted_accounts_sessions_stop_working(addr: SocketAddr) {
     for (method, path) in [("GET", "/api/session"), ("GET", "/api/me/games")] {
         let (s, _, v) = call(addr, &mut two, false, method, path, None).await;
         assert_eq!(
-            (s, code(&v)),
+            (s, code(&v).as_str()),
             (401, "not_signed_in"),
             "{method} {path}: {v}"
         );
     }
     let mut two = stale;
     let (s, _, v) = call(addr, &mut two, true, "DELETE", "/api/session", None).await;
-    assert_eq!((s, code(&v)), (401, "not_signed_in"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (401, "not_signed_in"), "{v}");
     let (s, _, v) = sign_in(addr, "mallory", "mallory's long secret").await;
-    assert_eq!((s, code(&v)), (401, "wrong_credentials"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (401, "wrong_credentials"), "{v}");
     let (s, _) = get(addr, "/api/players/mallory").await;
     assert_eq!(s, 404);
     // The name is free again.
@@ -909,13 +927,13 @@ async fn brute_force_is_slowed_per_name_and_per_address() {
     assert_eq!(sign_in(addr, "oscar", "guess two").await.0, 401); // 4; oscar 2
     assert_eq!(sign_in(addr, "OSCAR", "guess three").await.0, 401); // 5; oscar 3
     let (s, dev, v) = sign_in(addr, "oscar", "oscar's long secret").await; // 6; oscar spent
-    assert_eq!((s, code(&v)), (429, "too_many_attempts"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (429, "too_many_attempts"), "{v}");
     assert!(dev.cookie.is_none());
     // Another name from this address still may, until the address's budget is spent too.
     sign_up(addr, "peggy", "peggy's long secret").await; // 7
     assert_eq!(sign_in(addr, "peggy", "peggy's long secret").await.0, 200); // 8
     let (s, _, v) = sign_in(addr, "peggy", "peggy's long secret").await;
-    assert_eq!((s, code(&v)), (429, "too_many_attempts"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (429, "too_many_attempts"), "{v}");
     server.shutdown().await.unwrap();
 }
 
@@ -935,9 +953,9 @@ async fn seat_tokens_are_replaced_by_a_password_change_and_a_deletion() {
     // A thief with a copy of Victor's session reads his seat's token.
     let mut thief = victor.clone();
     let (_, _, mine) = call(addr, &mut thief, false, "GET", "/api/me/games", None).await;
-    let stolen = mine["games"][0]["token"].as_str().unwrap().to_string();
+    let stolen = decode::<MyGames>(&mine).games[0].token.clone();
     let mut socket = ws(addr, &id, Some((0, &stolen))).await;
-    recv_until(&mut socket, |m| m["type"] == "snapshot").await;
+    recv_snapshot(&mut socket).await;
 
     let change = json!({"current": "victor's long secret", "new": "victor's newer secret"});
     let (s, _, v) = call(
@@ -951,31 +969,32 @@ async fn seat_tokens_are_replaced_by_a_password_change_and_a_deletion() {
     .await;
     assert_eq!(s, 200, "{v}");
     // The stolen token's socket is told and closed; the token acts and chats no more.
-    let closing = recv_until(&mut socket, |m| m["type"] == "error").await;
-    assert_eq!(closing["code"], "bad_token", "{closing}");
-    let (s, v) = post_action(addr, &id, 0, &stolen, "secret:amberword").await;
-    assert_eq!((s, code(&v)), (403, "bad_token"), "{v}");
+    let closing = recv_error(&mut socket).await;
+    assert_eq!(closing.code, "bad_token", "{closing:?}");
+    let r = post_action(addr, &id, 0, &stolen, "secret:amberword").await;
+    assert_eq!((r.status, r.code()), (403, Some("bad_token")), "{}", r.raw);
     let say = json!({"channel": "players", "seat": 0, "token": stolen, "text": "hi"});
     let (s, v) = post(addr, &format!("/api/games/{id}/chat"), say).await;
-    assert_eq!((s, code(&v)), (403, "bad_token"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (403, "bad_token"), "{v}");
     // The owner's session lists the new token, which plays; the other seat's is unchanged.
     let (_, _, mine) = call(addr, &mut victor, false, "GET", "/api/me/games", None).await;
-    let fresh = mine["games"][0]["token"].as_str().unwrap().to_string();
+    let fresh = decode::<MyGames>(&mine).games[0].token.clone();
     assert_ne!(fresh, stolen);
-    let (s, v) = post_action(addr, &id, 0, &fresh, "secret:amberword").await;
-    assert_eq!(s, 200, "{v}");
+    let r = post_action(addr, &id, 0, &fresh, "secret:amberword").await;
+    assert_eq!(r.status, 200, "{}", r.raw);
     // The other seat's token is unchanged.
-    snapshot(addr, &id, 1, &wendys).await;
-    // The log says the token was replaced, and nothing of the token itself.
-    let snap = snapshot(addr, &id, 0, &fresh).await;
-    let events = snap["events"].as_array().unwrap();
+    snap(addr, &id, 1, &wendys).await;
+    // The log says the token was replaced, and nothing of the token itself (the raw JSON, searched
+    // as text: no field of any name may carry it).
+    let sn = snap(addr, &id, 0, &fresh).await;
     assert!(
-        events
+        sn.events
             .iter()
-            .any(|e| e["kind"] == "token_replaced" && e["seat"] == 0),
-        "{snap}"
+            .any(|e| e.body == EventBody::TokenReplaced { seat: 0 }),
+        "{sn:?}"
     );
-    assert!(!snap.to_string().contains("token_hash"), "{snap}");
+    let raw = snapshot(addr, &id, 0, &fresh).await;
+    assert!(!raw.to_string().contains("token_hash"), "{raw}");
 
     // Wendy deletes her account: the token she played with (and her stolen copies) play no more.
     let (s, _, v) = call(
@@ -994,7 +1013,7 @@ async fn seat_tokens_are_replaced_by_a_password_change_and_a_deletion() {
         json!({"seat": 1, "token": wendys}),
     )
     .await;
-    assert_eq!((s, code(&v)), (403, "bad_token"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (403, "bad_token"), "{v}");
     server.shutdown().await.unwrap();
 }
 
@@ -1022,10 +1041,8 @@ async fn only_a_few_rated_games_a_day_between_two_accounts_count() {
         .await;
         assert_eq!(s, 200, "{v}");
         let p = profile(addr, "xavier").await;
-        (
-            p["ratings"]["duel"]["rating"].as_f64().unwrap(),
-            p["ratings"]["duel"]["games"].as_u64().unwrap(),
-        )
+        let duel = &p.ratings["duel"];
+        (duel.rating, duel.games as u64)
     };
     let limit = tabula_server::domain::ratings::RATED_GAMES_PER_PAIR_PER_DAY as u64;
     let mut ratings = Vec::new();
@@ -1047,7 +1064,7 @@ async fn only_a_few_rated_games_a_day_between_two_accounts_count() {
     assert_eq!(capped.1, limit);
     // Their results still count; and a game against another account is rated.
     let p = profile(addr, "xavier").await;
-    assert_eq!(p["results"]["win"], limit + 2, "{p}");
+    assert_eq!(p.results.win as u64, limit + 2, "{p:?}");
     let (rating, games) = farm(&mut zed).await;
     assert!(rating > capped.0 && games == limit + 1, "{rating} {games}");
     server.shutdown().await.unwrap();
@@ -1066,23 +1083,22 @@ async fn private_games_are_not_listed_on_public_profiles() {
     };
     let (private_id, _) = create_as(addr, &mut uma, duel(false)).await;
     let (public_id, _) = create_as(addr, &mut uma, duel(true)).await;
-    let listed = |p: &Value, key: &str| -> Vec<String> {
-        p[key]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|g| g["id"].as_str().unwrap().to_string())
+    let listed = |ids: Vec<&String>| -> Vec<String> {
+        ids.into_iter()
+            .cloned()
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
             .collect::<Vec<_>>()
     };
+    let playing = |p: &Profile| listed(p.playing.iter().map(|g| &g.id).collect());
+    let recent = |p: &Profile| listed(p.recent_games.iter().map(|g| &g.id).collect());
     let p = profile(addr, "uma").await;
-    assert_eq!(listed(&p, "playing"), vec![public_id.clone()], "{p}");
+    assert_eq!(playing(&p), vec![public_id.clone()], "{p:?}");
     // Both end by resignation: only the public one is listed among the finished games.
     let (_, _, mine) = call(addr, &mut uma, false, "GET", "/api/me/games", None).await;
-    for g in mine["games"].as_array().unwrap() {
-        let (id, token) = (g["id"].as_str().unwrap(), g["token"].as_str().unwrap());
-        if g["seat"] == 0 {
+    for g in decode::<MyGames>(&mine).games {
+        let (id, token) = (g.id.as_str(), g.token.as_str());
+        if g.seat == 0 {
             let (s, v) = post(
                 addr,
                 &format!("/api/games/{id}/resign"),
@@ -1093,9 +1109,11 @@ async fn private_games_are_not_listed_on_public_profiles() {
         }
     }
     let p = profile(addr, "uma").await;
-    assert!(listed(&p, "playing").is_empty(), "{p}");
-    assert_eq!(listed(&p, "recent_games"), vec![public_id.clone()], "{p}");
-    assert!(!p.to_string().contains(&private_id), "{p}");
+    assert!(playing(&p).is_empty(), "{p:?}");
+    assert_eq!(recent(&p), vec![public_id.clone()], "{p:?}");
+    // Nowhere in the profile's raw JSON (searched as text, whatever the field).
+    let (_, raw) = get(addr, "/api/players/uma").await;
+    assert!(!raw.to_string().contains(&private_id), "{raw}");
     // The player's own list still has both.
     let (_, _, mine) = call(addr, &mut uma, false, "GET", "/api/me/games", None).await;
     assert!(mine.to_string().contains(&private_id), "{mine}");
@@ -1141,16 +1159,16 @@ async fn guessing_from_elsewhere_never_locks_the_owner_out() {
     // is one too many.
     for i in 1..=5 {
         let (s, v) = sign_in_from(addr, &format!("203.0.113.{i}"), "trent", "a wrong guess").await;
-        assert_eq!((s, code(&v)), (401, "wrong_credentials"), "{v}");
+        assert_eq!((s, code(&v).as_str()), (401, "wrong_credentials"), "{v}");
     }
     // An address that failed is refused now, even with the right password.
     let (s, v) = sign_in_from(addr, "203.0.113.1", "trent", "trent's long secret").await;
-    assert_eq!((s, code(&v)), (429, "too_many_attempts"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (429, "too_many_attempts"), "{v}");
     // A new address gets one guess (its wrong answer makes it one of the failed ones).
     let (s, v) = sign_in_from(addr, "203.0.113.9", "TRENT", "another guess").await;
-    assert_eq!((s, code(&v)), (401, "wrong_credentials"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (401, "wrong_credentials"), "{v}");
     let (s, v) = sign_in_from(addr, "203.0.113.9", "trent", "a third guess").await;
-    assert_eq!((s, code(&v)), (429, "too_many_attempts"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (429, "too_many_attempts"), "{v}");
     // The owner, from an address that has not failed, signs in with the right password, twice.
     for _ in 0..2 {
         let (s, v) = sign_in_from(addr, "198.51.100.7", "trent", "trent's long secret").await;
@@ -1236,18 +1254,21 @@ async fn a_rated_seek_admits_only_players_within_its_rating_range() {
         Some(json!({"game": "duel", "seats": seats, "host_seat": 0, "rating_range": {"min": 1000, "max": 2000}})),
     )
     .await;
-    assert_eq!((s, code(&v)), (400, "bad_request"), "{v}");
+    assert_eq!((s, code(&v).as_str()), (400, "bad_request"), "{v}");
     let (high, _) = create_as(
         addr,
         &mut rita,
         json!({"game": "duel", "seats": seats, "host_seat": 0, "rated": true, "rating_range": {"min": 1600, "max": 2200}}),
     )
     .await;
-    let (_, lobby) = get(addr, "/api/lobby").await;
+    let lobby = get_as::<Lobby>(addr, "/api/lobby").await.ok();
     assert_eq!(
-        lobby["open"][0]["rating_range"],
-        json!({"min": 1600.0, "max": 2200.0}),
-        "{lobby}"
+        lobby.open[0].rating_range,
+        Some(RatingRange {
+            min: 1600.0,
+            max: 2200.0
+        }),
+        "{lobby:?}"
     );
     let (s, _, v) = call(
         addr,
@@ -1258,11 +1279,11 @@ async fn a_rated_seek_admits_only_players_within_its_rating_range() {
         Some(json!({"seat": 1})),
     )
     .await;
-    assert_eq!((s, code(&v)), (403, "forbidden"), "{v}");
-    let (_, lobby) = get(addr, "/api/lobby").await;
-    assert_eq!(
-        lobby["open"][0]["seats"][1]["joined"], false,
-        "the seat stays open: {lobby}"
+    assert_eq!((s, code(&v).as_str()), (403, "forbidden"), "{v}");
+    let lobby = get_as::<Lobby>(addr, "/api/lobby").await.ok();
+    assert!(
+        !lobby.open[0].seats[1].joined,
+        "the seat stays open: {lobby:?}"
     );
     let (around, _) = create_as(
         addr,
@@ -1274,17 +1295,25 @@ async fn a_rated_seek_admits_only_players_within_its_rating_range() {
     server.shutdown().await.unwrap();
 }
 
-/// The lobby's line of game `id` (open or live), or `Null`.
-async fn lobby_line(addr: SocketAddr, id: &str) -> Value {
-    let (s, lobby) = get(addr, "/api/lobby").await;
-    assert_eq!(s, 200, "{lobby}");
-    ["open", "live"]
-        .iter()
-        .filter_map(|k| lobby[*k].as_array())
-        .flatten()
-        .find(|g| g["id"] == id)
-        .cloned()
-        .unwrap_or(Value::Null)
+/// The lobby's line of game `id` (open or live), or `None`.
+async fn lobby_line(addr: SocketAddr, id: &str) -> Option<LobbyGame> {
+    let r = get_as::<Lobby>(addr, "/api/lobby").await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    let lobby = r.ok();
+    lobby
+        .open
+        .into_iter()
+        .chain(lobby.live)
+        .find(|g| g.id == id)
+}
+
+/// The player named on seat `seat` of a lobby line.
+fn player(line: &Option<LobbyGame>, seat: usize) -> Option<LobbyPlayer> {
+    line.as_ref()
+        .unwrap_or_else(|| panic!("the game is not in the lobby"))
+        .seats[seat]
+        .player
+        .clone()
 }
 
 /// The lobby names the account holding a seat from its stored summary: a seat claimed into an
@@ -1298,18 +1327,22 @@ async fn the_lobby_names_the_accounts_holding_seats(storage: Storage) {
     // An anonymous seek, claimed into an account afterwards.
     let (seek, tokens) = create(addr, duel()).await;
     let line = lobby_line(addr, &seek).await;
-    assert!(line["seats"][0].get("player").is_none(), "{line}");
+    assert!(player(&line, 0).is_none(), "{line:?}");
     let mut carol = sign_up(addr, "Carol", "carol's long secret").await;
     let claim = json!({"game": seek, "seat": 0, "token": tokens[0].clone().unwrap()});
     let (s, _, v) = call(addr, &mut carol, true, "POST", "/api/me/seats", Some(claim)).await;
     assert_eq!(s, 200, "{v}");
     let line = lobby_line(addr, &seek).await;
     assert_eq!(
-        line["seats"][0]["player"],
-        json!({"name": "Carol", "rating": null, "rd": null}),
-        "{line}"
+        player(&line, 0),
+        Some(LobbyPlayer {
+            name: "Carol".into(),
+            rating: None,
+            rd: None
+        }),
+        "{line:?}"
     );
-    assert!(line["seats"][1].get("player").is_none(), "{line}");
+    assert!(player(&line, 1).is_none(), "{line:?}");
 
     // Carol wins a rated game (by resignation): the seek shows her new rating.
     let mut dave = sign_up(addr, "dave", "dave's long secret").await;
@@ -1321,7 +1354,7 @@ async fn the_lobby_names_the_accounts_holding_seats(storage: Storage) {
     .await;
     let d1 = join_as(addr, &mut dave, &rated, 1).await;
     let line = lobby_line(addr, &rated).await;
-    assert_eq!(line["seats"][1]["player"]["name"], "dave", "{line}");
+    assert_eq!(player(&line, 1).unwrap().name, "dave", "{line:?}");
     let (s, v) = post(
         addr,
         &format!("/api/games/{rated}/resign"),
@@ -1329,21 +1362,19 @@ async fn the_lobby_names_the_accounts_holding_seats(storage: Storage) {
     )
     .await;
     assert_eq!(s, 200, "{v}");
-    assert_eq!(snapshot(addr, &rated, 0, &c0).await["status"], "over");
-    let after = profile(addr, "carol").await["ratings"]["duel"]["rating"]
-        .as_f64()
-        .unwrap();
+    assert_eq!(snap(addr, &rated, 0, &c0).await.common.status, Status::Over);
+    let after = profile(addr, "carol").await.ratings["duel"].rating;
     assert!(after > 1500.0, "the winner's rating is {after}");
-    let mut shown = Value::Null;
+    let mut shown = None;
     for _ in 0..500 {
-        shown = lobby_line(addr, &seek).await["seats"][0]["player"]["rating"].clone();
-        if shown.as_f64() == Some(after) {
+        shown = player(&lobby_line(addr, &seek).await, 0).and_then(|p| p.rating);
+        if shown == Some(after) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert_eq!(
-        shown.as_f64(),
+        shown,
         Some(after),
         "the seek shows the rating before the game"
     );
@@ -1353,12 +1384,9 @@ async fn the_lobby_names_the_accounts_holding_seats(storage: Storage) {
     let server = start_with(registry(), storage, Limits::default()).await;
     let addr = server.local_addr();
     let line = lobby_line(addr, &seek).await;
-    assert_eq!(line["seats"][0]["player"]["name"], "Carol", "{line}");
-    assert_eq!(
-        line["seats"][0]["player"]["rating"].as_f64(),
-        Some(after),
-        "{line}"
-    );
+    let named = player(&line, 0).unwrap();
+    assert_eq!(named.name, "Carol", "{line:?}");
+    assert_eq!(named.rating, Some(after), "{line:?}");
 
     // A deleted account is named no more (its seat is still joined).
     let (_, mut carol, _) = sign_in(addr, "carol", "carol's long secret").await;
@@ -1373,8 +1401,8 @@ async fn the_lobby_names_the_accounts_holding_seats(storage: Storage) {
     .await;
     assert_eq!(s, 200, "{v}");
     let line = lobby_line(addr, &seek).await;
-    assert_eq!(line["seats"][0]["joined"], true, "{line}");
-    assert!(line["seats"][0].get("player").is_none(), "{line}");
+    assert!(line.as_ref().unwrap().seats[0].joined, "{line:?}");
+    assert!(player(&line, 0).is_none(), "{line:?}");
     server.shutdown().await.unwrap();
 }
 

@@ -10,8 +10,49 @@ use tabula_core::dynamic::DynState;
 use tabula_core::record::JsonRecord;
 use tabula_core::{Actor, Seat};
 use tabula_server::services::analysis::Analyst;
-use tabula_server::wire::api::AnalysisAnswer;
+use tabula_server::wire::api::{AnalysisAnswer, LessonState};
+use tabula_server::wire::game::{AnalysisStatus, SocketMsg, Status};
 use tabula_server::{BotFn, Limits, Storage};
+
+/// What [`Recorder`] writes as its analysis (the server stores and sends it as it is).
+#[derive(Debug, PartialEq, serde::Deserialize)]
+struct Summary {
+    game: String,
+    decisions: usize,
+    result: Option<tabula_core::Outcome>,
+}
+
+/// What the test engines give as a hint (the server sends it as it is): the seat and its action.
+#[derive(Debug, serde::Deserialize)]
+struct EngineHint {
+    seat: u8,
+    action: Value,
+}
+
+/// A `done` answer's analysis, read as the [`Recorder`]'s summary.
+fn summary(answer: &AnalysisAnswer) -> Summary {
+    match answer {
+        AnalysisAnswer::Done { analysis } => decode(analysis),
+        other => panic!("not done: {other:?}"),
+    }
+}
+
+/// Receives messages until an `analysis` one that `pred` takes: its status, progress and error.
+async fn recv_analysis(
+    ws: &mut tabula_tools::client::WsClient,
+    pred: impl Fn(AnalysisStatus) -> bool,
+) -> (AnalysisStatus, Option<usize>, Option<String>) {
+    recv_find(ws, |m| match m.other() {
+        Some(SocketMsg::Analysis {
+            status,
+            total,
+            error,
+            ..
+        }) if pred(*status) => Some((*status, *total, error.clone())),
+        _ => None,
+    })
+    .await
+}
 
 /// An engine that counts its analyses, reports progress after every decision and logs the order of
 /// events; its "analysis" is a summary of the record it was given.
@@ -89,20 +130,23 @@ async fn analysed(
     addr: std::net::SocketAddr,
     path: &str,
     socket: &mut tabula_tools::client::WsClient,
-) -> Value {
-    recv_until(socket, |m| m["type"] == "analysis" && m["status"] == "done").await;
-    let (s, v) = get(addr, path).await;
-    assert_eq!((s, v["status"].as_str()), (200, Some("done")), "{v}");
-    assert_wire::<AnalysisAnswer>(&v);
-    v
+) -> AnalysisAnswer {
+    recv_analysis(socket, |s| s == AnalysisStatus::Done).await;
+    let r = get_as::<AnalysisAnswer>(addr, path).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    assert_wire::<AnalysisAnswer>(&r.raw);
+    let answer = r.ok();
+    assert!(matches!(answer, AnalysisAnswer::Done { .. }), "{answer:?}");
+    answer
 }
 
 /// A finished two-human Duel.
 async fn finished_duel(addr: std::net::SocketAddr) -> String {
     let (id, tokens) = create_duel(addr, 5).await;
     while http_step(addr, &id, &tokens).await.is_some() {}
-    let (s, v) = get(addr, &format!("/api/games/{id}")).await;
-    assert_eq!((s, &v["status"]), (200, &json!("over")), "{v}");
+    let r = get_as::<Snap>(addr, &format!("/api/games/{id}")).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    assert_eq!(r.ok().common.status, Status::Over);
     id
 }
 
@@ -114,30 +158,33 @@ async fn an_analysis_is_computed_once_with_progress_on_the_socket_and_kept_acros
     let addr = server.local_addr();
     let id = finished_duel(addr).await;
     let path = format!("/api/games/{id}/analysis");
-    let (s, v) = get(addr, &path).await;
-    assert_eq!((s, v), (200, json!({"status": "none"})));
+    let r = get_as::<AnalysisAnswer>(addr, &path).await;
+    assert_eq!((r.status, r.ok()), (200, AnalysisAnswer::None));
+    // The OpenAPI document is not a wire type: raw JSON.
     let (_, doc) = get(addr, "/api/openapi.json").await;
     assert!(doc["paths"]["/api/games/{id}/analysis"]["post"].is_object());
     assert!(doc["paths"]["/api/games/{id}/hint"]["post"].is_object());
 
     let mut spectator = ws(addr, &id, None).await;
-    let (s, v) = post(addr, &path, json!({})).await;
-    assert_eq!(s, 202, "{v}");
-    assert_wire::<AnalysisAnswer>(&v);
-    assert_eq!(v["status"], "running");
-    let total = v["total"].as_u64().unwrap();
-    assert!(total >= 4, "{v}");
-    let running = recv_until(&mut spectator, |m| m["type"] == "analysis").await;
+    let r = post_as::<AnalysisAnswer>(addr, &path, json!({})).await;
+    assert_eq!(r.status, 202, "{}", r.raw);
+    assert_wire::<AnalysisAnswer>(&r.raw);
+    let total = match r.ok() {
+        AnalysisAnswer::Running { total, .. } => total,
+        other => panic!("not running: {other:?}"),
+    };
+    assert!(total >= 4, "{total}");
+    let running = recv_analysis(&mut spectator, |_| true).await;
     assert_eq!(
-        (running["status"].as_str(), running["total"].as_u64()),
-        (Some("running"), Some(total))
+        (running.0, running.1),
+        (AnalysisStatus::Running, Some(total))
     );
     let v = analysed(addr, &path, &mut spectator).await;
-    assert_eq!(v["analysis"]["decisions"].as_u64(), Some(total));
-    assert_eq!(v["analysis"]["game"], "duel");
+    assert_eq!(summary(&v).decisions, total);
+    assert_eq!(summary(&v).game, "duel");
     // Asked again: the stored analysis, not a second run.
-    let (s, again) = post(addr, &path, json!({})).await;
-    assert_eq!((s, &again["analysis"]), (200, &v["analysis"]));
+    let again = post_as::<AnalysisAnswer>(addr, &path, json!({})).await;
+    assert_eq!((again.status, again.ok()), (200, v.clone()));
     assert_eq!(engine.analyses.load(Ordering::SeqCst), 1);
     server.shutdown().await.unwrap();
 
@@ -145,8 +192,8 @@ async fn an_analysis_is_computed_once_with_progress_on_the_socket_and_kept_acros
     let fresh = Arc::new(Recorder::default());
     let server = start_with_engine(&dir, fresh.clone(), None).await;
     let addr = server.local_addr();
-    let (s, stored) = post(addr, &path, json!({})).await;
-    assert_eq!((s, &stored["analysis"]), (200, &v["analysis"]));
+    let stored = post_as::<AnalysisAnswer>(addr, &path, json!({})).await;
+    assert_eq!((stored.status, stored.ok()), (200, v));
     assert_eq!(fresh.analyses.load(Ordering::SeqCst), 0);
     server.shutdown().await.unwrap();
 }
@@ -163,25 +210,32 @@ async fn a_failed_analysis_says_why_until_it_is_asked_for_again() {
     let id = finished_duel(addr).await;
     let path = format!("/api/games/{id}/analysis");
     let mut spectator = ws(addr, &id, None).await;
-    let (s, v) = post(addr, &path, json!({})).await;
-    assert_eq!(s, 202, "{v}");
-    let failed = recv_until(&mut spectator, |m| {
-        m["type"] == "analysis" && m["status"] != "running"
-    })
-    .await;
-    assert_eq!(failed["status"], "failed", "{failed}");
-    assert_eq!(failed["error"], "the engine could not read this record");
-    let (s, v) = get(addr, &path).await;
+    let r = post_as::<AnalysisAnswer>(addr, &path, json!({})).await;
+    assert_eq!(r.status, 202, "{}", r.raw);
+    let failed = recv_analysis(&mut spectator, |s| s != AnalysisStatus::Running).await;
+    assert_eq!(failed.0, AnalysisStatus::Failed, "{failed:?}");
     assert_eq!(
-        (s, v),
+        failed.2.as_deref(),
+        Some("the engine could not read this record")
+    );
+    let r = get_as::<AnalysisAnswer>(addr, &path).await;
+    assert_eq!(
+        (r.status, r.ok()),
         (
             200,
-            json!({"status": "failed", "error": "the engine could not read this record"})
+            AnalysisAnswer::Failed {
+                error: "the engine could not read this record".into()
+            }
         )
     );
     // Asked again: a new attempt, which succeeds and is kept.
-    let (s, v) = post(addr, &path, json!({})).await;
-    assert_eq!((s, v["status"].as_str()), (202, Some("running")), "{v}");
+    let r = post_as::<AnalysisAnswer>(addr, &path, json!({})).await;
+    assert_eq!(r.status, 202, "{}", r.raw);
+    assert!(
+        matches!(r.body, Ok(AnalysisAnswer::Running { .. })),
+        "{}",
+        r.raw
+    );
     analysed(addr, &path, &mut spectator).await;
     assert_eq!(engine.analyses.load(Ordering::SeqCst), 2);
     server.shutdown().await.unwrap();
@@ -194,21 +248,23 @@ async fn only_finished_games_are_analysed_and_a_server_without_engine_says_so() 
     let server = start_with_engine(&dir, engine.clone(), None).await;
     let addr = server.local_addr();
     let (id, _) = create_duel(addr, 5).await;
-    let (s, v) = post(addr, &format!("/api/games/{id}/analysis"), json!({})).await;
-    assert_eq!((s, &v["error"]["code"]), (409, &json!("conflict")), "{v}");
-    let (s, _) = post(addr, "/api/games/no-such-game/analysis", json!({})).await;
-    assert_eq!(s, 404);
+    let r = post_as::<AnalysisAnswer>(addr, &format!("/api/games/{id}/analysis"), json!({})).await;
+    assert_eq!((r.status, r.code()), (409, Some("conflict")), "{}", r.raw);
+    let r = post_as::<AnalysisAnswer>(addr, "/api/games/no-such-game/analysis", json!({})).await;
+    assert_eq!(r.status, 404);
     assert_eq!(engine.analyses.load(Ordering::SeqCst), 0);
     let over = finished_duel(addr).await;
     server.shutdown().await.unwrap();
 
     let server = start(&dir).await;
     let addr = server.local_addr();
-    let (s, v) = post(addr, &format!("/api/games/{over}/analysis"), json!({})).await;
+    let r =
+        post_as::<AnalysisAnswer>(addr, &format!("/api/games/{over}/analysis"), json!({})).await;
     assert_eq!(
-        (s, &v["error"]["code"]),
-        (503, &json!("unavailable")),
-        "{v}"
+        (r.status, r.code()),
+        (503, Some("unavailable")),
+        "{}",
+        r.raw
     );
     server.shutdown().await.unwrap();
 }
@@ -246,13 +302,15 @@ async fn an_analysis_yields_to_live_ai_moves() {
     )
     .await;
     let path = format!("/api/games/{over}/analysis");
-    let (s, v) = post(addr, &path, json!({})).await;
-    assert_eq!(s, 202, "{v}");
+    let r = post_as::<AnalysisAnswer>(addr, &path, json!({})).await;
+    assert_eq!(r.status, 202, "{}", r.raw);
     tokio::time::timeout(T, async {
         loop {
-            let (_, v) = get(addr, &path).await;
-            assert_eq!(v["status"], "running", "the analysis did not wait: {v}");
-            if v["waiting"] == true && v["done"] == 0 {
+            let r = get_as::<AnalysisAnswer>(addr, &path).await;
+            let AnalysisAnswer::Running { waiting, done, .. } = r.ok() else {
+                panic!("the analysis did not wait")
+            };
+            if waiting && done == 0 {
                 break;
             }
             tokio::task::yield_now().await;
@@ -268,11 +326,11 @@ async fn an_analysis_yields_to_live_ai_moves() {
     }
     let mut spectator = ws(addr, &over, None).await;
     loop {
-        let (_, v) = get(addr, &path).await;
-        if v["status"] == "done" {
+        let r = get_as::<AnalysisAnswer>(addr, &path).await;
+        if matches!(r.body, Ok(AnalysisAnswer::Done { .. })) {
             break;
         }
-        recv_until(&mut spectator, |m| m["type"] == "analysis").await;
+        recv_analysis(&mut spectator, |_| true).await;
     }
     let log = engine.log.lock().unwrap().clone();
     assert_eq!(
@@ -297,33 +355,34 @@ async fn hints_only_for_a_players_own_decision_in_a_game_against_the_ai() {
     .await;
     let token = tokens[0].clone().unwrap();
     let path = format!("/api/games/{id}/hint");
-    let (s, v) = post(addr, &path, json!({"seat": 0, "token": token})).await;
-    assert_eq!(s, 200, "{v}");
-    assert_eq!(v["seat"], 0);
-    let legal: Vec<Value> = snapshot(addr, &id, 0, &token).await["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["action"].clone())
+    let r = post_as::<EngineHint>(addr, &path, json!({"seat": 0, "token": token})).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    let v = r.ok();
+    assert_eq!(v.seat, 0);
+    let legal: Vec<Value> = snap(addr, &id, 0, &token)
+        .await
+        .legal
+        .into_iter()
+        .map(|l| l.action)
         .collect();
-    assert!(legal.contains(&v["action"]), "{v}");
+    assert!(legal.contains(&v.action), "{v:?}");
     // Never for the opponent, nor with a wrong token.
-    let (s, v) = post(addr, &path, json!({"seat": 1, "token": token})).await;
-    assert_eq!((s, &v["error"]["code"]), (403, &json!("bad_token")), "{v}");
-    let (s, v) = post(addr, &path, json!({"seat": 0, "token": "wrong"})).await;
-    assert_eq!((s, &v["error"]["code"]), (403, &json!("bad_token")), "{v}");
-    let (s, _) = post(addr, &path, json!({"seat": 0})).await;
-    assert_eq!(s, 400);
+    let r = post_as::<EngineHint>(addr, &path, json!({"seat": 1, "token": token})).await;
+    assert_eq!((r.status, r.code()), (403, Some("bad_token")), "{}", r.raw);
+    let r = post_as::<EngineHint>(addr, &path, json!({"seat": 0, "token": "wrong"})).await;
+    assert_eq!((r.status, r.code()), (403, Some("bad_token")), "{}", r.raw);
+    let r = post_as::<EngineHint>(addr, &path, json!({"seat": 0})).await;
+    assert_eq!(r.status, 400);
 
     // Between people: refused.
     let (duel, tokens) = create_duel(addr, 5).await;
-    let (s, v) = post(
+    let r = post_as::<EngineHint>(
         addr,
         &format!("/api/games/{duel}/hint"),
         json!({"seat": 0, "token": tokens[0]}),
     )
     .await;
-    assert_eq!((s, &v["error"]["code"]), (403, &json!("forbidden")), "{v}");
+    assert_eq!((r.status, r.code()), (403, Some("forbidden")), "{}", r.raw);
     server.shutdown().await.unwrap();
 }
 
@@ -338,33 +397,32 @@ async fn a_lesson_gives_the_engines_hint_until_it_is_solved() {
     cfg.analyst = Some(Arc::new(Recorder::default()));
     let server = tabula_server::start(cfg).await.unwrap();
     let addr = server.local_addr();
-    let (s, lesson) = post(addr, "/api/lessons/kyo/1", json!({})).await;
-    assert_eq!(s, 200, "{lesson}");
-    let (s, hint) = post(addr, "/api/lessons/kyo/1/hint", json!({})).await;
-    assert_eq!(s, 200, "{hint}");
-    assert_eq!(hint["seat"], lesson["seat"]);
-    let legal: Vec<&Value> = lesson["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| &l["action"])
-        .collect();
-    assert!(legal.contains(&&hint["action"]), "{hint}");
+    let r = post_as::<LessonState>(addr, "/api/lessons/kyo/1", json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    let lesson = r.ok();
+    let r = post_as::<EngineHint>(addr, "/api/lessons/kyo/1/hint", json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    let hint = r.ok();
+    assert_eq!(hint.seat as usize, lesson.seat);
+    let legal: Vec<&Value> = lesson.progress.legal.iter().map(|l| &l.action).collect();
+    assert!(legal.contains(&&hint.action), "{hint:?}");
     // Follow the lesson's own solution to the end: then there is nothing to hint.
     let mut actions = Vec::new();
     let mut state = lesson;
-    while state["solved"] != true {
-        let next = state["hint"].clone();
-        assert!(next.is_object(), "the solution goes on: {state}");
-        actions.push(json!({"action": next["action"]}));
-        let (s, v) = post(addr, "/api/lessons/kyo/1", json!({"actions": actions})).await;
-        assert_eq!(s, 200, "{v}");
-        state = v;
+    while !state.progress.solved {
+        let next = state.progress.hint.clone();
+        let next = next.unwrap_or_else(|| panic!("the solution goes on: {state:?}"));
+        actions.push(json!({"action": next.action}));
+        let r =
+            post_as::<LessonState>(addr, "/api/lessons/kyo/1", json!({"actions": actions})).await;
+        assert_eq!(r.status, 200, "{}", r.raw);
+        state = r.ok();
     }
-    let (s, v) = post(addr, "/api/lessons/kyo/1/hint", json!({"actions": actions})).await;
-    assert_eq!((s, &v["error"]["code"]), (409, &json!("conflict")), "{v}");
-    let (s, _) = post(addr, "/api/lessons/kyo/99/hint", json!({})).await;
-    assert_eq!(s, 404);
+    let r =
+        post_as::<EngineHint>(addr, "/api/lessons/kyo/1/hint", json!({"actions": actions})).await;
+    assert_eq!((r.status, r.code()), (409, Some("conflict")), "{}", r.raw);
+    let r = post_as::<EngineHint>(addr, "/api/lessons/kyo/99/hint", json!({})).await;
+    assert_eq!(r.status, 404);
     server.shutdown().await.unwrap();
 }
 
@@ -395,10 +453,15 @@ async fn an_analysis_is_not_starved_by_a_live_ai_game() {
     .await;
     let path = format!("/api/games/{over}/analysis");
     let mut spectator = ws(addr, &over, None).await;
-    let (s, v) = post(addr, &path, json!({})).await;
-    assert_eq!(s, 202, "{v}");
-    assert_wire::<AnalysisAnswer>(&v);
-    assert_eq!(v["ahead"], 0, "the only analysis runs first: {v}");
+    let r = post_as::<AnalysisAnswer>(addr, &path, json!({})).await;
+    assert_eq!(r.status, 202, "{}", r.raw);
+    assert_wire::<AnalysisAnswer>(&r.raw);
+    assert_eq!(
+        ahead(&r),
+        Some(0),
+        "the only analysis runs first: {}",
+        r.raw
+    );
     let done = tokio::time::timeout(T, analysed(addr, &path, &mut spectator)).await;
     let log = engine.log.lock().unwrap().clone();
     open(&gate);
@@ -471,6 +534,14 @@ async fn post_from(
     .unwrap()
 }
 
+/// A running analysis' place in the queue.
+fn ahead(r: &Reply<AnalysisAnswer>) -> Option<usize> {
+    match &r.body {
+        Ok(AnalysisAnswer::Running { ahead, .. }) => *ahead,
+        _ => None,
+    }
+}
+
 /// Issue 35, item 4: hints cannot starve the AI seats. With two AI workers, one hint being searched
 /// (held) takes the hints' whole share: another client's hint is refused at once ("busy", `429`), so
 /// is the same client's second one, and the live AI seat of a game still gets its worker and plays.
@@ -497,15 +568,14 @@ async fn hints_never_starve_ai_seats_and_say_busy() {
     .expect("the first hint is being searched");
     for from in ["10.0.0.1", "10.0.0.2"] {
         let (s, v) = post_from(addr, from, &path, json!({"seat": 0, "token": token})).await;
+        let r = Reply::<EngineHint>::read(s, v);
         assert_eq!(
-            (s, &v["error"]["code"]),
-            (429, &json!("rate_limited")),
-            "{from}: {v}"
+            (r.status, r.code()),
+            (429, Some("rate_limited")),
+            "{from}: {}",
+            r.raw
         );
-        assert!(
-            v["error"]["message"].as_str().unwrap().starts_with("busy"),
-            "{v}"
-        );
+        assert!(r.err().message.starts_with("busy"), "{}", r.raw);
     }
     assert_eq!(
         engine.hints.load(Ordering::SeqCst),
@@ -516,28 +586,25 @@ async fn hints_never_starve_ai_seats_and_say_busy() {
     // A live game against the AI: its seat plays while the hint is still being searched.
     let (live, tokens) = create(addr, ai_game).await;
     let token = tokens[0].clone().unwrap();
-    let start = snapshot(addr, &live, 0, &token).await["seq"]
-        .as_u64()
-        .unwrap();
+    let start = snap(addr, &live, 0, &token).await.common.seq;
     tokio::time::timeout(T, async {
         loop {
-            let snap = snapshot(addr, &live, 0, &token).await;
-            let ai_moved = snap["events"]
-                .as_array()
-                .unwrap()
+            let sn = snap(addr, &live, 0, &token).await;
+            let ai_moved = sn
+                .events
                 .iter()
-                .any(|e| e["actor"] == json!({"seat": 1}));
+                .any(|e| is_action_by(e, Actor::Seat(Seat(1))));
             if ai_moved {
                 break;
             }
-            if let Some(first) = snap["legal"].as_array().and_then(|l| l.first()) {
-                let (s, v) = post(
+            if let Some(first) = sn.legal.first() {
+                let r = post_as::<tabula_server::wire::api::Committed>(
                     addr,
                     &format!("/api/games/{live}/action"),
-                    json!({"seat": 0, "token": token, "action": first["action"]}),
+                    json!({"seat": 0, "token": token, "action": first.action}),
                 )
                 .await;
-                assert_eq!(s, 200, "{v}");
+                assert_eq!(r.status, 200, "{}", r.raw);
             }
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
@@ -549,7 +616,8 @@ async fn hints_never_starve_ai_seats_and_say_busy() {
 
     open(&engine.gate);
     let (s, v) = first.await.unwrap();
-    assert_eq!(s, 200, "{v}");
+    let r = Reply::<EngineHint>::read(s, v);
+    assert_eq!(r.status, 200, "{}", r.raw);
     server.shutdown().await.unwrap();
 }
 
@@ -566,40 +634,40 @@ async fn the_analysis_queue_tells_its_place_and_is_bounded_per_client() {
         finished_duel(addr).await,
     ];
     let path = |id: &str| format!("/api/games/{id}/analysis");
-    let (s, v) = post_from(addr, "10.0.0.1", &path(&games[0]), json!({})).await;
-    assert_eq!((s, &v["ahead"]), (202, &json!(0)), "{v}");
-    let (s, v) = post_from(addr, "10.0.0.2", &path(&games[1]), json!({})).await;
-    assert_eq!((s, &v["ahead"]), (202, &json!(1)), "{v}");
-    assert_wire::<AnalysisAnswer>(&v);
-    let (s, v) = post_from(addr, "10.0.0.2", &path(&games[1]), json!({})).await;
+    let ask = async |from: &str, id: &str| {
+        let (s, v) = post_from(addr, from, &path(id), json!({})).await;
+        Reply::<AnalysisAnswer>::read(s, v)
+    };
+    let r = ask("10.0.0.1", &games[0]).await;
+    assert_eq!((r.status, ahead(&r)), (202, Some(0)), "{}", r.raw);
+    let r = ask("10.0.0.2", &games[1]).await;
+    assert_eq!((r.status, ahead(&r)), (202, Some(1)), "{}", r.raw);
+    assert_wire::<AnalysisAnswer>(&r.raw);
+    let r = ask("10.0.0.2", &games[1]).await;
     assert_eq!(
-        (s, &v["ahead"]),
-        (202, &json!(1)),
-        "asked again: the same place: {v}"
+        (r.status, ahead(&r)),
+        (202, Some(1)),
+        "asked again: the same place: {}",
+        r.raw
     );
     // A client's third analysis while two of its own wait or run: busy.
-    let (s, v) = post_from(addr, "10.0.0.1", &path(&games[2]), json!({})).await;
-    assert_eq!((s, &v["ahead"]), (202, &json!(2)), "{v}");
-    let (s, v) = post_from(
-        addr,
-        "10.0.0.1",
-        &path(&finished_duel(addr).await),
-        json!({}),
-    )
-    .await;
+    let r = ask("10.0.0.1", &games[2]).await;
+    assert_eq!((r.status, ahead(&r)), (202, Some(2)), "{}", r.raw);
+    let r = ask("10.0.0.1", &finished_duel(addr).await).await;
     assert_eq!(
-        (s, &v["error"]["code"]),
-        (429, &json!("rate_limited")),
-        "{v}"
+        (r.status, r.code()),
+        (429, Some("rate_limited")),
+        "{}",
+        r.raw
     );
     open(&engine.gate);
     let mut spectator = ws(addr, &games[2], None).await;
     loop {
-        let (_, v) = get(addr, &path(&games[2])).await;
-        if v["status"] == "done" {
+        let r = get_as::<AnalysisAnswer>(addr, &path(&games[2])).await;
+        if matches!(r.body, Ok(AnalysisAnswer::Done { .. })) {
             break;
         }
-        recv_until(&mut spectator, |m| m["type"] == "analysis").await;
+        recv_analysis(&mut spectator, |_| true).await;
     }
     server.shutdown().await.unwrap();
 }

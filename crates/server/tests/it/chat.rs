@@ -5,9 +5,10 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use crate::common::*;
-use serde_json::{Value, json};
+use serde_json::json;
 use tabula_server::services::limits::ChatLimits;
-use tabula_server::wire::api::{ChatHistory, ChatSent};
+use tabula_server::wire::api::{ChatHistory, ChatSent, Committed, Created, SignedIn};
+use tabula_server::wire::game::{ChatChannel, ChatMessage, SocketMsg};
 use tabula_server::{Limits, Storage};
 use tabula_tools::client::{WsClient, request_with_response_headers};
 
@@ -41,13 +42,13 @@ async fn sign_up(addr: SocketAddr, name: &str) -> Account {
         .to_string();
     Account {
         cookie,
-        csrf: v["csrf"].as_str().unwrap().to_string(),
+        csrf: decode::<SignedIn>(&v).csrf,
     }
 }
 
 /// Posts a chat message as a seat.
-async fn say(addr: SocketAddr, id: &str, seat: usize, token: &str, text: &str) -> (u16, Value) {
-    post(
+async fn say(addr: SocketAddr, id: &str, seat: usize, token: &str, text: &str) -> Reply<ChatSent> {
+    post_as(
         addr,
         &format!("/api/games/{id}/chat"),
         json!({"channel": "players", "seat": seat, "token": token, "text": text}),
@@ -56,7 +57,7 @@ async fn say(addr: SocketAddr, id: &str, seat: usize, token: &str, text: &str) -
 }
 
 /// Posts a message to the spectators' chat as a signed-in account.
-async fn say_as(addr: SocketAddr, id: &str, who: &Account, text: &str) -> (u16, Value) {
+async fn say_as(addr: SocketAddr, id: &str, who: &Account, text: &str) -> Reply<ChatSent> {
     let cookie = format!("tabula_session={}", who.cookie);
     let body = json!({"channel": "spectators", "text": text}).to_string();
     let (s, _, v) = request_with_response_headers(
@@ -72,7 +73,7 @@ async fn say_as(addr: SocketAddr, id: &str, who: &Account, text: &str) -> (u16, 
     )
     .await
     .unwrap();
-    (s, v)
+    Reply::read(s, v)
 }
 
 /// The texts of a channel in `GET /api/games/{id}/chat` (as `seat` or a spectator); `None` when the
@@ -81,7 +82,7 @@ async fn texts(
     addr: SocketAddr,
     id: &str,
     seat: Option<(usize, &str)>,
-    channel: &str,
+    channel: ChatChannel,
 ) -> Option<Vec<String>> {
     let path = match seat {
         Some((s, t)) => format!("/api/games/{id}/chat?seat={s}&token={t}"),
@@ -90,16 +91,32 @@ async fn texts(
     let (s, v) = get(addr, &path).await;
     assert_eq!(s, 200, "{v}");
     assert_wire::<ChatHistory>(&v);
-    v["channels"][channel].as_array().map(|a| {
-        a.iter()
-            .map(|m| m["text"].as_str().unwrap().to_string())
-            .collect()
-    })
+    let history: ChatHistory = decode(&v);
+    history
+        .channels
+        .get(&channel)
+        .map(|a| a.iter().map(|m| m.text.clone()).collect())
 }
 
-/// The next chat message a socket receives (snapshots, updates and the rest are skipped).
-async fn next_chat(ws: &mut WsClient) -> Value {
-    recv_until(ws, |m| m["type"] == "chat").await
+/// The next chat message a socket receives (snapshots, updates and the rest are skipped): its
+/// channel and the message.
+async fn next_chat(ws: &mut WsClient) -> (ChatChannel, ChatMessage) {
+    recv_find(ws, |m| match m.other() {
+        Some(SocketMsg::Chat { channel, message }) => Some((*channel, message.clone())),
+        _ => None,
+    })
+    .await
+}
+
+/// The chat history a socket receives after its snapshot.
+async fn next_chat_history(
+    ws: &mut WsClient,
+) -> std::collections::BTreeMap<ChatChannel, Vec<ChatMessage>> {
+    recv_find(ws, |m| match m.other() {
+        Some(SocketMsg::ChatHistory { channels }) => Some(channels.clone()),
+        _ => None,
+    })
+    .await
 }
 
 /// Two seats talk live; spectators talk among themselves; neither sees the other's channel while the
@@ -111,98 +128,98 @@ async fn players_and_spectators_talk_apart(addr: SocketAddr) {
     let mut south = ws(addr, &id, Some((1, &tokens[1]))).await;
     let mut watcher = ws(addr, &id, None).await;
     for w in [&mut north, &mut south, &mut watcher] {
-        recv_until(w, |m| m["type"] == "snapshot").await;
+        recv_snapshot(w).await;
     }
 
-    let (s, v) = say(addr, &id, 0, &tokens[0], "  good luck!  ").await;
-    assert_eq!(s, 201, "{v}");
-    assert_wire::<ChatSent>(&v);
-    assert_eq!(v["message"]["text"], "good luck!", "trimmed");
-    let m = next_chat(&mut south).await;
-    assert_eq!(m["channel"], "players");
-    assert_eq!(m["message"]["text"], "good luck!");
-    assert_eq!(m["message"]["author"], "North");
-    assert_eq!(m["message"]["seat"], 0);
-    assert_eq!(next_chat(&mut north).await["message"]["text"], "good luck!");
-    let (s, v) = say(addr, &id, 1, &tokens[1], "you too").await;
-    assert_eq!(s, 201, "{v}");
-    assert_eq!(next_chat(&mut north).await["message"]["author"], "South");
-    assert_eq!(next_chat(&mut south).await["message"]["text"], "you too");
+    let r = say(addr, &id, 0, &tokens[0], "  good luck!  ").await;
+    assert_eq!(r.status, 201, "{}", r.raw);
+    assert_wire::<ChatSent>(&r.raw);
+    assert_eq!(r.ok().message.text, "good luck!", "trimmed");
+    let (channel, m) = next_chat(&mut south).await;
+    assert_eq!(channel, ChatChannel::Players);
+    assert_eq!(m.text, "good luck!");
+    assert_eq!(m.author, "North");
+    assert_eq!(m.seat, Some(0));
+    assert_eq!(next_chat(&mut north).await.1.text, "good luck!");
+    let r = say(addr, &id, 1, &tokens[1], "you too").await;
+    assert_eq!(r.status, 201, "{}", r.raw);
+    assert_eq!(next_chat(&mut north).await.1.author, "South");
+    assert_eq!(next_chat(&mut south).await.1.text, "you too");
 
     // A spectator (signed in) writes; the spectator socket's first chat message is that one: the
     // players' two messages, sent before it on the same channel of the game, never reached it.
     let kibitzer = sign_up(addr, "kibitzer").await;
-    let (s, v) = say_as(addr, &id, &kibitzer, "North is winning").await;
-    assert_eq!(s, 201, "{v}");
-    let m = next_chat(&mut watcher).await;
-    assert_eq!(m["channel"], "spectators");
-    assert_eq!(m["message"]["author"], "kibitzer");
-    assert_eq!(m["message"]["text"], "North is winning");
+    let r = say_as(addr, &id, &kibitzer, "North is winning").await;
+    assert_eq!(r.status, 201, "{}", r.raw);
+    let (channel, m) = next_chat(&mut watcher).await;
+    assert_eq!(channel, ChatChannel::Spectators);
+    assert_eq!(m.author, "kibitzer");
+    assert_eq!(m.text, "North is winning");
 
     // The players do not get it while the game runs: their next chat message is the next players' one.
-    let (s, _) = say(addr, &id, 0, &tokens[0], "thanks").await;
-    assert_eq!(s, 201);
+    let r = say(addr, &id, 0, &tokens[0], "thanks").await;
+    assert_eq!(r.status, 201);
     for w in [&mut north, &mut south] {
-        let m = next_chat(w).await;
-        assert_eq!(
-            (m["channel"].as_str(), m["message"]["text"].as_str()),
-            (Some("players"), Some("thanks"))
-        );
+        let (channel, m) = next_chat(w).await;
+        assert_eq!((channel, m.text.as_str()), (ChatChannel::Players, "thanks"));
     }
 
     // The histories: each reads only its own channel.
     let players = Some(vec!["good luck!".into(), "you too".into(), "thanks".into()]);
     let spectators = Some(vec!["North is winning".to_string()]);
     assert_eq!(
-        texts(addr, &id, Some((1, &tokens[1])), "players").await,
+        texts(addr, &id, Some((1, &tokens[1])), ChatChannel::Players).await,
         players
     );
     assert_eq!(
-        texts(addr, &id, Some((1, &tokens[1])), "spectators").await,
+        texts(addr, &id, Some((1, &tokens[1])), ChatChannel::Spectators).await,
         None
     );
-    assert_eq!(texts(addr, &id, None, "players").await, None);
-    assert_eq!(texts(addr, &id, None, "spectators").await, spectators);
+    assert_eq!(texts(addr, &id, None, ChatChannel::Players).await, None);
+    assert_eq!(
+        texts(addr, &id, None, ChatChannel::Spectators).await,
+        spectators
+    );
 
     // A socket that connects gets the history it may read after its snapshot.
     let mut late = ws(addr, &id, None).await;
-    recv_until(&mut late, |m| m["type"] == "snapshot").await;
-    let h = recv_until(&mut late, |m| m["type"] == "chat_history").await;
-    assert!(h["channels"].get("players").is_none(), "{h}");
-    assert_eq!(h["channels"]["spectators"][0]["text"], "North is winning");
+    recv_snapshot(&mut late).await;
+    let h = next_chat_history(&mut late).await;
+    assert!(!h.contains_key(&ChatChannel::Players), "{h:?}");
+    assert_eq!(h[&ChatChannel::Spectators][0].text, "North is winning");
 
     // Once the game is over, the players read the spectators' chat; spectators still not the players'.
-    let (s, v) = post(
+    let r = post_as::<Committed>(
         addr,
         &format!("/api/games/{id}/resign"),
         json!({"seat": 1, "token": tokens[1]}),
     )
     .await;
-    assert_eq!(s, 200, "{v}");
+    assert_eq!(r.status, 200, "{}", r.raw);
     assert_eq!(
-        texts(addr, &id, Some((0, &tokens[0])), "spectators").await,
+        texts(addr, &id, Some((0, &tokens[0])), ChatChannel::Spectators).await,
         spectators
     );
     assert_eq!(
-        texts(addr, &id, Some((0, &tokens[0])), "players").await,
+        texts(addr, &id, Some((0, &tokens[0])), ChatChannel::Players).await,
         players
     );
-    assert_eq!(texts(addr, &id, None, "players").await, None);
+    assert_eq!(texts(addr, &id, None, ChatChannel::Players).await, None);
     // The players may still talk, and now write in the spectators' chat too.
-    let (s, _) = say(addr, &id, 1, &tokens[1], "good game").await;
-    assert_eq!(s, 201);
-    let m = next_chat(&mut north).await;
-    assert_eq!(m["message"]["text"], "good game");
-    let (s, _) = say_as(addr, &id, &kibitzer, "well played both").await;
-    assert_eq!(s, 201);
-    let m = next_chat(&mut north).await;
+    let r = say(addr, &id, 1, &tokens[1], "good game").await;
+    assert_eq!(r.status, 201);
+    let (_, m) = next_chat(&mut north).await;
+    assert_eq!(m.text, "good game");
+    let r = say_as(addr, &id, &kibitzer, "well played both").await;
+    assert_eq!(r.status, 201);
+    let (channel, m) = next_chat(&mut north).await;
     assert_eq!(
-        (m["channel"].as_str(), m["message"]["text"].as_str()),
-        (Some("spectators"), Some("well played both"))
+        (channel, m.text.as_str()),
+        (ChatChannel::Spectators, "well played both")
     );
     // The spectator's next chat message is its own channel's: "good game" never reached it.
-    let m = next_chat(&mut watcher).await;
-    assert_eq!(m["message"]["text"], "well played both");
+    let (_, m) = next_chat(&mut watcher).await;
+    assert_eq!(m.text, "well played both");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -228,13 +245,9 @@ async fn postgres_players_and_spectators_talk_apart() {
 /// nothing; a full channel takes no more.
 async fn limits_refuse_and_store_nothing(addr: SocketAddr) {
     let (id, tokens) = create_duel(addr, 12).await;
-    let refused = |(s, v): (u16, Value), status: u16, code: &str, words: &str| {
-        assert_eq!(
-            (s, v["error"]["code"].as_str()),
-            (status, Some(code)),
-            "{v}"
-        );
-        let message = v["error"]["message"].as_str().unwrap();
+    let refused = |r: Reply<ChatSent>, status: u16, code: &str, words: &str| {
+        assert_eq!((r.status, r.code()), (status, Some(code)), "{}", r.raw);
+        let message = &r.err().message;
         assert!(message.contains(words), "{message}");
     };
     let long = "x".repeat(141);
@@ -245,8 +258,8 @@ async fn limits_refuse_and_store_nothing(addr: SocketAddr) {
         "too long: 141 characters, at most 140",
     );
     // 140 characters of several bytes each are fine.
-    let (s, v) = say(addr, &id, 0, &tokens[0], &"é".repeat(140)).await;
-    assert_eq!(s, 201, "{v}");
+    let r = say(addr, &id, 0, &tokens[0], &"é".repeat(140)).await;
+    assert_eq!(r.status, 201, "{}", r.raw);
     refused(
         say(addr, &id, 0, &tokens[0], "   ").await,
         400,
@@ -260,7 +273,7 @@ async fn limits_refuse_and_store_nothing(addr: SocketAddr) {
         "control characters",
     );
     refused(
-        post(
+        post_as(
             addr,
             &format!("/api/games/{id}/chat"),
             json!({"channel": "lobby", "seat": 0, "token": tokens[0], "text": "hi"}),
@@ -272,8 +285,8 @@ async fn limits_refuse_and_store_nothing(addr: SocketAddr) {
     );
     // A burst of 3, then one a day: the fourth is refused (the refused ones above spent nothing).
     for text in ["one", "two"] {
-        let (s, v) = say(addr, &id, 0, &tokens[0], text).await;
-        assert_eq!(s, 201, "{v}");
+        let r = say(addr, &id, 0, &tokens[0], text).await;
+        assert_eq!(r.status, 201, "{}", r.raw);
     }
     refused(
         say(addr, &id, 0, &tokens[0], "three").await,
@@ -282,10 +295,10 @@ async fn limits_refuse_and_store_nothing(addr: SocketAddr) {
         "too fast",
     );
     // The other seat has its own budget.
-    let (s, v) = say(addr, &id, 1, &tokens[1], "my turn to talk").await;
-    assert_eq!(s, 201, "{v}");
+    let r = say(addr, &id, 1, &tokens[1], "my turn to talk").await;
+    assert_eq!(r.status, 201, "{}", r.raw);
     assert_eq!(
-        texts(addr, &id, Some((0, &tokens[0])), "players").await,
+        texts(addr, &id, Some((0, &tokens[0])), ChatChannel::Players).await,
         Some(vec![
             "é".repeat(140),
             "one".into(),
@@ -294,12 +307,12 @@ async fn limits_refuse_and_store_nothing(addr: SocketAddr) {
         ])
     );
     // The channel keeps its latest 5 messages: a sixth is taken, and the oldest goes.
-    let (s, v) = say(addr, &id, 1, &tokens[1], "five").await;
-    assert_eq!(s, 201, "{v}");
-    let (s, v) = say(addr, &id, 1, &tokens[1], "six").await;
-    assert_eq!(s, 201, "{v}");
+    let r = say(addr, &id, 1, &tokens[1], "five").await;
+    assert_eq!(r.status, 201, "{}", r.raw);
+    let r = say(addr, &id, 1, &tokens[1], "six").await;
+    assert_eq!(r.status, 201, "{}", r.raw);
     assert_eq!(
-        texts(addr, &id, Some((1, &tokens[1])), "players").await,
+        texts(addr, &id, Some((1, &tokens[1])), ChatChannel::Players).await,
         Some(vec![
             "one".into(),
             "two".into(),
@@ -333,19 +346,17 @@ async fn a_flood_never_closes_the_spectators_chat(addr: SocketAddr) {
     let reader = sign_up(addr, "reader").await;
     // The channel's burst of 3 from one sender (whose own budget is large).
     for i in 0..3 {
-        let (s, v) = say_as(addr, &id, &flooder, &format!("spam {i}")).await;
-        assert_eq!(s, 201, "{v}");
+        let r = say_as(addr, &id, &flooder, &format!("spam {i}")).await;
+        assert_eq!(r.status, 201, "{}", r.raw);
     }
-    let (s, v) = say_as(addr, &id, &flooder, "spam 3").await;
+    let r = say_as(addr, &id, &flooder, "spam 3").await;
     assert_eq!(
-        (s, v["error"]["code"].as_str()),
+        (r.status, r.code()),
         (429, Some("rate_limited")),
-        "{v}"
+        "{}",
+        r.raw
     );
-    assert!(
-        v["error"]["message"].as_str().unwrap().contains("busy"),
-        "{v}"
-    );
+    assert!(r.err().message.contains("busy"), "{}", r.raw);
     // More than the channel keeps (5): each one is taken once the channel's budget refills.
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     for (who, text) in [
@@ -355,14 +366,15 @@ async fn a_flood_never_closes_the_spectators_chat(addr: SocketAddr) {
         (&reader, "still here"),
     ] {
         loop {
-            let (s, v) = say_as(addr, &id, who, text).await;
-            if s == 201 {
+            let r = say_as(addr, &id, who, text).await;
+            if r.status == 201 {
                 break;
             }
             assert_eq!(
-                (s, v["error"]["code"].as_str()),
+                (r.status, r.code()),
                 (429, Some("rate_limited")),
-                "{v}"
+                "{}",
+                r.raw
             );
             assert!(
                 std::time::Instant::now() < deadline,
@@ -372,7 +384,7 @@ async fn a_flood_never_closes_the_spectators_chat(addr: SocketAddr) {
         }
     }
     assert_eq!(
-        texts(addr, &id, None, "spectators").await,
+        texts(addr, &id, None, ChatChannel::Spectators).await,
         Some(vec![
             "spam 2".into(),
             "spam 4".into(),
@@ -450,47 +462,31 @@ async fn wrong_tokens_and_strangers_are_refused() {
     let server = start(&dir).await;
     let addr = server.local_addr();
     let (id, tokens) = create_duel(addr, 12).await;
-    let (s, v) = say(addr, &id, 0, &tokens[1], "I am North").await;
-    assert_eq!(
-        (s, v["error"]["code"].as_str()),
-        (403, Some("bad_token")),
-        "{v}"
-    );
-    let (s, v) = post(
+    let r = say(addr, &id, 0, &tokens[1], "I am North").await;
+    assert_eq!((r.status, r.code()), (403, Some("bad_token")), "{}", r.raw);
+    let r = post_as::<ChatSent>(
         addr,
         &format!("/api/games/{id}/chat"),
         json!({"channel": "players", "text": "no token"}),
     )
     .await;
-    assert_eq!(
-        (s, v["error"]["code"].as_str()),
-        (403, Some("bad_token")),
-        "{v}"
-    );
-    let (s, v) = post(
+    assert_eq!((r.status, r.code()), (403, Some("bad_token")), "{}", r.raw);
+    let r = post_as::<ChatSent>(
         addr,
         &format!("/api/games/{id}/chat"),
         json!({"channel": "spectators", "text": "anonymous"}),
     )
     .await;
-    assert_eq!(
-        (s, v["error"]["code"].as_str()),
-        (403, Some("forbidden")),
-        "{v}"
-    );
+    assert_eq!((r.status, r.code()), (403, Some("forbidden")), "{}", r.raw);
     // Reading the players' chat with a wrong token is refused too.
-    let (s, v) = get(
+    let r = get_as::<ChatHistory>(
         addr,
         &format!("/api/games/{id}/chat?seat=1&token={}", tokens[0]),
     )
     .await;
-    assert_eq!(
-        (s, v["error"]["code"].as_str()),
-        (403, Some("bad_token")),
-        "{v}"
-    );
+    assert_eq!((r.status, r.code()), (403, Some("bad_token")), "{}", r.raw);
     // An unknown game.
-    let (s, v) = say(
+    let r = say(
         addr,
         "00000000-0000-4000-8000-000000000000",
         0,
@@ -498,11 +494,7 @@ async fn wrong_tokens_and_strangers_are_refused() {
         "hi",
     )
     .await;
-    assert_eq!(
-        (s, v["error"]["code"].as_str()),
-        (404, Some("not_found")),
-        "{v}"
-    );
+    assert_eq!((r.status, r.code()), (404, Some("not_found")), "{}", r.raw);
 
     // A player signed in with the account that holds the seat may not advise from the stands.
     let player = sign_up(addr, "northplayer").await;
@@ -524,22 +516,24 @@ async fn wrong_tokens_and_strangers_are_refused() {
     .await
     .unwrap();
     assert_eq!(s, 201, "{v}");
-    let own = v["id"].as_str().unwrap().to_string();
-    let (s, v) = say_as(addr, &own, &player, "as a spectator").await;
-    assert_eq!(
-        (s, v["error"]["code"].as_str()),
-        (403, Some("forbidden")),
-        "{v}"
-    );
+    let own = decode::<Created>(&v).id;
+    let r = say_as(addr, &own, &player, "as a spectator").await;
+    assert_eq!((r.status, r.code()), (403, Some("forbidden")), "{}", r.raw);
 
     for (game, seat, token) in [(&id, 0, &tokens[0]), (&id, 1, &tokens[1])] {
         assert_eq!(
-            texts(addr, game, Some((seat, token)), "players").await,
+            texts(addr, game, Some((seat, token)), ChatChannel::Players).await,
             Some(vec![])
         );
     }
-    assert_eq!(texts(addr, &id, None, "spectators").await, Some(vec![]));
-    assert_eq!(texts(addr, &own, None, "spectators").await, Some(vec![]));
+    assert_eq!(
+        texts(addr, &id, None, ChatChannel::Spectators).await,
+        Some(vec![])
+    );
+    assert_eq!(
+        texts(addr, &own, None, ChatChannel::Spectators).await,
+        Some(vec![])
+    );
     server.shutdown().await.unwrap();
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -552,24 +546,24 @@ async fn chat_is_kept_across_a_restart() {
     let server = start(&dir).await;
     let addr = server.local_addr();
     let (id, tokens) = create_duel(addr, 12).await;
-    let (s, _) = say(addr, &id, 0, &tokens[0], "before the restart").await;
-    assert_eq!(s, 201);
+    let r = say(addr, &id, 0, &tokens[0], "before the restart").await;
+    assert_eq!(r.status, 201);
     server.shutdown().await.unwrap();
 
     let server = start(&dir).await;
     let addr = server.local_addr();
     assert_eq!(
-        texts(addr, &id, Some((1, &tokens[1])), "players").await,
+        texts(addr, &id, Some((1, &tokens[1])), ChatChannel::Players).await,
         Some(vec!["before the restart".to_string()])
     );
     let mut south = ws(addr, &id, Some((1, &tokens[1]))).await;
-    recv_until(&mut south, |m| m["type"] == "snapshot").await;
-    let h = recv_until(&mut south, |m| m["type"] == "chat_history").await;
-    assert_eq!(h["channels"]["players"][0]["text"], "before the restart");
-    assert_eq!(h["channels"]["players"][0]["n"], 1);
-    let (s, v) = say(addr, &id, 1, &tokens[1], "after it").await;
-    assert_eq!(s, 201);
-    assert_eq!(v["message"]["n"], 2);
+    recv_snapshot(&mut south).await;
+    let h = next_chat_history(&mut south).await;
+    assert_eq!(h[&ChatChannel::Players][0].text, "before the restart");
+    assert_eq!(h[&ChatChannel::Players][0].n, 1);
+    let r = say(addr, &id, 1, &tokens[1], "after it").await;
+    assert_eq!(r.status, 201);
+    assert_eq!(r.ok().message.n, 2);
     server.shutdown().await.unwrap();
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -14,9 +14,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::common::*;
-use serde_json::{Value, json};
+use serde_json::json;
 use sqlx::Row;
+use tabula_core::{Actor, Seat};
 use tabula_server::storage::cluster::ClusterConfig;
+use tabula_server::wire::api::Committed;
+use tabula_server::wire::game::Status;
 use tabula_server::{Limits, RunningServer, Storage};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Mutex;
@@ -108,15 +111,15 @@ async fn start_node(url: String, addr: SocketAddr) -> RunningServer {
     tabula_server::start(cfg).await.expect("the node starts")
 }
 
-/// Sends the first legal action of whichever seat may act, through `addr`; the status and answer.
-async fn act(addr: SocketAddr, id: &str, tokens: &[String]) -> (u16, Value) {
+/// Sends the first legal action of whichever seat may act, through `addr`; the answer.
+async fn act(addr: SocketAddr, id: &str, tokens: &[String]) -> Reply<Committed> {
     for (seat, token) in tokens.iter().enumerate() {
-        let snap = snapshot(addr, id, seat, token).await;
-        if let Some(first) = snap["legal"].as_array().and_then(|l| l.first()) {
-            return post(
+        let sn = snap(addr, id, seat, token).await;
+        if let Some(first) = sn.legal.first() {
+            return post_as(
                 addr,
                 &format!("/api/games/{id}/action"),
-                json!({"seat": seat, "token": token, "action": first["action"]}),
+                json!({"seat": seat, "token": token, "action": first.action}),
             )
             .await;
         }
@@ -126,18 +129,23 @@ async fn act(addr: SocketAddr, id: &str, tokens: &[String]) -> (u16, Value) {
 
 /// Acts through `addr` until an action is committed (within [`WAIT`]); returns the committed answer
 /// and the statuses of the refusals seen meanwhile.
-async fn act_until_committed(addr: SocketAddr, id: &str, tokens: &[String]) -> (Value, Vec<u16>) {
+async fn act_until_committed(
+    addr: SocketAddr,
+    id: &str,
+    tokens: &[String],
+) -> (Committed, Vec<u16>) {
     let start = Instant::now();
     let mut refused = Vec::new();
     loop {
-        let (status, v) = act(addr, id, tokens).await;
-        if status == 200 {
-            return (v, refused);
+        let r = act(addr, id, tokens).await;
+        if r.status == 200 {
+            return (r.ok(), refused);
         }
-        refused.push(status);
+        refused.push(r.status);
         assert!(
             start.elapsed() < WAIT,
-            "no action was committed through {addr} within {WAIT:?}: statuses {refused:?}, last {v}"
+            "no action was committed through {addr} within {WAIT:?}: statuses {refused:?}, last {}",
+            r.raw
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
@@ -145,24 +153,24 @@ async fn act_until_committed(addr: SocketAddr, id: &str, tokens: &[String]) -> (
 
 /// Waits until seat 0 may act in `id` (seen through `addr`), then sends its first legal action, until
 /// one is committed (within [`WAIT`]); returns the committed answer.
-async fn seat0_plays(addr: SocketAddr, id: &str, token: &str) -> Value {
+async fn seat0_plays(addr: SocketAddr, id: &str, token: &str) -> Committed {
     let start = Instant::now();
     loop {
-        let snap = snapshot(addr, id, 0, token).await;
-        if let Some(first) = snap["legal"].as_array().and_then(|l| l.first()) {
-            let (status, v) = post(
+        let sn = snap(addr, id, 0, token).await;
+        if let Some(first) = sn.legal.first() {
+            let r = post_as::<Committed>(
                 addr,
                 &format!("/api/games/{id}/action"),
-                json!({"seat": 0, "token": token, "action": first["action"]}),
+                json!({"seat": 0, "token": token, "action": first.action}),
             )
             .await;
-            if status == 200 {
-                return v;
+            if r.status == 200 {
+                return r.ok();
             }
         }
         assert!(
             start.elapsed() < WAIT,
-            "seat 0 could not play through {addr} within {WAIT:?}: {snap}"
+            "seat 0 could not play through {addr} within {WAIT:?}: {sn:?}"
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
@@ -182,7 +190,7 @@ async fn a_node_that_loses_its_database_refuses_hands_its_game_over_and_recovers
     let (id, tokens) = create_duel(a_addr, 40).await;
     let (first, _) = act_until_committed(a_addr, &id, &tokens).await;
     let (second, _) = act_until_committed(b_addr, &id, &tokens).await;
-    assert!(second["seq"].as_u64() > first["seq"].as_u64());
+    assert!(second.seq > first.seq);
 
     // A game against the AI, also created on A (so A runs its AI seat).
     let (ai_id, ai_tokens) = create(
@@ -204,58 +212,57 @@ async fn a_node_that_loses_its_database_refuses_hands_its_game_over_and_recovers
 
     // A loses its database: a change sent to A is refused with 503 and changes nothing.
     relay.cut().await;
-    let (status, refused) = act(a_addr, &id, &tokens).await;
-    assert_eq!(status, 503, "{refused}");
-    assert_eq!(refused["error"]["code"], "unavailable", "{refused}");
+    let refused = act(a_addr, &id, &tokens).await;
+    assert_eq!(refused.status, 503, "{}", refused.raw);
+    assert_eq!(refused.err().code, "unavailable", "{}", refused.raw);
 
     // B takes the game over once A's lease expired, and the game goes on through B.
     let (on_b, _) = act_until_committed(b_addr, &id, &tokens).await;
     let (on_b2, _) = act_until_committed(b_addr, &id, &tokens).await;
-    assert!(on_b2["seq"].as_u64() > on_b["seq"].as_u64());
+    assert!(on_b2.seq > on_b.seq);
 
     // The AI seat keeps playing on B: three moves of the human there need the AI's moves between
     // them (the seats alternate once the secrets are chosen).
-    let cut_at = seat0_plays(b_addr, &ai_id, &ai_token).await["seq"]
-        .as_u64()
-        .unwrap();
+    let cut_at = seat0_plays(b_addr, &ai_id, &ai_token).await.seq;
     seat0_plays(b_addr, &ai_id, &ai_token).await;
     seat0_plays(b_addr, &ai_id, &ai_token).await;
-    let ai_snap = snapshot(b_addr, &ai_id, 0, &ai_token).await;
-    let ai_moves_after = ai_snap["events"]
-        .as_array()
-        .unwrap()
+    let ai_snap = snap(b_addr, &ai_id, 0, &ai_token).await;
+    let ai_moves_after = ai_snap
+        .events
         .iter()
-        .filter(|e| e["seq"].as_u64() > Some(cut_at) && e["actor"] == json!({"seat": 1}))
+        .filter(|e| e.seq > cut_at && is_action_by(e, Actor::Seat(Seat(1))))
         .count();
     assert!(
         ai_moves_after >= 1,
-        "the AI seat played on the other node: {ai_snap}"
+        "the AI seat played on the other node: {ai_snap:?}"
     );
 
     // The clocked game ended on time on B (the flag is the new owner's, from the events' times).
     let start = Instant::now();
     let over = loop {
-        let (_, v) = get(b_addr, &format!("/api/games/{clocked}")).await;
-        if v["status"] == "over" {
+        let r = get_as::<Snap>(b_addr, &format!("/api/games/{clocked}")).await;
+        let raw = r.raw.clone();
+        let v = r.ok();
+        if v.common.status == Status::Over {
             break v;
         }
-        assert!(start.elapsed() < WAIT, "the clocked game never ended: {v}");
+        assert!(
+            start.elapsed() < WAIT,
+            "the clocked game never ended: {raw}"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
-    assert!(
-        over["result"].to_string().contains("time"),
-        "ended on time: {}",
-        over["result"]
-    );
+    let result = over.common.result.clone().unwrap();
+    assert!(result.reason.contains("time"), "ended on time: {result:?}");
 
     // The database comes back: A recovers by itself and serves the game again (B writes it).
     relay.restore();
     let (on_a, _) = act_until_committed(a_addr, &id, &tokens).await;
-    assert!(on_a["seq"].as_u64() > on_b2["seq"].as_u64());
-    let snap_a = snapshot(a_addr, &id, 0, &tokens[0]).await;
-    let snap_b = snapshot(b_addr, &id, 0, &tokens[0]).await;
+    assert!(on_a.seq > on_b2.seq);
+    let snap_a = snap(a_addr, &id, 0, &tokens[0]).await;
+    let snap_b = snap(b_addr, &id, 0, &tokens[0]).await;
     assert_eq!(
-        snap_a["seq"], snap_b["seq"],
+        snap_a.common.seq, snap_b.common.seq,
         "both nodes show the same game"
     );
 
@@ -351,7 +358,7 @@ async fn a_fenced_commit_is_never_acknowledged() {
 
     let (id, tokens) = create_duel(a_addr, 40).await;
     let (played, _) = act_until_committed(a_addr, &id, &tokens).await;
-    let base = played["seq"].as_u64().unwrap();
+    let base = played.seq;
 
     // A's writer stalls with a move in flight.
     a.faults().hold_commits();
@@ -384,13 +391,14 @@ async fn a_fenced_commit_is_never_acknowledged() {
 
     // B takes the game over and writes the seq A's move would have had.
     let (on_b, _) = act_until_committed(b_addr, &id, &tokens).await;
-    let b_seq = on_b["seq"].as_u64().unwrap();
-    assert_eq!(b_seq, base + 1, "B wrote the next seq: {on_b}");
+    let b_seq = on_b.seq;
+    assert_eq!(b_seq, base + 1, "B wrote the next seq: {on_b:?}");
 
     // A's link returns and its commit goes on: fenced, it wrote nothing, and must say so.
     relay.restore();
     a.faults().release_commits();
-    let (status, answer) = in_flight.await.unwrap();
+    let answer = in_flight.await.unwrap();
+    let status = answer.status;
     let log: Vec<(i64, Option<String>, Option<i64>)> =
         sqlx::query("SELECT seq, node_id, epoch FROM events WHERE game_id = $1 ORDER BY seq")
             .bind(&id)
@@ -409,19 +417,20 @@ async fn a_fenced_commit_is_never_acknowledged() {
     );
     assert_ne!(
         status, 200,
-        "a fenced commit was acknowledged ({answer}) although the log holds another node's events \
-         there: {log:?}"
+        "a fenced commit was acknowledged ({}) although the log holds another node's events \
+         there: {log:?}",
+        answer.raw
     );
-    assert_eq!(answer["error"]["code"], "unavailable", "{answer}");
+    assert_eq!(answer.err().code, "unavailable", "{}", answer.raw);
 
     // A's copy follows the log (B's move, not its own) and serves the game again.
     let (on_a, _) = act_until_committed(a_addr, &id, &tokens).await;
-    assert!(on_a["seq"].as_u64() > Some(b_seq), "{on_a}");
-    let snap_a = snapshot(a_addr, &id, 0, &tokens[0]).await;
-    let snap_b = snapshot(b_addr, &id, 0, &tokens[0]).await;
-    assert_eq!(snap_a["seq"], snap_b["seq"]);
+    assert!(on_a.seq > b_seq, "{on_a:?}");
+    let snap_a = snap(a_addr, &id, 0, &tokens[0]).await;
+    let snap_b = snap(b_addr, &id, 0, &tokens[0]).await;
+    assert_eq!(snap_a.common.seq, snap_b.common.seq);
     assert_eq!(
-        snap_a["events"], snap_b["events"],
+        snap_a.events, snap_b.events,
         "both nodes show the log's game"
     );
 

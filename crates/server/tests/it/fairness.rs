@@ -10,6 +10,9 @@ use std::time::Duration;
 use crate::common::*;
 use serde_json::{Value, json};
 use tabula_core::record::{JsonRecord, seed_commitment};
+use tabula_core::{Seat, SeatResult, ToAct};
+use tabula_server::wire::api::{Committed, Created, Imported, Joined, Lobby};
+use tabula_server::wire::game::{EventBody, MessageKind, SocketMsg, Status};
 use tabula_server::{Limits, Storage};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
@@ -36,7 +39,7 @@ async fn an_action_racing_the_claim_that_replaces_its_token_is_refused() {
     let addr = server.local_addr();
     let (id, tokens) = open_duel(addr).await;
     let mut old = ws(addr, &id, Some((1, &tokens[1]))).await;
-    recv_until(&mut old, |m| m["type"] == "snapshot").await;
+    recv_snapshot(&mut old).await;
 
     let pool = sqlite_pool(&dir).await;
     let mut lock = pool.acquire().await.unwrap();
@@ -64,30 +67,33 @@ async fn an_action_racing_the_claim_that_replaces_its_token_is_refused() {
     sqlx::query("ROLLBACK").execute(&mut *lock).await.unwrap();
     drop(lock);
     let (s, claimed) = claim.await.unwrap();
-    assert_eq!(s, 200, "{claimed}");
-    let fresh = claimed["token"].as_str().unwrap().to_string();
+    let claimed = Reply::<Joined>::read(s, claimed);
+    assert_eq!(claimed.status, 200, "{}", claimed.raw);
+    let fresh = claimed.ok().token.unwrap();
 
     // The old token's action is refused, never acknowledged; then its socket is closed. The refusal
     // is the action's own answer (id 1) when the server read the action before the claim committed,
     // or the socket's revocation notice (no id) when a loaded machine let it read the action only
     // afterwards: either way `bad_token`, and no ack.
-    let answer = recv_until(&mut old, |m| {
-        (m["id"] == 1 && (m["type"] == "ack" || m["type"] == "error"))
-            || (m["type"] == "error" && m["code"] == "bad_token")
+    let answer = recv_find(&mut old, |m| match m.other() {
+        Some(o @ (SocketMsg::Ack { id: Some(1), .. } | SocketMsg::Error { id: Some(1), .. })) => {
+            Some(o.clone())
+        }
+        Some(o @ SocketMsg::Error { code, .. }) if code == "bad_token" => Some(o.clone()),
+        _ => None,
     })
     .await;
-    assert_eq!(
-        (answer["type"].clone(), answer["code"].clone()),
-        (json!("error"), json!("bad_token")),
-        "{answer}"
+    assert!(
+        matches!(&answer, SocketMsg::Error { code, .. } if code == "bad_token"),
+        "{answer:?}"
     );
     until_closed(&mut old).await;
     // Seat 1 still owes its secret, and its new holder chooses it.
-    let snap = snapshot(addr, &id, 1, &fresh).await;
-    assert_eq!(snap["status"], "running");
-    assert_eq!(snap["legal"].as_array().unwrap().len(), 2, "{snap}");
-    let (s, v) = post_action(addr, &id, 1, &fresh, "secret:beechword").await;
-    assert_eq!(s, 200, "{v}");
+    let sn = snap(addr, &id, 1, &fresh).await;
+    assert_eq!(sn.common.status, Status::Running);
+    assert_eq!(sn.legal.len(), 2, "{sn:?}");
+    let r = post_action(addr, &id, 1, &fresh, "secret:beechword").await;
+    assert_eq!(r.status, 200, "{}", r.raw);
     server.shutdown().await.unwrap();
 }
 
@@ -96,8 +102,8 @@ async fn replaced_tokens_cannot_resign_offer_draws_or_act_over_http() {
     let server = start(&temp_dir("claim-http")).await;
     let addr = server.local_addr();
     let (id, tokens) = open_duel(addr).await;
-    let (s, _) = post(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
-    assert_eq!(s, 200);
+    let r = post_as::<Joined>(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
+    assert_eq!(r.status, 200);
     for (path, body) in [
         (
             "action",
@@ -110,17 +116,18 @@ async fn replaced_tokens_cannot_resign_offer_draws_or_act_over_http() {
         ),
         ("rematch", json!({"seat": 1, "token": tokens[1]})),
     ] {
-        let got = post(addr, &format!("/api/games/{id}/{path}"), body).await;
+        // Each refused: the success body is never read.
+        let got = post_as::<Value>(addr, &format!("/api/games/{id}/{path}"), body).await;
         assert_eq!(
-            (got.0, got.1["error"]["code"].clone()),
-            (403, json!("bad_token")),
+            (got.status, got.code()),
+            (403, Some("bad_token")),
             "{path}: {}",
-            got.1
+            got.raw
         );
     }
-    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
-    assert_eq!(snap["status"], "running");
-    assert_eq!(snap["draw_offer"], Value::Null);
+    let sn = snap(addr, &id, 0, &tokens[0]).await;
+    assert_eq!(sn.common.status, Status::Running);
+    assert_eq!(sn.common.draw_offer, None);
     server.shutdown().await.unwrap();
 }
 
@@ -129,146 +136,149 @@ async fn a_client_cannot_choose_a_live_games_seed() {
     let server = start(&temp_dir("no-seed")).await;
     let addr = server.local_addr();
     for seed in [json!(4242), json!("4242")] {
-        let (s, v) = post(
+        let r = post_as::<Created>(
             addr,
             "/api/games",
             json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed}),
         )
         .await;
-        assert_eq!((s, v["error"]["code"].clone()), (400, json!("bad_request")));
-        assert!(
-            v["error"]["message"].as_str().unwrap().contains("seed"),
-            "{v}"
-        );
+        assert_eq!((r.status, r.code()), (400, Some("bad_request")));
+        assert!(r.err().message.contains("seed"), "{}", r.raw);
     }
-    let (_, lobby) = get(addr, "/api/lobby").await;
-    assert_eq!(lobby["open"], json!([]), "nothing was created");
+    let lobby = get_as::<Lobby>(addr, "/api/lobby").await.ok();
+    assert!(lobby.open.is_empty(), "nothing was created");
     // Two games never share a seed (64 bits from the operating system).
     let (a, _) = create_duel(addr, 12).await;
     let (b, _) = create_duel(addr, 12).await;
-    let ca = get(addr, &format!("/api/games/{a}")).await.1["seed_commitment"].clone();
-    let cb = get(addr, &format!("/api/games/{b}")).await.1["seed_commitment"].clone();
-    assert_ne!(ca, cb);
+    let commitment = async |id: &str| {
+        get_as::<Snap>(addr, &format!("/api/games/{id}"))
+            .await
+            .ok()
+            .common
+            .seed_commitment
+            .clone()
+    };
+    assert_ne!(commitment(&a).await, commitment(&b).await);
     server.shutdown().await.unwrap();
 }
 
-fn is_commitment(v: &Value) -> bool {
-    v.as_str()
-        .is_some_and(|s| s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()))
+fn is_commitment(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_seed_is_committed_from_the_first_message_and_revealed_only_at_the_end() {
     let server = start(&temp_dir("commitment")).await;
     let addr = server.local_addr();
-    let (status, created) = post(
+    let created = post_as::<Created>(
         addr,
         "/api/games",
         json!({"game": "duel", "options": {"target": 5}, "seats": [{"kind": "human"}, {"kind": "human"}],
                "host_seats": [0, 1]}),
     )
     .await;
-    assert_eq!(status, 201, "{created}");
-    let commitment = created["seed_commitment"].clone();
-    assert!(is_commitment(&commitment), "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
+    assert_eq!(created.status, 201, "{}", created.raw);
+    let created = created.ok();
+    let commitment = created.seed_commitment.clone();
+    assert!(is_commitment(&commitment), "{created:?}");
+    let id = created.id.clone();
     let tokens: Vec<String> = (0..2)
-        .map(|i| created["seats"][i]["token"].as_str().unwrap().to_string())
+        .map(|i| seat_token(&created.seats[i]).unwrap())
         .collect();
-    // Every observer's first message carries the commitment, none the seed.
+    // Every observer's first message carries the commitment, none the seed. Everything seen is kept
+    // as its text, to search for the seed.
     let mut socks = [
         ws(addr, &id, Some((0, &tokens[0]))).await,
         ws(addr, &id, Some((1, &tokens[1]))).await,
         ws(addr, &id, None).await,
     ];
-    let mut seen: Vec<Value> = Vec::new();
+    let mut seen: Vec<(bool, String)> = Vec::new();
     for sock in &mut socks {
-        let first = recv_until(sock, |m| m["type"] == "snapshot").await;
-        assert_eq!(first["seed_commitment"], commitment);
-        assert_eq!(first["seed"], Value::Null);
-        seen.push(first);
+        let (text, first) = recv_game_text(sock, |m| m.common.kind == MessageKind::Snapshot).await;
+        assert_eq!(first.common.seed_commitment, commitment);
+        assert_eq!(first.common.seed, None);
+        seen.push((first.common.status == Status::Over, text));
     }
-    let (_, lobby) = get(addr, "/api/lobby").await;
-    assert_eq!(lobby["live"][0]["seed_commitment"], commitment, "{lobby}");
-    seen.push(lobby);
-    let (s, _) = get(addr, &format!("/api/games/{id}/record")).await;
-    assert_eq!(s, 409, "no record (and no seed) while the game runs");
+    let (_, raw_lobby) = get(addr, "/api/lobby").await;
+    let lobby: Lobby = decode(&raw_lobby);
+    assert_eq!(lobby.live[0].seed_commitment, commitment, "{lobby:?}");
+    seen.push((false, raw_lobby.to_string()));
+    let r = get_as::<JsonRecord>(addr, &format!("/api/games/{id}/record")).await;
+    assert_eq!(r.status, 409, "no record (and no seed) while the game runs");
     // Play to the end over HTTP; everything the sockets get meanwhile is kept.
     for _ in 0..40 {
         if http_step(addr, &id, &tokens).await.is_none() {
             break;
         }
     }
-    let over = recv_until(&mut socks[2], |m| m["status"] == "over").await;
+    let over = recv_game(&mut socks[2], |m| m.common.status == Status::Over).await;
     for sock in &mut socks {
-        while let Ok(Some(m)) = sock.recv(Duration::from_millis(300)).await {
-            seen.push(m);
+        while let Ok(Some(text)) = sock.recv_text(Duration::from_millis(300)).await {
+            let is_over = Msg::read(&text)
+                .game()
+                .is_some_and(|g| g.common.status == Status::Over);
+            seen.push((is_over, text));
         }
     }
-    let seed_text = over["seed"]
-        .as_str()
-        .expect("the seed, once over")
-        .to_string();
+    let seed_text = over.common.seed.clone().expect("the seed, once over");
     let seed: u64 = seed_text.parse().unwrap();
-    assert_eq!(json!(seed_commitment(seed)), commitment);
+    assert_eq!(seed_commitment(seed), commitment);
     // The seed appeared in no message before the end.
-    for m in &seen {
-        if m["status"] == "over" {
+    for (is_over, m) in &seen {
+        if *is_over {
             continue;
         }
         assert!(
-            !m.to_string().contains(&seed_text),
+            !m.contains(&seed_text),
             "the seed leaked before the end: {m}"
         );
     }
     // The record carries both; it passes the audit (the commitment, and every chance action).
     let (s, record) = get(addr, &format!("/api/games/{id}/record")).await;
     assert_eq!(s, 200);
+    // The seed is a JSON string (raw JSON: the type reads a number too).
     assert_eq!(
-        record["seed"],
-        json!(seed_text),
+        record.get("seed"),
+        Some(&json!(seed_text)),
         "a string: exact in every reader"
     );
-    assert_eq!(record["seed_commitment"], commitment);
     assert_wire::<JsonRecord>(&record);
-    let rec: JsonRecord = serde_json::from_value(record.clone()).unwrap();
+    let rec: JsonRecord = decode(&record);
+    assert_eq!(rec.seed_commitment.as_deref(), Some(commitment.as_str()));
     assert_eq!(rec.seed, seed);
     assert_eq!(rec.check_seed_commitment(), Ok(true));
     registry().get("duel").unwrap().replay(&rec, true).unwrap();
-    // A record whose seed does not match its commitment is refused on import.
+    // A record whose seed does not match its commitment is refused on import (forged as raw JSON).
     let mut forged = record.clone();
     forged["seed"] = json!((seed ^ 1).to_string());
-    let (s, v) = post(addr, "/api/records", json!({"record": forged})).await;
-    assert_eq!(s, 400, "{v}");
-    assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("commitment"),
-        "{v}"
-    );
+    let r = post_as::<Imported>(addr, "/api/records", json!({"record": forged})).await;
+    assert_eq!(r.status, 400, "{}", r.raw);
+    assert!(r.err().message.contains("commitment"), "{}", r.raw);
     // The genuine one imports and keeps its seed.
-    let (s, v) = post(addr, "/api/records", json!({"record": record})).await;
-    assert_eq!(s, 201, "{v}");
-    let imported = v["id"].as_str().unwrap();
+    let r = post_as::<Imported>(addr, "/api/records", json!({"record": record})).await;
+    assert_eq!(r.status, 201, "{}", r.raw);
+    let imported = r.ok().id;
     let (_, again) = get(addr, &format!("/api/games/{imported}/record")).await;
-    assert_eq!(again["seed"], json!(seed_text));
-    assert_eq!(again["seed_commitment"], commitment);
+    assert_eq!(again.get("seed"), Some(&json!(seed_text)));
+    let again: JsonRecord = decode(&again);
+    assert_eq!(again.seed_commitment.as_deref(), Some(commitment.as_str()));
     server.shutdown().await.unwrap();
 }
 
 /// A finished record of a Duel that seat `resigner` resigned at once.
 async fn resigned_record(addr: SocketAddr, resigner: usize) -> Value {
     let (id, tokens) = create_duel(addr, 12).await;
-    let (s, _) = post(
+    let r = post_as::<Committed>(
         addr,
         &format!("/api/games/{id}/resign"),
         json!({"seat": resigner, "token": tokens[resigner]}),
     )
     .await;
-    assert_eq!(s, 200);
+    assert_eq!(r.status, 200);
+    // Raw JSON: the tests alter it on purpose.
     let (s, record) = get(addr, &format!("/api/games/{id}/record")).await;
     assert_eq!(s, 200);
+    decode::<JsonRecord>(&record);
     record
 }
 
@@ -277,10 +287,15 @@ async fn a_record_with_an_altered_result_or_reason_is_refused_on_import() {
     let server = start(&temp_dir("import-result")).await;
     let addr = server.local_addr();
     let record = resigned_record(addr, 0).await;
-    assert_eq!(record["result"]["reason"], "North resigned");
-    let import = |r: Value| async move { post(addr, "/api/records", json!({"record": r})).await };
-    let (s, v) = import(record.clone()).await;
-    assert_eq!(s, 201, "the genuine record imports: {v}");
+    assert_eq!(
+        decode::<JsonRecord>(&record).result.unwrap().reason,
+        "North resigned"
+    );
+    let import = |r: Value| async move {
+        post_as::<Imported>(addr, "/api/records", json!({"record": r})).await
+    };
+    let r = import(record.clone()).await;
+    assert_eq!(r.status, 201, "the genuine record imports: {}", r.raw);
     // The winner swapped, the reason rewritten, the reason and winner changed together into a result
     // no end of this game gives: each refused.
     let mut swapped = record.clone();
@@ -290,11 +305,12 @@ async fn a_record_with_an_altered_result_or_reason_is_refused_on_import() {
     let mut invented = record.clone();
     invented["result"] = json!({"results": ["draw", "loss"], "reason": "North resigned"});
     for bad in [swapped, reworded, invented] {
-        let (s, v) = import(bad.clone()).await;
+        let r = import(bad.clone()).await;
         assert_eq!(
-            (s, v["error"]["code"].clone()),
-            (400, json!("bad_request")),
-            "{bad}: {v}"
+            (r.status, r.code()),
+            (400, Some("bad_request")),
+            "{bad}: {}",
+            r.raw
         );
     }
     // A result the rules reached must be that one, to the letter.
@@ -305,17 +321,20 @@ async fn a_record_with_an_altered_result_or_reason_is_refused_on_import() {
         }
     }
     let (_, played) = get(addr, &format!("/api/games/{id}/record")).await;
-    assert_eq!(played["result"]["reason"], "reached the target");
+    assert_eq!(
+        decode::<JsonRecord>(&played).result.unwrap().reason,
+        "reached the target"
+    );
     let mut reworded = played.clone();
     reworded["result"]["reason"] = json!("reached the target first");
-    let (s, v) = import(reworded).await;
-    assert_eq!(s, 400, "{v}");
+    let r = import(reworded).await;
+    assert_eq!(r.status, 400, "{}", r.raw);
     // Results the server gives outside the rules import: the other seat's resignation, a draw by
     // agreement of an unfinished game.
     let mut other = resigned_record(addr, 1).await;
-    assert_eq!(import(other.clone()).await.0, 201);
+    assert_eq!(import(other.clone()).await.status, 201);
     other["result"] = json!({"results": ["draw", "draw"], "reason": "draw by agreement"});
-    assert_eq!(import(other).await.0, 201);
+    assert_eq!(import(other).await.status, 201);
     server.shutdown().await.unwrap();
 }
 
@@ -332,29 +351,32 @@ async fn both_clocks_running_out_during_a_simultaneous_setup_is_a_draw() {
     )
     .await;
     let mut spec = ws(addr, &id, None).await;
-    let first = recv_until(&mut spec, |m| m["type"] == "snapshot").await;
-    assert_eq!(first["to_act"], json!({"seats": [0, 1]}));
-    let over = recv_until(&mut spec, |m| m["status"] == "over").await;
-    assert_eq!(over["result"]["results"], json!(["draw", "draw"]), "{over}");
+    let first = recv_snapshot(&mut spec).await;
+    assert_eq!(first.common.to_act, ToAct::Seats(vec![Seat(0), Seat(1)]));
+    let over = recv_game(&mut spec, |m| m.common.status == Status::Over).await;
+    let result = over.common.result.clone().unwrap();
     assert_eq!(
-        over["result"]["reason"],
-        "North and South ran out of time at once"
+        result.results,
+        [SeatResult::Draw, SeatResult::Draw],
+        "{over:?}"
     );
-    let timeouts: Vec<Value> = over["events"]
-        .as_array()
-        .unwrap()
+    assert_eq!(result.reason, "North and South ran out of time at once");
+    let timeouts: Vec<u8> = over
+        .events
         .iter()
-        .filter(|e| e["kind"] == "timeout")
-        .map(|e| e["seat"].clone())
+        .filter_map(|e| match e.body {
+            EventBody::Timeout { seat } => Some(seat),
+            _ => None,
+        })
         .collect();
-    assert_eq!(timeouts, vec![json!(0), json!(1)]);
+    assert_eq!(timeouts, vec![0, 1]);
     // The log says the same after a restart; the record imports with that result.
     server.shutdown().await.unwrap();
     let server = start(&dir).await;
     let addr = server.local_addr();
     let token0 = tokens[0].clone().unwrap();
-    let snap = snapshot(addr, &id, 0, &token0).await;
-    assert_eq!(snap["result"], over["result"]);
+    let sn = snap(addr, &id, 0, &token0).await;
+    assert_eq!(sn.common.result, over.common.result);
     let (_, record) = get(addr, &format!("/api/games/{id}/record")).await;
     let (s, v) = post(addr, "/api/records", json!({"record": record})).await;
     assert_eq!(s, 201, "{v}");

@@ -15,8 +15,9 @@ use crate::common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::{DynState, Registry};
 use tabula_core::record::JsonRecord;
-use tabula_core::{Observer, Seat};
-use tabula_server::wire::game::{ClientOp, GameMessage, SocketMsg};
+use tabula_core::{Actor, Observer, Seat};
+use tabula_server::wire::api::{ChatSent, Committed, Joined, Position};
+use tabula_server::wire::game::{ClientOp, EventBody, GameMessage, SocketMsg, Status};
 use tabula_server::{Limits, Storage};
 use tabula_tools::client::WsClient;
 
@@ -81,28 +82,31 @@ async fn play_and_record(
             break;
         }
     }
-    if snapshot(addr, &id, 0, &tokens[0]).await["status"] == "running" {
-        let (s, _) = post(
+    if snap(addr, &id, 0, &tokens[0]).await.common.status == Status::Running {
+        let r = post_as::<Committed>(
             addr,
             &format!("/api/games/{id}/resign"),
             json!({"seat": 0, "token": tokens[0]}),
         )
         .await;
-        assert_eq!(s, 200);
+        assert_eq!(r.status, 200);
     }
+    // Recorded as raw JSON: each is checked below to read as its type and write back the same.
     for (i, s) in socks.iter_mut().enumerate() {
         loop {
-            let m = s.recv(Duration::from_secs(10)).await.unwrap().unwrap();
-            let done = m["status"] == "over";
-            seen[i].push(m);
+            let text = s.recv_text(Duration::from_secs(10)).await.unwrap().unwrap();
+            let done = Msg::read(&text)
+                .game()
+                .is_some_and(|g| g.common.status == Status::Over);
+            seen[i].push(serde_json::from_str(&text).unwrap());
             if done {
                 break;
             }
         }
     }
-    let (s, record) = get(addr, &format!("/api/games/{id}/record")).await;
-    assert_eq!(s, 200);
-    let record: JsonRecord = serde_json::from_value(record).unwrap();
+    let r = get_as::<JsonRecord>(addr, &format!("/api/games/{id}/record")).await;
+    assert_eq!(r.status, 200);
+    let record = r.ok();
     let (_, spectator) = get(addr, &format!("/api/games/{id}")).await;
     server.shutdown().await.unwrap();
     (registry, record, spectator, seen)
@@ -141,9 +145,9 @@ fn check_messages(
     let mut actions_at: BTreeMap<u64, usize> = BTreeMap::new();
     let mut action_index: BTreeMap<u64, usize> = BTreeMap::new();
     let mut k = 0;
-    for e in spectator["events"].as_array().unwrap() {
-        let seq = e["seq"].as_u64().unwrap();
-        if e["kind"] == "action" {
+    for e in &decode::<Snap>(spectator).events {
+        let seq = e.seq;
+        if matches!(e.body, EventBody::Action { .. }) {
             action_index.insert(seq, k);
             k += 1;
         }
@@ -156,55 +160,58 @@ fn check_messages(
         assert!(msgs.len() >= 2);
         for m in msgs {
             assert_typed_game_message(m);
-            let seq = m["seq"].as_u64().unwrap();
+            let t: Snap = decode(m);
+            let seq = t.common.seq;
             let k = actions_at[&seq];
             let state = &states[k];
             assert_eq!(
-                m["view"],
+                view_of(&t),
                 state.view(obs[i]),
                 "observer {i} at seq {seq}: the view is the game's view"
             );
-            if i == 2 || m["status"] != "running" {
-                assert_eq!(m["legal"], json!([]), "observer {i} got legal actions");
+            if i == 2 || t.common.status != Status::Running {
+                assert!(t.legal.is_empty(), "observer {i} got legal actions");
             } else {
-                let expected: Vec<Value> = state
-                    .legal_actions_listed(Seat(i as u8))
-                    .into_iter()
-                    .map(|a| json!({"action": a.action, "notation": a.notation, "words": a.words, "cells": a.cells}))
-                    .collect();
                 assert_eq!(
-                    m["legal"],
-                    json!(expected),
+                    t.legal,
+                    state.legal_actions_listed(Seat(i as u8)),
                     "observer {i} at seq {seq}: own legal actions only"
                 );
             }
-            for e in m["events"].as_array().unwrap() {
-                if e["kind"] != "action" {
+            for e in &t.events {
+                let EventBody::Action {
+                    notation,
+                    cells: event_cells,
+                    words: event_words,
+                    turn,
+                    ..
+                } = &e.body
+                else {
                     continue;
-                }
-                let j = action_index[&e["seq"].as_u64().unwrap()];
+                };
+                let j = action_index[&e.seq];
                 assert_eq!(
-                    e["notation"],
-                    json!(described[j][i]),
+                    *notation, described[j][i],
                     "observer {i}: move {j} is described as the game says"
                 );
                 // Its cells (the last move's highlight) too; none for a hidden action.
                 assert_eq!(
-                    e["cells"],
-                    json!(cells[j][i].clone().unwrap_or_default()),
+                    *event_cells,
+                    cells[j][i].clone().unwrap_or_default(),
                     "observer {i}: move {j} has the game's cells"
                 );
                 assert_eq!(cells[j][i].is_none(), described[j][i].is_none());
                 // Its plain words as the game words them for this observer, and its turn.
                 assert_eq!(
-                    e["words"],
-                    json!(words[j][i]),
+                    event_words.as_deref(),
+                    Some(words[j][i].as_str()),
                     "observer {i}: move {j} is worded as the game says"
                 );
-                assert_eq!(e["turn"], json!(turns[j]), "move {j}'s turn");
+                assert_eq!(*turn, Some(turns[j]), "move {j}'s turn");
                 if described[j][i].is_none() {
                     hidden_moves += 1;
-                    // The hidden action's JSON appears nowhere in what this observer received.
+                    // The hidden action's JSON appears nowhere in what this observer received
+                    // (the message's raw JSON, searched as text).
                     let secret = serde_json::to_string(&record.actions[j].action).unwrap();
                     if secret.len() > 24 {
                         assert!(
@@ -224,9 +231,15 @@ async fn kyo_perfect_information_game_over_the_server() {
     let (registry, record, spectator, seen) = play_and_record("kyo", json!({}), 40, 11).await;
     assert_eq!(check_messages(&registry, &record, &spectator, &seen), 0);
     // Perfect information: every move is shown to everyone.
-    for e in spectator["events"].as_array().unwrap() {
-        if e["kind"] == "action" && e["actor"] != "chance" {
-            assert!(e["notation"].is_string(), "{e}");
+    let spectator: Snap = decode(&spectator);
+    for e in &spectator.events {
+        if let EventBody::Action {
+            actor: Actor::Seat(_),
+            notation,
+            ..
+        } = &e.body
+        {
+            assert!(notation.is_some(), "{e:?}");
         }
     }
     // The game ended by resignation, which the game itself does not know: replay without the result.
@@ -237,7 +250,7 @@ async fn kyo_perfect_information_game_over_the_server() {
         .unwrap()
         .replay(&moves_only, false)
         .unwrap();
-    assert_eq!(replayed.view(Observer::Spectator), spectator["view"]);
+    assert_eq!(replayed.view(Observer::Spectator), view_of(&spectator));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -265,9 +278,11 @@ async fn socket_messages_have_their_declared_shape() {
     .await;
     let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
     let mut sock = ws(addr, &id, Some((0, &tokens[0]))).await;
-    let first = recv_until(&mut sock, |m| m["type"] == "snapshot").await;
+    // Received as raw JSON: each is checked to read as its type and write back the same; the
+    // messages are told apart by their type as read (`Msg::kind`).
+    let is = |t: &'static str| move |m: &Value| Msg::read(&m.to_string()).kind() == t;
+    let first = recv_until(&mut sock, is("snapshot")).await;
     assert_typed_game_message(&first);
-    let is = |t: &'static str| move |m: &Value| m["type"] == t;
     let send = async |sock: &mut WsClient, op: Value| {
         let parsed: ClientOp = serde_json::from_value(op.clone()).unwrap();
         assert_eq!(
@@ -284,11 +299,9 @@ async fn socket_messages_have_their_declared_shape() {
     assert!(serde_json::from_value::<ClientOp>(maybe.clone()).is_err());
     sock.send(&maybe).await.unwrap();
     let error = recv_until(&mut sock, is("error")).await;
-    assert_eq!(
-        (&error["code"], &error["id"]),
-        (&json!("bad_request"), &json!(2))
-    );
-    let said = error["message"].as_str().unwrap();
+    let e = Msg::read(&error.to_string()).error().unwrap();
+    assert_eq!((e.code.as_str(), e.id), ("bad_request", Some(2)));
+    let said = &e.message;
     assert!(
         said.contains("offer") && said.contains("accept") && said.contains("decline"),
         "{said}"
@@ -298,9 +311,9 @@ async fn socket_messages_have_their_declared_shape() {
     assert!(serde_json::from_value::<ClientOp>(json!({"type": "fly", "id": 3})).is_err());
     sock.send(&json!({"type": "fly", "id": 3})).await.unwrap();
     let error = recv_until(&mut sock, is("error")).await;
-    assert_eq!(error["id"], 3);
+    assert_eq!(Msg::read(&error.to_string()).error().unwrap().id, Some(3));
     assert_typed_socket_message(&error);
-    let action = first["legal"][0]["action"].clone();
+    let action = decode::<Snap>(&first).legal[0].action.clone();
     send(
         &mut sock,
         json!({"type": "action", "id": 4, "action": action}),
@@ -310,26 +323,39 @@ async fn socket_messages_have_their_declared_shape() {
     assert_typed_socket_message(&ack);
     assert_typed_game_message(&recv_until(&mut sock, is("update")).await);
     // A chat message is pushed, and a sync's snapshot is followed by the chat's history.
-    let (s, _) = post(
+    let r = post_as::<ChatSent>(
         addr,
         &format!("/api/games/{id}/chat"),
         json!({"channel": "players", "seat": 0, "token": tokens[0], "text": "good luck"}),
     )
     .await;
-    assert_eq!(s, 201);
+    assert_eq!(r.status, 201);
     assert_typed_socket_message(&recv_until(&mut sock, is("chat")).await);
     send(&mut sock, json!({"type": "sync", "id": 5})).await;
     let synced = recv_until(&mut sock, is("snapshot")).await;
-    assert_eq!(synced["request_id"], 5);
+    assert_eq!(decode::<Snap>(&synced).request_id, Some(Some(5)));
     assert_typed_game_message(&synced);
     assert_typed_socket_message(&recv_until(&mut sock, is("chat_history")).await);
     // The game over, a rematch is acknowledged with the new game and seat.
     send(&mut sock, json!({"type": "resign", "id": 6})).await;
     assert_typed_socket_message(&recv_until(&mut sock, is("ack")).await);
-    assert_typed_game_message(&recv_until(&mut sock, |m| m["status"] == "over").await);
+    assert_typed_game_message(
+        &recv_until(&mut sock, |m| {
+            Msg::read(&m.to_string())
+                .game()
+                .is_some_and(|g| g.common.status == Status::Over)
+        })
+        .await,
+    );
     send(&mut sock, json!({"type": "rematch", "id": 7})).await;
     let ack = recv_until(&mut sock, is("ack")).await;
-    assert_eq!(ack["rematch"]["seat"], 1);
+    assert_eq!(
+        Msg::read(&ack.to_string())
+            .ack()
+            .and_then(|a| a.rematch)
+            .map(|r| r.seat),
+        Some(1)
+    );
     assert_typed_socket_message(&ack);
     server.shutdown().await.unwrap();
 }
@@ -340,7 +366,7 @@ async fn territories_hidden_hands_never_leak() {
         play_and_record("territories", json!({}), 60, 5).await;
     check_messages(&registry, &record, &spectator, &seen);
     // Hands are hidden: the seats' views differ from the spectator's.
-    let last = |i: usize| seen[i].last().unwrap()["view"].clone();
+    let last = |i: usize| view_of(&decode::<Snap>(seen[i].last().unwrap()));
     assert_ne!(last(0), last(2));
     assert_ne!(last(1), last(2));
 }
@@ -352,21 +378,22 @@ async fn cyvasse_hidden_setups_never_leak() {
     let hidden = check_messages(&registry, &record, &spectator, &seen);
     assert!(hidden > 0, "the setups are hidden moves");
     // The opponent's setup is hidden from the other seat and the spectator while it is made.
-    let setup_hidden = seen[2].iter().any(|m| {
-        m["events"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|e| e["kind"] == "action" && e["notation"].is_null())
-    });
+    let hidden_action = |e: &tabula_server::wire::game::GameEvent| {
+        matches!(e.body, EventBody::Action { notation: None, .. })
+    };
+    let setup_hidden = seen[2]
+        .iter()
+        .any(|m| decode::<Snap>(m).events.iter().any(hidden_action));
     assert!(setup_hidden, "the spectator saw setups as hidden moves");
     // …and in words that say so and nothing more.
-    let worded = spectator["events"]
-        .as_array()
-        .unwrap()
+    let worded = decode::<Snap>(&spectator)
+        .events
         .iter()
-        .filter(|e| e["kind"] == "action" && e["notation"].is_null())
-        .map(|e| e["words"].as_str().unwrap().to_string())
+        .filter(|e| hidden_action(e))
+        .map(|e| match &e.body {
+            EventBody::Action { words, .. } => words.clone().unwrap(),
+            _ => unreachable!("an action"),
+        })
         .collect::<Vec<_>>();
     assert!(
         worded
@@ -397,17 +424,17 @@ async fn a_claimed_seat_is_closed_to_the_token_it_replaced() {
     let old = tokens[1].clone().unwrap();
     // The creator watches the open seat with its original token (valid until it is claimed).
     let mut creator = ws(addr, &id, Some((1, &old))).await;
-    let first = recv_until(&mut creator, |m| m["type"] == "snapshot").await;
+    let first = recv_snapshot(&mut creator).await;
     assert_eq!(
-        (first["status"].clone(), first["you"].clone()),
-        (json!("waiting"), json!({"seat": 1}))
+        (first.common.status, first.you),
+        (Status::Waiting, Observer::Seat(Seat(1)))
     );
     let mut spec = ws(addr, &id, None).await;
-    recv_until(&mut spec, |m| m["type"] == "snapshot").await;
+    recv_snapshot(&mut spec).await;
 
-    let (s, claim) = post(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
-    assert_eq!(s, 200, "{claim}");
-    let fresh = claim["token"].as_str().unwrap().to_string();
+    let claim = post_as::<Joined>(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
+    assert_eq!(claim.status, 200, "{}", claim.raw);
+    let fresh = claim.ok().token.unwrap();
     assert_ne!(fresh, old);
     // The old token's socket also asks for a snapshot at once (ignored if it is already closed).
     let _ = creator.send(&json!({"type": "sync", "id": 1})).await;
@@ -417,17 +444,13 @@ async fn a_claimed_seat_is_closed_to_the_token_it_replaced() {
         1,
         "only the notice, nothing of the started game: {got:?}"
     );
-    assert_eq!(
-        (got[0]["type"].clone(), got[0]["code"].clone()),
-        (json!("error"), json!("bad_token"))
-    );
-    assert!(
-        got[0]["message"].as_str().unwrap().contains("claimed"),
-        "{}",
-        got[0]
-    );
+    let notice = got[0]
+        .error()
+        .unwrap_or_else(|| panic!("not an error: {:?}", got[0]));
+    assert_eq!(notice.code, "bad_token");
+    assert!(notice.message.contains("claimed"), "{notice:?}");
     // The game started for everyone else.
-    recv_until(&mut spec, |m| m["status"] == "running").await;
+    recv_game(&mut spec, |m| m.common.status == Status::Running).await;
     // The old token opens nothing any more.
     assert!(
         tabula_tools::client::WsClient::connect(
@@ -441,33 +464,28 @@ async fn a_claimed_seat_is_closed_to_the_token_it_replaced() {
         format!("/api/games/{id}?seat=1&token={old}"),
         format!("/api/games/{id}/view/0?seat=1&token={old}"),
     ] {
-        let (s, v) = get(addr, &path).await;
-        assert_eq!(
-            (s, v["error"]["code"].clone()),
-            (403, json!("bad_token")),
-            "{path}"
-        );
+        // A snapshot or a position: the refusal is what is read.
+        let r = get_as::<Position>(addr, &path).await;
+        assert_eq!((r.status, r.code()), (403, Some("bad_token")), "{path}");
     }
-    let (s, v) = post(
+    let r = post_as::<Committed>(
         addr,
         &format!("/api/games/{id}/resign"),
         json!({"seat": 1, "token": old}),
     )
     .await;
-    assert_eq!((s, v["error"]["code"].clone()), (403, json!("bad_token")));
-    // The new holder sees its own hand, which no one else does.
-    let mine = snapshot(addr, &id, 1, &fresh).await;
-    assert_eq!(mine["status"], "running");
-    assert!(
-        mine["view"]["hands"][1]["resources"].is_array()
-            || mine["view"]["hands"][1]["resources"].is_object(),
-        "{}",
-        mine["view"]
-    );
-    let (_, public) = get(addr, &format!("/api/games/{id}")).await;
-    assert!(public["view"]["hands"][1]["resources"].is_null());
+    assert_eq!((r.status, r.code()), (403, Some("bad_token")));
+    // The new holder sees its own hand, which no one else does (Territories' view: the game's own
+    // JSON, read as such).
+    let mine = snap(addr, &id, 1, &fresh).await;
+    assert_eq!(mine.common.status, Status::Running);
+    let view = view_of(&mine);
+    let resources = &view["hands"][1]["resources"];
+    assert!(resources.is_array() || resources.is_object(), "{view}");
+    let public = get_as::<Snap>(addr, &format!("/api/games/{id}")).await.ok();
+    assert!(view_of(&public)["hands"][1]["resources"].is_null());
     let mut holder = ws(addr, &id, Some((1, &fresh))).await;
-    let snap = recv_until(&mut holder, |m| m["type"] == "snapshot").await;
-    assert_eq!(snap["you"], json!({"seat": 1}));
+    let sn = recv_snapshot(&mut holder).await;
+    assert_eq!(sn.you, Observer::Seat(Seat(1)));
     server.shutdown().await.unwrap();
 }

@@ -12,6 +12,8 @@
 use crate::common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::Registry;
+use tabula_server::wire::api::Committed;
+use tabula_server::wire::game::MessageKind;
 use tabula_server::{Limits, Storage};
 use tabula_tools::client::WsClient;
 
@@ -22,7 +24,8 @@ fn games_registry() -> Registry {
     r
 }
 
-/// A message without what names the game or the moment: the rest is what the seat learns.
+/// A message without what names the game or the moment: the rest is what the seat learns. Compared
+/// as raw JSON on purpose: every field the server sends, whether or not a type names it.
 fn seen_by_the_seat(m: &Value) -> Value {
     let mut m = m.clone();
     let o = m.as_object_mut().unwrap();
@@ -40,9 +43,11 @@ fn seen_by_the_seat(m: &Value) -> Value {
     m
 }
 
-/// The next snapshot or update on `sock`.
+/// The next snapshot or update on `sock`, as raw JSON (see [`seen_by_the_seat`]); it reads as a
+/// [`Snap`].
 async fn next_game_message(sock: &mut WsClient) -> Value {
-    recv_until(sock, |m| m["type"] == "snapshot" || m["type"] == "update").await
+    let (text, _) = recv_game_text(sock, |_| true).await;
+    serde_json::from_str(&text).unwrap()
 }
 
 /// One game of `game`: both seats hosted here; seat 0 watches it on a socket. Returns the id, the
@@ -85,31 +90,30 @@ async fn games_a_seat_cannot_tell_apart_send_it_the_same_messages() {
             "{game}: two new games look the same"
         );
         assert!(
-            !first_a["legal"].as_array().unwrap().is_empty(),
+            !decode::<Snap>(&first_a).legal.is_empty(),
             "{game}: seat 0 owes its setup"
         );
         // The second seat commits a different setup in each game (two of its listed setups).
-        let setups = snapshot(addr, &id_a, 1, &tokens_a[1]).await["legal"].clone();
-        let setups = setups.as_array().unwrap();
+        let setups = snap(addr, &id_a, 1, &tokens_a[1]).await.legal;
         assert!(setups.len() >= 2, "{game}: several setups are listed");
         for (id, tokens, setup) in [
             (&id_a, &tokens_a, &setups[0]),
             (&id_b, &tokens_b, &setups[1]),
         ] {
-            let (s, v) = post(
+            let r = post_as::<Committed>(
                 addr,
                 &format!("/api/games/{id}/action"),
-                json!({"seat": 1, "token": tokens[1], "action": setup["action"]}),
+                json!({"seat": 1, "token": tokens[1], "action": setup.action}),
             )
             .await;
-            assert_eq!(s, 200, "{game}: {v}");
+            assert_eq!(r.status, 200, "{game}: {}", r.raw);
         }
-        assert_ne!(setups[0]["action"], setups[1]["action"]);
+        assert_ne!(setups[0].action, setups[1].action);
         // The two games differ now (a spectator of each would see it after the start), but not for
         // seat 0: its update and a fresh snapshot are the same in both games, `legal` included.
         let update_a = next_game_message(&mut sock_a).await;
         let update_b = next_game_message(&mut sock_b).await;
-        assert_eq!(update_a["type"], "update");
+        assert_eq!(decode::<Snap>(&update_a).common.kind, MessageKind::Update);
         assert_eq!(
             seen_by_the_seat(&update_a),
             seen_by_the_seat(&update_b),
@@ -118,7 +122,7 @@ async fn games_a_seat_cannot_tell_apart_send_it_the_same_messages() {
         let snap_a = snapshot(addr, &id_a, 0, &tokens_a[0]).await;
         let snap_b = snapshot(addr, &id_b, 0, &tokens_b[0]).await;
         assert!(
-            !snap_a["legal"].as_array().unwrap().is_empty(),
+            !decode::<Snap>(&snap_a).legal.is_empty(),
             "{game}: seat 0 still owes its setup"
         );
         assert_eq!(
@@ -127,10 +131,11 @@ async fn games_a_seat_cannot_tell_apart_send_it_the_same_messages() {
             "{game}: seat 0's snapshot depends on the hidden setup"
         );
         // The hidden part does differ: seat 1 sees its own setup in its view.
-        let seat1_a = snapshot(addr, &id_a, 1, &tokens_a[1]).await;
-        let seat1_b = snapshot(addr, &id_b, 1, &tokens_b[1]).await;
+        let seat1_a = snap(addr, &id_a, 1, &tokens_a[1]).await;
+        let seat1_b = snap(addr, &id_b, 1, &tokens_b[1]).await;
         assert_ne!(
-            seat1_a["view"], seat1_b["view"],
+            view_of(&seat1_a),
+            view_of(&seat1_b),
             "{game}: the two games differ in what seat 0 cannot see"
         );
     }

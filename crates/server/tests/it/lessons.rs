@@ -10,7 +10,7 @@ use crate::common::*;
 use serde_json::{Value, json};
 use tabula_core::dynamic::Registry;
 use tabula_server::services::lessons::{FILES, LessonFile};
-use tabula_server::wire::api::LessonState;
+use tabula_server::wire::api::{GameLessons, LessonState, LessonsIndex};
 use tabula_server::{Limits, Storage};
 
 fn all_games() -> Registry {
@@ -157,109 +157,110 @@ async fn lesson_endpoints_walk_a_lesson_explain_refusals_and_hint() {
     .await;
     let addr = server.local_addr();
 
-    let (s, list) = get(addr, "/api/lessons").await;
-    assert_eq!(s, 200, "{list}");
-    let games = list["games"].as_array().unwrap();
-    assert_eq!(games.len(), 5, "{list}");
-    for g in games {
-        assert_eq!(
-            g["count"].as_u64().unwrap() as usize,
-            g["lessons"].as_array().unwrap().len()
-        );
+    let r = get_as::<LessonsIndex>(addr, "/api/lessons").await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    let list = r.ok();
+    assert_eq!(list.games.len(), 5, "{list:?}");
+    for g in &list.games {
+        assert_eq!(g.count, g.lessons.len());
     }
 
-    let (s, kyo) = get(addr, "/api/lessons/kyo").await;
-    assert_eq!(s, 200);
-    let first = &kyo["lessons"][0];
-    assert_eq!(first["n"], 1);
+    let r = get_as::<GameLessons>(addr, "/api/lessons/kyo").await;
+    assert_eq!(r.status, 200);
+    let kyo = r.ok();
+    let first = &kyo.lessons[0];
+    assert_eq!(first.n, 1);
 
     // The first Kyo lesson walked through its listed solution, action by action, as the page does.
     let file: LessonFile =
         serde_json::from_str(FILES.iter().find(|(n, _)| *n == "kyo.json").unwrap().1).unwrap();
     let lesson = &file.lessons[0];
-    let (s, start) = post(addr, "/api/lessons/kyo/1", json!({"actions": []})).await;
-    assert_eq!(s, 200, "{start}");
-    assert_eq!(start["solved"], false);
-    assert_eq!(start["title"], lesson.title.as_str());
-    assert!(!start["legal"].as_array().unwrap().is_empty());
+    let r = post_as::<LessonState>(addr, "/api/lessons/kyo/1", json!({"actions": []})).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    let start = r.ok();
+    assert!(!start.progress.solved);
+    assert_eq!(start.title, lesson.title);
+    assert!(!start.progress.legal.is_empty());
     let mut actions: Vec<Value> = Vec::new();
     let mut last = start;
     for step in &lesson.solution {
         // The hint is the next step of the solution, and it is among the legal actions.
-        let hint = last["hint"].clone();
-        assert_eq!(hint["notation"], step.clone(), "{last}");
+        let hint = last
+            .progress
+            .hint
+            .clone()
+            .unwrap_or_else(|| panic!("no hint: {last:?}"));
+        // The solution's step is JSON (a notation string) in the lesson file.
+        assert_eq!(json!(hint.notation), step.clone(), "{last:?}");
         // …said in a player's words too, as its legal action says it.
-        let listed = last["legal"]
-            .as_array()
-            .unwrap()
+        let listed = last
+            .progress
+            .legal
             .iter()
-            .find(|a| a["notation"] == hint["notation"])
+            .find(|a| a.notation == hint.notation)
             .unwrap();
-        assert_eq!(hint["words"], listed["words"], "{last}");
-        assert!(
-            last["legal"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|a| a["action"] == hint["action"])
-        );
-        actions.push(json!({"action": hint["action"]}));
-        let (s, next) = post(addr, "/api/lessons/kyo/1", json!({"actions": actions})).await;
-        assert_eq!(s, 200, "{next}");
+        assert_eq!(hint.words, listed.words, "{last:?}");
+        assert!(last.progress.legal.iter().any(|a| a.action == hint.action));
+        actions.push(json!({"action": hint.action}));
+        let r =
+            post_as::<LessonState>(addr, "/api/lessons/kyo/1", json!({"actions": actions})).await;
+        assert_eq!(r.status, 200, "{}", r.raw);
+        assert_wire::<LessonState>(&r.raw);
+        let next = r.ok();
         // The move list says the player's move in the words its legal action had.
-        let moves = next["moves"].as_array().unwrap();
         assert!(
-            moves
+            next.progress
+                .moves
                 .iter()
-                .any(|m| m["by"] == "you" && m["words"] == hint["words"]),
-            "{next}"
+                .any(|m| m.by == "you" && m.words == hint.words),
+            "{next:?}"
         );
-        assert_wire::<LessonState>(&next);
         last = next;
     }
-    assert_eq!(last["solved"], true, "{last}");
-    assert_eq!(last["legal"], json!([]));
-    assert_eq!(last["next"], 2);
+    assert!(last.progress.solved, "{last:?}");
+    assert!(last.progress.legal.is_empty());
+    assert_eq!(last.next, Some(2));
 
     // A move the engine refuses: its own explanation, and nothing else changes (the client keeps
     // its actions; the same request without the move gives the same position as before).
-    let (s, refused) = post(
+    let refused = post_as::<LessonState>(
         addr,
         "/api/lessons/kyo/1",
         json!({"actions": [{"notation": "A0-A5"}]}),
     )
     .await;
-    assert_eq!(s, 422, "{refused}");
-    assert_eq!(refused["error"]["code"], "illegal", "{refused}");
-    assert!(!refused["error"]["message"].as_str().unwrap().is_empty());
-    let (_, again) = post(addr, "/api/lessons/kyo/1", json!({"actions": []})).await;
-    let (_, fresh) = post(addr, "/api/lessons/kyo/1", json!({})).await;
-    assert_eq!(again["view"], fresh["view"]);
+    assert_eq!(refused.status, 422, "{}", refused.raw);
+    assert_eq!(refused.err().code, "illegal", "{}", refused.raw);
+    assert!(!refused.err().message.is_empty());
+    let again = post_as::<LessonState>(addr, "/api/lessons/kyo/1", json!({"actions": []}))
+        .await
+        .ok();
+    let fresh = post_as::<LessonState>(addr, "/api/lessons/kyo/1", json!({}))
+        .await
+        .ok();
+    assert_eq!(again.progress.view, fresh.progress.view);
 
     // Bad requests.
-    let (s, v) = post(addr, "/api/lessons/kyo/0", json!({})).await;
+    let r = post_as::<LessonState>(addr, "/api/lessons/kyo/0", json!({})).await;
+    assert_eq!((r.status, r.code()), (404, Some("not_found")), "{}", r.raw);
+    let r = post_as::<LessonState>(addr, "/api/lessons/kyo/999", json!({})).await;
+    assert_eq!(r.status, 404, "{}", r.raw);
+    let r = post_as::<LessonState>(addr, "/api/lessons/chess/1", json!({})).await;
+    assert_eq!(r.status, 404, "{}", r.raw);
+    let r = post_as::<LessonState>(addr, "/api/lessons/kyo/1", json!({"actions": [{}]})).await;
     assert_eq!(
-        (s, v["error"]["code"].as_str()),
-        (404, Some("not_found")),
-        "{v}"
-    );
-    let (s, v) = post(addr, "/api/lessons/kyo/999", json!({})).await;
-    assert_eq!(s, 404, "{v}");
-    let (s, v) = post(addr, "/api/lessons/chess/1", json!({})).await;
-    assert_eq!(s, 404, "{v}");
-    let (s, v) = post(addr, "/api/lessons/kyo/1", json!({"actions": [{}]})).await;
-    assert_eq!(
-        (s, v["error"]["code"].as_str()),
+        (r.status, r.code()),
         (400, Some("bad_request")),
-        "{v}"
+        "{}",
+        r.raw
     );
-    let (s, v) = post(addr, "/api/lessons/kyo/1", json!({"moves": []})).await;
-    assert_eq!(s, 400, "{v}");
+    let r = post_as::<LessonState>(addr, "/api/lessons/kyo/1", json!({"moves": []})).await;
+    assert_eq!(r.status, 400, "{}", r.raw);
     // Actions after the lesson is solved are refused.
     let mut extra = actions.clone();
     extra.push(actions[0].clone());
-    let (s, v) = post(addr, "/api/lessons/kyo/1", json!({"actions": extra})).await;
-    assert_eq!(s, 400, "{v}");
+    let r = post_as::<LessonState>(addr, "/api/lessons/kyo/1", json!({"actions": extra})).await;
+    assert_eq!(r.status, 400, "{}", r.raw);
 
     server.shutdown().await.unwrap();
     let _ = std::fs::remove_dir_all(dir);

@@ -9,6 +9,7 @@ use std::time::Duration;
 use crate::common::*;
 use serde_json::{Value, json};
 use tabula_server::transport::http::AddressBudgets;
+use tabula_server::wire::api::{Committed, Created, Lobby};
 use tabula_server::{Limits, Storage};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
@@ -94,26 +95,22 @@ async fn state_changing_requests_accept_only_json() {
         "multipart/form-data; boundary=x",
     ] {
         let (status, v) = post_as(addr, "/api/games", ct, body).await;
-        assert_eq!(status, 415, "{ct}: {v}");
-        assert_eq!(v["error"]["code"], "unsupported_media_type", "{ct}");
-        assert!(
-            v["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("application/json"),
-            "{v}"
-        );
+        let r = Reply::<Created>::read(status, v);
+        assert_eq!(r.status, 415, "{ct}: {}", r.raw);
+        assert_eq!(r.err().code, "unsupported_media_type", "{ct}");
+        assert!(r.err().message.contains("application/json"), "{}", r.raw);
     }
     let (status, _) = post_as(addr, "/api/records", "text/plain", "{}").await;
     assert_eq!(status, 415);
     // Nothing was created.
-    let (_, lobby) = get(addr, "/api/lobby").await;
-    assert_eq!(lobby["open"], json!([]), "{lobby}");
+    let lobby = get_as::<Lobby>(addr, "/api/lobby").await.ok();
+    assert!(lobby.open.is_empty(), "{lobby:?}");
     // JSON (with a charset parameter) is served; reads need no content type.
     let (status, v) = post_as(addr, "/api/games", "application/json; charset=utf-8", body).await;
-    assert_eq!(status, 201, "{v}");
-    let (_, lobby) = get(addr, "/api/lobby").await;
-    assert_eq!(lobby["open"].as_array().unwrap().len(), 1, "{lobby}");
+    let r = Reply::<Created>::read(status, v);
+    assert_eq!(r.status, 201, "{}", r.raw);
+    let lobby = get_as::<Lobby>(addr, "/api/lobby").await.ok();
+    assert_eq!(lobby.open.len(), 1, "{lobby:?}");
     server.shutdown().await.unwrap();
 }
 
@@ -154,39 +151,40 @@ async fn draw_offers_and_answers_are_rate_limited_per_seat() {
     let draw = |seat: usize, op: &str| {
         let body = json!({"seat": seat, "token": tokens[seat], "op": op});
         let path = format!("/api/games/{id}/draw");
-        async move { post(addr, &path, body).await }
+        async move { crate::common::post_as::<Committed>(addr, &path, body).await }
     };
     // Offer, decline, offer, decline, offer: seat 0's three offers pass, its fourth is refused.
-    assert_eq!(draw(0, "offer").await.0, 200);
-    assert_eq!(draw(1, "decline").await.0, 200);
-    assert_eq!(draw(0, "offer").await.0, 200);
-    assert_eq!(draw(1, "decline").await.0, 200);
-    assert_eq!(draw(0, "offer").await.0, 200);
-    let before = snapshot(addr, &id, 0, &tokens[0]).await["seq"].clone();
-    let (status, v) = draw(0, "offer").await;
+    assert_eq!(draw(0, "offer").await.status, 200);
+    assert_eq!(draw(1, "decline").await.status, 200);
+    assert_eq!(draw(0, "offer").await.status, 200);
+    assert_eq!(draw(1, "decline").await.status, 200);
+    assert_eq!(draw(0, "offer").await.status, 200);
+    let before = snap(addr, &id, 0, &tokens[0]).await.common.seq;
+    let r = draw(0, "offer").await;
     assert_eq!(
-        (status, v["error"]["code"].as_str()),
+        (r.status, r.code()),
         (429, Some("rate_limited")),
-        "{v}"
+        "{}",
+        r.raw
     );
     // Over a WebSocket too (the same seat's budget).
     let mut s0 = ws(addr, &id, Some((0, &tokens[0]))).await;
-    s0.recv(T).await.unwrap();
+    next_msg(&mut s0).await;
     s0.send(&json!({"type": "draw", "id": 1, "op": "decline"}))
         .await
         .unwrap();
-    let e = recv_until(&mut s0, |m| m["type"] == "error").await;
-    assert_eq!(e["code"], "rate_limited", "{e}");
+    let e = recv_error(&mut s0).await;
+    assert_eq!(e.code, "rate_limited", "{e:?}");
     // Nothing was logged; the other seat keeps its own budget; a resignation is never refused.
-    assert_eq!(snapshot(addr, &id, 0, &tokens[0]).await["seq"], before);
-    assert_eq!(draw(1, "decline").await.0, 200);
-    let (status, v) = post(
+    assert_eq!(snap(addr, &id, 0, &tokens[0]).await.common.seq, before);
+    assert_eq!(draw(1, "decline").await.status, 200);
+    let r = crate::common::post_as::<Committed>(
         addr,
         &format!("/api/games/{id}/resign"),
         json!({"seat": 0, "token": tokens[0]}),
     )
     .await;
-    assert_eq!(status, 200, "{v}");
+    assert_eq!(r.status, 200, "{}", r.raw);
     server.shutdown().await.unwrap();
 }
 
@@ -196,19 +194,14 @@ async fn ai_against_ai_games_are_refused_unless_the_server_allows_them() {
         json!({"game": "duel", "seats": [{"kind": "ai", "level": 1}, {"kind": "ai", "level": 1}]});
     let server = start(&temp_dir("ai-only")).await;
     let addr = server.local_addr();
-    let (status, v) = post(addr, "/api/games", ai_only.clone()).await;
+    let r = crate::common::post_as::<Created>(addr, "/api/games", ai_only.clone()).await;
     assert_eq!(
-        (status, v["error"]["code"].as_str()),
+        (r.status, r.code()),
         (400, Some("bad_request")),
-        "{v}"
+        "{}",
+        r.raw
     );
-    assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("no human seat"),
-        "{v}"
-    );
+    assert!(r.err().message.contains("no human seat"), "{}", r.raw);
     assert_eq!(server.loaded_games(), 0);
     server.shutdown().await.unwrap();
     let limits = Limits {
@@ -322,9 +315,10 @@ async fn idle_connections_are_closed() {
     // A WebSocket that neither sends nor receives anything after its snapshot.
     let (id, tokens) = create_duel(addr, 12).await;
     let mut w = ws(addr, &id, Some((0, &tokens[0]))).await;
-    let first = w.recv(T).await.unwrap().unwrap();
-    assert_eq!(first["type"], "snapshot");
-    assert_eq!(until_closed(&mut w).await, Vec::<Value>::new());
+    let first = next_msg(&mut w).await;
+    assert!(first.snapshot().is_some(), "{first:?}");
+    let rest = until_closed(&mut w).await;
+    assert!(rest.is_empty(), "{rest:?}");
     server.shutdown().await.unwrap();
 }
 

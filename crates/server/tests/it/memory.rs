@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use crate::common::*;
 use serde_json::json;
+use tabula_server::wire::api::{Joined, Lobby, LobbyGame};
+use tabula_server::wire::game::{EventBody, Status};
 use tabula_server::{Limits, Storage};
 
 /// Limits under which every game nobody holds is idle at once.
@@ -16,13 +18,22 @@ fn evict_at_once() -> Limits {
     }
 }
 
-fn lobby_ids(lobby: &serde_json::Value, key: &str) -> Vec<String> {
-    lobby[key]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["id"].as_str().unwrap().to_string())
-        .collect()
+fn lobby_ids(games: &[LobbyGame]) -> Vec<String> {
+    games.iter().map(|g| g.id.clone()).collect()
+}
+
+/// The lobby, read through its wire type.
+async fn lobby(addr: std::net::SocketAddr) -> Lobby {
+    get_as::<Lobby>(addr, "/api/lobby").await.ok()
+}
+
+/// A game's status as a spectator's snapshot gives it.
+async fn status(addr: std::net::SocketAddr, id: &str) -> Status {
+    get_as::<Snap>(addr, &format!("/api/games/{id}"))
+        .await
+        .ok()
+        .common
+        .status
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -41,25 +52,25 @@ async fn idle_unfinished_games_leave_memory_and_come_back_on_demand() {
     assert_eq!(server.loaded_games(), 2);
     // A socket holds its game in memory; without it both leave.
     let mut w = ws(addr, &running, None).await;
-    w.recv(T).await.unwrap();
+    next_msg(&mut w).await;
     assert_eq!(server.evict_idle(), 1);
     assert_eq!(server.loaded_games(), 1);
     drop(w);
     let evicted = evict_all_idle(&server).await;
     assert_eq!((evicted, server.loaded_games()), (1, 0));
     // The lobby lists both from its index.
-    let (_, lobby) = get(addr, "/api/lobby").await;
-    assert_eq!(lobby_ids(&lobby, "live"), vec![running.clone()], "{lobby}");
-    assert_eq!(lobby_ids(&lobby, "open"), vec![open.clone()], "{lobby}");
+    let l = lobby(addr).await;
+    assert_eq!(lobby_ids(&l.live), vec![running.clone()], "{l:?}");
+    assert_eq!(lobby_ids(&l.open), vec![open.clone()], "{l:?}");
     // Both come back on demand and go on where they were.
     let (next, _) = http_step(addr, &running, &tokens).await.unwrap();
     assert!(next > seq, "{next} after {seq}");
-    let (s, v) = post(addr, &format!("/api/games/{open}/join"), json!({"seat": 1})).await;
-    assert_eq!(s, 200, "{v}");
+    let r = post_as::<Joined>(addr, &format!("/api/games/{open}/join"), json!({"seat": 1})).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
     assert_eq!(server.loaded_games(), 2);
-    let (_, lobby) = get(addr, "/api/lobby").await;
-    assert_eq!(lobby_ids(&lobby, "open"), Vec::<String>::new(), "{lobby}");
-    assert_eq!(lobby_ids(&lobby, "live").len(), 2, "{lobby}");
+    let l = lobby(addr).await;
+    assert_eq!(lobby_ids(&l.open), Vec::<String>::new(), "{l:?}");
+    assert_eq!(lobby_ids(&l.live).len(), 2, "{l:?}");
     let _ = open_tokens;
     server.shutdown().await.unwrap();
     // A restart replays every unfinished game once (for the lobby, clocks and AI seats) but does not
@@ -67,8 +78,8 @@ async fn idle_unfinished_games_leave_memory_and_come_back_on_demand() {
     let server = start_with(registry(), Storage::SqliteDir(dir), evict_at_once()).await;
     let addr = server.local_addr();
     assert_eq!(server.loaded_games(), 0);
-    let (_, lobby) = get(addr, "/api/lobby").await;
-    assert_eq!(lobby_ids(&lobby, "live").len(), 2, "{lobby}");
+    let l = lobby(addr).await;
+    assert_eq!(lobby_ids(&l.live).len(), 2, "{l:?}");
     assert!(http_step(addr, &running, &tokens).await.is_some());
     server.shutdown().await.unwrap();
 }
@@ -89,15 +100,15 @@ async fn a_game_whose_ai_owes_a_move_stays_in_memory_until_it_has_played() {
     .await;
     let token = tokens[0].clone().unwrap();
     let mut w = ws(addr, &id, Some((0, &token))).await;
-    let mut last = w.recv(T).await.unwrap().unwrap();
+    let mut last = next_game(&mut w).await;
     // Play the human's moves until the game ends; the AI answers each one.
-    while last["status"] != "over" {
-        if let Some(a) = last["legal"].as_array().and_then(|l| l.first()).cloned() {
-            w.send(&json!({"type": "action", "action": a["action"]}))
+    while last.common.status != Status::Over {
+        if let Some(a) = last.legal.first().cloned() {
+            w.send(&json!({"type": "action", "action": a.action}))
                 .await
                 .unwrap();
         }
-        last = recv_until(&mut w, |m| m["type"] == "update").await;
+        last = recv_update(&mut w).await;
     }
     drop(w);
     for _ in 0..500 {
@@ -122,10 +133,7 @@ async fn waiting_games_nobody_joined_expire() {
     )
     .await;
     assert_eq!(server.expire_waiting().await, 0);
-    assert_eq!(
-        get(addr, &format!("/api/games/{id}")).await.1["status"],
-        "waiting"
-    );
+    assert_eq!(status(addr, &id).await, Status::Waiting);
     server.shutdown().await.unwrap();
     // With an expiry of zero, it does (evicted first: expiry reaches games not in memory too), and a
     // running game does not.
@@ -145,28 +153,29 @@ async fn waiting_games_nobody_joined_expire() {
     server.evict_idle();
     assert_eq!(server.loaded_games(), 0);
     assert_eq!(server.expire_waiting().await, 1);
-    let (_, snap) = get(addr, &format!("/api/games/{waiting}")).await;
-    assert_eq!(snap["status"], "over", "{snap}");
+    let sn = get_as::<Snap>(addr, &format!("/api/games/{waiting}"))
+        .await
+        .ok();
+    assert_eq!(sn.common.status, Status::Over, "{sn:?}");
     assert!(
-        snap["result"]["reason"]
-            .as_str()
+        sn.common
+            .result
+            .as_ref()
             .unwrap()
+            .reason
             .starts_with("expired"),
-        "{snap}"
+        "{sn:?}"
     );
-    let (s, v) = post(
+    let r = post_as::<Joined>(
         addr,
         &format!("/api/games/{waiting}/join"),
         json!({"seat": 1}),
     )
     .await;
-    assert_eq!(s, 409, "{v}");
-    let (_, lobby) = get(addr, "/api/lobby").await;
-    assert_eq!(lobby_ids(&lobby, "open"), Vec::<String>::new(), "{lobby}");
-    assert_eq!(
-        get(addr, &format!("/api/games/{running}")).await.1["status"],
-        "running"
-    );
+    assert_eq!(r.status, 409, "{}", r.raw);
+    let l = lobby(addr).await;
+    assert_eq!(lobby_ids(&l.open), Vec::<String>::new(), "{l:?}");
+    assert_eq!(status(addr, &running).await, Status::Running);
     server.shutdown().await.unwrap();
 }
 
@@ -186,10 +195,7 @@ async fn a_game_whose_clock_runs_leaves_memory_and_still_ends_on_time() {
     )
     .await;
     let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
-    assert_eq!(
-        get(addr, &format!("/api/games/{id}")).await.1["status"],
-        "running"
-    );
+    assert_eq!(status(addr, &id).await, Status::Running);
     assert_eq!(
         server.evict_idle(),
         1,
@@ -212,16 +218,19 @@ async fn a_game_whose_clock_runs_leaves_memory_and_still_ends_on_time() {
     }
     pool.close().await;
     assert_eq!(status, "over", "the game did not end on time out of memory");
-    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
-    let reason = snap["result"]["reason"].as_str().unwrap_or_default();
-    assert!(reason.contains("time"), "{snap}");
+    let sn = snap(addr, &id, 0, &tokens[0]).await;
+    let reason = sn
+        .common
+        .result
+        .as_ref()
+        .map(|r| r.reason.clone())
+        .unwrap_or_default();
+    assert!(reason.contains("time"), "{sn:?}");
     assert!(
-        snap["events"]
-            .as_array()
-            .unwrap()
+        sn.events
             .iter()
-            .any(|e| e["kind"] == "timeout"),
-        "{snap}"
+            .any(|e| matches!(e.body, EventBody::Timeout { .. })),
+        "{sn:?}"
     );
     server.shutdown().await.unwrap();
 }
@@ -252,10 +261,10 @@ async fn a_slow_load_holds_up_only_its_own_game() {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     // Before: one lock for every load, so this waited for the slow game's log.
-    let (status, body) = tokio::time::timeout(T, get(addr, &format!("/api/games/{other}")))
+    let r = tokio::time::timeout(T, get_as::<Snap>(addr, &format!("/api/games/{other}")))
         .await
         .expect("loading another game waited for the slow game's load");
-    assert_eq!(status, 200, "{body}");
+    assert_eq!(r.status, 200, "{}", r.raw);
     assert_eq!(
         server.faults().held_loads(),
         1,
@@ -266,8 +275,9 @@ async fn a_slow_load_holds_up_only_its_own_game() {
     server.faults().release_loads();
     for request in [first, second] {
         let (status, body) = request.await.unwrap();
-        assert_eq!(status, 200, "{body}");
-        assert_eq!(body["id"], slow.as_str(), "{body}");
+        let r = Reply::<Snap>::read(status, body);
+        assert_eq!(r.status, 200, "{}", r.raw);
+        assert_eq!(r.ok().common.id, slow);
     }
     assert_eq!(server.loaded_games(), 2);
     server.shutdown().await.unwrap();

@@ -6,6 +6,10 @@
 
 use crate::common::*;
 use serde_json::json;
+use tabula_core::dynamic::ListedAction;
+use tabula_core::record::JsonRecord;
+use tabula_server::wire::api::Committed;
+use tabula_server::wire::game::Status;
 use tabula_server::{Limits, Storage};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -22,11 +26,11 @@ async fn postgres_full_game_restart_and_record() {
     let addr = server.local_addr();
     let (id, tokens) = create_duel(addr, 12).await;
     let mut spec = ws(addr, &id, None).await;
-    spec.recv(T).await.unwrap();
+    next_msg(&mut spec).await;
     for _ in 0..4 {
         http_step(addr, &id, &tokens).await.unwrap();
     }
-    let before = snapshot(addr, &id, 1, &tokens[1]).await;
+    let before = snap(addr, &id, 1, &tokens[1]).await;
     server.shutdown().await.unwrap();
 
     let server = start_with(
@@ -36,29 +40,37 @@ async fn postgres_full_game_restart_and_record() {
     )
     .await;
     let addr = server.local_addr();
-    let after = snapshot(addr, &id, 1, &tokens[1]).await;
-    for k in ["seq", "view", "legal", "events", "to_act", "status"] {
-        assert_eq!(before[k], after[k], "{k} differs after restart");
-    }
+    let after = snap(addr, &id, 1, &tokens[1]).await;
+    let (b, a) = (&before, &after);
+    assert_eq!(b.common.seq, a.common.seq, "seq differs after restart");
+    assert_eq!(view_of(b), view_of(a), "view differs after restart");
+    assert_eq!(b.legal, a.legal, "legal differs after restart");
+    assert_eq!(b.events, a.events, "events differs after restart");
+    assert_eq!(
+        b.common.to_act, a.common.to_act,
+        "to_act differs after restart"
+    );
+    assert_eq!(
+        b.common.status, a.common.status,
+        "status differs after restart"
+    );
     let mut steps = 0;
     while http_step(addr, &id, &tokens).await.is_some() {
         steps += 1;
         assert!(steps < 100);
     }
-    let end = snapshot(addr, &id, 0, &tokens[0]).await;
-    assert_eq!(end["status"], "over");
-    let (s, record) = get(addr, &format!("/api/games/{id}/record")).await;
-    assert_eq!(s, 200);
-    assert_eq!(record["result"], end["result"]);
+    let end = snap(addr, &id, 0, &tokens[0]).await;
+    assert_eq!(end.common.status, Status::Over);
+    let r = get_as::<JsonRecord>(addr, &format!("/api/games/{id}/record")).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.ok().result, end.common.result);
     // Bad input changes nothing on PostgreSQL either.
-    let (s, v) = post(
-        addr,
-        &format!("/api/games/{id}/action"),
-        json!({"seat": 0, "token": tokens[1], "notation": "+1"}),
-    )
-    .await;
-    assert_eq!((s, v["error"]["code"].clone()), (403, json!("bad_token")));
-    assert_eq!(snapshot(addr, &id, 0, &tokens[0]).await["seq"], end["seq"]);
+    let r = post_action(addr, &id, 0, &tokens[1], "+1").await;
+    assert_eq!((r.status, r.code()), (403, Some("bad_token")));
+    assert_eq!(
+        snap(addr, &id, 0, &tokens[0]).await.common.seq,
+        end.common.seq
+    );
     server.shutdown().await.unwrap();
 }
 
@@ -79,8 +91,8 @@ async fn postgres_ai_game_and_hidden_views() {
     )
     .await;
     let mut spec = ws(addr, &id, None).await;
-    let end = recv_until(&mut spec, |m| m["status"] == "over").await;
-    let text = end.to_string();
+    // The text as sent: no secret word anywhere in it.
+    let (text, _) = recv_game_text(&mut spec, |m| m.common.status == Status::Over).await;
     for w in WORDS.iter().flatten() {
         assert!(!text.contains(w), "spectator saw {w}");
     }
@@ -89,7 +101,7 @@ async fn postgres_ai_game_and_hidden_views() {
 
 /// The game's seq as a server holds it (what it has acknowledged).
 async fn served_seq(addr: std::net::SocketAddr, id: &str, token: &str) -> u64 {
-    snapshot(addr, id, 0, token).await["seq"].as_u64().unwrap()
+    snap(addr, id, 0, token).await.common.seq
 }
 
 /// The last seq of the game's log, read on a new connection: what is committed.
@@ -110,10 +122,10 @@ async fn first_legal(
     addr: std::net::SocketAddr,
     id: &str,
     tokens: &[String],
-) -> (usize, serde_json::Value) {
+) -> (usize, ListedAction) {
     for (seat, token) in tokens.iter().enumerate() {
-        let snap = snapshot(addr, id, seat, token).await;
-        if let Some(first) = snap["legal"].as_array().and_then(|l| l.first()) {
+        let sn = snap(addr, id, seat, token).await;
+        if let Some(first) = sn.legal.first() {
             return (seat, first.clone());
         }
     }
@@ -226,16 +238,17 @@ async fn postgres_a_server_that_lost_its_lock_to_another_writes_nothing() {
 
     // The first server may no longer write: its actions are refused and change nothing.
     let (seat, legal) = first_legal(a1, &id, &tokens).await;
-    let (s, v) = post(
+    let r = post_as::<Committed>(
         a1,
         &format!("/api/games/{id}/action"),
-        json!({"seat": seat, "token": tokens[seat], "action": legal["action"]}),
+        json!({"seat": seat, "token": tokens[seat], "action": legal.action}),
     )
     .await;
     assert_eq!(
-        (s, v["error"]["code"].as_str()),
+        (r.status, r.code()),
         (503, Some("unavailable")),
-        "{v}"
+        "{}",
+        r.raw
     );
     assert_eq!(served_seq(a1, &id, &tokens[0]).await, seq);
     assert_eq!(stored_seq(&url, &id).await, seq);
@@ -286,19 +299,20 @@ async fn postgres_lost_connections_acknowledge_only_what_is_committed_and_servic
         );
         let before = served_seq(addr, &id, &tokens[0]).await;
         let (seat, legal) = first_legal(addr, &id, &tokens).await;
-        let (s, v) = post(
+        let r = post_as::<Committed>(
             addr,
             &format!("/api/games/{id}/action"),
-            json!({"seat": seat, "token": tokens[seat], "action": legal["action"]}),
+            json!({"seat": seat, "token": tokens[seat], "action": legal.action}),
         )
         .await;
-        if s == 200 {
+        if r.status == 200 {
             accepted += 1;
         } else {
             assert_eq!(
-                (s, v["error"]["code"].as_str()),
+                (r.status, r.code()),
                 (503, Some("unavailable")),
-                "{v}"
+                "{}",
+                r.raw
             );
             assert_eq!(served_seq(addr, &id, &tokens[0]).await, before);
             refused += 1;

@@ -4,6 +4,14 @@ use std::time::Duration;
 
 use crate::common::*;
 use serde_json::{Value, json};
+use tabula_core::record::JsonRecord;
+use tabula_core::{Actor, Observer, Outcome, Seat, SeatResult, ToAct};
+use tabula_server::wire::api::{
+    Catalog, Committed, Created, CreatedSeat, Imported, Joined, Lobby, Preview, Rematched,
+};
+use tabula_server::wire::game::{
+    ClockSeat, ClockSpec, EventBody, MessageKind, Offer, RematchLink, SeatKind, SocketMsg, Status,
+};
 use tabula_server::{Limits, Storage};
 use tabula_tools::client::{WsClient, request, request_raw, request_with_headers, request_within};
 
@@ -14,27 +22,30 @@ async fn health_openapi_catalog_and_web_fallback() {
     let addr = server.local_addr();
     let (s, body) = get(addr, "/healthz").await;
     assert_eq!((s, body), (200, json!("ok")));
+    // The OpenAPI document is not a wire type of the server's: read as raw JSON.
     let (s, doc) = get(addr, "/api/openapi.json").await;
     assert_eq!(s, 200);
     assert_eq!(doc["openapi"], "3.1.0");
     assert!(doc["paths"]["/api/games"]["post"].is_object());
-    let (s, cat) = get(addr, "/api/catalog").await;
-    assert_eq!(s, 200);
-    assert_eq!(cat["games"][0]["id"], "duel");
-    assert_eq!(cat["games"][0]["default_seats"], json!(["North", "South"]));
-    assert_eq!(cat["games"][0]["options"][0]["name"], "target");
-    let (s, prev) = post(
+    let cat = get_as::<Catalog>(addr, "/api/catalog").await;
+    assert_eq!(cat.status, 200);
+    let cat = cat.ok();
+    assert_eq!(cat.games[0].id, "duel");
+    assert_eq!(cat.games[0].default_seats, ["North", "South"]);
+    assert_eq!(cat.games[0].options[0].name, "target");
+    let prev = post_as::<Preview>(
         addr,
         "/api/catalog/duel/preview",
         json!({"options": {"target": 20}}),
     )
     .await;
-    assert_eq!(s, 200);
-    assert_eq!(prev["options"]["target"], 20);
+    assert_eq!(prev.status, 200);
+    // The options are the game's own JSON.
+    assert_eq!(prev.ok().options["target"], 20);
     // Unknown API paths are JSON 404s; other paths fall back to the web UI's index page.
-    let (s, err) = get(addr, "/api/nope").await;
-    assert_eq!(s, 404);
-    assert_eq!(err["error"]["code"], "not_found");
+    let err = get_as::<Value>(addr, "/api/nope").await;
+    assert_eq!(err.status, 404);
+    assert_eq!(err.err().code, "not_found");
     let (s, page) = get(addr, "/join/some/route").await;
     assert_eq!(s, 200);
     assert!(
@@ -94,24 +105,27 @@ async fn bad_requests_are_refused_with_clear_errors_and_change_nothing() {
         ),
     ];
     for (body, status, code) in cases {
-        let (s, v) = post(addr, "/api/games", body.clone()).await;
-        assert_eq!(s, status, "{body} -> {v}");
-        assert_eq!(v["error"]["code"], code, "{body} -> {v}");
-        assert!(!v["error"]["message"].as_str().unwrap().is_empty());
+        let r = post_as::<Created>(addr, "/api/games", body.clone()).await;
+        assert_eq!(r.status, status, "{body} -> {}", r.raw);
+        assert_eq!(r.err().code, code, "{body} -> {}", r.raw);
+        assert!(!r.err().message.is_empty());
     }
+    // Deliberately malformed bodies, sent raw; the answers read through the wire types.
     let (s, v) = request_raw(addr, "POST", "/api/games", b"{not json")
         .await
         .unwrap();
-    assert_eq!(s, 400);
-    assert!(v["error"]["message"].as_str().unwrap().contains("bad JSON"));
+    let r = Reply::<Created>::read(s, v);
+    assert_eq!(r.status, 400);
+    assert!(r.err().message.contains("bad JSON"));
     let big = vec![b' '; 200 * 1024];
     let (s, v) = request_raw(addr, "POST", "/api/games", &big).await.unwrap();
-    assert_eq!(s, 413, "{v}");
-    assert_eq!(v["error"]["code"], "too_large");
+    let r = Reply::<Created>::read(s, v);
+    assert_eq!(r.status, 413, "{}", r.raw);
+    assert_eq!(r.err().code, "too_large");
     // Nothing was created.
     assert_eq!(server.loaded_games(), 0);
-    let (s, v) = get(addr, "/api/games/00000000-0000-4000-8000-000000000000").await;
-    assert_eq!((s, v["error"]["code"].clone()), (404, json!("not_found")));
+    let r = get_as::<Snap>(addr, "/api/games/00000000-0000-4000-8000-000000000000").await;
+    assert_eq!((r.status, r.code()), (404, Some("not_found")));
     let (s, _) = get(addr, "/api/games/not-a-uuid").await;
     assert_eq!(s, 404);
     server.shutdown().await.unwrap();
@@ -126,25 +140,25 @@ async fn full_game_over_websockets_with_spectator_errors_record_and_import() {
     let mut s0 = ws(addr, &id, Some((0, &tokens[0]))).await;
     let mut s1 = ws(addr, &id, Some((1, &tokens[1]))).await;
     let mut spec = ws(addr, &id, None).await;
-    let snap0 = s0.recv(T).await.unwrap().unwrap();
-    assert_eq!(snap0["type"], "snapshot");
-    assert_eq!(snap0["status"], "running");
-    assert_eq!(snap0["to_act"], json!({"seats": [0, 1]}));
-    assert_eq!(snap0["legal"].as_array().unwrap().len(), 2);
-    assert_eq!(snap0["legal"][0]["notation"], "secret:amberword");
-    let snap1 = s1.recv(T).await.unwrap().unwrap();
-    let snapspec = spec.recv(T).await.unwrap().unwrap();
-    assert_eq!(snapspec["you"], "spectator");
-    assert_eq!(snapspec["legal"], json!([]));
-    assert!(snapspec["text"].is_string());
-    assert_eq!(snap1["you"], json!({"seat": 1}));
+    let snap0 = next_game(&mut s0).await;
+    assert_eq!(snap0.common.kind, MessageKind::Snapshot);
+    assert_eq!(snap0.common.status, Status::Running);
+    assert_eq!(snap0.common.to_act, ToAct::Seats(vec![Seat(0), Seat(1)]));
+    assert_eq!(snap0.legal.len(), 2);
+    assert_eq!(snap0.legal[0].notation, "secret:amberword");
+    let snap1 = next_game(&mut s1).await;
+    let snapspec = next_game(&mut spec).await;
+    assert_eq!(snapspec.you, Observer::Spectator);
+    assert!(snapspec.legal.is_empty());
+    assert!(snapspec.text.is_some());
+    assert_eq!(snap1.you, Observer::Seat(Seat(1)));
 
     // A spectator cannot act; a wrong token cannot even connect; a seat cannot play another's action.
     spec.send(&json!({"type": "action", "id": 1, "notation": "+1"}))
         .await
         .unwrap();
-    let e = recv_until(&mut spec, |m| m["type"] == "error").await;
-    assert_eq!(e["code"], "bad_token");
+    let e = recv_error(&mut spec).await;
+    assert_eq!(e.code, "bad_token");
     assert!(
         tabula_tools::client::WsClient::connect(
             addr,
@@ -156,93 +170,110 @@ async fn full_game_over_websockets_with_spectator_errors_record_and_import() {
     s0.send(&json!({"type": "action", "id": 2, "notation": "secret:birchword"}))
         .await
         .unwrap();
-    let e = recv_until(&mut s0, |m| m["type"] == "error").await;
-    assert_eq!(
-        (e["id"].clone(), e["code"].clone()),
-        (json!(2), json!("illegal"))
-    );
-    // Malformed messages.
+    let e = recv_error(&mut s0).await;
+    assert_eq!((e.id, e.code.as_str()), (Some(2), "illegal"));
+    // Malformed messages (sent raw on purpose).
     s0.send_text("{oops").await.unwrap();
-    let e = recv_until(&mut s0, |m| m["type"] == "error").await;
-    assert_eq!(e["code"], "bad_request");
+    let e = recv_error(&mut s0).await;
+    assert_eq!(e.code, "bad_request");
     s0.send(&json!({"type": "dance", "id": 3})).await.unwrap();
-    let e = recv_until(&mut s0, |m| m["type"] == "error").await;
-    assert_eq!(e["code"], "bad_request");
+    let e = recv_error(&mut s0).await;
+    assert_eq!(e.code, "bad_request");
     s0.send(&json!({"type": "action", "id": 4, "action": {"add": "many"}}))
         .await
         .unwrap();
-    let e = recv_until(&mut s0, |m| m["type"] == "error").await;
-    assert_eq!(e["code"], "malformed_action");
+    let e = recv_error(&mut s0).await;
+    assert_eq!(e.code, "malformed_action");
 
     // Secrets, by notation and by JSON.
     s0.send(&json!({"type": "action", "id": 5, "notation": "secret:azureword"}))
         .await
         .unwrap();
-    let ack = recv_until(&mut s0, |m| m["type"] == "ack").await;
-    assert_eq!(ack["id"], 5);
+    let ack = recv_ack(&mut s0).await;
+    assert_eq!(ack.id, Some(5));
     s1.send(&json!({"type": "action", "id": 6, "action": {"secret": "beechword"}}))
         .await
         .unwrap();
-    let ack = recv_until(&mut s1, |m| m["type"] == "ack").await;
-    assert_eq!(ack["id"], 6);
+    let ack = recv_ack(&mut s1).await;
+    assert_eq!(ack.id, Some(6));
     // Play to the end: whoever has legal actions plays the first.
-    let mut last = Value::Null;
+    let mut last = None;
     for _ in 0..40 {
-        let sn0 = snapshot(addr, &id, 0, &tokens[0]).await;
-        if sn0["status"] == "over" {
-            last = sn0;
+        let sn0 = snap(addr, &id, 0, &tokens[0]).await;
+        if sn0.common.status == Status::Over {
+            last = Some(sn0);
             break;
         }
-        let (seat, sock) = if sn0["legal"].as_array().unwrap().is_empty() {
+        let (seat, sock) = if sn0.legal.is_empty() {
             (1, &mut s1)
         } else {
             (0, &mut s0)
         };
-        let sn = snapshot(addr, &id, seat, &tokens[seat]).await;
-        let action = sn["legal"][0]["action"].clone();
+        let sn = snap(addr, &id, seat, &tokens[seat]).await;
+        let action = sn.legal[0].action.clone();
         sock.send(&json!({"type": "action", "id": 100, "action": action}))
             .await
             .unwrap();
-        let ack = recv_until(sock, |m| m["type"] == "ack" || m["type"] == "error").await;
-        assert_eq!(ack["type"], "ack", "{ack}");
+        let answer = recv_find(sock, |m| {
+            m.other()
+                .filter(|o| matches!(o, SocketMsg::Ack { .. } | SocketMsg::Error { .. }))
+                .cloned()
+        })
+        .await;
+        assert!(matches!(answer, SocketMsg::Ack { .. }), "{answer:?}");
     }
-    assert_eq!(last["status"], "over");
-    assert_eq!(last["result"]["reason"], "reached the target");
-    assert_eq!(last["to_act"]["over"]["reason"], "reached the target");
+    let last = last.expect("the game ended");
+    assert_eq!(last.common.status, Status::Over);
+    assert_eq!(
+        last.common.result.as_ref().unwrap().reason,
+        "reached the target"
+    );
+    match &last.common.to_act {
+        ToAct::Over(o) => assert_eq!(o.reason, "reached the target"),
+        other => panic!("to_act is not over: {other:?}"),
+    }
     // An action after the end is refused.
     assert_action_refused(addr, &id, 0, &tokens[0], "+1", (409, "game_over")).await;
     // The spectator got every update: the last one says the game is over.
-    let end = recv_until(&mut spec, |m| m["status"] == "over").await;
-    assert_eq!(end["type"], "update");
+    let end = recv_game(&mut spec, |m| m.common.status == Status::Over).await;
+    assert_eq!(end.common.kind, MessageKind::Update);
     // The record replays to the same result, and imports as a read-only game.
-    let (s, record) = get(addr, &format!("/api/games/{id}/record")).await;
+    let (s, raw_record) = get(addr, &format!("/api/games/{id}/record")).await;
     assert_eq!(s, 200);
-    assert_eq!(record["game"], "duel");
+    let record: JsonRecord = decode(&raw_record);
+    assert_eq!(record.game, "duel");
     // The seed the server drew, revealed now, as its commitment promised from the start.
-    let seed: u64 = record["seed"].as_str().unwrap().parse().unwrap();
     assert_eq!(
-        record["seed_commitment"],
-        json!(tabula_core::record::seed_commitment(seed))
+        record.seed_commitment,
+        Some(tabula_core::record::seed_commitment(record.seed))
     );
-    assert_eq!(record["seed_commitment"], snap0["seed_commitment"]);
-    assert_eq!(record["result"]["reason"], "reached the target");
-    let (s, imp) = post(addr, "/api/records", json!({"record": record})).await;
-    assert_eq!(s, 201, "{imp}");
-    let imported = imp["id"].as_str().unwrap();
-    let (_, isnap) = get(addr, &format!("/api/games/{imported}")).await;
-    assert_eq!(isnap["status"], "imported");
-    assert_eq!(isnap["view"], last_spectator_view(addr, &id).await);
-    assert_eq!(isnap["result"]["reason"], "reached the target");
-    // A tampered record is refused.
-    let mut bad = record.clone();
+    assert_eq!(
+        record.seed_commitment.as_deref(),
+        Some(snap0.common.seed_commitment.as_str())
+    );
+    assert_eq!(record.result.as_ref().unwrap().reason, "reached the target");
+    let imp = post_as::<Imported>(addr, "/api/records", json!({"record": raw_record})).await;
+    assert_eq!(imp.status, 201, "{}", imp.raw);
+    let imported = imp.ok().id;
+    let isnap = get_as::<Snap>(addr, &format!("/api/games/{imported}"))
+        .await
+        .ok();
+    assert_eq!(isnap.common.status, Status::Imported);
+    assert_eq!(view_of(&isnap), last_spectator_view(addr, &id).await);
+    assert_eq!(
+        isnap.common.result.as_ref().unwrap().reason,
+        "reached the target"
+    );
+    // A tampered record is refused (edited as raw JSON on purpose).
+    let mut bad = raw_record.clone();
     bad["actions"][3]["action"] = json!({"add": 9});
-    let (s, v) = post(addr, "/api/records", json!({"record": bad})).await;
-    assert_eq!(s, 400, "{v}");
+    let r = post_as::<Imported>(addr, "/api/records", json!({"record": bad})).await;
+    assert_eq!(r.status, 400, "{}", r.raw);
     server.shutdown().await.unwrap();
 }
 
 async fn last_spectator_view(addr: std::net::SocketAddr, id: &str) -> Value {
-    get(addr, &format!("/api/games/{id}")).await.1["view"].clone()
+    view_of(&get_as::<Snap>(addr, &format!("/api/games/{id}")).await.ok())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -267,7 +298,8 @@ async fn hidden_information_never_reaches_other_seats_or_spectators() {
         .send(&json!({"type": "action", "notation": format!("secret:{}", chosen[1])}))
         .await
         .unwrap();
-    // Drive the race with HTTP and collect every WebSocket message until the game is over.
+    // Drive the race with HTTP and collect every WebSocket message until the game is over (as raw text:
+    // a secret word must appear nowhere in what an observer gets, whatever field it would be in).
     let mut over = false;
     for _ in 0..60 {
         for (i, s) in socks.iter_mut().enumerate() {
@@ -305,7 +337,7 @@ async fn hidden_information_never_reaches_other_seats_or_spectators() {
     // Each seat did see its own choice.
     assert!(seen[0].iter().any(|m| m.contains(chosen[0])));
     assert!(seen[1].iter().any(|m| m.contains(chosen[1])));
-    // HTTP snapshots are the same views.
+    // HTTP snapshots are the same views (raw JSON, searched as text).
     let (_, spec) = get(addr, &format!("/api/games/{id}")).await;
     let text = spec.to_string();
     for w in WORDS.iter().flatten() {
@@ -314,6 +346,7 @@ async fn hidden_information_never_reaches_other_seats_or_spectators() {
     // The record (which shows everything) is available only now that the game is over.
     let (s, record) = get(addr, &format!("/api/games/{id}/record")).await;
     assert_eq!(s, 200);
+    decode::<JsonRecord>(&record);
     assert!(record.to_string().contains(chosen[0]));
     server.shutdown().await.unwrap();
 }
@@ -324,8 +357,8 @@ async fn record_is_refused_while_the_game_runs() {
     let server = start(&dir).await;
     let addr = server.local_addr();
     let (id, _tokens) = create_duel(addr, 10).await;
-    let (s, v) = get(addr, &format!("/api/games/{id}/record")).await;
-    assert_eq!((s, v["error"]["code"].clone()), (409, json!("conflict")));
+    let r = get_as::<JsonRecord>(addr, &format!("/api/games/{id}/record")).await;
+    assert_eq!((r.status, r.code()), (409, Some("conflict")));
     server.shutdown().await.unwrap();
 }
 
@@ -345,8 +378,11 @@ async fn ai_seats_play_on_their_own() {
     .await;
     assert_eq!(tokens, vec![None, None]);
     let mut spec = ws(addr, &id, None).await;
-    let end = recv_until(&mut spec, |m| m["status"] == "over").await;
-    assert_eq!(end["result"]["reason"], "reached the target");
+    let end = recv_game(&mut spec, |m| m.common.status == Status::Over).await;
+    assert_eq!(
+        end.common.result.clone().unwrap().reason,
+        "reached the target"
+    );
     // Human vs AI: the AI answers every human action.
     let (id, tokens) = create(
         addr,
@@ -355,19 +391,19 @@ async fn ai_seats_play_on_their_own() {
     .await;
     let token = tokens[0].clone().unwrap();
     let mut s0 = ws(addr, &id, Some((0, &token))).await;
-    let mut state = s0.recv(T).await.unwrap().unwrap();
+    let mut state = next_game(&mut s0).await;
     for _ in 0..100 {
-        if state["status"] == "over" {
+        if state.common.status == Status::Over {
             break;
         }
-        if let Some(first) = state["legal"].as_array().and_then(|l| l.first()) {
-            s0.send(&json!({"type": "action", "action": first["action"]}))
+        if let Some(first) = state.legal.first() {
+            s0.send(&json!({"type": "action", "action": first.action}))
                 .await
                 .unwrap();
         }
-        state = recv_until(&mut s0, |m| m["type"] == "update").await;
+        state = recv_update(&mut s0).await;
     }
-    assert_eq!(state["status"], "over");
+    assert_eq!(state.common.status, Status::Over);
     // The AI seat has no token and cannot be played by a human.
     assert_action_refused(addr, &id, 1, &token, "+1", (403, "bad_token")).await;
     server.shutdown().await.unwrap();
@@ -382,55 +418,65 @@ async fn draws_resignation_and_rematch() {
     let draw = |seat: usize, op: &str| {
         let body = json!({"seat": seat, "token": tokens[seat], "op": op});
         let path = format!("/api/games/{id}/draw");
-        async move { post(addr, &path, body).await }
+        async move { post_as::<Committed>(addr, &path, body).await }
     };
-    let (s, v) = draw(1, "accept").await;
-    assert_eq!((s, v["error"]["code"].clone()), (409, json!("conflict")));
-    assert_eq!(draw(0, "offer").await.0, 200);
-    let (s, _) = draw(0, "offer").await;
-    assert_eq!(s, 409);
-    let snap = snapshot(addr, &id, 1, &tokens[1]).await;
-    assert_eq!(snap["draw_offer"], json!({"by": 0, "accepted": [0]}));
-    assert_eq!(draw(1, "decline").await.0, 200);
+    let r = draw(1, "accept").await;
+    assert_eq!((r.status, r.code()), (409, Some("conflict")));
+    assert_eq!(draw(0, "offer").await.status, 200);
+    let r = draw(0, "offer").await;
+    assert_eq!(r.status, 409);
+    let sn = snap(addr, &id, 1, &tokens[1]).await;
     assert_eq!(
-        snapshot(addr, &id, 1, &tokens[1]).await["draw_offer"],
-        Value::Null
+        sn.common.draw_offer,
+        Some(Offer {
+            by: 0,
+            accepted: vec![0]
+        })
     );
-    let (s, v) = draw(1, "maybe").await;
-    assert_eq!((s, v["error"]["code"].clone()), (400, json!("bad_request")));
+    assert_eq!(draw(1, "decline").await.status, 200);
+    assert_eq!(snap(addr, &id, 1, &tokens[1]).await.common.draw_offer, None);
+    let r = draw(1, "maybe").await;
+    assert_eq!((r.status, r.code()), (400, Some("bad_request")));
     // Wrong token.
-    let (s, v) = post(
+    let r = post_as::<Committed>(
         addr,
         &format!("/api/games/{id}/draw"),
         json!({"seat": 1, "token": tokens[0], "op": "offer"}),
     )
     .await;
-    assert_eq!((s, v["error"]["code"].clone()), (403, json!("bad_token")));
-    assert_eq!(draw(1, "offer").await.0, 200);
-    assert_eq!(draw(0, "accept").await.0, 200);
-    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
-    assert_eq!(snap["status"], "over");
+    assert_eq!((r.status, r.code()), (403, Some("bad_token")));
+    assert_eq!(draw(1, "offer").await.status, 200);
+    assert_eq!(draw(0, "accept").await.status, 200);
+    let sn = snap(addr, &id, 0, &tokens[0]).await;
+    assert_eq!(sn.common.status, Status::Over);
     assert_eq!(
-        snap["result"],
-        json!({"results": ["draw", "draw"], "reason": "draw by agreement"})
+        sn.common.result,
+        Some(Outcome {
+            results: vec![SeatResult::Draw, SeatResult::Draw],
+            reason: "draw by agreement".into()
+        })
     );
 
     // Rematch: seats rotate, the same tokens play the new game.
-    let (s, r) = post(
+    let r = post_as::<Rematched>(
         addr,
         &format!("/api/games/{id}/rematch"),
         json!({"seat": 0, "token": tokens[0]}),
     )
     .await;
-    assert_eq!(s, 200, "{r}");
-    assert_eq!(r["seat"], 1);
-    let new_id = r["id"].as_str().unwrap().to_string();
+    assert_eq!(r.status, 200, "{}", r.raw);
+    let r = r.ok();
+    assert_eq!(r.seat, 1);
+    let new_id = r.id;
     assert_eq!(
-        snapshot(addr, &id, 1, &tokens[1]).await["rematch"],
-        json!({"id": new_id, "seat": 0})
+        snap(addr, &id, 1, &tokens[1]).await.rematch,
+        Some(RematchLink {
+            id: new_id.clone(),
+            seat: Some(0)
+        })
     );
-    let waiting = snapshot(addr, &new_id, 1, &tokens[0]).await;
-    assert_eq!(waiting["status"], "waiting");
+    let waiting = snap(addr, &new_id, 1, &tokens[0]).await;
+    assert_eq!(waiting.common.status, Status::Waiting);
     assert_action_refused(
         addr,
         &new_id,
@@ -441,36 +487,41 @@ async fn draws_resignation_and_rematch() {
     )
     .await;
     // The other player asks too: the same game, and their new seat joins, so it starts.
-    let (_, again) = post(
+    let again = post_as::<Rematched>(
         addr,
         &format!("/api/games/{id}/rematch"),
         json!({"seat": 1, "token": tokens[1]}),
     )
-    .await;
-    assert_eq!(
-        (again["id"].clone(), again["seat"].clone()),
-        (json!(new_id), json!(0))
-    );
-    let running = snapshot(addr, &new_id, 0, &tokens[1]).await;
-    assert_eq!(running["status"], "running");
+    .await
+    .ok();
+    assert_eq!((again.id.as_str(), again.seat), (new_id.as_str(), 0));
+    let running = snap(addr, &new_id, 0, &tokens[1]).await;
+    assert_eq!(running.common.status, Status::Running);
     // Resignation ends it at once: the resigning seat loses.
-    let (s, _) = post(
+    let r = post_as::<Committed>(
         addr,
         &format!("/api/games/{new_id}/resign"),
         json!({"seat": 0, "token": tokens[1]}),
     )
     .await;
-    assert_eq!(s, 200);
-    let over = snapshot(addr, &new_id, 1, &tokens[0]).await;
-    assert_eq!(over["result"]["results"], json!(["loss", "win"]));
-    assert_eq!(over["result"]["reason"], "North resigned");
-    // Its record keeps the server's result, and imports with it.
-    let (_, record) = get(addr, &format!("/api/games/{new_id}/record")).await;
-    assert_eq!(record["result"]["reason"], "North resigned");
-    let (s, imp) = post(addr, "/api/records", json!({"record": record})).await;
-    assert_eq!(s, 201, "{imp}");
-    let (_, isnap) = get(addr, &format!("/api/games/{}", imp["id"].as_str().unwrap())).await;
-    assert_eq!(isnap["result"]["reason"], "North resigned");
+    assert_eq!(r.status, 200);
+    let over = snap(addr, &new_id, 1, &tokens[0]).await;
+    let result = over.common.result.clone().unwrap();
+    assert_eq!(result.results, [SeatResult::Loss, SeatResult::Win]);
+    assert_eq!(result.reason, "North resigned");
+    // Its record keeps the server's result, and imports with it (sent back as it came).
+    let (_, raw_record) = get(addr, &format!("/api/games/{new_id}/record")).await;
+    let record: JsonRecord = decode(&raw_record);
+    assert_eq!(record.result.unwrap().reason, "North resigned");
+    let imp = post_as::<Imported>(addr, "/api/records", json!({"record": raw_record})).await;
+    assert_eq!(imp.status, 201, "{}", imp.raw);
+    let isnap = get_as::<Snap>(addr, &format!("/api/games/{}", imp.ok().id))
+        .await
+        .ok();
+    assert_eq!(
+        isnap.common.result.clone().unwrap().reason,
+        "North resigned"
+    );
     server.shutdown().await.unwrap();
 }
 
@@ -486,31 +537,37 @@ async fn fischer_clock_runs_out_and_the_seat_loses_on_time() {
     )
     .await;
     let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
-    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
-    assert_eq!(snap["clock"]["kind"], "fischer");
-    assert_eq!(snap["clock"]["seats"][0]["running"], true);
+    let sn = snap(addr, &id, 0, &tokens[0]).await;
+    let clock = sn.common.clock.clone().unwrap();
+    assert!(matches!(clock.spec, ClockSpec::Fischer { .. }));
+    assert!(clock.seats[0].running);
     // Seat 0 decides at once (gaining the increment); seat 1 lets its time run out.
-    let (s, _) = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
-    assert_eq!(s, 200);
-    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
-    assert_eq!(snap["clock"]["seats"][0]["running"], false);
-    assert!(snap["clock"]["seats"][0]["remaining_ms"].as_i64().unwrap() > 1500);
+    let r = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
+    assert_eq!(r.status, 200);
+    let sn = snap(addr, &id, 0, &tokens[0]).await;
+    let clock = sn.common.clock.clone().unwrap();
+    assert!(!clock.seats[0].running);
+    assert!(clock.seats[0].remaining_ms > 1500);
     let mut spec = ws(addr, &id, None).await;
-    let over = recv_until(&mut spec, |m| m["status"] == "over").await;
-    assert_eq!(over["result"]["results"], json!(["win", "loss"]));
-    assert_eq!(over["result"]["reason"], "South lost on time");
-    let kinds: Vec<Value> = over["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["kind"].clone())
-        .collect();
-    assert!(kinds.contains(&json!("timeout")), "{kinds:?}");
+    let over = recv_game(&mut spec, |m| m.common.status == Status::Over).await;
+    let result = over.common.result.clone().unwrap();
+    assert_eq!(result.results, [SeatResult::Win, SeatResult::Loss]);
+    assert_eq!(result.reason, "South lost on time");
+    assert!(
+        over.events
+            .iter()
+            .any(|e| matches!(e.body, EventBody::Timeout { .. })),
+        "{:?}",
+        over.events
+    );
     // Restarting keeps the result.
     server.shutdown().await.unwrap();
     let server = start(&dir).await;
-    let snap = snapshot(server.local_addr(), &id, 1, &tokens[1]).await;
-    assert_eq!(snap["result"]["reason"], "South lost on time");
+    let sn = snap(server.local_addr(), &id, 1, &tokens[1]).await;
+    assert_eq!(
+        sn.common.result.clone().unwrap().reason,
+        "South lost on time"
+    );
     server.shutdown().await.unwrap();
 }
 
@@ -523,8 +580,8 @@ async fn restart_resumes_games_and_reconnect_gets_missed_events() {
     for _ in 0..5 {
         http_step(addr, &id, &tokens).await.unwrap();
     }
-    let before0 = snapshot(addr, &id, 0, &tokens[0]).await;
-    let (_, before_spec) = get(addr, &format!("/api/games/{id}")).await;
+    let before0 = snap(addr, &id, 0, &tokens[0]).await;
+    let before_spec = get_as::<Snap>(addr, &format!("/api/games/{id}")).await.ok();
     server.shutdown().await.unwrap();
 
     let server = start(&dir).await;
@@ -534,16 +591,28 @@ async fn restart_resumes_games_and_reconnect_gets_missed_events() {
         1,
         "unfinished games are resumed at startup"
     );
-    let after0 = snapshot(addr, &id, 0, &tokens[0]).await;
-    for k in [
-        "seq", "view", "legal", "events", "to_act", "status", "seats",
-    ] {
-        assert_eq!(before0[k], after0[k], "{k} differs after restart");
-    }
-    let (_, after_spec) = get(addr, &format!("/api/games/{id}")).await;
-    assert_eq!(before_spec["view"], after_spec["view"]);
+    let after0 = snap(addr, &id, 0, &tokens[0]).await;
+    let (b, a) = (&before0, &after0);
+    assert_eq!(b.common.seq, a.common.seq, "seq differs after restart");
+    assert_eq!(view_of(b), view_of(a), "view differs after restart");
+    assert_eq!(b.legal, a.legal, "legal differs after restart");
+    assert_eq!(b.events, a.events, "events differs after restart");
+    assert_eq!(
+        b.common.to_act, a.common.to_act,
+        "to_act differs after restart"
+    );
+    assert_eq!(
+        b.common.status, a.common.status,
+        "status differs after restart"
+    );
+    assert_eq!(
+        b.common.seats, a.common.seats,
+        "seats differs after restart"
+    );
+    let after_spec = get_as::<Snap>(addr, &format!("/api/games/{id}")).await.ok();
+    assert_eq!(view_of(&before_spec), view_of(&after_spec));
     // A client that had seen up to `seq` reconnects and gets only what it missed.
-    let seen = before0["seq"].as_u64().unwrap();
+    let seen = before0.common.seq;
     http_step(addr, &id, &tokens).await.unwrap();
     http_step(addr, &id, &tokens).await.unwrap();
     let mut s0 = tabula_tools::client::WsClient::connect(
@@ -552,15 +621,10 @@ async fn restart_resumes_games_and_reconnect_gets_missed_events() {
     )
     .await
     .unwrap();
-    let snap = s0.recv(T).await.unwrap().unwrap();
-    let seqs: Vec<u64> = snap["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["seq"].as_u64().unwrap())
-        .collect();
+    let sn = next_game(&mut s0).await;
+    let seqs: Vec<u64> = sn.events.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, vec![seen + 1, seen + 2]);
-    assert_eq!(snap["seq"].as_u64().unwrap(), seen + 2);
+    assert_eq!(sn.common.seq, seen + 2);
     server.shutdown().await.unwrap();
 }
 
@@ -579,32 +643,37 @@ async fn lobby_lists_open_and_live_games_and_seats_can_be_claimed() {
         json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "public": false}),
     )
     .await;
-    let (_, lobby) = get(addr, "/api/lobby").await;
-    let open: Vec<Value> = lobby["open"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["id"].clone())
-        .collect();
-    assert_eq!(open, vec![json!(id)]);
-    assert_eq!(lobby["open"][0]["seats"][1]["joined"], false);
-    assert_eq!(lobby["open"][0]["seats"][1]["open"], true, "{lobby}");
-    assert_eq!(lobby["open"][0]["seats"][0].get("open"), None, "{lobby}");
+    let (_, raw_lobby) = get(addr, "/api/lobby").await;
+    let lobby: Lobby = decode(&raw_lobby);
+    let open: Vec<&str> = lobby.open.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(open, vec![id.as_str()]);
+    assert!(!lobby.open[0].seats[1].joined);
+    assert_eq!(
+        lobby.open[0].seats[1].kind,
+        SeatKind::Human { open: true },
+        "{raw_lobby}"
+    );
+    // A seat not open has no `open` field at all (raw JSON: the type reads a missing one as false).
+    assert_eq!(
+        raw_lobby["open"][0]["seats"][0].get("open"),
+        None,
+        "{raw_lobby}"
+    );
     // Claiming a joined seat is refused; an open one gives a fresh token (the creator's stops working).
-    let (s, _) = post(addr, &format!("/api/games/{id}/join"), json!({"seat": 0})).await;
-    assert_eq!(s, 409);
-    let (s, v) = post(
+    let r = post_as::<Joined>(addr, &format!("/api/games/{id}/join"), json!({"seat": 0})).await;
+    assert_eq!(r.status, 409);
+    let r = post_as::<Joined>(
         addr,
         &format!("/api/games/{private}/join"),
         json!({"seat": 0}),
     )
     .await;
-    assert_eq!((s, v["error"]["code"].clone()), (403, json!("bad_token")));
-    let (s, claim) = post(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
-    assert_eq!(s, 200, "{claim}");
-    let fresh = claim["token"].as_str().unwrap().to_string();
+    assert_eq!((r.status, r.code()), (403, Some("bad_token")));
+    let claim = post_as::<Joined>(addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
+    assert_eq!(claim.status, 200, "{}", claim.raw);
+    let fresh = claim.ok().token.unwrap();
     assert_ne!(Some(fresh.clone()), tokens[1]);
-    let (s, _) = get(
+    let r = get_as::<Snap>(
         addr,
         &format!(
             "/api/games/{id}?seat=1&token={}",
@@ -612,12 +681,12 @@ async fn lobby_lists_open_and_live_games_and_seats_can_be_claimed() {
         ),
     )
     .await;
-    assert_eq!(s, 403);
-    let snap = snapshot(addr, &id, 1, &fresh).await;
-    assert_eq!(snap["status"], "running");
-    let (_, lobby) = get(addr, "/api/lobby").await;
-    assert_eq!(lobby["open"], json!([]));
-    assert_eq!(lobby["live"][0]["id"], json!(id));
+    assert_eq!(r.status, 403);
+    let sn = snap(addr, &id, 1, &fresh).await;
+    assert_eq!(sn.common.status, Status::Running);
+    let lobby = get_as::<Lobby>(addr, "/api/lobby").await.ok();
+    assert!(lobby.open.is_empty());
+    assert_eq!(lobby.live[0].id, id);
     // A public game whose second seat is kept for a friend invited by link: listed, but its seat can
     // be taken only with the link, never from the lobby.
     let (friends, _) = create(
@@ -625,25 +694,17 @@ async fn lobby_lists_open_and_live_games_and_seats_can_be_claimed() {
         json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0]}),
     )
     .await;
-    let (s, v) = post(
+    let r = post_as::<Joined>(
         addr,
         &format!("/api/games/{friends}/join"),
         json!({"seat": 1}),
     )
     .await;
-    assert_eq!(
-        (s, v["error"]["code"].clone()),
-        (403, json!("bad_token")),
-        "{v}"
-    );
-    assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("invited by link"),
-        "{v}"
-    );
+    assert_eq!((r.status, r.code()), (403, Some("bad_token")), "{}", r.raw);
+    assert!(r.err().message.contains("invited by link"), "{}", r.raw);
+    // Whether the seat has an `open` field: raw JSON (see above).
     let (_, lobby) = get(addr, "/api/lobby").await;
+    decode::<Lobby>(&lobby);
     let listed = lobby["open"]
         .as_array()
         .unwrap()
@@ -670,17 +731,16 @@ async fn floods_and_oversized_messages_are_refused() {
     let addr = server.local_addr();
     let (id, tokens) = create_duel(addr, 10).await;
     let mut s0 = ws(addr, &id, Some((0, &tokens[0]))).await;
-    s0.recv(T).await.unwrap();
+    next_msg(&mut s0).await;
     for i in 0..10 {
         s0.send(&json!({"type": "ping", "id": i})).await.unwrap();
     }
     let mut pongs = 0;
     let mut limited = 0;
     for _ in 0..10 {
-        let m = s0.recv(T).await.unwrap().unwrap();
-        match m["type"].as_str() {
-            Some("pong") => pongs += 1,
-            Some("error") if m["code"] == "rate_limited" => limited += 1,
+        match next_msg(&mut s0).await {
+            Msg::Other(SocketMsg::Pong { .. }) => pongs += 1,
+            Msg::Other(SocketMsg::Error { code, .. }) if code == "rate_limited" => limited += 1,
             _ => {}
         }
     }
@@ -707,32 +767,37 @@ async fn floods_and_oversized_messages_are_refused() {
     assert!(closed, "a flooding connection is closed");
     // An oversized message is refused and the connection closed.
     let mut s1 = ws(addr, &id, Some((1, &tokens[1]))).await;
-    s1.recv(T).await.unwrap();
+    next_msg(&mut s1).await;
     let big = format!("{{\"type\":\"ping\",\"pad\":\"{}\"}}", "x".repeat(20_000));
     s1.send_text(&big).await.unwrap();
-    let e = s1.recv(T).await.unwrap().unwrap();
-    assert_eq!(e["code"], "too_large");
-    assert_eq!(until_closed(&mut s1).await, Vec::<Value>::new());
+    let e = next_msg(&mut s1).await;
+    assert_eq!(
+        e.error().map(|e| e.code),
+        Some("too_large".to_string()),
+        "{e:?}"
+    );
+    let rest = until_closed(&mut s1).await;
+    assert!(rest.is_empty(), "{rest:?}");
     // Past the reader's own hard limit (4 × the message limit, where it stops reading before the
     // payload) the client is told too, before the close: the server keeps the connection open a
     // moment after refusing (closing with the client's bytes unread would reset the connection,
     // and the client still writing a 1 MB message would never read why).
     for size in [70_000, 1_000_000] {
         let mut s = ws(addr, &id, Some((1, &tokens[1]))).await;
-        s.recv(T).await.unwrap();
+        next_msg(&mut s).await;
         let huge = format!("{{\"type\":\"ping\",\"pad\":\"{}\"}}", "x".repeat(size));
         s.send_text(&huge).await.unwrap();
         let got = until_closed(&mut s).await;
         assert_eq!(got.len(), 1, "{size}: {got:?}");
-        let e = &got[0];
-        assert_eq!(e["type"], "error", "{size}");
-        assert_eq!(e["code"], "too_large", "{size}");
-        let message = e["message"].as_str().unwrap();
-        assert!(message.contains("exceeds the limit"), "{message}");
+        let e = got[0]
+            .error()
+            .unwrap_or_else(|| panic!("{size}: not an error: {:?}", got[0]));
+        assert_eq!(e.code, "too_large", "{size}");
+        assert!(e.message.contains("exceeds the limit"), "{}", e.message);
     }
     // The game is unchanged by all this.
-    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
-    assert_eq!(snap["seq"].as_u64().unwrap(), 4, "created, 2 joins, start");
+    let sn = snap(addr, &id, 0, &tokens[0]).await;
+    assert_eq!(sn.common.seq, 4, "created, 2 joins, start");
     // HTTP floods from one address are limited too.
     let mut statuses = Vec::new();
     for _ in 0..40 {
@@ -747,14 +812,14 @@ async fn correspondence_clock_gives_days_per_decision() {
     let dir = temp_dir("corr");
     let server = start(&dir).await;
     let addr = server.local_addr();
-    let (s, v) = post(
+    let r = post_as::<Created>(
         addr,
         "/api/games",
         json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}],
         "clock": {"kind": "correspondence", "days_per_move": 0}}),
     )
     .await;
-    assert_eq!((s, v["error"]["code"].clone()), (400, json!("bad_request")));
+    assert_eq!((r.status, r.code()), (400, Some("bad_request")));
     let (id, tokens) = create(
         addr,
         json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}],
@@ -762,25 +827,28 @@ async fn correspondence_clock_gives_days_per_decision() {
     )
     .await;
     let t0 = tokens[0].clone().unwrap();
-    let snap = snapshot(addr, &id, 0, &t0).await;
-    assert_eq!(snap["clock"]["kind"], "correspondence");
-    assert_eq!(snap["clock"]["days_per_move"], 2);
+    let sn = snap(addr, &id, 0, &t0).await;
+    let clock = sn.common.clock.clone().unwrap();
+    assert_eq!(clock.spec, ClockSpec::Correspondence { days_per_move: 2 });
     let day = 86_400_000i64;
     for seat in 0..2 {
-        let c = &snap["clock"]["seats"][seat];
-        assert_eq!(c["running"], true);
-        let left = c["remaining_ms"].as_i64().unwrap();
+        let c = clock.seats[seat];
+        assert!(c.running);
+        let left = c.remaining_ms;
         assert!(left <= 2 * day && left > 2 * day - 60_000, "{left}");
     }
-    let (s, _) = post_action(addr, &id, 0, &t0, "secret:azureword").await;
-    assert_eq!(s, 200);
-    let snap = snapshot(addr, &id, 0, &t0).await;
-    assert_eq!(snap["clock"]["seats"][0]["running"], false);
+    let r = post_action(addr, &id, 0, &t0, "secret:azureword").await;
+    assert_eq!(r.status, 200);
+    let sn = snap(addr, &id, 0, &t0).await;
+    let clock = sn.common.clock.clone().unwrap();
     assert_eq!(
-        snap["clock"]["seats"][0]["remaining_ms"].as_i64().unwrap(),
-        2 * day
+        clock.seats[0],
+        ClockSeat {
+            remaining_ms: 2 * day,
+            running: false
+        }
     );
-    assert_eq!(snap["clock"]["seats"][1]["running"], true);
+    assert!(clock.seats[1].running);
     server.shutdown().await.unwrap();
 }
 
@@ -840,35 +908,39 @@ async fn observers_who_connect_later_get_their_own_updates() {
     let addr = server.local_addr();
     let (id, tokens) = create_duel(addr, 30).await;
     let mut s0 = ws(addr, &id, Some((0, &tokens[0]))).await;
-    recv_until(&mut s0, |m| m["type"] == "snapshot").await;
+    recv_snapshot(&mut s0).await;
     // Both secrets (hidden) and the chance draw, watched by seat 0 only.
     for _ in 0..2 {
         http_step(addr, &id, &tokens).await.unwrap();
     }
     let mut spec = ws(addr, &id, None).await;
     let mut s1 = ws(addr, &id, Some((1, &tokens[1]))).await;
-    let first_spec = recv_until(&mut spec, |m| m["type"] == "snapshot").await;
-    recv_until(&mut s1, |m| m["type"] == "snapshot").await;
+    let first_spec = recv_snapshot(&mut spec).await;
+    recv_snapshot(&mut s1).await;
     let (seq, notation) = http_step(addr, &id, &tokens).await.unwrap();
     for (i, sock) in [&mut s0, &mut s1, &mut spec].into_iter().enumerate() {
-        let u = recv_until(sock, |m| {
-            m["type"] == "update" && m["seq"].as_u64() >= Some(seq)
+        // The text as sent too: a hidden word must be nowhere in it.
+        let (text, u) = recv_game_text(sock, |m| {
+            m.common.kind == MessageKind::Update && m.common.seq >= seq
         })
         .await;
-        let e = u["events"]
-            .as_array()
-            .unwrap()
+        let e = u
+            .events
             .iter()
-            .find(|e| e["seq"] == seq)
-            .unwrap_or_else(|| panic!("observer {i}: the action is in its update: {u}"));
-        assert_eq!(e["notation"], notation.as_str(), "observer {i}");
+            .find(|e| e.seq == seq)
+            .unwrap_or_else(|| panic!("observer {i}: the action is in its update: {text}"));
+        match &e.body {
+            EventBody::Action { notation: n, .. } => {
+                assert_eq!(n.as_deref(), Some(notation.as_str()), "observer {i}")
+            }
+            other => panic!("observer {i}: not an action: {other:?}"),
+        }
         // Nothing happened since: the update's view is this observer's current snapshot view.
         let now = match i {
-            2 => get(addr, &format!("/api/games/{id}")).await.1,
-            seat => snapshot(addr, &id, seat, &tokens[seat]).await,
+            2 => get_as::<Snap>(addr, &format!("/api/games/{id}")).await.ok(),
+            seat => snap(addr, &id, seat, &tokens[seat]).await,
         };
-        assert_eq!(u["view"], now["view"], "observer {i}");
-        let text = u.to_string();
+        assert_eq!(view_of(&u), view_of(&now), "observer {i}");
         // The seat's own word only to that seat; the spectator sees neither.
         let hidden: Vec<&str> = match i {
             0 => WORDS[1].to_vec(),
@@ -879,22 +951,27 @@ async fn observers_who_connect_later_get_their_own_updates() {
             assert!(!text.contains(w), "observer {i} saw {w}: {text}");
         }
         if i == 2 {
-            assert_eq!(u["you"], "spectator");
-            assert_eq!(u["legal"], json!([]));
-            assert_eq!(u["view"]["secrets"], json!([true, true]));
-            assert_ne!(u["seq"], first_spec["seq"]);
+            assert_eq!(u.you, Observer::Spectator);
+            assert!(u.legal.is_empty());
+            assert_eq!(
+                duel_view(&u).secrets,
+                [Secret::Chosen(true), Secret::Chosen(true)]
+            );
+            assert_ne!(u.common.seq, first_spec.common.seq);
         }
     }
     server.shutdown().await.unwrap();
 }
 
-/// Asserts the API's JSON error format with this status and code; returns the message.
+/// Asserts the API's JSON error format ([`tabula_server::wire::api::ApiError`]) with this status and
+/// code; returns the message.
 fn api_error(got: &(u16, Value), status: u16, code: &str) -> String {
-    assert_eq!(got.0, status, "{got:?}");
-    assert_eq!(got.1["error"]["code"], code, "{got:?}");
-    let message = got.1["error"]["message"].as_str().unwrap_or_default();
-    assert!(!message.is_empty(), "{got:?}");
-    message.to_string()
+    let r = Reply::<Value>::read(got.0, got.1.clone());
+    assert_eq!(r.status, status, "{got:?}");
+    let e = r.err();
+    assert_eq!(e.code, code, "{got:?}");
+    assert!(!e.message.is_empty(), "{got:?}");
+    e.message.clone()
 }
 
 /// The headers of a WebSocket upgrade request.
@@ -939,7 +1016,7 @@ async fn malformed_queries_paths_and_methods_get_the_json_error_format() {
         api_error(&got, 405, "method_not_allowed");
     }
     // Nothing changed.
-    assert_eq!(snapshot(addr, &id, 0, &tokens[0]).await["seq"], 4);
+    assert_eq!(snap(addr, &id, 0, &tokens[0]).await.common.seq, 4);
     server.shutdown().await.unwrap();
 }
 
@@ -1006,26 +1083,35 @@ async fn an_out_of_turn_action_is_refused_and_changes_nothing() {
     let addr = server.local_addr();
     let (id, tokens) = create_duel(addr, 30).await;
     // Seat 0 chooses its secret; seat 1 has not yet: seat 0 owes nothing now.
-    let (s, _) = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
-    assert_eq!(s, 200);
+    let r = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
+    assert_eq!(r.status, 200);
     let observe = || async {
         [
-            snapshot(addr, &id, 0, &tokens[0]).await,
-            snapshot(addr, &id, 1, &tokens[1]).await,
-            get(addr, &format!("/api/games/{id}")).await.1,
+            snap(addr, &id, 0, &tokens[0]).await,
+            snap(addr, &id, 1, &tokens[1]).await,
+            get_as::<Snap>(addr, &format!("/api/games/{id}")).await.ok(),
         ]
     };
     let mut s0 = ws(addr, &id, Some((0, &tokens[0]))).await;
-    recv_until(&mut s0, |m| m["type"] == "snapshot").await;
-    let check_refused = |before: [Value; 3], after: [Value; 3]| {
+    recv_snapshot(&mut s0).await;
+    let check_refused = |before: [Snap; 3], after: [Snap; 3]| {
         for (i, (b, a)) in before.iter().zip(&after).enumerate() {
-            for k in ["seq", "events", "view", "legal", "to_act", "status"] {
-                assert_eq!(b[k], a[k], "observer {i}: {k} changed");
-            }
+            assert_eq!(b.common.seq, a.common.seq, "observer {i}: seq changed");
+            assert_eq!(b.events, a.events, "observer {i}: events changed");
+            assert_eq!(view_of(b), view_of(a), "observer {i}: view changed");
+            assert_eq!(b.legal, a.legal, "observer {i}: legal changed");
+            assert_eq!(
+                b.common.to_act, a.common.to_act,
+                "observer {i}: to_act changed"
+            );
+            assert_eq!(
+                b.common.status, a.common.status,
+                "observer {i}: status changed"
+            );
         }
     };
     let before = observe().await;
-    assert_eq!(before[0]["to_act"], json!({"seats": [1]}));
+    assert_eq!(before[0].common.to_act, ToAct::Seats(vec![Seat(1)]));
     assert_action_refused(
         addr,
         &id,
@@ -1038,17 +1124,17 @@ async fn an_out_of_turn_action_is_refused_and_changes_nothing() {
     s0.send(&json!({"type": "action", "id": 7, "notation": "+1"}))
         .await
         .unwrap();
-    let e = recv_until(&mut s0, |m| m["type"] == "error").await;
-    assert_eq!(
-        (e["id"].clone(), e["code"].clone()),
-        (json!(7), json!("not_your_turn"))
-    );
+    let e = recv_error(&mut s0).await;
+    assert_eq!((e.id, e.code.as_str()), (Some(7), "not_your_turn"));
     check_refused(before, observe().await);
 
     // In the race, the seat whose turn it is not is refused the same way.
     http_step(addr, &id, &tokens).await.unwrap();
     let before = observe().await;
-    let turn = before[0]["to_act"]["seat"].as_u64().unwrap() as usize;
+    let turn = match &before[0].common.to_act {
+        ToAct::Seat(s) => s.index(),
+        other => panic!("not one seat's turn: {other:?}"),
+    };
     let other = 1 - turn;
     for notation in ["+1", "+2"] {
         assert_action_refused(
@@ -1062,21 +1148,23 @@ async fn an_out_of_turn_action_is_refused_and_changes_nothing() {
         .await;
     }
     let mut sother = ws(addr, &id, Some((other, &tokens[other]))).await;
-    recv_until(&mut sother, |m| m["type"] == "snapshot").await;
+    recv_snapshot(&mut sother).await;
     sother
         .send(&json!({"type": "action", "id": 8, "action": {"add": 1}}))
         .await
         .unwrap();
-    let e = recv_until(&mut sother, |m| m["type"] == "error").await;
-    assert_eq!(
-        (e["id"].clone(), e["code"].clone()),
-        (json!(8), json!("not_your_turn"))
-    );
-    let seq = before[0]["seq"].as_u64().unwrap();
+    let e = recv_error(&mut sother).await;
+    assert_eq!((e.id, e.code.as_str()), (Some(8), "not_your_turn"));
+    let seq = before[0].common.seq;
     check_refused(before, observe().await);
     // The seat whose turn it is plays on, with the next seq: nothing was logged in between.
-    let (s, v) = post_action(addr, &id, turn, &tokens[turn], "+1").await;
-    assert_eq!((s, v["seq"].as_u64()), (200, Some(seq + 1)), "{v}");
+    let r = post_action(addr, &id, turn, &tokens[turn], "+1").await;
+    assert_eq!(
+        (r.status, r.body.as_ref().ok().map(|c| c.seq)),
+        (200, Some(seq + 1)),
+        "{}",
+        r.raw
+    );
     server.shutdown().await.unwrap();
 }
 
@@ -1137,18 +1225,21 @@ async fn a_thinking_ai_does_not_hold_up_the_network() {
         http_step(addr, &other, &tokens).await.unwrap();
     }
     let mut sock = ws(addr, &other, None).await;
-    recv_until(&mut sock, |m| m["type"] == "snapshot").await;
+    recv_snapshot(&mut sock).await;
     sock.send(&json!({"type": "ping", "id": 1})).await.unwrap();
-    recv_until(&mut sock, |m| m["type"] == "pong").await;
+    recv_find(&mut sock, |m| {
+        matches!(m, Msg::Other(SocketMsg::Pong { .. })).then_some(())
+    })
+    .await;
     // The thinking games themselves answer, and their human seat plays.
     let mut watchers = Vec::new();
     for (id, token) in &thinking {
-        let snap = snapshot(addr, id, 0, token).await;
-        assert_eq!(snap["to_act"], json!({"seats": [0, 1]}));
-        let (s, v) = post_action(addr, id, 0, token, "secret:amberword").await;
-        assert_eq!(s, 200, "{v}");
+        let sn = snap(addr, id, 0, token).await;
+        assert_eq!(sn.common.to_act, ToAct::Seats(vec![Seat(0), Seat(1)]));
+        let r = post_action(addr, id, 0, token, "secret:amberword").await;
+        assert_eq!(r.status, 200, "{}", r.raw);
         let mut w = ws(addr, id, None).await;
-        recv_until(&mut w, |m| m["type"] == "snapshot").await;
+        recv_snapshot(&mut w).await;
         watchers.push(w);
     }
     // Let the AI go: its secrets arrive.
@@ -1158,10 +1249,9 @@ async fn a_thinking_ai_does_not_hold_up_the_network() {
         cv.notify_all();
     }
     for w in &mut watchers {
-        recv_until(w, |m| {
-            m["events"].as_array().is_some_and(|evs| {
-                evs.iter()
-                    .any(|e| e["kind"] == "action" && e["actor"] == json!({"seat": 1}))
+        recv_game(w, |m| {
+            m.events.iter().any(|e| {
+                matches!(e.body, EventBody::Action { actor, .. } if actor == Actor::Seat(Seat(1)))
             })
         })
         .await;
@@ -1214,8 +1304,8 @@ async fn clocks_that_ran_out_while_the_server_was_down_lose_on_restart() {
         )
         .await;
         let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
-        let (s, _) = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
-        assert_eq!(s, 200);
+        let r = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
+        assert_eq!(r.status, 200);
         games.push((id, tokens, aged));
     }
     server.shutdown().await.unwrap();
@@ -1227,35 +1317,37 @@ async fn clocks_that_ran_out_while_the_server_was_down_lose_on_restart() {
     let addr = server.local_addr();
     for (i, (id, tokens, _)) in games.iter().enumerate() {
         let mut spec = ws(addr, id, None).await;
-        let first = recv_until(&mut spec, |m| m["type"] == "snapshot").await;
-        if i == 2 && first["status"] == "running" {
+        let first = recv_snapshot(&mut spec).await;
+        if i == 2 && first.common.status == Status::Running {
             // Still running right after the restart, with the few seconds it has left.
-            let left = first["clock"]["seats"][1]["remaining_ms"].as_i64().unwrap();
-            assert!(left <= 4_000, "{left}");
-            assert_eq!(first["clock"]["seats"][1]["running"], true);
+            let south = first.common.clock.as_ref().unwrap().seats[1];
+            assert!(south.remaining_ms <= 4_000, "{}", south.remaining_ms);
+            assert!(south.running);
         }
-        let over = if first["status"] == "over" {
+        let over = if first.common.status == Status::Over {
             first
         } else {
-            recv_until(&mut spec, |m| m["status"] == "over").await
+            recv_game(&mut spec, |m| m.common.status == Status::Over).await
         };
+        let result = over.common.result.clone().unwrap();
         assert_eq!(
-            over["result"]["results"],
-            json!(["win", "loss"]),
+            result.results,
+            [SeatResult::Win, SeatResult::Loss],
             "game {i}"
         );
-        assert_eq!(over["result"]["reason"], "South lost on time", "game {i}");
-        let snap = snapshot(addr, id, 1, &tokens[1]).await;
-        let timeout = snap["events"]
-            .as_array()
-            .unwrap()
+        assert_eq!(result.reason, "South lost on time", "game {i}");
+        let sn = snap(addr, id, 1, &tokens[1]).await;
+        let (seat, at) = sn
+            .events
             .iter()
-            .find(|e| e["kind"] == "timeout")
-            .cloned()
-            .unwrap_or_else(|| panic!("game {i}: a timeout event: {snap}"));
-        assert_eq!(timeout["seat"], 1, "game {i}");
+            .find_map(|e| match e.body {
+                EventBody::Timeout { seat } => Some((seat, e.at)),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("game {i}: a timeout event: {:?}", sn.events));
+        assert_eq!(seat, 1, "game {i}");
         // Flagged by the restarted server, not before the downtime.
-        assert!(timeout["at"].as_i64().unwrap() >= restarted, "game {i}");
+        assert!(at >= restarted, "game {i}");
         // South cannot act any more.
         assert_action_refused(
             addr,
@@ -1271,8 +1363,11 @@ async fn clocks_that_ran_out_while_the_server_was_down_lose_on_restart() {
     server.shutdown().await.unwrap();
     let server = start(&dir).await;
     for (id, tokens, _) in &games {
-        let snap = snapshot(server.local_addr(), id, 0, &tokens[0]).await;
-        assert_eq!(snap["result"]["reason"], "South lost on time");
+        let sn = snap(server.local_addr(), id, 0, &tokens[0]).await;
+        assert_eq!(
+            sn.common.result.clone().unwrap().reason,
+            "South lost on time"
+        );
     }
     server.shutdown().await.unwrap();
 }
@@ -1295,58 +1390,52 @@ async fn a_host_seat_given_twice_and_unknown_record_fields_are_refused() {
     let addr = server.local_addr();
     let seats = json!([{"kind": "human"}, {"kind": "human"}]);
     for hosts in [json!([0, 0]), json!(vec![1; 10_000])] {
-        let (s, v) = post(
+        let r = post_as::<Created>(
             addr,
             "/api/games",
             json!({"game": "duel", "seats": seats, "host_seats": hosts}),
         )
         .await;
         assert_eq!(
-            (s, &v["error"]["code"]),
-            (400, &json!("bad_request")),
-            "{v}"
+            (r.status, r.code()),
+            (400, Some("bad_request")),
+            "{}",
+            r.raw
         );
-        assert!(
-            v["error"]["message"].as_str().unwrap().contains("twice"),
-            "{v}"
-        );
+        assert!(r.err().message.contains("twice"), "{}", r.raw);
     }
-    let (s, v) = post(
+    let r = post_as::<Created>(
         addr,
         "/api/games",
         json!({"game": "duel", "seats": seats, "host_seats": [0], "host_seat": 0}),
     )
     .await;
-    assert_eq!(s, 400, "{v}");
+    assert_eq!(r.status, 400, "{}", r.raw);
 
     // A finished game's record imports as it is, never with a field of its own.
     let (id, tokens) = create_duel(addr, 12).await;
     http_step(addr, &id, &tokens).await.unwrap();
-    let (s, _) = post(
+    let r = post_as::<Committed>(
         addr,
         &format!("/api/games/{id}/resign"),
         json!({"seat": 0, "token": tokens[0]}),
     )
     .await;
-    assert_eq!(s, 200);
+    assert_eq!(r.status, 200);
+    // The record is edited as raw JSON: fields the format does not have, on purpose.
     let (_, record) = get(addr, &format!("/api/games/{id}/record")).await;
+    decode::<JsonRecord>(&record);
     let mut extra = record.clone();
     extra["comment"] = json!("not a field of a record");
     let mut extra_in_action = record.clone();
     extra_in_action["actions"][0]["note"] = json!("nor of an action");
     for bad in [extra, extra_in_action] {
-        let (s, v) = post(addr, "/api/records", json!({"record": bad})).await;
-        assert_eq!(s, 400, "{v}");
-        assert!(
-            v["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("unknown field"),
-            "{v}"
-        );
+        let r = post_as::<Imported>(addr, "/api/records", json!({"record": bad})).await;
+        assert_eq!(r.status, 400, "{}", r.raw);
+        assert!(r.err().message.contains("unknown field"), "{}", r.raw);
     }
-    let (s, v) = post(addr, "/api/records", json!({"record": record})).await;
-    assert_eq!(s, 201, "{v}");
+    let r = post_as::<Imported>(addr, "/api/records", json!({"record": record})).await;
+    assert_eq!(r.status, 201, "{}", r.raw);
     server.shutdown().await.unwrap();
 }
 
@@ -1448,47 +1537,58 @@ async fn seat_tokens_stay_out_of_urls() {
     let dir = temp_dir("token-urls");
     let server = start(&dir).await;
     let addr = server.local_addr();
-    let (s, created) = post(
+    let created = post_as::<Created>(
         addr,
         "/api/games",
         json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0]}),
     )
     .await;
-    assert_eq!(s, 201, "{created}");
-    let id = created["id"].as_str().unwrap();
-    let host = created["seats"][0]["token"].as_str().unwrap();
-    let link = created["seats"][1]["join_url"].as_str().unwrap();
+    assert_eq!(created.status, 201, "{}", created.raw);
+    let created = created.ok();
+    let id = created.id.as_str();
+    let host = seat_token(&created.seats[0]).unwrap();
+    let link = match &created.seats[1] {
+        CreatedSeat::Human { join_url, .. } => join_url.clone().unwrap(),
+        other => panic!("not a person's seat: {other:?}"),
+    };
     let friend = link.rsplit_once('#').map(|(_, t)| t).unwrap();
     assert_eq!(link, format!("/join/{id}/1#{friend}"));
     assert_eq!(friend.len(), 64, "{link}");
     // The friend's token from the fragment joins the seat.
-    let (s, v) = post(
+    let r = post_as::<Joined>(
         addr,
         &format!("/api/games/{id}/join"),
         json!({"seat": 1, "token": friend}),
     )
     .await;
-    assert_eq!(s, 200, "{v}");
+    assert_eq!(r.status, 200, "{}", r.raw);
 
     let path = format!("/api/games/{id}/ws?seat=0");
     let timeout = Duration::from_secs(10);
-    let mut ws = WsClient::connect_seat(addr, &path, host, timeout)
+    let mut ws = WsClient::connect_seat(addr, &path, &host, timeout)
         .await
         .unwrap();
-    let snap = recv_until(&mut ws, |m| m["type"] == "snapshot").await;
-    assert_eq!(snap["you"], json!({"seat": 0}), "{snap}");
+    let sn = recv_snapshot(&mut ws).await;
+    assert_eq!(sn.you, Observer::Seat(Seat(0)), "{sn:?}");
     ws.send(&json!({"type": "action", "id": 1, "notation": "secret:amberword"}))
         .await
         .unwrap();
-    let ack = recv_until(&mut ws, |m| m["id"] == 1).await;
-    assert_eq!(ack["type"], "ack", "{ack}");
+    // The answer to id 1, whichever it is.
+    let answer = recv_find(&mut ws, |m| match m.other() {
+        Some(o @ (SocketMsg::Ack { id: Some(1), .. } | SocketMsg::Error { id: Some(1), .. })) => {
+            Some(o.clone())
+        }
+        _ => None,
+    })
+    .await;
+    assert!(matches!(answer, SocketMsg::Ack { .. }), "{answer:?}");
     assert!(
         WsClient::connect_seat(addr, &path, &"0".repeat(64), timeout)
             .await
             .is_err(),
         "a wrong token in the subprotocol is refused"
     );
-    // An older link, with the token in the path, still opens the web page.
+    // An older link, with the token in the path, still opens the web page (its text, as a JSON string).
     let (s, page) = get(addr, &format!("/join/{id}/1/{friend}")).await;
     assert_eq!(s, 200);
     assert!(

@@ -9,6 +9,7 @@ use std::process::Command;
 
 use crate::common::*;
 use serde_json::{Value, json};
+use tabula_server::wire::api::Committed;
 
 /// A two-human Duel to 40, both seats joined by the host (the server draws the seed).
 async fn long_duel(addr: std::net::SocketAddr) -> (String, Vec<String>) {
@@ -22,7 +23,8 @@ async fn long_duel(addr: std::net::SocketAddr) -> (String, Vec<String>) {
 }
 
 /// Plays the action `want` (by notation) of whichever seat owes one, or its first legal action when it
-/// has no such action; returns the HTTP status and body.
+/// has no such action; returns the HTTP status and the body as sent (each caller reads it through the
+/// wire types: [`assert_unavailable`], or the status alone).
 async fn play(
     addr: std::net::SocketAddr,
     id: &str,
@@ -30,30 +32,29 @@ async fn play(
     want: Option<&str>,
 ) -> (u16, Value) {
     for (seat, token) in tokens.iter().enumerate() {
-        let snap = snapshot(addr, id, seat, token).await;
-        let legal = snap["legal"].as_array().cloned().unwrap_or_default();
+        let sn = snap(addr, id, seat, token).await;
+        let legal = &sn.legal;
         let Some(first) = legal.first() else {
             continue;
         };
         let pick = legal
             .iter()
-            .find(|l| want.is_some_and(|w| l["notation"] == w))
+            .find(|l| want.is_some_and(|w| l.notation == w))
             .unwrap_or(first);
-        return post(
+        let r = post_as::<Committed>(
             addr,
             &format!("/api/games/{id}/action"),
-            json!({"seat": seat, "token": token, "action": pick["action"]}),
+            json!({"seat": seat, "token": token, "action": pick.action}),
         )
         .await;
+        return (r.status, r.raw);
     }
     panic!("nobody owes an action in game {id}");
 }
 
 /// The game's seq as the server holds it in memory (what it has acknowledged).
 async fn served_seq(addr: std::net::SocketAddr, id: &str, tokens: &[String]) -> u64 {
-    snapshot(addr, id, 0, &tokens[0]).await["seq"]
-        .as_u64()
-        .unwrap()
+    snap(addr, id, 0, &tokens[0]).await.common.seq
 }
 
 /// The last seq of the game's log as a new connection reads it from the file: what is on disk.
@@ -71,8 +72,9 @@ async fn stored_seq(dir: &Path, id: &str) -> u64 {
 }
 
 fn assert_unavailable(status: u16, body: &Value, what: &str) {
+    let r = Reply::<Committed>::read(status, body.clone());
     assert_eq!(
-        (status, body["error"]["code"].as_str()),
+        (r.status, r.code()),
         (503, Some("unavailable")),
         "{what}: a failed commit must be answered 503 unavailable: {body}"
     );
@@ -340,7 +342,7 @@ async fn a_commit_whose_answer_was_lost_is_taken_from_the_log() {
         assert_eq!(s, 200, "{v}");
     }
     let mut watcher = ws(addr, &id, None).await;
-    recv_until(&mut watcher, |m| m["type"] == "snapshot").await;
+    recv_snapshot(&mut watcher).await;
 
     // The log can be read: the landed action is acknowledged.
     let before = served_seq(addr, &id, &tokens).await;
@@ -383,9 +385,9 @@ async fn a_commit_whose_answer_was_lost_is_taken_from_the_log() {
     // Every event reached the watcher exactly once, in order.
     let mut seen = Vec::new();
     while seen.last().copied() != Some(seq) {
-        let m = recv_until(&mut watcher, |m| m["type"] == "update").await;
-        for e in m["events"].as_array().unwrap() {
-            seen.push(e["seq"].as_u64().unwrap());
+        let m = recv_update(&mut watcher).await;
+        for e in &m.events {
+            seen.push(e.seq);
         }
     }
     let first = seen[0];

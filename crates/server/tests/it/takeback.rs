@@ -5,13 +5,22 @@
 use std::net::SocketAddr;
 
 use crate::common::*;
-use serde_json::{Value, json};
+use serde_json::json;
 use tabula_core::dynamic::Registry;
 use tabula_core::record::JsonRecord;
+use tabula_core::{Actor, Seat, ToAct};
+use tabula_server::wire::api::{Committed, Position};
+use tabula_server::wire::game::{EventBody, Offer, Status};
 use tabula_server::{Limits, Storage};
 
-async fn takeback(addr: SocketAddr, id: &str, seat: usize, token: &str, op: &str) -> (u16, Value) {
-    post(
+async fn takeback(
+    addr: SocketAddr,
+    id: &str,
+    seat: usize,
+    token: &str,
+    op: &str,
+) -> Reply<Committed> {
+    post_as(
         addr,
         &format!("/api/games/{id}/takeback"),
         json!({"seat": seat, "token": token, "op": op}),
@@ -19,32 +28,25 @@ async fn takeback(addr: SocketAddr, id: &str, seat: usize, token: &str, op: &str
     .await
 }
 
-/// The events of a snapshot, by kind (`kind` and its fields).
-fn kinds(snap: &Value) -> Vec<String> {
-    snap["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["kind"].as_str().unwrap().to_string())
-        .collect()
-}
-
 /// Both Duel seats choose their secret; chance picks who starts. Returns the starting seat.
 async fn duel_started(addr: SocketAddr, id: &str, tokens: &[String]) -> usize {
     assert_eq!(
         post_action(addr, id, 0, &tokens[0], "secret:amberword")
             .await
-            .0,
+            .status,
         200
     );
     assert_eq!(
         post_action(addr, id, 1, &tokens[1], "secret:birchword")
             .await
-            .0,
+            .status,
         200
     );
-    let snap = snapshot(addr, id, 0, &tokens[0]).await;
-    snap["to_act"]["seat"].as_u64().expect("one seat to act") as usize
+    let sn = snap(addr, id, 0, &tokens[0]).await;
+    match sn.common.to_act.clone() {
+        ToAct::Seat(s) => s.index(),
+        other => panic!("one seat to act: {other:?}"),
+    }
 }
 
 /// Between two people: an offer is refused before the seat has moved past chance, declined (and
@@ -59,102 +61,132 @@ async fn takeback_offer_decline_and_accept_between_two_seats() {
     let f = duel_started(addr, &id, &tokens).await;
     let o = 1 - f;
     let mut spec = ws(addr, &id, None).await;
-    recv_until(&mut spec, |m| m["type"] == "snapshot").await;
+    recv_snapshot(&mut spec).await;
 
     // Before a move of its own after chance, a takeback would undo the draw of who starts.
-    let (s, v) = takeback(addr, &id, o, &tokens[o], "offer").await;
-    assert_eq!(s, 409, "{v}");
-    assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("cannot undo chance"),
-        "{v}"
-    );
+    let r = takeback(addr, &id, o, &tokens[o], "offer").await;
+    assert_eq!(r.status, 409, "{}", r.raw);
+    assert!(r.err().message.contains("cannot undo chance"), "{}", r.raw);
     // Nothing to answer yet; an unknown op is a bad request.
-    assert_eq!(takeback(addr, &id, o, &tokens[o], "accept").await.0, 409);
-    let (s, v) = takeback(addr, &id, o, &tokens[o], "maybe").await;
     assert_eq!(
-        (s, v["error"]["code"].as_str()),
+        takeback(addr, &id, o, &tokens[o], "accept").await.status,
+        409
+    );
+    let r = takeback(addr, &id, o, &tokens[o], "maybe").await;
+    assert_eq!(
+        (r.status, r.code()),
         (400, Some("bad_request")),
-        "{v}"
+        "{}",
+        r.raw
     );
 
-    assert_eq!(post_action(addr, &id, f, &tokens[f], "+1").await.0, 200);
-    let before = snapshot(addr, &id, f, &tokens[f]).await;
-    assert_eq!(before["view"]["counter"], 1, "{}", before["view"]);
+    assert_eq!(
+        post_action(addr, &id, f, &tokens[f], "+1").await.status,
+        200
+    );
+    let before = snap(addr, &id, f, &tokens[f]).await;
+    assert_eq!(duel_view(&before).counter, 1, "{}", before.view);
 
     // Offer, a second offer refused, declined.
-    assert_eq!(takeback(addr, &id, f, &tokens[f], "offer").await.0, 200);
-    let snap = snapshot(addr, &id, o, &tokens[o]).await;
-    assert_eq!(snap["takeback_offer"], json!({"by": f, "accepted": [f]}));
-    let (s, v) = takeback(addr, &id, f, &tokens[f], "offer").await;
-    assert_eq!(s, 409, "{v}");
-    assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("already asked"),
-        "{v}"
+    assert_eq!(
+        takeback(addr, &id, f, &tokens[f], "offer").await.status,
+        200
     );
-    assert_eq!(takeback(addr, &id, o, &tokens[o], "decline").await.0, 200);
-    let snap = snapshot(addr, &id, o, &tokens[o]).await;
-    assert_eq!(snap["takeback_offer"], Value::Null);
-    assert_eq!(snap["view"]["counter"], 1);
-    assert_eq!(kinds(&snap).last().unwrap(), "takeback_decline");
+    let sn = snap(addr, &id, o, &tokens[o]).await;
+    assert_eq!(
+        sn.common.takeback_offer,
+        Some(Offer {
+            by: f as u8,
+            accepted: vec![f as u8]
+        })
+    );
+    let r = takeback(addr, &id, f, &tokens[f], "offer").await;
+    assert_eq!(r.status, 409, "{}", r.raw);
+    assert!(r.err().message.contains("already asked"), "{}", r.raw);
+    assert_eq!(
+        takeback(addr, &id, o, &tokens[o], "decline").await.status,
+        200
+    );
+    let sn = snap(addr, &id, o, &tokens[o]).await;
+    assert_eq!(sn.common.takeback_offer, None);
+    assert_eq!(duel_view(&sn).counter, 1);
+    assert_eq!(*event_kinds(&sn).last().unwrap(), "takeback_decline");
 
     // A move answers an offer: the game goes on from the new position.
-    assert_eq!(takeback(addr, &id, f, &tokens[f], "offer").await.0, 200);
-    assert_eq!(post_action(addr, &id, o, &tokens[o], "+2").await.0, 200);
-    let snap = snapshot(addr, &id, o, &tokens[o]).await;
-    assert_eq!(snap["takeback_offer"], Value::Null);
-    assert_eq!(snap["view"]["counter"], 3);
-
-    // Offer again and accept: the offerer's move and the reply after it are undone.
-    let seq_before = snap["seq"].as_u64().unwrap();
-    assert_eq!(takeback(addr, &id, f, &tokens[f], "offer").await.0, 200);
-    let (s, v) = takeback(addr, &id, f, &tokens[f], "accept").await;
-    assert_eq!(s, 409, "the offerer has accepted already: {v}");
-    assert_eq!(takeback(addr, &id, o, &tokens[o], "accept").await.0, 200);
-    let snap = snapshot(addr, &id, f, &tokens[f]).await;
-    assert_eq!(snap["view"]["counter"], 0, "{}", snap["view"]);
-    assert_eq!(snap["to_act"], json!({"seat": f}));
-    assert_eq!(snap["takeback_offer"], Value::Null);
-    assert_eq!(snap["seq"].as_u64().unwrap(), seq_before + 3);
-    // The log keeps every event: both undone moves are still there, then the takeback.
-    let events = snap["events"].as_array().unwrap();
-    let adds: Vec<&Value> = events
-        .iter()
-        .filter(|e| e["kind"] == "action" && e["actor"] != "chance")
-        .filter(|e| e["notation"].as_str().is_some_and(|n| n.starts_with('+')))
-        .collect();
-    assert_eq!(adds.len(), 2, "{events:?}");
-    let tb = events.last().unwrap();
-    assert_eq!(tb["kind"], "takeback");
-    assert_eq!(tb["seat"], f);
-    let chance_seq = events.iter().rfind(|e| e["actor"] == "chance").unwrap()["seq"].clone();
     assert_eq!(
-        tb["to_seq"], chance_seq,
-        "back to the position after chance"
+        takeback(addr, &id, f, &tokens[f], "offer").await.status,
+        200
     );
     assert_eq!(
-        &kinds(&snap)[kinds(&snap).len() - 3..],
+        post_action(addr, &id, o, &tokens[o], "+2").await.status,
+        200
+    );
+    let sn = snap(addr, &id, o, &tokens[o]).await;
+    assert_eq!(sn.common.takeback_offer, None);
+    assert_eq!(duel_view(&sn).counter, 3);
+
+    // Offer again and accept: the offerer's move and the reply after it are undone.
+    let seq_before = sn.common.seq;
+    assert_eq!(
+        takeback(addr, &id, f, &tokens[f], "offer").await.status,
+        200
+    );
+    let r = takeback(addr, &id, f, &tokens[f], "accept").await;
+    assert_eq!(r.status, 409, "the offerer has accepted already: {}", r.raw);
+    assert_eq!(
+        takeback(addr, &id, o, &tokens[o], "accept").await.status,
+        200
+    );
+    let sn = snap(addr, &id, f, &tokens[f]).await;
+    assert_eq!(duel_view(&sn).counter, 0, "{}", sn.view);
+    assert_eq!(sn.common.to_act, ToAct::Seat(Seat(f as u8)));
+    assert_eq!(sn.common.takeback_offer, None);
+    assert_eq!(sn.common.seq, seq_before + 3);
+    // The log keeps every event: both undone moves are still there, then the takeback.
+    let events = &sn.events;
+    let adds = events
+        .iter()
+        .filter(|e| match &e.body {
+            EventBody::Action {
+                actor: Actor::Seat(_),
+                notation,
+                ..
+            } => notation.as_deref().is_some_and(|n| n.starts_with('+')),
+            _ => false,
+        })
+        .count();
+    assert_eq!(adds, 2, "{events:?}");
+    let chance_seq = events
+        .iter()
+        .rfind(|e| is_action_by(e, Actor::Chance))
+        .unwrap()
+        .seq;
+    match events.last().unwrap().body {
+        EventBody::Takeback { seat, to_seq } => {
+            assert_eq!(seat as usize, f);
+            assert_eq!(to_seq, chance_seq, "back to the position after chance");
+        }
+        ref other => panic!("not a takeback: {other:?}"),
+    }
+    let k = event_kinds(&sn);
+    assert_eq!(
+        &k[k.len() - 3..],
         ["takeback_offer", "takeback_accept", "takeback"]
     );
     // The spectator saw the takeback and the restored position.
-    let upd = recv_until(&mut spec, |m| {
-        m["events"]
-            .as_array()
-            .is_some_and(|e| e.iter().any(|e| e["kind"] == "takeback"))
+    let upd = recv_game(&mut spec, |m| {
+        m.events
+            .iter()
+            .any(|e| matches!(e.body, EventBody::Takeback { .. }))
     })
     .await;
-    assert_eq!(upd["view"]["counter"], 0);
+    assert_eq!(duel_view(&upd).counter, 0);
     // The offerer plays on from there.
-    assert_eq!(post_action(addr, &id, f, &tokens[f], "+2").await.0, 200);
     assert_eq!(
-        snapshot(addr, &id, o, &tokens[o]).await["view"]["counter"],
-        2
+        post_action(addr, &id, f, &tokens[f], "+2").await.status,
+        200
     );
+    assert_eq!(duel_view(&snap(addr, &id, o, &tokens[o]).await).counter, 2);
     server.shutdown().await.unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -186,78 +218,85 @@ async fn takeback_against_the_ai_restores_the_position_and_the_ai_moves_again() 
     .await;
     let token = tokens[0].clone().unwrap();
     let mut me = ws(addr, &id, Some((0, &token))).await;
-    let my_turn = |m: &Value| m["legal"].as_array().is_some_and(|l| !l.is_empty());
-    let before = recv_until(&mut me, my_turn).await;
-    let (s, v) = takeback(addr, &id, 0, &token, "offer").await;
-    assert_eq!(s, 409, "nothing to take back before the first move: {v}");
-    assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("has not moved yet"),
-        "{v}"
+    let my_turn = |m: &Snap| !m.legal.is_empty();
+    let before = recv_game(&mut me, my_turn).await;
+    let r = takeback(addr, &id, 0, &token, "offer").await;
+    assert_eq!(
+        r.status, 409,
+        "nothing to take back before the first move: {}",
+        r.raw
     );
+    assert!(r.err().message.contains("has not moved yet"), "{}", r.raw);
 
-    let action = before["legal"][0]["action"].clone();
-    let (s, v) = post(
+    let action = before.legal[0].action.clone();
+    let r = post_as::<Committed>(
         addr,
         &format!("/api/games/{id}/action"),
         json!({"seat": 0, "token": token, "action": action}),
     )
     .await;
-    assert_eq!(s, 200, "{v}");
+    assert_eq!(r.status, 200, "{}", r.raw);
     // The AI replies.
-    let replied = recv_until(&mut me, my_turn).await;
-    assert_ne!(replied["view"], before["view"]);
-    assert_eq!(before["may"]["hint"], true, "a hint against the AI");
-    assert_eq!(before["may"]["takeback"], false, "{}", before["may"]);
-    assert_eq!(replied["may"]["takeback"], true, "{}", replied["may"]);
-    assert_eq!(replied["may"]["takeback_refusal"], Value::Null);
-    let moves = |m: &Value| {
-        m["events"]
-            .as_array()
-            .unwrap()
+    let replied = recv_game(&mut me, my_turn).await;
+    assert_ne!(view_of(&replied), view_of(&before));
+    let may_before = before.may.clone().unwrap();
+    let may_replied = replied.may.clone().unwrap();
+    assert!(may_before.hint, "a hint against the AI");
+    assert!(!may_before.takeback, "{may_before:?}");
+    assert!(may_replied.takeback, "{may_replied:?}");
+    assert_eq!(may_replied.takeback_refusal, None);
+    let moves = |m: &Snap| {
+        m.events
             .iter()
-            .filter(|e| e["kind"] == "action" && e["actor"] != "chance")
+            .filter(|e| {
+                matches!(
+                    e.body,
+                    EventBody::Action {
+                        actor: Actor::Seat(_),
+                        ..
+                    }
+                )
+            })
             .count()
     };
 
-    let (s, v) = takeback(addr, &id, 0, &token, "offer").await;
-    assert_eq!(s, 200, "{v}");
-    let snap = snapshot(addr, &id, 0, &token).await;
-    assert_eq!(snap["view"], before["view"], "the position before the move");
-    assert_eq!(snap["legal"], before["legal"]);
-    assert_eq!(snap["takeback_offer"], Value::Null);
-    let k = kinds(&snap);
+    let r = takeback(addr, &id, 0, &token, "offer").await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    let sn = snap(addr, &id, 0, &token).await;
+    assert_eq!(
+        view_of(&sn),
+        view_of(&before),
+        "the position before the move"
+    );
+    assert_eq!(sn.legal, before.legal);
+    assert_eq!(sn.common.takeback_offer, None);
+    let k = event_kinds(&sn);
     assert_eq!(
         &k[k.len() - 3..],
         ["takeback_offer", "takeback_accept", "takeback"]
     );
     assert_eq!(
-        snap["events"][snap["events"].as_array().unwrap().len() - 2]["seat"],
-        1
+        sn.events[sn.events.len() - 2].body,
+        EventBody::TakebackAccept { seat: 1 }
     );
-    let seen_moves = moves(&snap);
+    let seen_moves = moves(&sn);
 
     // Play again (another move this time): the AI answers it.
-    let other = before["legal"].as_array().unwrap().last().unwrap()["action"].clone();
+    let other = before.legal.last().unwrap().action.clone();
     assert_eq!(
-        post(
+        post_as::<Committed>(
             addr,
             &format!("/api/games/{id}/action"),
             json!({"seat": 0, "token": token, "action": other}),
         )
         .await
-        .0,
+        .status,
         200
     );
-    let again = recv_until(&mut me, |m| {
-        my_turn(m) && m["seq"].as_u64() > snap["seq"].as_u64()
-    })
-    .await;
-    let snap2 = snapshot(addr, &id, 0, &token).await;
+    let again = recv_game(&mut me, |m| my_turn(m) && m.common.seq > sn.common.seq).await;
+    let snap2 = snap(addr, &id, 0, &token).await;
     assert!(moves(&snap2) >= seen_moves + 2, "the AI moved again");
-    assert_ne!(again["view"], before["view"]);
+    assert_ne!(view_of(&again), view_of(&before));
     server.shutdown().await.unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -280,32 +319,25 @@ async fn takeback_across_a_territories_dice_roll_is_refused() {
     .await;
     let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
     for _ in 0..400 {
-        let snap = snapshot(addr, &id, 0, &tokens[0]).await;
-        let events = snap["events"].as_array().unwrap();
+        let sn = snap(addr, &id, 0, &tokens[0]).await;
+        let events = &sn.events;
         let last_mine = events
             .iter()
-            .rposition(|e| e["kind"] == "action" && e["actor"] == json!({"seat": 0}));
-        let chance_after = last_mine.is_some_and(|i| {
-            events[i..]
-                .iter()
-                .any(|e| e["kind"] == "action" && e["actor"] == "chance")
-        });
+            .rposition(|e| is_action_by(e, Actor::Seat(Seat(0))));
+        let chance_after =
+            last_mine.is_some_and(|i| events[i..].iter().any(|e| is_action_by(e, Actor::Chance)));
         if chance_after {
-            let (s, v) = takeback(addr, &id, 0, &tokens[0], "offer").await;
-            assert_eq!(
-                (s, v["error"]["code"].as_str()),
-                (409, Some("conflict")),
-                "{v}"
-            );
-            let message = v["error"]["message"].as_str().unwrap();
+            let r = takeback(addr, &id, 0, &tokens[0], "offer").await;
+            assert_eq!((r.status, r.code()), (409, Some("conflict")), "{}", r.raw);
+            let message = &r.err().message;
             assert!(message.contains("cannot undo chance"), "{message}");
             assert!(message.contains("dice roll"), "{message}");
-            let after = snapshot(addr, &id, 0, &tokens[0]).await;
+            let after = snap(addr, &id, 0, &tokens[0]).await;
             assert_eq!(
-                after["seq"], snap["seq"],
+                after.common.seq, sn.common.seq,
                 "a refused takeback changes nothing"
             );
-            assert_eq!(after["takeback_offer"], Value::Null);
+            assert_eq!(after.common.takeback_offer, None);
             server.shutdown().await.unwrap();
             let _ = std::fs::remove_dir_all(&dir);
             return;
@@ -329,40 +361,67 @@ async fn a_game_with_takebacks_replays_after_restart_and_its_record_verifies() {
     let (id, tokens) = create_duel(addr, 5).await;
     let f = duel_started(addr, &id, &tokens).await;
     let o = 1 - f;
-    assert_eq!(post_action(addr, &id, f, &tokens[f], "+2").await.0, 200);
-    assert_eq!(takeback(addr, &id, f, &tokens[f], "offer").await.0, 200);
-    assert_eq!(takeback(addr, &id, o, &tokens[o], "accept").await.0, 200);
-    assert_eq!(post_action(addr, &id, f, &tokens[f], "+1").await.0, 200);
-    let live = snapshot(addr, &id, o, &tokens[o]).await;
+    assert_eq!(
+        post_action(addr, &id, f, &tokens[f], "+2").await.status,
+        200
+    );
+    assert_eq!(
+        takeback(addr, &id, f, &tokens[f], "offer").await.status,
+        200
+    );
+    assert_eq!(
+        takeback(addr, &id, o, &tokens[o], "accept").await.status,
+        200
+    );
+    assert_eq!(
+        post_action(addr, &id, f, &tokens[f], "+1").await.status,
+        200
+    );
+    let live = snap(addr, &id, o, &tokens[o]).await;
     server.shutdown().await.unwrap();
 
     let server = start(&dir).await;
     let addr = server.local_addr();
-    let again = snapshot(addr, &id, o, &tokens[o]).await;
-    for k in ["seq", "view", "legal", "to_act", "events", "takeback_offer"] {
-        assert_eq!(again[k], live[k], "{k} after a restart");
-    }
-    assert_eq!(again["view"]["counter"], 1);
+    let again = snap(addr, &id, o, &tokens[o]).await;
+    assert_eq!(again.common.seq, live.common.seq, "seq after a restart");
+    assert_eq!(view_of(&again), view_of(&live), "view after a restart");
+    assert_eq!(again.legal, live.legal, "legal after a restart");
+    assert_eq!(
+        again.common.to_act, live.common.to_act,
+        "to_act after a restart"
+    );
+    assert_eq!(again.events, live.events, "events after a restart");
+    assert_eq!(
+        again.common.takeback_offer, live.common.takeback_offer,
+        "takeback_offer after a restart"
+    );
+    assert_eq!(duel_view(&again).counter, 1);
     // Positions: 2 secrets, the chance draw, the +1 (the +2 taken back is not one of them).
-    let (s, v) = get(addr, &format!("/api/games/{id}/view/4")).await;
-    assert_eq!(s, 200, "{v}");
-    assert_eq!(v["total"], 4);
-    assert_eq!(v["last"]["notation"], "+1");
-    assert_eq!(v["view"]["counter"], 1);
-    assert_eq!(get(addr, &format!("/api/games/{id}/view/5")).await.0, 404);
+    let r = get_as::<Position>(addr, &format!("/api/games/{id}/view/4")).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    let pos = r.ok();
+    assert_eq!(pos.total, 4);
+    assert_eq!(pos.last.unwrap().notation.as_deref(), Some("+1"));
+    assert_eq!(duel(&pos.view).counter, 1);
+    assert_eq!(
+        get_as::<Position>(addr, &format!("/api/games/{id}/view/5"))
+            .await
+            .status,
+        404
+    );
     // Play to the end: the record holds the actions as they stand and verifies with the seed.
     let mut turn = o;
     loop {
-        let (s, v) = post_action(addr, &id, turn, &tokens[turn], "+2").await;
-        assert_eq!(s, 200, "{v}");
-        if snapshot(addr, &id, 0, &tokens[0]).await["status"] == "over" {
+        let r = post_action(addr, &id, turn, &tokens[turn], "+2").await;
+        assert_eq!(r.status, 200, "{}", r.raw);
+        if snap(addr, &id, 0, &tokens[0]).await.common.status == Status::Over {
             break;
         }
         turn = 1 - turn;
     }
     let (s, record) = get(addr, &format!("/api/games/{id}/record")).await;
     assert_eq!(s, 200, "{record}");
-    let record: JsonRecord = serde_json::from_value(record).unwrap();
+    let record: JsonRecord = decode(&record);
     let adds: Vec<String> = record
         .actions
         .iter()
@@ -378,7 +437,7 @@ async fn a_game_with_takebacks_replays_after_restart_and_its_record_verifies() {
     let end = kind
         .replay(&record, true)
         .expect("the record verifies with its seed");
-    assert_eq!(end.view(tabula_core::Observer::Spectator)["counter"], 5);
+    assert_eq!(duel(&end.view(tabula_core::Observer::Spectator)).counter, 5);
     server.shutdown().await.unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -393,55 +452,64 @@ async fn the_snapshot_says_what_the_seat_may_do_as_the_server_decides() {
     let server = start(&dir).await;
     let addr = server.local_addr();
     let (id, tokens) = create_duel(addr, 12).await;
-    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
-    assert_eq!(snap["may"]["takeback"], false, "{}", snap["may"]);
+    let sn = snap(addr, &id, 0, &tokens[0]).await;
+    let may = sn.may.clone().unwrap();
+    assert!(!may.takeback, "{may:?}");
     assert!(
-        snap["may"]["takeback_refusal"]
-            .as_str()
+        may.takeback_refusal
+            .as_deref()
             .unwrap()
             .contains("has not moved yet"),
-        "{}",
-        snap["may"]
+        "{may:?}"
     );
-    assert_eq!(snap["may"]["draw_offer"], true);
-    assert_eq!(snap["may"]["hint"], false, "no hint between people");
-    let (s, spec) = get(addr, &format!("/api/games/{id}")).await;
-    assert_eq!(s, 200, "{spec}");
-    assert_eq!(spec["may"], Value::Null, "a spectator may do nothing");
+    assert!(may.draw_offer);
+    assert!(!may.hint, "no hint between people");
+    let r = get_as::<Snap>(addr, &format!("/api/games/{id}")).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    assert_eq!(r.ok().may, None, "a spectator may do nothing");
 
     // Seat 0's secret: its own notation for seat 0, hidden from seat 1.
     assert_eq!(
         post_action(addr, &id, 0, &tokens[0], "secret:amberword")
             .await
-            .0,
+            .status,
         200
     );
-    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
-    let mine = snap["events"]
-        .as_array()
-        .unwrap()
+    let sn = snap(addr, &id, 0, &tokens[0]).await;
+    let mine = sn
+        .events
         .iter()
-        .rfind(|e| e["kind"] == "action" && e["actor"] == json!({"seat": 0}))
+        .rfind(|e| is_action_by(e, Actor::Seat(Seat(0))))
         .unwrap();
-    assert!(mine["notation"].is_string(), "seat 0 sees its move: {mine}");
-    assert_eq!(snap["may"]["takeback"], false, "{}", snap["may"]);
-    let why = snap["may"]["takeback_refusal"].as_str().unwrap();
+    assert!(
+        matches!(
+            &mine.body,
+            EventBody::Action {
+                notation: Some(_),
+                ..
+            }
+        ),
+        "seat 0 sees its move: {mine:?}"
+    );
+    let may = sn.may.clone().unwrap();
+    assert!(!may.takeback, "{may:?}");
+    let why = may.takeback_refusal.unwrap();
     assert!(why.contains("hidden information"), "{why}");
-    let (s, v) = takeback(addr, &id, 0, &tokens[0], "offer").await;
-    assert_eq!(s, 409, "{v}");
-    assert_eq!(v["error"]["message"].as_str(), Some(why), "the same words");
+    let r = takeback(addr, &id, 0, &tokens[0], "offer").await;
+    assert_eq!(r.status, 409, "{}", r.raw);
+    assert_eq!(r.err().message, why, "the same words");
 
     // A pending draw offer: no second one from either seat.
-    let (s, v) = post(
+    let r = post_as::<Committed>(
         addr,
         &format!("/api/games/{id}/draw"),
         json!({"seat": 1, "token": tokens[1], "op": "offer"}),
     )
     .await;
-    assert_eq!(s, 200, "{v}");
+    assert_eq!(r.status, 200, "{}", r.raw);
     for (seat, token) in tokens.iter().enumerate() {
-        let snap = snapshot(addr, &id, seat, token).await;
-        assert_eq!(snap["may"]["draw_offer"], false, "{}", snap["may"]);
+        let may = snap(addr, &id, seat, token).await.may.unwrap();
+        assert!(!may.draw_offer, "{may:?}");
     }
     server.shutdown().await.unwrap();
     let _ = std::fs::remove_dir_all(&dir);

@@ -6,10 +6,12 @@
 use std::net::SocketAddr;
 
 use crate::common::*;
-use serde_json::{Value, json};
+use serde_json::json;
 use tabula_core::dynamic::{DynState, Registry};
 use tabula_core::record::JsonRecord;
-use tabula_core::{Observer, Seat};
+use tabula_core::{Actor, Observer, Seat, ToAct};
+use tabula_server::wire::api::{Committed, Imported, Position};
+use tabula_server::wire::game::{EventBody, GameEvent};
 use tabula_server::{Limits, RunningServer, Storage};
 use tabula_tools::client::request_with_headers;
 
@@ -39,22 +41,26 @@ async fn hosted(addr: SocketAddr, game: &str) -> (String, Vec<String>) {
     (id, tokens.into_iter().map(Option::unwrap).collect())
 }
 
-fn action_events(snapshot: &Value) -> Vec<Value> {
-    snapshot["events"]
-        .as_array()
-        .unwrap()
+fn action_events(snapshot: &Snap) -> Vec<GameEvent> {
+    snapshot
+        .events
         .iter()
-        .filter(|e| e["kind"] == "action")
+        .filter(|e| matches!(e.body, EventBody::Action { .. }))
         .cloned()
         .collect()
 }
 
-async fn view_at(addr: SocketAddr, id: &str, n: u64, seat: Option<(usize, &str)>) -> (u16, Value) {
+async fn view_at(
+    addr: SocketAddr,
+    id: &str,
+    n: u64,
+    seat: Option<(usize, &str)>,
+) -> Reply<Position> {
     let path = match seat {
         Some((s, t)) => format!("/api/games/{id}/view/{n}?seat={s}&token={t}"),
         None => format!("/api/games/{id}/view/{n}"),
     };
-    get(addr, &path).await
+    get_as(addr, &path).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -64,10 +70,10 @@ async fn stepping_through_a_kyo_game_reproduces_the_snapshots() {
     let (id, tokens) = hosted(addr, "kyo").await;
     let mut rng = tabula_core::rng_from_seed(21);
     // What seat 0 and the spectator saw after each number of actions, as the game was played.
-    let mut seen: Vec<(Value, Value)> = Vec::new();
+    let mut seen: Vec<(Snap, Snap)> = Vec::new();
     loop {
-        let spectator = get(addr, &format!("/api/games/{id}")).await.1;
-        let seat0 = snapshot(addr, &id, 0, &tokens[0]).await;
+        let spectator = get_as::<Snap>(addr, &format!("/api/games/{id}")).await.ok();
+        let seat0 = snap(addr, &id, 0, &tokens[0]).await;
         assert_eq!(action_events(&spectator).len(), seen.len());
         seen.push((spectator, seat0));
         if seen.len() > 70 || !random_step(addr, &id, &tokens, &mut rng).await {
@@ -84,39 +90,54 @@ async fn stepping_through_a_kyo_game_reproduces_the_snapshots() {
     let order: Vec<u64> = (0..=total).chain((0..=total).rev()).collect();
     for n in order {
         let (spectator, seat0) = &seen[n as usize];
-        let (s, v) = view_at(addr, &id, n, None).await;
-        assert_eq!(s, 200, "{v}");
+        let r = view_at(addr, &id, n, None).await;
+        assert_eq!(r.status, 200, "{}", r.raw);
+        let v = r.ok();
+        assert_eq!((v.n, v.total), (n, total));
+        assert_eq!(v.id, id);
+        assert_eq!(v.you, Observer::Spectator);
         assert_eq!(
-            (v["n"].as_u64(), v["total"].as_u64()),
-            (Some(n), Some(total))
-        );
-        assert_eq!(v["id"], json!(id));
-        assert_eq!(v["you"], "spectator");
-        assert_eq!(
-            v["view"], spectator["view"],
+            v.view,
+            view_of(spectator),
             "spectator view after {n} actions"
         );
-        assert_eq!(v["to_act"], spectator["to_act"], "to_act after {n} actions");
-        assert_eq!(v["result"], Value::Null);
-        if n == 0 {
-            assert_eq!(v["last"], Value::Null);
-        } else {
-            let e = &final_events[n as usize - 1];
-            assert_eq!(v["last"]["seq"], e["seq"]);
-            assert_eq!(v["last"]["actor"], e["actor"]);
-            assert_eq!(v["last"]["notation"], e["notation"]);
-            assert_eq!(
-                v["last"]["words"], e["words"],
-                "the replay's last action in words"
-            );
-            assert_eq!(v["last"]["turn"], e["turn"]);
-            assert!(v["last"]["words"].is_string());
-            assert!(v["last"]["notation"].is_string(), "Kyo hides no move");
+        assert_eq!(
+            v.to_act, spectator.common.to_act,
+            "to_act after {n} actions"
+        );
+        assert_eq!(v.result, None);
+        match (&v.last, n) {
+            (None, 0) => {}
+            (Some(last), n) if n > 0 => {
+                let e = &final_events[n as usize - 1];
+                let EventBody::Action {
+                    actor,
+                    notation,
+                    words,
+                    turn,
+                    ..
+                } = &e.body
+                else {
+                    panic!("not an action: {e:?}")
+                };
+                assert_eq!(last.seq, e.seq);
+                assert_eq!(last.actor, *actor);
+                assert_eq!(last.notation, *notation);
+                assert_eq!(
+                    Some(&last.words),
+                    words.as_ref(),
+                    "the replay's last action in words"
+                );
+                assert_eq!(Some(last.turn), *turn);
+                assert!(last.notation.is_some(), "Kyo hides no move");
+            }
+            (last, n) => panic!("position {n}: last is {last:?}"),
         }
-        let (s, mine) = view_at(addr, &id, n, Some((0, &tokens[0]))).await;
-        assert_eq!(s, 200, "{mine}");
-        assert_eq!(mine["you"], json!({"seat": 0}));
-        assert_eq!(mine["view"], seat0["view"], "seat 0 view after {n} actions");
+        let r = view_at(addr, &id, n, Some((0, &tokens[0]))).await;
+        assert_eq!(r.status, 200, "{}", r.raw);
+        let mine = r.ok();
+        assert_eq!(mine.you, Observer::Seat(Seat(0)));
+        assert_eq!(mine.view, view_of(seat0), "seat 0 view after {n} actions");
     }
     // The bearer header authenticates like the snapshot endpoint.
     let (s, v) = request_with_headers(
@@ -128,58 +149,49 @@ async fn stepping_through_a_kyo_game_reproduces_the_snapshots() {
     )
     .await
     .unwrap();
-    assert_eq!(s, 200, "{v}");
-    assert_eq!(v["you"], json!({"seat": 1}));
+    let r = Reply::<Position>::read(s, v);
+    assert_eq!(r.status, 200, "{}", r.raw);
+    assert_eq!(r.ok().you, Observer::Seat(Seat(1)));
     // Refusals: a wrong token, a token without its seat, positions out of range or not numbers.
-    let (s, v) = view_at(addr, &id, 1, Some((0, &tokens[1]))).await;
-    assert_eq!((s, v["error"]["code"].clone()), (403, json!("bad_token")));
-    let (s, v) = get(addr, &format!("/api/games/{id}/view/1?token={}", tokens[0])).await;
-    assert_eq!((s, v["error"]["code"].clone()), (400, json!("bad_request")));
-    let (s, v) = view_at(addr, &id, total + 1, None).await;
-    assert_eq!((s, v["error"]["code"].clone()), (404, json!("not_found")));
+    let r = view_at(addr, &id, 1, Some((0, &tokens[1]))).await;
+    assert_eq!((r.status, r.code()), (403, Some("bad_token")));
+    let r = get_as::<Position>(addr, &format!("/api/games/{id}/view/1?token={}", tokens[0])).await;
+    assert_eq!((r.status, r.code()), (400, Some("bad_request")));
+    let r = view_at(addr, &id, total + 1, None).await;
+    assert_eq!((r.status, r.code()), (404, Some("not_found")));
     assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains(&format!("0..={total}")),
-        "{v}"
+        r.err().message.contains(&format!("0..={total}")),
+        "{}",
+        r.raw
     );
     for bad in ["-1", "abc", "1.5", "99999999999999999999999"] {
-        let (s, v) = get(addr, &format!("/api/games/{id}/view/{bad}")).await;
-        assert_eq!(
-            (s, v["error"]["code"].clone()),
-            (400, json!("bad_request")),
-            "{bad}"
-        );
+        let r = get_as::<Position>(addr, &format!("/api/games/{id}/view/{bad}")).await;
+        assert_eq!((r.status, r.code()), (400, Some("bad_request")), "{bad}");
     }
-    let (s, _) = get(
+    let r = get_as::<Position>(
         addr,
         "/api/games/00000000-0000-4000-8000-000000000000/view/0",
     )
     .await;
-    assert_eq!(s, 404);
+    assert_eq!(r.status, 404);
+    // The OpenAPI document is not a wire type: raw JSON.
     let (_, doc) = get(addr, "/api/openapi.json").await;
     assert!(doc["paths"]["/api/games/{id}/view/{n}"]["get"].is_object());
     assert!(doc["components"]["schemas"]["Position"]["properties"]["last"].is_object());
     // After a resignation the result shows at the last position only, and the game is the same.
-    let (s, _) = post(
+    let r = post_as::<Committed>(
         addr,
         &format!("/api/games/{id}/resign"),
         json!({"seat": 0, "token": tokens[0]}),
     )
     .await;
-    assert_eq!(s, 200);
-    let (_, last) = view_at(addr, &id, total, None).await;
-    assert_eq!(last["total"], total);
-    assert!(
-        last["result"]["reason"]
-            .as_str()
-            .unwrap()
-            .contains("resigned")
-    );
-    assert!(last["to_act"]["over"].is_object(), "{}", last["to_act"]);
-    let (_, before) = view_at(addr, &id, total - 1, None).await;
-    assert_eq!(before["result"], Value::Null);
+    assert_eq!(r.status, 200);
+    let last = view_at(addr, &id, total, None).await.ok();
+    assert_eq!(last.total, total);
+    assert!(last.result.as_ref().unwrap().reason.contains("resigned"));
+    assert!(matches!(last.to_act, ToAct::Over(_)), "{:?}", last.to_act);
+    let before = view_at(addr, &id, total - 1, None).await.ok();
+    assert_eq!(before.result, None);
     server.shutdown().await.unwrap();
 }
 
@@ -195,18 +207,19 @@ async fn cyvasse_replay_never_shows_hidden_setups() {
         }
     }
     // Live game: the spectator's positions are checked again below, after the game is over.
-    let (s, live) = view_at(addr, &id, 1, None).await;
-    assert_eq!(s, 200, "{live}");
-    let (s, _) = post(
+    let live = view_at(addr, &id, 1, None).await;
+    assert_eq!(live.status, 200, "{}", live.raw);
+    let live = live.ok();
+    let r = post_as::<Committed>(
         addr,
         &format!("/api/games/{id}/resign"),
         json!({"seat": 1, "token": tokens[1]}),
     )
     .await;
-    assert_eq!(s, 200);
-    let (s, record) = get(addr, &format!("/api/games/{id}/record")).await;
-    assert_eq!(s, 200);
-    let record: JsonRecord = serde_json::from_value(record).unwrap();
+    assert_eq!(r.status, 200);
+    let r = get_as::<JsonRecord>(addr, &format!("/api/games/{id}/record")).await;
+    assert_eq!(r.status, 200);
+    let record = r.ok();
     let registry = games_registry();
     let kind = registry.get(&record.game).unwrap();
     let mut state: Box<dyn DynState> = kind.new_state(&record.options).unwrap();
@@ -236,16 +249,15 @@ async fn cyvasse_replay_never_shows_hidden_setups() {
     for n in 0..=total {
         let last_action = n.checked_sub(1).map(|k| &record.actions[k as usize]);
         for (o, seat) in observers {
-            let (s, v) = view_at(addr, &id, n, seat).await;
-            assert_eq!(s, 200, "{v}");
-            assert_eq!(v["view"], state.view(o), "{o:?} after {n} actions");
+            let r = view_at(addr, &id, n, seat).await;
+            assert_eq!(r.status, 200, "{}", r.raw);
+            // The answer as sent, searched as text below.
+            let text = r.raw.to_string();
+            let v = r.ok();
+            assert_eq!(v.view, state.view(o), "{o:?} after {n} actions");
             if n == 1 && o == Observer::Spectator {
-                assert_eq!(
-                    v["view"], live["view"],
-                    "the live game showed the same position"
-                );
+                assert_eq!(v.view, live.view, "the live game showed the same position");
             }
-            let text = v.to_string();
             for (hidden_from, secret) in &secrets {
                 if *hidden_from == o && secret.len() > 24 {
                     assert!(
@@ -255,10 +267,11 @@ async fn cyvasse_replay_never_shows_hidden_setups() {
                 }
             }
             match last_action {
-                None => assert_eq!(v["last"], Value::Null),
+                None => assert!(v.last.is_none()),
                 Some(_) => {
-                    // The description was checked against the state before the action (below).
-                    assert!(v["last"]["seq"].is_u64());
+                    // The description was checked against the state before the action (below);
+                    // the type says its seq is a number.
+                    assert!(v.last.is_some());
                 }
             }
         }
@@ -269,17 +282,17 @@ async fn cyvasse_replay_never_shows_hidden_setups() {
                 .map(|(o, _)| state.describe_action(a.actor, &a.action, *o))
                 .collect();
             for ((_, seat), exp) in observers.iter().zip(expected) {
-                let (_, v) = view_at(addr, &id, n + 1, *seat).await;
-                assert_eq!(v["last"]["notation"], json!(exp), "action {n}");
+                let v = view_at(addr, &id, n + 1, *seat).await.ok();
+                assert_eq!(v.last.unwrap().notation, exp, "action {n}");
             }
             state.apply(a.actor, &a.action).unwrap();
         }
     }
     // Seat 0 with seat 1's token is refused; past the end is refused.
-    let (s, v) = view_at(addr, &id, 0, Some((0, &tokens[1]))).await;
-    assert_eq!((s, v["error"]["code"].clone()), (403, json!("bad_token")));
-    let (s, v) = view_at(addr, &id, total + 1, Some((0, &tokens[0]))).await;
-    assert_eq!((s, v["error"]["code"].clone()), (404, json!("not_found")));
+    let r = view_at(addr, &id, 0, Some((0, &tokens[1]))).await;
+    assert_eq!((r.status, r.code()), (403, Some("bad_token")));
+    let r = view_at(addr, &id, total + 1, Some((0, &tokens[0]))).await;
+    assert_eq!((r.status, r.code()), (404, Some("not_found")));
     server.shutdown().await.unwrap();
 }
 
@@ -291,41 +304,41 @@ async fn imported_records_and_chance_actions_can_be_stepped_through() {
     let addr = server.local_addr();
     let (id, tokens) = create_duel(addr, 5).await;
     while http_step(addr, &id, &tokens).await.is_some() {}
-    let (s, record) = get(addr, &format!("/api/games/{id}/record")).await;
+    let (s, raw_record) = get(addr, &format!("/api/games/{id}/record")).await;
     assert_eq!(s, 200);
-    let (s, imported) = post(addr, "/api/records", json!({"record": record})).await;
-    assert_eq!(s, 201, "{imported}");
-    let imported = imported["id"].as_str().unwrap().to_string();
-    let total = record["actions"].as_array().unwrap().len() as u64;
-    let chance_at = record["actions"]
-        .as_array()
-        .unwrap()
+    let record: JsonRecord = decode(&raw_record);
+    let imported = post_as::<Imported>(addr, "/api/records", json!({"record": raw_record})).await;
+    assert_eq!(imported.status, 201, "{}", imported.raw);
+    let imported = imported.ok().id;
+    let total = record.actions.len() as u64;
+    let chance_at = record
+        .actions
         .iter()
-        .position(|a| a["actor"] == "chance")
+        .position(|a| a.actor == Actor::Chance)
         .unwrap() as u64
         + 1;
     for game in [&id, &imported] {
-        let (s, v) = view_at(addr, game, chance_at, None).await;
-        assert_eq!(s, 200, "{v}");
-        assert_eq!(v["last"]["actor"], "chance");
-        assert!(
-            v["last"]["notation"]
-                .as_str()
-                .unwrap()
-                .starts_with("first:")
-        );
+        let r = view_at(addr, game, chance_at, None).await;
+        assert_eq!(r.status, 200, "{}", r.raw);
+        let v = r.ok();
+        let last = v.last.as_ref().unwrap();
+        assert_eq!(last.actor, Actor::Chance);
+        assert!(last.notation.as_deref().unwrap().starts_with("first:"));
         // The secrets are hidden from the spectator: shown as chosen, never as words.
-        assert_eq!(v["view"]["secrets"], json!([true, true]));
-        let (_, first) = view_at(addr, game, 1, None).await;
         assert_eq!(
-            first["last"]["notation"],
-            Value::Null,
+            duel(&v.view).secrets,
+            [Secret::Chosen(true), Secret::Chosen(true)]
+        );
+        let first = view_at(addr, game, 1, None).await.ok();
+        assert_eq!(
+            first.last.unwrap().notation,
+            None,
             "a secret move is hidden"
         );
-        let (_, end) = view_at(addr, game, total, None).await;
-        assert_eq!(end["total"], total);
-        assert!(end["result"]["results"].is_array(), "{end}");
-        assert!(end["to_act"]["over"].is_object());
+        let end = view_at(addr, game, total, None).await.ok();
+        assert_eq!(end.total, total);
+        assert!(end.result.is_some(), "{end:?}");
+        assert!(matches!(end.to_act, ToAct::Over(_)));
     }
     server.shutdown().await.unwrap();
 }

@@ -16,6 +16,8 @@ use tabula_core::{
     ActionError, Actor, Game, GameOptions, Observer, OptionSpec, OptionsError, Outcome, Seat,
     ToAct, check_listed,
 };
+use tabula_server::wire::api::{ApiError, ApiErrorDetail, Committed, Created, CreatedSeat};
+use tabula_server::wire::game::{EventBody, GameEvent, GameMessage, RematchAck, SocketMsg};
 use tabula_server::{BotFn, Limits, RunningServer, ServerConfig, Storage};
 use tabula_tools::client::{WsClient, request};
 
@@ -267,23 +269,97 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
     base
 }
 
+/// A raw request: the status and the JSON body as sent. For the tests that inspect raw JSON (a field
+/// that must be absent, a deliberately malformed body); the others read answers through the wire types
+/// ([`get_as`], [`post_as`]).
 pub async fn get(addr: SocketAddr, path: &str) -> (u16, Value) {
     request(addr, "GET", path, None).await.unwrap()
 }
 
+/// A raw `POST` (see [`get`]).
 pub async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
     request(addr, "POST", path, Some(&body)).await.unwrap()
 }
 
-/// Posts `notation` as `seat`'s action in game `id`; returns the status and the JSON body.
+/// An answer read through the wire types: its status and, for a success (2xx), the body as `T`, for a
+/// refusal the error body ([`ApiError`]). Decoding is strict: a body that is not a `T` (a field `T`
+/// requires is missing or renamed, a value of another form) fails the test at once, naming the body.
+pub struct Reply<T> {
+    pub status: u16,
+    /// The body as sent (for failure messages).
+    pub raw: Value,
+    pub body: Result<T, ApiErrorDetail>,
+}
+
+impl<T> Reply<T> {
+    /// Reads `raw` (answered with `status`) through the wire types.
+    pub fn read(status: u16, raw: Value) -> Reply<T>
+    where
+        T: serde::de::DeserializeOwned,
+    {
+        let body = if (200..300).contains(&status) {
+            Ok(decode::<T>(&raw))
+        } else {
+            Err(decode::<ApiError>(&raw).error)
+        };
+        Reply { status, raw, body }
+    }
+
+    /// The successful answer; panics (with the status and body) on a refusal.
+    pub fn ok(self) -> T {
+        match self.body {
+            Ok(t) => t,
+            Err(e) => panic!("expected a success, got {} {:?}", self.status, e),
+        }
+    }
+
+    /// The refusal; panics on a success.
+    pub fn err(&self) -> &ApiErrorDetail {
+        match &self.body {
+            Err(e) => e,
+            Ok(_) => panic!("expected a refusal, got {} {}", self.status, self.raw),
+        }
+    }
+
+    /// The refusal's code (`None` for a success).
+    pub fn code(&self) -> Option<&str> {
+        self.body.as_ref().err().map(|e| e.code.as_str())
+    }
+}
+
+/// `body` read strictly as the wire type `T`; panics naming the type and the body when it is not one.
+pub fn decode<T: serde::de::DeserializeOwned>(body: &Value) -> T {
+    // Through the text, as a client reads it (a game message's view is raw JSON text).
+    let text = body.to_string();
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("not a {} ({e}): {text}", std::any::type_name::<T>()))
+}
+
+/// `GET path`, read through the wire types.
+pub async fn get_as<T: serde::de::DeserializeOwned>(addr: SocketAddr, path: &str) -> Reply<T> {
+    let (status, v) = get(addr, path).await;
+    Reply::read(status, v)
+}
+
+/// `POST path` with `body`, read through the wire types.
+pub async fn post_as<T: serde::de::DeserializeOwned>(
+    addr: SocketAddr,
+    path: &str,
+    body: Value,
+) -> Reply<T> {
+    let (status, v) = post(addr, path, body).await;
+    Reply::read(status, v)
+}
+
+/// Posts `notation` as `seat`'s action in game `id`: the committed seq, or the refusal.
 pub async fn post_action(
     addr: SocketAddr,
     id: &str,
     seat: usize,
     token: &str,
     notation: &str,
-) -> (u16, Value) {
-    post(
+) -> Reply<Committed> {
+    post_as(
         addr,
         &format!("/api/games/{id}/action"),
         json!({"seat": seat, "token": token, "notation": notation}),
@@ -300,26 +376,35 @@ pub async fn assert_action_refused(
     notation: &str,
     (status, code): (u16, &str),
 ) {
-    let (s, v) = post_action(addr, id, seat, token, notation).await;
+    let r = post_action(addr, id, seat, token, notation).await;
     assert_eq!(
-        (s, v["error"]["code"].as_str()),
+        (r.status, r.code()),
         (status, Some(code)),
-        "{notation} by seat {seat} in game {id}: {v}"
+        "{notation} by seat {seat} in game {id}: {}",
+        r.raw
     );
+}
+
+/// Creates a game; returns the server's answer, read as its wire type.
+pub async fn create_game(addr: SocketAddr, body: Value) -> Created {
+    let r = post_as::<Created>(addr, "/api/games", body).await;
+    assert_eq!(r.status, 201, "create failed: {}", r.raw);
+    r.ok()
+}
+
+/// A created seat's token (None for an AI seat and a seat the server made no token for).
+pub fn seat_token(seat: &CreatedSeat) -> Option<String> {
+    match seat {
+        CreatedSeat::Human { token, .. } => token.clone(),
+        CreatedSeat::Ai { .. } => None,
+    }
 }
 
 /// Creates a game; returns its id and each seat's token (None for AI seats).
 pub async fn create(addr: SocketAddr, body: Value) -> (String, Vec<Option<String>>) {
-    let (status, v) = post(addr, "/api/games", body).await;
-    assert_eq!(status, 201, "create failed: {v}");
-    let id = v["id"].as_str().unwrap().to_string();
-    let tokens = v["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["token"].as_str().map(str::to_string))
-        .collect();
-    (id, tokens)
+    let created = create_game(addr, body).await;
+    let tokens = created.seats.iter().map(seat_token).collect();
+    (created.id, tokens)
 }
 
 /// A two-human Duel with both seats joined by the host.
@@ -343,7 +428,251 @@ pub async fn ws(addr: SocketAddr, id: &str, seat: Option<(usize, &str)>) -> WsCl
 
 pub const T: Duration = Duration::from_secs(10);
 
-/// Receives messages until one satisfies `pred`; returns it.
+/// A snapshot or update message, owned (its view is the game's JSON text).
+pub type Snap = GameMessage<'static>;
+
+/// A message of a game's socket, read through the wire types: a snapshot or update, or one of the
+/// others ([`SocketMsg`]).
+#[derive(Debug, Clone)]
+pub enum Msg {
+    Game(Box<Snap>),
+    Other(SocketMsg),
+}
+
+/// A refusal on a socket: the `id` it answers, its code and message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WsError {
+    pub id: Option<i64>,
+    pub code: String,
+    pub message: String,
+}
+
+/// An acknowledgement: the `id` it answers, the committed seq, the rematch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ack {
+    pub id: Option<i64>,
+    pub seq: Option<u64>,
+    pub rematch: Option<RematchAck>,
+}
+
+impl Msg {
+    /// Reads one message's text strictly: by its `type`, a [`GameMessage`] or a [`SocketMsg`].
+    pub fn read(text: &str) -> Msg {
+        #[derive(Deserialize)]
+        struct Kind {
+            #[serde(rename = "type")]
+            kind: String,
+        }
+        let kind: Kind = serde_json::from_str(text)
+            .unwrap_or_else(|e| panic!("a socket message without a type ({e}): {text}"));
+        match kind.kind.as_str() {
+            "snapshot" | "update" => Msg::Game(Box::new(
+                serde_json::from_str(text)
+                    .unwrap_or_else(|e| panic!("not a GameMessage ({e}): {text}")),
+            )),
+            _ => Msg::Other(
+                serde_json::from_str(text)
+                    .unwrap_or_else(|e| panic!("not a SocketMsg ({e}): {text}")),
+            ),
+        }
+    }
+
+    /// The snapshot or update, if it is one.
+    pub fn game(&self) -> Option<&Snap> {
+        match self {
+            Msg::Game(m) => Some(m),
+            Msg::Other(_) => None,
+        }
+    }
+
+    /// A snapshot (not an update), if it is one.
+    pub fn snapshot(&self) -> Option<&Snap> {
+        self.game()
+            .filter(|m| m.common.kind == tabula_server::wire::game::MessageKind::Snapshot)
+    }
+
+    /// An update, if it is one.
+    pub fn update(&self) -> Option<&Snap> {
+        self.game()
+            .filter(|m| m.common.kind == tabula_server::wire::game::MessageKind::Update)
+    }
+
+    /// The refusal, if it is one.
+    pub fn error(&self) -> Option<WsError> {
+        match self {
+            Msg::Other(SocketMsg::Error { id, code, message }) => Some(WsError {
+                id: *id,
+                code: code.clone(),
+                message: message.clone(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The acknowledgement, if it is one.
+    pub fn ack(&self) -> Option<Ack> {
+        match self {
+            Msg::Other(SocketMsg::Ack { id, seq, rematch }) => Some(Ack {
+                id: *id,
+                seq: *seq,
+                rematch: rematch.clone(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The other message, if it is not a snapshot or update.
+    pub fn other(&self) -> Option<&SocketMsg> {
+        match self {
+            Msg::Other(m) => Some(m),
+            Msg::Game(_) => None,
+        }
+    }
+
+    /// The message's `type`, for failure messages.
+    pub fn kind(&self) -> String {
+        match self {
+            Msg::Game(m) => format!("{:?}", m.common.kind).to_lowercase(),
+            Msg::Other(m) => serde_json::to_value(m)
+                .ok()
+                .and_then(|v| v.get("type").and_then(Value::as_str).map(str::to_string))
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// A game message's view as JSON (its form is the game's own).
+pub fn view_of(m: &Snap) -> Value {
+    serde_json::from_str(m.view.get()).unwrap()
+}
+
+/// The Duel's view (see [`Duel::view`]): a seat's own secret word (`null` before it chose), another
+/// seat's only as whether it chose.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct DuelView {
+    pub secrets: [Secret; 2],
+    pub counter: u32,
+    pub turn: u8,
+    pub first: Option<u8>,
+    pub target: u32,
+}
+
+/// One seat's secret in a [`DuelView`].
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Secret {
+    /// Another seat's: whether it chose.
+    Chosen(bool),
+    /// The observer's own word.
+    Own(Option<String>),
+}
+
+/// A Duel message's view, read strictly.
+pub fn duel_view(m: &Snap) -> DuelView {
+    serde_json::from_str(m.view.get())
+        .unwrap_or_else(|e| panic!("not a Duel view ({e}): {}", m.view.get()))
+}
+
+/// A Duel view given as JSON (a past position's, the game's own), read strictly.
+pub fn duel(view: &Value) -> DuelView {
+    serde_json::from_value(view.clone()).unwrap_or_else(|e| panic!("not a Duel view ({e}): {view}"))
+}
+
+/// An event's `kind` as the wire names it.
+pub fn event_kind(body: &EventBody) -> &'static str {
+    match body {
+        EventBody::Created => "created",
+        EventBody::Join { .. } => "join",
+        EventBody::Start => "start",
+        EventBody::TokenReplaced { .. } => "token_replaced",
+        EventBody::Action { .. } => "action",
+        EventBody::DrawOffer { .. } => "draw_offer",
+        EventBody::DrawAccept { .. } => "draw_accept",
+        EventBody::DrawDecline { .. } => "draw_decline",
+        EventBody::TakebackOffer { .. } => "takeback_offer",
+        EventBody::TakebackAccept { .. } => "takeback_accept",
+        EventBody::TakebackDecline { .. } => "takeback_decline",
+        EventBody::Takeback { .. } => "takeback",
+        EventBody::Resign { .. } => "resign",
+        EventBody::Timeout { .. } => "timeout",
+        EventBody::End { .. } => "end",
+        EventBody::Rematch { .. } => "rematch",
+    }
+}
+
+/// The kinds of a message's events, in order.
+pub fn event_kinds(m: &Snap) -> Vec<&'static str> {
+    m.events.iter().map(|e| event_kind(&e.body)).collect()
+}
+
+/// Whether an event is an action by this actor.
+pub fn is_action_by(e: &GameEvent, by: Actor) -> bool {
+    matches!(e.body, EventBody::Action { actor, .. } if actor == by)
+}
+
+/// The next message on the socket (it must stay open), read through the wire types.
+pub async fn next_msg(ws: &mut WsClient) -> Msg {
+    let text = ws.recv_text(T).await.unwrap().expect("connection open");
+    Msg::read(&text)
+}
+
+/// The next message, which must be a snapshot or an update.
+pub async fn next_game(ws: &mut WsClient) -> Snap {
+    match next_msg(ws).await {
+        Msg::Game(m) => *m,
+        Msg::Other(m) => panic!("expected a snapshot or update, got {m:?}"),
+    }
+}
+
+/// Receives messages (read through the wire types) until `pick` takes one; returns what it took.
+pub async fn recv_find<R>(ws: &mut WsClient, mut pick: impl FnMut(&Msg) -> Option<R>) -> R {
+    loop {
+        let m = next_msg(ws).await;
+        if let Some(r) = pick(&m) {
+            return r;
+        }
+    }
+}
+
+/// Receives messages until a snapshot or update satisfies `pred`; returns it.
+pub async fn recv_game(ws: &mut WsClient, pred: impl Fn(&Snap) -> bool) -> Snap {
+    recv_find(ws, |m| m.game().filter(|g| pred(g)).cloned()).await
+}
+
+/// [`recv_game`] that also returns the message's text as sent (for a test that searches it).
+pub async fn recv_game_text(ws: &mut WsClient, pred: impl Fn(&Snap) -> bool) -> (String, Snap) {
+    loop {
+        let text = ws.recv_text(T).await.unwrap().expect("connection open");
+        if let Msg::Game(m) = Msg::read(&text)
+            && pred(&m)
+        {
+            return (text, *m);
+        }
+    }
+}
+
+/// Receives messages until a snapshot (not an update); returns it.
+pub async fn recv_snapshot(ws: &mut WsClient) -> Snap {
+    recv_find(ws, |m| m.snapshot().cloned()).await
+}
+
+/// Receives messages until an update; returns it.
+pub async fn recv_update(ws: &mut WsClient) -> Snap {
+    recv_find(ws, |m| m.update().cloned()).await
+}
+
+/// Receives messages until a refusal; returns it.
+pub async fn recv_error(ws: &mut WsClient) -> WsError {
+    recv_find(ws, Msg::error).await
+}
+
+/// Receives messages until an acknowledgement; returns it.
+pub async fn recv_ack(ws: &mut WsClient) -> Ack {
+    recv_find(ws, Msg::ack).await
+}
+
+/// Receives raw messages until one satisfies `pred`; returns it. For the tests that inspect a
+/// message's raw JSON; the others read messages through the wire types ([`recv_find`]).
 pub async fn recv_until(ws: &mut WsClient, pred: impl Fn(&Value) -> bool) -> Value {
     loop {
         let m = ws.recv(T).await.unwrap().expect("connection open");
@@ -353,7 +682,14 @@ pub async fn recv_until(ws: &mut WsClient, pred: impl Fn(&Value) -> bool) -> Val
     }
 }
 
-/// The seat's snapshot over HTTP.
+/// The seat's snapshot over HTTP, read through the wire types.
+pub async fn snap(addr: SocketAddr, id: &str, seat: usize, token: &str) -> Snap {
+    let r = get_as::<Snap>(addr, &format!("/api/games/{id}?seat={seat}&token={token}")).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    r.ok()
+}
+
+/// The seat's snapshot over HTTP as raw JSON (see [`snap`] for the typed one).
 pub async fn snapshot(addr: SocketAddr, id: &str, seat: usize, token: &str) -> Value {
     let (status, v) = get(addr, &format!("/api/games/{id}?seat={seat}&token={token}")).await;
     assert_eq!(status, 200, "{v}");
@@ -364,17 +700,16 @@ pub async fn snapshot(addr: SocketAddr, id: &str, seat: usize, token: &str) -> V
 /// action's notation, or None when nobody owes anything.
 pub async fn http_step(addr: SocketAddr, id: &str, tokens: &[String]) -> Option<(u64, String)> {
     for (seat, token) in tokens.iter().enumerate() {
-        let snap = snapshot(addr, id, seat, token).await;
-        if let Some(first) = snap["legal"].as_array().and_then(|l| l.first()) {
-            let notation = first["notation"].as_str().unwrap().to_string();
-            let (status, v) = post(
+        let snap = snap(addr, id, seat, token).await;
+        if let Some(first) = snap.legal.first() {
+            let r = post_as::<Committed>(
                 addr,
                 &format!("/api/games/{id}/action"),
-                json!({"seat": seat, "token": token, "action": first["action"]}),
+                json!({"seat": seat, "token": token, "action": first.action}),
             )
             .await;
-            assert_eq!(status, 200, "action refused: {v}");
-            return Some((v["seq"].as_u64().unwrap(), notation));
+            assert_eq!(r.status, 200, "action refused: {}", r.raw);
+            return Some((r.ok().seq, first.notation.clone()));
         }
     }
     None
@@ -388,19 +723,22 @@ pub async fn random_step(
     rng: &mut tabula_core::GameRng,
 ) -> bool {
     for (seat, token) in tokens.iter().enumerate() {
-        let snap = snapshot(addr, id, seat, token).await;
-        let legal = snap["legal"].as_array().cloned().unwrap_or_default();
-        if legal.is_empty() {
+        let snap = snap(addr, id, seat, token).await;
+        if snap.legal.is_empty() {
             continue;
         }
-        let pick = &legal[rng.random_range(0..legal.len())];
-        let (s, v) = post(
+        let pick = &snap.legal[rng.random_range(0..snap.legal.len())];
+        let r = post_as::<Committed>(
             addr,
             &format!("/api/games/{id}/action"),
-            json!({"seat": seat, "token": token, "action": pick["action"]}),
+            json!({"seat": seat, "token": token, "action": pick.action}),
         )
         .await;
-        assert_eq!(s, 200, "a listed legal action was refused: {v}");
+        assert_eq!(
+            r.status, 200,
+            "a listed legal action was refused: {}",
+            r.raw
+        );
         return true;
     }
     false
@@ -428,17 +766,20 @@ pub async fn room_is_busy(addr: SocketAddr, id: &str) -> bool {
 }
 
 /// Reads what a socket still gets until the server closes it; panics if it stays open (silent) for
-/// `T`. Returns the messages received before the close.
-pub async fn until_closed(ws: &mut WsClient) -> Vec<Value> {
+/// `T`. Returns the messages received before the close, read through the wire types.
+pub async fn until_closed(ws: &mut WsClient) -> Vec<Msg> {
     let mut got = Vec::new();
     loop {
-        match ws.recv(T).await {
-            Ok(Some(m)) => got.push(m),
+        match ws.recv_text(T).await {
+            Ok(Some(text)) => got.push(Msg::read(&text)),
             Ok(None) => return got,
             Err(e) if e.contains("timed out") => {
                 let kinds: Vec<String> = got
                     .iter()
-                    .map(|m| format!("{} {} {}", m["type"], m["status"], m["you"]))
+                    .map(|m| match m {
+                        Msg::Game(g) => format!("{} {:?} {:?}", m.kind(), g.common.status, g.you),
+                        Msg::Other(o) => format!("{o:?}"),
+                    })
                     .collect();
                 panic!("the connection stayed open; it got {kinds:?}")
             }
