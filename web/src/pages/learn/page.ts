@@ -91,7 +91,8 @@ export function lessonPage(game: string, n: number, fail: (e: unknown) => void):
         if (region === 'busy') return;
         const g = ctrl.lessons;
         const st = ctrl.st;
-        if (!g || !st) {
+        const selection = ctrl.selection;
+        if (!g || !st || !selection) {
           if (ctrl.missing) root.appendChild(missingView(`There is no lesson ${n} for "${game}".`));
           return;
         }
@@ -103,9 +104,9 @@ export function lessonPage(game: string, n: number, fail: (e: unknown) => void):
         head.append(...headView(ctrl, g, st, renderer));
         clear(boardHost);
         clear(panelsHost);
-        panelsHost.append(...boardView(ctrl, st, renderer, boardHost));
+        panelsHost.append(...boardView(ctrl, st, selection, renderer, boardHost));
         clear(side);
-        side.append(...sideView(ctrl, g, st));
+        side.append(...sideView(ctrl, g, st, selection));
       }
 
       attachBoardInput(boardHost, (cell) => ctrl.onCell(cell));

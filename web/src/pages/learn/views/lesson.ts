@@ -2,7 +2,7 @@
 // (the actions, the moves, the lessons). Each draws from the controller and calls its actions.
 
 import { percent } from '../../../logic/analysis';
-import { ownWords, playerWords } from '../../../logic/select';
+import { ownWords, playerWords, type Selection } from '../../../logic/select';
 import type { Renderer } from '../../../games/types';
 import { h } from '../../../ui/dom';
 import type { GameLessons } from '../../../wire/server/GameLessons';
@@ -62,14 +62,14 @@ function hintView(ctrl: LessonCtrl, st: LessonState): HTMLElement {
 }
 
 /** The board (into `boardHost`, with the hint's arrow) and its panels. */
-export function boardView(ctrl: LessonCtrl, st: LessonState, renderer: Renderer, boardHost: HTMLElement): Element[] {
+export function boardView(ctrl: LessonCtrl, st: LessonState, selection: Selection, renderer: Renderer, boardHost: HTMLElement): Element[] {
   const { board, panels } = renderer.render({
     gameId: ctrl.game,
     view: st.view,
     options: st.options,
     seat: st.seat,
     seatNames: st.seats,
-    selection: ctrl.selection!,
+    selection,
     lastMove: st.moves.length ? st.moves[st.moves.length - 1].cells : [],
     onCell: (cell) => ctrl.onCell(cell),
     sendNotation: (notation: string) => void ctrl.send({ notation }),
@@ -89,8 +89,7 @@ export function boardView(ctrl: LessonCtrl, st: LessonState, renderer: Renderer,
 }
 
 /** The side: the selection and the actions to choose, the moves, the lessons. */
-export function sideView(ctrl: LessonCtrl, g: GameLessons, st: LessonState): HTMLElement[] {
-  const selection = ctrl.selection!;
+export function sideView(ctrl: LessonCtrl, g: GameLessons, st: LessonState, selection: Selection): HTMLElement[] {
   const you = st.seats[st.seat];
   const box = h('div.card', { 'data-testid': 'lesson-actions' });
   if (!st.solved && !st.failed) {
