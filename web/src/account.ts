@@ -1,19 +1,15 @@
 // The signed-in account of this browser (docs/protocol.md, Accounts): who it is, its CSRF token, and
 // how many of its games await a move. The top bar and the pages listen to its changes.
 
-import { api, ApiError, setCsrf } from './api';
+import { api, ApiError, routes, setCsrf } from './api';
 import { allSeats, loadSeats, saveSeat } from './store';
 import type { Claim } from './wire/server/Claim';
-import type { Claimed } from './wire/server/Claimed';
 import type { Credentials } from './wire/server/Credentials';
-import type { Deleted } from './wire/server/Deleted';
 import type { Deletion } from './wire/server/Deletion';
 import type { MyGame } from './wire/server/MyGame';
 import type { MyGames } from './wire/server/MyGames';
 import type { PasswordChange } from './wire/server/PasswordChange';
-import type { PasswordChanged } from './wire/server/PasswordChanged';
 import type { SignedIn } from './wire/server/SignedIn';
-import type { SignedOut } from './wire/server/SignedOut';
 
 export type { MyGame, MyGames };
 
@@ -74,7 +70,7 @@ function setSession(s: SessionInfo | null): void {
 export async function loadSession(force = false): Promise<SessionInfo | null> {
   if (!force && !hinted()) return null;
   try {
-    setSession(await api.get<SessionInfo>('/api/session'));
+    setSession(await api.call(routes['GET /api/session']));
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) setSession(null);
     else throw e;
@@ -85,7 +81,7 @@ export async function loadSession(force = false): Promise<SessionInfo | null> {
 /** Signs up (`create`) or in; then claims the anonymous seats this browser holds into the account. */
 export async function signIn(name: string, password: string, create: boolean): Promise<SessionInfo> {
   const body: Credentials = { name, password };
-  const s = create ? await api.post<SignedIn>('/api/account', body) : await api.post<SignedIn>('/api/session', body);
+  const s = create ? await api.call(routes['POST /api/account'], { body }) : await api.call(routes['POST /api/session'], { body });
   setSession(s);
   await claimSeats();
   await adoptTokens().catch(() => undefined);
@@ -97,7 +93,7 @@ export async function signIn(name: string, password: string, create: boolean): P
  * change replaces every seat token of the account (docs/protocol.md, Accounts), so the ones stored
  * here before it play no more. Only seats this browser already holds are touched. */
 export async function adoptTokens(): Promise<number> {
-  const mine = await api.get<MyGames>('/api/me/games');
+  const mine = await api.call(routes['GET /api/me/games']);
   let n = 0;
   for (const g of [...mine.games, ...mine.finished]) {
     const held = loadSeats(g.id).find((c) => c.seat === g.seat);
@@ -117,7 +113,7 @@ export async function claimSeats(): Promise<number> {
   // The seats the account holds already (taken while signed in, or claimed before) are skipped.
   const held = new Set<string>();
   try {
-    const mine = await api.get<MyGames>('/api/me/games');
+    const mine = await api.call(routes['GET /api/me/games']);
     for (const g of [...mine.games, ...mine.finished]) held.add(`${g.id}/${g.seat}`);
   } catch {
     /* claim them all */
@@ -128,7 +124,7 @@ export async function claimSeats(): Promise<number> {
       if (held.has(`${id}/${c.seat}`)) continue;
       try {
         const claim: Claim = { game: id, seat: c.seat, token: c.token };
-        await api.post<Claimed>('/api/me/seats', claim);
+        await api.call(routes['POST /api/me/seats'], { body: claim });
         n++;
       } catch {
         /* not claimable: see above */
@@ -139,20 +135,20 @@ export async function claimSeats(): Promise<number> {
 }
 
 export async function signOut(): Promise<void> {
-  await api.delete<SignedOut>('/api/session');
+  await api.call(routes['DELETE /api/session']);
   setSession(null);
 }
 
 export async function changePassword(current: string, next: string): Promise<void> {
   const change: PasswordChange = { current, new: next };
-  await api.post<PasswordChanged>('/api/account/password', change);
+  await api.call(routes['POST /api/account/password'], { body: change });
   // Every seat of the account has a new token now: keep this browser's seats playable.
   await adoptTokens().catch(() => undefined);
 }
 
 export async function deleteAccount(password: string): Promise<void> {
   const deletion: Deletion = { password };
-  await api.delete<Deleted>('/api/account', deletion);
+  await api.call(routes['DELETE /api/account'], { body: deletion });
   setSession(null);
 }
 
@@ -160,7 +156,7 @@ export async function deleteAccount(password: string): Promise<void> {
 export async function refreshMyGames(): Promise<MyGames | null> {
   if (!session) return null;
   try {
-    const g = await api.get<MyGames>('/api/me/games');
+    const g = await api.call(routes['GET /api/me/games']);
     if (g.awaiting !== awaiting) {
       awaiting = g.awaiting;
       changed();

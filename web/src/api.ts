@@ -2,6 +2,9 @@
 // is the server's own error text, so the UI can show it as is.
 
 import { viewRequest, type Position, type ViewCredential } from './logic/replay';
+import { routes, type NoParams, type Route } from './wire/routes';
+
+export { routes };
 
 /** The message of an error response: `{"error": {"code", "message"}}` (docs/protocol.md), or its text. */
 export function errorMessage(data: unknown, status: number, statusText: string): string {
@@ -72,17 +75,40 @@ async function call<T>(method: string, path: string, body?: unknown, extra: Reco
   return data as T;
 }
 
-export const api = {
-  get: <T>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
-  post: <T>(path: string, body?: unknown) => call<T>('POST', path, body ?? {}),
-  // The server takes a JSON body with every DELETE (an empty object when there is nothing to say).
-  delete: <T>(path: string, body?: unknown) => call<T>('DELETE', path, body ?? {}),
+/** What a call of `route` sends: its path parameters, query, body and extra headers; the parameters
+ * and body may be left out only where the route has none. */
+export type Request<P, Q, B> = ([keyof P] extends [never] ? { params?: NoParams } : { params: P })
+  & ([B] extends [undefined] ? { body?: undefined } : { body: B })
+  & { query?: Q; headers?: Record<string, string> };
+
+/** The address of `route` with its path parameters (each URI-encoded) and its query's defined values. */
+export function routePath(route: { path: string }, params?: unknown, query?: unknown): string {
+  const values = (params ?? {}) as Record<string, unknown>;
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(values[name])));
+  const q = Object.entries(query ?? {}).filter(([, v]) => v !== undefined && v !== null);
+  return q.length ? `${path}?${new URLSearchParams(q.map(([k, v]) => [k, String(v)])).toString()}` : path;
+}
+
+/** The arguments after the route: the request, which may be left out when nothing in it is required. */
+export type RequestArgs<P, Q, B> = Record<never, never> extends Request<P, Q, B> ? [req?: Request<P, Q, B>] : [req: Request<P, Q, B>];
+
+/** A call of a route of the API (`routes` in `web/src/wire/routes.ts`, generated from the server's
+ * OpenAPI document): the checker ties its parameters, body and answer to the wire's types. */
+export type Call = <P, Q, B, R>(route: Route<P, Q, B, R>, ...req: NoInfer<RequestArgs<P, Q, B>>) => Promise<R>;
+
+export const api: { call: Call } = {
+  call: <P, Q, B, R>(route: Route<P, Q, B, R>, ...[req]: NoInfer<RequestArgs<P, Q, B>>): Promise<R> => {
+    const path = routePath(route, req?.params, req?.query);
+    // The server takes a JSON body with every POST and DELETE (an empty object when there is nothing to say).
+    const body = route.method === 'GET' ? undefined : req?.body ?? {};
+    return call<R>(route.method, path, body, req?.headers);
+  },
 };
 
 /** The fetcher of replay positions (`GET /api/games/{id}/view/{n}`) for a seat or a spectator. */
 export function positionFetcher(id: string, cred: ViewCredential | null): (n: number) => Promise<Position> {
   return async (n) => {
-    const { path, headers } = viewRequest(id, n, cred);
-    return api.get<Position>(path, headers);
+    const { query, headers } = viewRequest(cred);
+    return api.call(routes['GET /api/games/{id}/view/{n}'], { params: { id, n }, query, headers });
   };
 }

@@ -3,12 +3,12 @@
 import './ui/style.css';
 import { h, clear } from './ui/dom';
 import { onRoute } from './router';
-import { lobbyPage } from './pages/lobby';
+import { lobbyPage } from './pages/lobby/page';
 import { gamePage, joinPage } from './pages/game/page';
 import { rulesIndex, rulesPage } from './pages/rules';
-import { leaveReplay, replayPage } from './pages/replay';
+import { replayPage } from './pages/replay/page';
 import { simplePage, type Page } from './pages/page';
-import { guidePage, learnIndex, lessonPage } from './pages/learn';
+import { guidePage, learnIndexPage, lessonPage } from './pages/learn/page';
 import { awaitingCount, currentSession, loadSession, onAccountChange, refreshMyGames, signOut, titleWith } from './account';
 import { settingsPage, signInPage } from './pages/account';
 import { profilePage } from './pages/profile';
@@ -103,9 +103,9 @@ function pageFor(parts: string[]): Page {
   if (parts[0] === 'rules' && parts[1]) return page((root) => rulesPage(root, parts[1]));
   if (parts[0] === 'rules') return page((root) => rulesIndex(root));
   if (parts[0] === 'learn') {
-    return page((root) => (parts[2] ? lessonPage(root, parts[1], Number(parts[2])) : parts[1] ? guidePage(root, parts[1]) : learnIndex(root)));
+    return parts[2] ? lessonPage(parts[1], Number(parts[2]), fail) : parts[1] ? guidePage(parts[1], fail) : learnIndexPage(fail);
   }
-  if (parts[0] === 'replay' && parts[1]) return page((root) => replayPage(root, parts[1]), leaveReplay);
+  if (parts[0] === 'replay' && parts[1]) return replayPage(parts[1]);
   if (parts[0]?.startsWith('@') && (parts[0].length > 1 || parts[1])) {
     return page((root) => profilePage(root, parts[0].length > 1 ? parts[0].slice(1) : parts[1]));
   }
@@ -113,7 +113,7 @@ function pageFor(parts: string[]): Page {
   if (parts[0] === 'account') return page((root) => settingsPage(root));
   if (parts[0] === 'me') return page((root) => myGamesPage(root), leaveMyGames);
   if (parts[0] === 'leaderboard') return page((root) => leaderboardPage(root, parts[1]));
-  return page((root) => lobbyPage(root));
+  return lobbyPage(fail);
 }
 
 /** The page shown now (unmounted when the route changes). */

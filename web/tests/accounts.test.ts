@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ratingChart, shownRating } from '../src/logic/chart';
 import { ratedBlock, ratingRange } from '../src/logic/rated';
-import { api, onCsrfRefused, setCsrf } from '../src/api';
+import { api, onCsrfRefused, routes, setCsrf } from '../src/api';
 import { claimSeats, titleWith } from '../src/account';
 import { allSeats, saveSeat } from '../src/store';
 
@@ -127,12 +127,12 @@ describe('signing in on a device', () => {
 
   it('sends the CSRF token with state-changing requests only', async () => {
     setCsrf('csrf-2');
-    await api.get('/api/me/games');
-    await api.post('/api/games', { game: 'kyo' });
-    await api.delete('/api/session');
+    await api.call(routes['GET /api/me/games']);
+    await api.call(routes['POST /api/games'], { body: { game: 'kyo', options: {}, seats: [] } });
+    await api.call(routes['DELETE /api/session']);
     expect(calls.map((c) => [c.method, c.headers['x-csrf-token']])).toEqual([['GET', undefined], ['POST', 'csrf-2'], ['DELETE', 'csrf-2']]);
     setCsrf(null);
-    await api.post('/api/games', {});
+    await api.call(routes['POST /api/games'], { body: { game: 'kyo', options: {}, seats: [] } });
     expect(calls[3].headers['x-csrf-token']).toBeUndefined();
   });
 
@@ -149,7 +149,7 @@ describe('signing in on a device', () => {
       setCsrf('fresh');
       return true;
     });
-    expect(await api.post('/api/games', {})).toEqual({ id: 'g9' });
+    expect(await api.call(routes['POST /api/games'], { body: { game: 'kyo', options: {}, seats: [] } })).toEqual({ id: 'g9' });
     expect(asked).toBe(1);
     // A refusal of the retried request is the answer: no loop.
     setCsrf(null);
@@ -158,7 +158,7 @@ describe('signing in on a device', () => {
       setCsrf('stale');
       return true;
     });
-    await expect(api.post('/api/games', {})).rejects.toThrow('no CSRF token');
+    await expect(api.call(routes['POST /api/games'], { body: { game: 'kyo', options: {}, seats: [] } })).rejects.toThrow('no CSRF token');
     expect(asked).toBe(2);
   });
 });

@@ -7,6 +7,7 @@ import { Selection, type LegalAction } from '../src/logic/select';
 import type { Renderer } from '../src/games/types';
 import type { Snapshot } from '../src/logic/snapshot';
 import type { SeatCredential } from '../src/store';
+import { fakeApi } from './fake-api';
 
 class FakeConn {
   sent: Record<string, unknown>[] = [];
@@ -45,7 +46,7 @@ function snap(over: Partial<Snapshot> & { seat?: number | null }): Snapshot {
 function setup(creds: SeatCredential[], commonFirst = false) {
   const conns: FakeConn[] = [];
   const redraws: (Region[] | undefined)[] = [];
-  const posts: { path: string; body: unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
+  const { call, calls: posts } = fakeApi();
   const sounds: string[] = [];
   const env: GameEnv = {
     connect: (cred, handlers) => {
@@ -53,8 +54,7 @@ function setup(creds: SeatCredential[], commonFirst = false) {
       conns.push(c);
       return c;
     },
-    get: () => Promise.reject(new Error('no record')),
-    post: <T>(path: string, body: unknown) => new Promise<T>((resolve, reject) => posts.push({ path, body, resolve: resolve as (v: unknown) => void, reject })),
+    call,
     fetcher: () => () => Promise.reject(new Error('position 1 is not available')),
     forgetSeat: () => undefined,
     saveSeat: () => undefined,
@@ -220,7 +220,7 @@ describe('GameCtrl', () => {
     conns[0].handlers.onMessage(snap({ ...after, view: { hand: [1, 3] } }));
     expect(ctrl.seats.shown).toBe(0);
     expect(ctrl.seats.cover).toBe(0);
-    ctrl.drawOp('offer', 0);
+    ctrl.ops.drawOp('offer', 0);
     expect(conns[0].sent).toEqual([{ type: 'draw', op: 'offer' }]);
   });
 

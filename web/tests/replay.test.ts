@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { positionFetcher } from '../src/api';
+import { positionFetcher, routePath, routes } from '../src/api';
 import { chanceAt, lastMoveCells, positionOfMove, ReplayNav, viewRequest, type Position } from '../src/logic/replay';
 
 /** A position as the server sends it (`view` {after: n}). */
@@ -125,8 +125,13 @@ describe('replay positions from the server', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('asks as a spectator without a token, as a seat with a bearer header', () => {
-    expect(viewRequest('g 1', 4, null)).toEqual({ path: '/api/games/g%201/view/4', headers: {} });
-    expect(viewRequest('g1', 0, { seat: 1, token: 'ab' })).toEqual({ path: '/api/games/g1/view/0?seat=1', headers: { authorization: 'Bearer ab' } });
+    const route = routes['GET /api/games/{id}/view/{n}'];
+    const spectator = viewRequest(null);
+    expect(spectator).toEqual({ query: {}, headers: {} });
+    expect(routePath(route, { id: 'g 1', n: 4 }, spectator.query)).toBe('/api/games/g%201/view/4');
+    const seat = viewRequest({ seat: 1, token: 'ab' });
+    expect(seat).toEqual({ query: { seat: 1 }, headers: { authorization: 'Bearer ab' } });
+    expect(routePath(route, { id: 'g1', n: 0 }, seat.query)).toBe('/api/games/g1/view/0?seat=1');
   });
 
   it('fetches through the HTTP API with the credential, and shows the server error', async () => {

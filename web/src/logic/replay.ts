@@ -18,11 +18,11 @@ export interface ViewCredential {
   token: string;
 }
 
-/** The path and headers of a position request (the token goes in a header, not in the URL). */
-export function viewRequest(id: string, n: number, cred: ViewCredential | null): { path: string; headers: Record<string, string> } {
-  const path = `/api/games/${encodeURIComponent(id)}/view/${n}`;
-  if (!cred) return { path, headers: {} };
-  return { path: `${path}?seat=${cred.seat}`, headers: { authorization: `Bearer ${cred.token}` } };
+/** The query and headers of a request as `cred`'s seat (the token goes in a header, not in the URL):
+ * a position, a snapshot. */
+export function viewRequest(cred: ViewCredential | null): { query: { seat?: number }; headers: Record<string, string> } {
+  if (!cred) return { query: {}, headers: {} };
+  return { query: { seat: cred.seat }, headers: { authorization: `Bearer ${cred.token}` } };
 }
 
 export type Fetcher = (n: number) => Promise<Position>;

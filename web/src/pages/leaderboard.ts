@@ -1,18 +1,17 @@
 // Leaderboards (`/leaderboard/<game>`): the 50 best ratings of a game kind among players whose rating
 // deviation is under 110 (so that a few lucky games do not top the board).
 
-import { api } from '../api';
+import { api, routes } from '../api';
 import { shownRating } from '../logic/chart';
 import { clear, h } from '../ui/dom';
-import { catalog } from './lobby';
-import type { Leaderboard } from '../wire/server/Leaderboard';
+import { catalog } from './lobby/catalog';
 
 export async function leaderboardPage(root: HTMLElement, game: string | undefined): Promise<void> {
   clear(root);
   const games = await catalog();
   const id = game ?? games[0]?.id;
   if (!id) return;
-  const board = await api.get<Leaderboard>(`/api/leaderboard/${encodeURIComponent(id)}`);
+  const board = await api.call(routes['GET /api/leaderboard/{game}'], { params: { game: id } });
   const name = games.find((g) => g.id === id)?.name ?? id;
   document.title = `${name} leaderboard — Tabula`;
   root.append(h('section.card', { 'data-testid': 'leaderboard', 'data-game': id },

@@ -1,13 +1,12 @@
 // A player's profile (`/@/<name>`): ratings per game kind with their deviation and a small history
 // chart, win/draw/loss counts, finished games (to their replays) and games in progress.
 
-import { api } from '../api';
+import { api, routes } from '../api';
 import { currentSession } from '../account';
 import { ratingChart, shownRating, type RatingPoint } from '../logic/chart';
 import { clear, h, s } from '../ui/dom';
-import { catalog } from './lobby';
+import { catalog } from './lobby/catalog';
 import { loadSeats } from '../store';
-import type { Profile } from '../wire/server/Profile';
 
 /** The names of the game kinds, by id (the catalog's; the id itself for one it does not list). */
 export async function gameNames(): Promise<(id: string) => string> {
@@ -35,7 +34,7 @@ export function historyChart(history: RatingPoint[]): SVGElement {
 export async function profilePage(root: HTMLElement, name: string): Promise<void> {
   clear(root);
   root.append(h('p.muted', 'Loading…'));
-  const [p, gameName] = await Promise.all([api.get<Profile>(`/api/players/${encodeURIComponent(name)}`), gameNames()]);
+  const [p, gameName] = await Promise.all([api.call(routes['GET /api/players/{name}'], { params: { name } }), gameNames()]);
   clear(root);
   document.title = `${p.name} — Tabula`;
   const own = currentSession()?.name.toLowerCase() === p.name.toLowerCase();

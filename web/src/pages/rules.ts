@@ -2,7 +2,7 @@
 // Games sharing a file (the two Cyvasse rule families) are each shown their own part of it.
 
 import { marked } from 'marked';
-import { api } from '../api';
+import { api, routes } from '../api';
 import { clear, h } from '../ui/dom';
 import { forPlayers, RULE_FAMILIES, rulesFileFor, rulesFor, siblingFamilies } from '../logic/rules';
 
@@ -40,7 +40,7 @@ function listOfRules(): HTMLElement {
  * to its rules and its first lesson. */
 export async function rulesIndex(root: HTMLElement): Promise<void> {
   clear(root);
-  const cat = await api.get<{ games: { id: string; name: string; description?: string }[] }>('/api/catalog');
+  const cat = await api.call(routes['GET /api/catalog']);
   root.appendChild(h('div.card', { 'data-testid': 'rules-index' },
     h('h2', 'Rules of the games'),
     h('p.muted', 'Each page is the complete rules of one game, every ambiguity decided. New to a game? "How to play" teaches it step by step on the board.'),

@@ -4,16 +4,15 @@
 // HTTP; the server's refusals (too long, empty, too fast) are shown in its own words. "Mute chat" is kept
 // per game on the device: it hides the messages and stops their sound.
 
-import { api } from '../api';
+import { api, routes } from '../api';
+import { viewRequest } from '../logic/replay';
 import { currentSession, onAccountChange } from '../account';
 import { seatColour } from '../games/art';
 import { h, clear } from './dom';
 import { playSound } from './sound';
 
 import type { ChatChannel } from '../wire/server/ChatChannel';
-import type { ChatHistory } from '../wire/server/ChatHistory';
 import type { ChatSend } from '../wire/server/ChatSend';
-import type { ChatSent } from '../wire/server/ChatSent';
 import type { ChatMessage } from '../wire/server/ChatMessage';
 import type { SocketMsg } from '../wire/server/SocketMsg';
 
@@ -171,10 +170,9 @@ export class ChatPanel {
   async load(): Promise<void> {
     const cred = this.seat();
     // The token in a header, not in the URL (which proxies log).
-    const q = cred ? `?seat=${cred.seat}` : '';
-    const headers = cred ? { authorization: `Bearer ${cred.token}` } : undefined;
+    const { query, headers } = viewRequest(cred);
     try {
-      const r = await api.get<ChatHistory>(`/api/games/${encodeURIComponent(this.gameId)}/chat${q}`, headers);
+      const r = await api.call(routes['GET /api/games/{id}/chat'], { params: { id: this.gameId }, query, headers });
       this.max = r.max_chars;
       this.onMessage({ type: 'chat_history', channels: r.channels });
     } catch {
@@ -200,7 +198,7 @@ export class ChatPanel {
     this.error = '';
     this.draw();
     try {
-      const r = await api.post<ChatSent>(`/api/games/${encodeURIComponent(this.gameId)}/chat`, body);
+      const r = await api.call(routes['POST /api/games/{id}/chat'], { params: { id: this.gameId }, body });
       this.messages[r.channel] = mergeMessages(this.messages[r.channel], [r.message]);
       this.input.value = '';
     } catch (e) {

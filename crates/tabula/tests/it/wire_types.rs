@@ -1,6 +1,8 @@
 //! The TypeScript declarations in `web/src/wire/` are what the Rust wire types generate: this test
 //! exports every crate's wire types (each crate's `export_ts`) into a scratch directory and fails,
-//! naming the files, when the committed ones differ; `legends.ts` too (each game's piece legend). After changing a wire type, regenerate them with
+//! naming the files, when the committed ones differ; `legends.ts` too (each game's piece legend), and
+//! `routes.ts` (the API's routes as the server's OpenAPI document lists them, each tied to the
+//! declarations of its request and answer). After changing a wire type or a route, regenerate them with
 //! `TABULA_UPDATE_WIRE=1 cargo test -p tabula --test it wire_types`.
 
 use std::collections::BTreeMap;
@@ -83,6 +85,202 @@ fn generate(dir: &Path) {
     }
     std::fs::write(dir.join("legends.ts"), legends_ts())
         .unwrap_or_else(|e| panic!("writing legends.ts: {e}"));
+    let declared: BTreeMap<String, PathBuf> = ts_files(dir)
+        .into_keys()
+        .filter_map(|p| Some((p.file_stem()?.to_str()?.to_owned(), p)))
+        .collect();
+    std::fs::write(
+        dir.join("routes.ts"),
+        routes::routes_ts(&routes::openapi_document(), &declared),
+    )
+    .unwrap_or_else(|e| panic!("writing routes.ts: {e}"));
+}
+
+/// `routes.ts`: the web client's route table, generated from the OpenAPI document a running
+/// `tabula serve` answers at `/api/openapi.json` (the one the handlers' `#[utoipa::path]`s make).
+mod routes {
+    use std::collections::BTreeMap;
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::TcpStream;
+    use std::path::PathBuf;
+    use std::process::{Command, Stdio};
+
+    use serde_json::Value;
+
+    /// Starts `tabula serve` on a free port and a scratch data directory, reads the document, stops it.
+    pub fn openapi_document() -> Value {
+        let dir = std::env::temp_dir().join(format!("tabula-routes-{}", std::process::id()));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+            .arg(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the tabula binary runs");
+        let out = child.stdout.take().expect("the server's stdout is piped");
+        let addr = BufReader::new(out)
+            .lines()
+            .map_while(Result::ok)
+            .find_map(|l| l.split("listening on http://").nth(1).map(str::to_owned));
+        let doc = addr.map(|a| get_json(&a, "/api/openapi.json"));
+        let _ = child.kill();
+        let _ = child.wait();
+        let _ = std::fs::remove_dir_all(&dir);
+        doc.expect("tabula serve said where it listens")
+    }
+
+    /// `GET path` over HTTP/1.0 (one answer, no chunks), its body parsed as JSON.
+    fn get_json(addr: &str, path: &str) -> Value {
+        let mut s =
+            TcpStream::connect(addr).unwrap_or_else(|e| panic!("connecting to {addr}: {e}"));
+        write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").expect("sending the request");
+        let mut text = String::new();
+        s.read_to_string(&mut text).expect("reading the answer");
+        let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP answer");
+        assert!(
+            head.starts_with("HTTP/1.0 200") || head.starts_with("HTTP/1.1 200"),
+            "{head}"
+        );
+        serde_json::from_str(body).unwrap_or_else(|e| panic!("the OpenAPI document: {e}"))
+    }
+
+    /// The TypeScript type of a schema: a declared type by its name, a flat object of plain
+    /// properties written out, else `unknown` (an answer the document does not describe).
+    fn ts_type(
+        schema: &Value,
+        declared: &BTreeMap<String, PathBuf>,
+        doc: &Value,
+        used: &mut BTreeMap<String, String>,
+    ) -> String {
+        if let Some(r) = schema["$ref"].as_str() {
+            let name = r.rsplit('/').next().unwrap_or(r);
+            if let Some(path) = declared.get(name) {
+                let rel = path.with_extension("");
+                used.insert(name.to_owned(), format!("./{}", rel.to_string_lossy()));
+                return name.to_owned();
+            }
+            return ts_type(&doc["components"]["schemas"][name], declared, doc, used);
+        }
+        match schema["type"].as_str() {
+            Some("integer" | "number") => "number".into(),
+            Some("string") => "string".into(),
+            Some("boolean") => "boolean".into(),
+            Some("object") => {
+                let Some(props) = schema["properties"].as_object() else {
+                    return "unknown".into();
+                };
+                let required: Vec<&str> = schema["required"]
+                    .as_array()
+                    .map(|a| a.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let fields: Vec<String> = props
+                    .iter()
+                    .map(|(k, v)| {
+                        let opt = if required.contains(&k.as_str()) {
+                            ""
+                        } else {
+                            "?"
+                        };
+                        format!("{k}{opt}: {}", ts_type(v, declared, doc, used))
+                    })
+                    .collect();
+                format!("{{ {} }}", fields.join("; "))
+            }
+            _ => "unknown".into(),
+        }
+    }
+
+    /// The parameters of an operation found `in` the path or the query, as a TypeScript object type.
+    fn params(
+        op: &Value,
+        place: &str,
+        declared: &BTreeMap<String, PathBuf>,
+        doc: &Value,
+        used: &mut BTreeMap<String, String>,
+    ) -> String {
+        let fields: Vec<String> = op["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|p| p["in"] == place)
+            .filter_map(|p| {
+                let name = p["name"].as_str()?;
+                let opt = if p["required"] == true { "" } else { "?" };
+                Some(format!(
+                    "{name}{opt}: {}",
+                    ts_type(&p["schema"], declared, doc, used)
+                ))
+            })
+            .collect();
+        if fields.is_empty() {
+            "NoParams".into()
+        } else {
+            format!("{{ {} }}", fields.join("; "))
+        }
+    }
+
+    pub fn routes_ts(doc: &Value, declared: &BTreeMap<String, PathBuf>) -> String {
+        let mut used = BTreeMap::new();
+        let mut lines = Vec::new();
+        let paths = doc["paths"].as_object().expect("the document lists paths");
+        for (path, item) in paths.iter().filter(|(p, _)| p.starts_with("/api/")) {
+            for method in ["get", "post", "put", "patch", "delete"] {
+                let op = &item[method];
+                if op.is_null() {
+                    continue;
+                }
+                let path_params = params(op, "path", declared, doc, &mut used);
+                let query = params(op, "query", declared, doc, &mut used);
+                let body = match op["requestBody"]["content"]["application/json"]["schema"] {
+                    Value::Null => "undefined".to_owned(),
+                    ref s => ts_type(s, declared, doc, &mut used),
+                };
+                let mut replies: Vec<String> = Vec::new();
+                for (status, r) in op["responses"].as_object().into_iter().flatten() {
+                    if status.starts_with('2') {
+                        let t = ts_type(
+                            &r["content"]["application/json"]["schema"],
+                            declared,
+                            doc,
+                            &mut used,
+                        );
+                        if !replies.contains(&t) {
+                            replies.push(t);
+                        }
+                    }
+                }
+                let reply = if replies.is_empty() {
+                    "unknown".to_owned()
+                } else {
+                    replies.join(" | ")
+                };
+                let m = method.to_uppercase();
+                let summary = op["summary"].as_str().unwrap_or("").replace("*/", "* /");
+                lines.push(format!(
+                    "  /** {summary} */\n  '{m} {path}': {{ method: '{m}', path: '{path}' }} as Route<{path_params}, {query}, {body}, {reply}>,\n"
+                ));
+            }
+        }
+        let mut out = String::from(
+            "// Generated from the server's OpenAPI document (`GET /api/openapi.json`) by crates/tabula/tests/it/wire_types.rs. Do not edit this file manually.\n\n",
+        );
+        for (name, from) in &used {
+            out.push_str(&format!("import type {{ {name} }} from \"{from}\";\n"));
+        }
+        out.push_str(
+            "\n/** No parameters of this kind. */\nexport type NoParams = Record<never, never>;\n\n\
+             /** An API route: its method and path (`{name}` marks a path parameter). The type parameters, for\n \
+             * the checker only, are its path parameters, its query, the body it takes and the body it answers. */\n\
+             export interface Route<Params, Query, Body, Reply> {\n  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';\n  readonly path: string;\n  \
+             readonly types?: { params: Params; query: Query; body: Body; reply: Reply };\n}\n\n\
+             /** Every route of the API, by method and path. */\nexport const routes = {\n",
+        );
+        for l in lines {
+            out.push_str(&l);
+        }
+        out.push_str("} as const;\n");
+        out
+    }
 }
 
 #[test]

@@ -1,9 +1,9 @@
 // The engine's help at the shown seat's decision: a hint (games against the AI, casual; the server
 // says when in the snapshot's `may.hint`) and why a click led to no legal action (`explain`). No DOM.
 
+import { routes, type Call } from '../../api';
 import type { Hint } from '../../logic/hint';
 import type { ExplainReq } from '../../wire/server/ExplainReq';
-import type { Explanation } from '../../wire/server/Explanation';
 import type { SeatCredential } from '../../store';
 
 /** What the assistant needs of the page: the live position and the HTTP calls. */
@@ -11,7 +11,7 @@ export interface AssistHost {
   /** The shown seat's position now (seq), and its seat; null before the first snapshot. */
   at(): { seq: number; seat: number | null } | null;
   cred(): SeatCredential | null;
-  post<T>(path: string, body: unknown): Promise<T>;
+  call: Call;
   redraw(regions?: ('header' | 'board' | 'side')[]): void;
   error(text: string): void;
 }
@@ -46,7 +46,9 @@ export class Assist {
     this.host.error('');
     this.host.redraw(['side']);
     try {
-      const got = await this.host.post<Hint>(`/api/games/${encodeURIComponent(this.gameId)}/hint`, { seat: cred.seat, token: cred.token });
+      // The OpenAPI document does not describe the hint's answer (the AI crate's `Hint`, declared in
+      // web/src/wire/ai/ but not in the document's schemas): its declaration is named here.
+      const got = (await this.host.call(routes['POST /api/games/{id}/hint'], { params: { id: this.gameId }, body: { seat: cred.seat, token: cred.token } })) as Hint;
       // Kept only if the game is still where it was asked (no move came meanwhile).
       const now = this.host.at();
       if (now && now.seq === asked.seq && now.seat === asked.seat) this.hint = { ...got, seq: asked.seq };
@@ -67,7 +69,7 @@ export class Assist {
     const asked = ++this.asked;
     try {
       const ask: ExplainReq = { seat: cred.seat, token: cred.token, cells };
-      const got = await this.host.post<Explanation>(`/api/games/${encodeURIComponent(this.gameId)}/explain`, ask);
+      const got = await this.host.call(routes['POST /api/games/{id}/explain'], { params: { id: this.gameId }, body: ask });
       // Shown only for the last click, in the position it was asked about.
       if (asked !== this.asked || this.host.at()?.seq !== at.seq || typeof got?.reason !== 'string' || !got.reason) return;
       this.explained = got.reason;

@@ -3,61 +3,24 @@
 // the views (views/*.ts) draw from it and call its actions; every change ends in `redraw`. Unit-tested
 // with fake sockets and fake timers (tests/game-ctrl.test.ts).
 
-import type { ClientOp, ConnHandlers, ServerMsg } from '../../conn';
+import type { ClientOp, ServerMsg } from '../../conn';
+import type { Conn, GameEnv, GameUi, Region } from './env';
 import type { Renderer } from '../../games/types';
-import type { Fetcher } from '../../logic/replay';
 import { PendingAction } from '../../logic/pending';
 import { Selection, type LegalAction } from '../../logic/select';
 import { merge, moveList, mySeat, outcomeOf, statusState, type Snapshot } from '../../logic/snapshot';
-import type { JsonRecord } from '../../logic/record';
+import { routes } from '../../api';
+import type { JsonValue } from '../../wire/serde_json/JsonValue';
 import type { ZoomState } from '../position';
 import type { SeatCredential } from '../../store';
 import { Assist } from './assist';
 import { ClockTicker } from './clocks';
 import { Review } from './review';
 import { LocalSeats } from './seats';
+import { SeatOps } from './ops';
 import { SetupEditor } from './setup';
 
-/** A game's connection as the controller uses it (`GameConn`). */
-export interface Conn {
-  connect(): void;
-  send(msg: ClientOp): number | null;
-  kick(): void;
-  drop(detail: string): void;
-  close(): void;
-}
-
-/** What the controller needs of the world: connections, HTTP, storage, sounds, the game's renderer. */
-export interface GameEnv {
-  connect(cred: SeatCredential | null, handlers: ConnHandlers): Conn;
-  get<T>(path: string): Promise<T>;
-  post<T>(path: string, body: unknown): Promise<T>;
-  fetcher(cred: SeatCredential | null): Fetcher;
-  forgetSeat(seat: number, token: string): void;
-  saveSeat(game: string, cred: SeatCredential): void;
-  sound(kind: 'turn' | 'move'): void;
-  renderer(game: string): Renderer;
-  selection(game: string, legal: LegalAction[]): Selection;
-}
-
-/** The regions of the page a change touches (all of them when not said). */
-export type Region = 'header' | 'board' | 'side' | 'clocks';
-
-/** What the controller asks of the page: drawing, and the moments it cannot handle without a screen. */
-export interface GameUi {
-  redraw(regions?: Region[]): void;
-  /** The address names no game. */
-  gone(): void;
-  /** The game just ended (once per page). */
-  gameOver(): void;
-  /** A game record to save as a file. */
-  download(rec: JsonRecord): void;
-  /** Opens another page. */
-  navigate(path: string): void;
-  /** A chat message or history (the chat panel has its own state), and whether the game is over. */
-  chat(msg: Extract<ServerMsg, { type: 'chat' | 'chat_history' }>): void;
-  chatOver(over: boolean): void;
-}
+export type { Conn, GameEnv, GameUi, Region } from './env';
 
 export class GameCtrl {
   readonly seats: LocalSeats;
@@ -89,6 +52,8 @@ export class GameCtrl {
   readonly review: Review;
   readonly assist: Assist;
   readonly clocks = new ClockTicker();
+  /** Resign, draw, takeback, the record and the rematch. */
+  readonly ops: SeatOps;
   private overShown = false;
   /** The number of moves, and whether it was this player's turn, when last heard (-1: not yet). */
   private heardMoves = -1;
@@ -100,9 +65,23 @@ export class GameCtrl {
     this.assist = new Assist(id, {
       at: () => (this.model ? { seq: this.model.seq, seat: mySeat(this.model) } : null),
       cred: () => this.seats.cred,
-      post: (path, body) => env.post(path, body),
+      call: env.call,
       redraw: (regions) => this.redraw(regions),
       error: (text) => { this.errorText = text; },
+    });
+    this.ops = new SeatOps(id, {
+      model: () => this.model,
+      creds: () => this.seats.creds,
+      send: (msg, seat) => this.send(msg, seat),
+      call: env.call,
+      saveSeat: env.saveSeat,
+      download: ui.download,
+      navigate: ui.navigate,
+      error: (text) => {
+        this.errorText = text;
+        this.redraw();
+      },
+      clearError: () => { this.errorText = ''; },
     });
   }
 
@@ -278,7 +257,8 @@ export class GameCtrl {
     this.errorText = '';
     this.setup.error = null;
     this.setup.sent = fromSetupEditor;
-    const body = a.action === undefined ? { notation: a.notation } : { action: a.action };
+    // A listed action is the JSON the server listed it as.
+    const body = a.action === undefined ? { notation: a.notation } : { action: a.action as JsonValue };
     const sentId = this.send({ type: 'action', ...body });
     this.sentBy = this.seats.shownKey;
     const cred = this.seats.cred;
@@ -286,7 +266,7 @@ export class GameCtrl {
       // Not connected: fall back to HTTP so the move is not lost.
       if (!cred) return;
       this.sent.sent(null);
-      this.env.post(`/api/games/${this.id}/action`, { seat: cred.seat, token: cred.token, ...body })
+      this.env.call(routes['POST /api/games/{id}/action'], { params: { id: this.id }, body: { seat: cred.seat, token: cred.token, ...body } })
         .then(() => this.send({ type: 'sync' }))
         .catch((e: unknown) => this.refused(e instanceof Error ? e.message : String(e)))
         .finally(() => {
@@ -380,24 +360,6 @@ export class GameCtrl {
     else this.sendAction(a);
   }
 
-  resign(seat: number): void {
-    this.send({ type: 'resign' }, seat);
-  }
-
-  drawOp(op: 'offer' | 'accept' | 'decline', seat: number): void {
-    this.send({ type: 'draw', op }, seat);
-  }
-
-  takebackOp(op: 'offer' | 'accept' | 'decline', seat: number): void {
-    if (op === 'offer') this.errorText = '';
-    this.send({ type: 'takeback', op }, seat);
-  }
-
-  /** Whether every seat but `me` is played by the AI (a takeback is then immediate). */
-  againstAi(me: number): boolean {
-    return !!this.model?.seats.every((s) => s.seat === me || s.kind === 'ai');
-  }
-
   flip(): void {
     this.flipped = !this.flipped;
     this.redraw(['board', 'side']);
@@ -418,32 +380,5 @@ export class GameCtrl {
   /** Steps to the position after k actions (k ≥ the number of moves: back to the live game). */
   reviewAt(k: number): void {
     if (this.model) void this.review.goto(k, this.moveCount);
-  }
-
-  async exportRecord(): Promise<void> {
-    try {
-      this.ui.download(await this.env.get<JsonRecord>(`/api/games/${encodeURIComponent(this.id)}/record`));
-    } catch (e) {
-      this.errorText = e instanceof Error ? e.message : String(e);
-      this.redraw();
-    }
-  }
-
-  /** Every seat of this device asks (the first creates the rematch, the others join it), so a
-   * hot-seat rematch starts at once, again on this device, the sides swapped. */
-  async rematch(): Promise<void> {
-    if (!this.seats.creds.length) return;
-    try {
-      let next = '';
-      for (const c of this.seats.creds) {
-        const r = await this.env.post<{ id: string; seat: number; token: string }>(`/api/games/${this.id}/rematch`, { seat: c.seat, token: c.token });
-        this.env.saveSeat(r.id, { seat: r.seat, token: r.token });
-        next = r.id;
-      }
-      this.ui.navigate(`/game/${next}`);
-    } catch (e) {
-      this.errorText = e instanceof Error ? e.message : String(e);
-      this.redraw();
-    }
   }
 }

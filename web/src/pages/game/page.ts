@@ -3,7 +3,7 @@
 // The state and actions are the controller's (ctrl.ts, no DOM); this module mounts the regions and
 // redraws them from it (views/*.ts).
 
-import { api, positionFetcher } from '../../api';
+import { api, positionFetcher, routes } from '../../api';
 import { GameConn } from '../../conn';
 import { attachBoardInput } from '../../games/board';
 import { rendererFor, selectionFor } from '../../games/index';
@@ -70,8 +70,7 @@ export function gamePage(id: string, spectate: boolean): Page {
       clear(root);
       const c: GameCtrl = new GameCtrl(id, spectate ? [] : loadSeats(id), {
         connect: (cred, handlers) => new GameConn(id, cred, handlers),
-        get: (path) => api.get(path),
-        post: (path, body) => api.post(path, body),
+        call: api.call,
         fetcher: (cred) => positionFetcher(id, cred),
         forgetSeat: (seat, token) => forgetSeat(id, seat, token),
         saveSeat,
@@ -116,8 +115,9 @@ export function joinPage(id: string, seat: number, token: string): Page {
     mount(root) {
       clear(root);
       root.appendChild(h('p', 'Joining…'));
-      api.post<{ seat: number; token: string }>(`/api/games/${id}/join`, { seat, token })
+      api.call(routes['POST /api/games/{id}/join'], { params: { id }, body: { seat, token } })
         .then((r) => {
+          if (r.token === null) throw new Error('the server gave no token for the seat');
           saveSeat(id, { seat: r.seat, token: r.token });
           if (left) return;
           history.replaceState(null, '', `/game/${id}`);

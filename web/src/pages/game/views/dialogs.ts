@@ -6,7 +6,7 @@ import { fileName, type JsonRecord } from '../../../logic/record';
 import { myResult, outcomeOf, statusLine } from '../../../logic/snapshot';
 import { showDialog } from '../../../ui/dialog';
 import { h } from '../../../ui/dom';
-import { allLessons } from '../../learn';
+import { allLessons } from '../../learn/lessons';
 import type { GameCtrl } from '../ctrl';
 
 /** Resign, confirmed (hot-seat: the shown seat resigns, and the dialog names it). */
@@ -15,7 +15,7 @@ export async function confirmResign(ctrl: GameCtrl, seat: number): Promise<void>
   const title = hotseat ? `Resign as ${ctrl.seatName(seat)}?` : 'Resign?';
   const text = hotseat ? `${ctrl.seatName(seat)} loses this game.` : 'You lose this game.';
   const choice = await showDialog(title, text, [{ label: 'Resign', value: 'yes', primary: true }, { label: 'Cancel', value: 'no' }]);
-  if (choice === 'yes') ctrl.resign(seat);
+  if (choice === 'yes') ctrl.ops.resign(seat);
 }
 
 /** A link to copy (to the clipboard when the browser allows, and shown to select). */
@@ -47,7 +47,7 @@ export async function gameOverDialog(ctrl: GameCtrl, navigate: (path: string) =>
   const body = h('div', h('p', { 'data-testid': 'result' }, statusLine(model)),
     lesson !== null ? h('p', { 'data-testid': 'suggest-lesson' }, `Your first game of ${model.name ?? game} is over. Learn more with lesson ${lesson}.`) : null);
   const choice = await showDialog(ctrl.seats.hotseat ? 'Game over' : myResult(over, me), body, buttons);
-  if (choice === 'rematch') await ctrl.rematch();
+  if (choice === 'rematch') await ctrl.ops.rematch();
   else if (choice === 'replay') navigate(`/replay/${ctrl.id}`);
   else if (choice === 'learn' && lesson !== null) navigate(`/learn/${game}/${lesson}`);
 }

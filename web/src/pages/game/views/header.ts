@@ -62,7 +62,7 @@ export function headerView(ctrl: GameCtrl): Node[] {
   if (model.rematch) {
     out.push(h('div.banner', 'A rematch was created. ',
       ctrl.seats.cred
-        ? h('button', { onclick: () => void ctrl.rematch() }, 'Play it') // asking again returns this seat's new token
+        ? h('button', { onclick: () => void ctrl.ops.rematch() }, 'Play it') // asking again returns this seat's new token
         : h('a', { href: `/watch/${model.rematch.id}`, 'data-link': '' }, 'Watch it')));
   }
   if (ctrl.errorText) out.push(h('div.banner.warn', { 'data-testid': 'error' }, ctrl.errorText));
@@ -110,7 +110,7 @@ function offerBanners(ctrl: GameCtrl, m: Snapshot, me: number | null): HTMLEleme
   const as = (x: number) => (hotseat ? ` as ${ctrl.seatName(x)}` : '');
   const answer = (kind: 'draw' | 'takeback', accepted: number[]) => {
     const seats = ctrl.seats.answering(me, accepted);
-    const op = (o: 'accept' | 'decline', x: number) => () => (kind === 'draw' ? ctrl.drawOp(o, x) : ctrl.takebackOp(o, x));
+    const op = (o: 'accept' | 'decline', x: number) => () => (kind === 'draw' ? ctrl.ops.drawOp(o, x) : ctrl.ops.takebackOp(o, x));
     return seats.length
       ? seats.map((x) => [
           h('button', { 'data-testid': `${kind}-accept`, onclick: op('accept', x) }, `Accept${as(x)}`),

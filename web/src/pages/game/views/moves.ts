@@ -8,7 +8,7 @@ import { positionOfMove } from '../../../logic/replay';
 import { moveList, outcomeOf, recentChance } from '../../../logic/snapshot';
 import { h } from '../../../ui/dom';
 import { isMuted, setMuted } from '../../../ui/sound';
-import { scrollToCurrent } from '../../replay';
+import { scrollToCurrent } from '../../replay/views';
 import type { GameCtrl } from '../ctrl';
 import { confirmResign, showLink } from './dialogs';
 
@@ -88,14 +88,14 @@ export function movesView(ctrl: GameCtrl): HTMLElement | null {
  * with the server's reason otherwise. */
 function takebackButton(ctrl: GameCtrl, me: number): HTMLElement {
   const may = ctrl.model?.may;
-  const ai = ctrl.againstAi(me);
+  const ai = ctrl.ops.againstAi(me);
   const why = may?.takeback ? null : sentence(may?.takeback_refusal ?? 'The game is not running.');
   const label = ai ? 'Take back' : ctrl.seats.hotseat ? `Ask to take back as ${ctrl.seatName(me)}` : 'Ask to take back';
   return h('button', {
     'data-testid': 'takeback',
     disabled: why !== null,
     title: why ?? (ai ? 'Undo your last move (and the AI\'s reply)' : 'Ask your opponent to let you take back your last move'),
-    onclick: () => ctrl.takebackOp('offer', me),
+    onclick: () => ctrl.ops.takebackOp('offer', me),
   }, label);
 }
 
@@ -116,15 +116,15 @@ export function controlsView(ctrl: GameCtrl): HTMLElement[] {
   const controls = h('div.card.row');
   if (me !== null && !over && model.status === 'running') {
     controls.append(h('button', { onclick: () => void confirmResign(ctrl, me) }, 'Resign'));
-    if (model.may?.draw_offer) controls.append(h('button', { onclick: () => ctrl.drawOp('offer', me) }, ctrl.seats.hotseat ? `Offer draw as ${ctrl.seatName(me)}` : 'Offer draw'));
+    if (model.may?.draw_offer) controls.append(h('button', { onclick: () => ctrl.ops.drawOp('offer', me) }, ctrl.seats.hotseat ? `Offer draw as ${ctrl.seatName(me)}` : 'Offer draw'));
     controls.append(takebackButton(ctrl, me));
   }
   if (over) {
     controls.append(
-      h('button', { 'data-testid': 'export', onclick: () => void ctrl.exportRecord() }, 'Download record'),
+      h('button', { 'data-testid': 'export', onclick: () => void ctrl.ops.exportRecord() }, 'Download record'),
       h('a.btn', { href: `/replay/${ctrl.id}`, 'data-link': '' }, 'Replay'),
     );
-    if (me !== null) controls.append(h('button', { onclick: () => void ctrl.rematch() }, 'Rematch'));
+    if (me !== null) controls.append(h('button', { onclick: () => void ctrl.ops.rematch() }, 'Rematch'));
   }
   controls.append(
     ctrl.renderer().flippable && model.seats.length === 2
