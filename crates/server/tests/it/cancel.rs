@@ -7,20 +7,20 @@
 use std::time::Duration;
 
 use crate::common::*;
-use serde_json::{Value, json};
+use serde_json::json;
+use tabula_core::{Actor, Seat};
+use tabula_server::wire::game::EventBody;
 use tokio::io::AsyncWriteExt;
 
 /// The seqs of the `action` events in a message, with their actors.
-fn actions(m: &Value) -> Vec<(u64, Value)> {
-    m["events"]
-        .as_array()
-        .map(|evs| {
-            evs.iter()
-                .filter(|e| e["kind"] == "action")
-                .map(|e| (e["seq"].as_u64().unwrap(), e["actor"].clone()))
-                .collect()
+fn actions(m: &Snap) -> Vec<(u64, Actor)> {
+    m.events
+        .iter()
+        .filter_map(|e| match &e.body {
+            EventBody::Action { actor, .. } => Some((e.seq, *actor)),
+            _ => None,
         })
-        .unwrap_or_default()
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -32,10 +32,9 @@ async fn a_change_whose_client_disconnects_mid_commit_is_applied_and_broadcast()
     let (id, tokens) = create_duel(addr, 30).await;
     // A spectator watches every broadcast.
     let mut spec = ws(addr, &id, None).await;
-    let first = recv_until(&mut spec, |m| m["type"] == "snapshot").await;
-    let seq0 = first["seq"].as_u64().unwrap();
+    let seq0 = recv_snapshot(&mut spec).await.common.seq;
     let mut s1 = ws(addr, &id, Some((1, &tokens[1]))).await;
-    recv_until(&mut s1, |m| m["type"] == "snapshot").await;
+    recv_snapshot(&mut s1).await;
 
     // Another connection holds SQLite's write lock, so the server's commit waits (busy timeout 10 s).
     let pool = sqlite_pool(&dir).await;
@@ -87,26 +86,41 @@ async fn a_change_whose_client_disconnects_mid_commit_is_applied_and_broadcast()
     // follows the second one comes next).
     let mut seen = Vec::new();
     while seen.len() < 3 {
-        let u = recv_until(&mut spec, |m| m["type"] == "update").await;
+        let u = recv_update(&mut spec).await;
         seen.extend(actions(&u));
     }
     let seqs: Vec<u64> = seen.iter().map(|(s, _)| *s).collect();
     assert_eq!(seqs, vec![seq0 + 1, seq0 + 2, seq0 + 3], "{seen:?}");
-    assert_eq!(seen[2].1, json!("chance"));
-    let mut seats: Vec<Value> = seen[..2].iter().map(|(_, a)| a.clone()).collect();
-    seats.sort_by_key(|a| a["seat"].as_u64());
-    assert_eq!(seats, vec![json!({"seat": 0}), json!({"seat": 1})]);
+    assert_eq!(seen[2].1, Actor::Chance);
+    let mut seats: Vec<Actor> = seen[..2].iter().map(|(_, a)| *a).collect();
+    seats.sort_by_key(|a| match a {
+        Actor::Seat(s) => s.0,
+        Actor::Chance => u8::MAX,
+    });
+    assert_eq!(seats, vec![Actor::Seat(Seat(0)), Actor::Seat(Seat(1))]);
     // The game goes on: the next action gets the next seq.
     let (seq, _) = http_step(addr, &id, &tokens).await.unwrap();
     assert_eq!(seq, seq0 + 4);
-    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
-    assert_eq!(snap["seq"].as_u64().unwrap(), seq0 + 4);
+    let before = snap(addr, &id, 0, &tokens[0]).await;
+    assert_eq!(before.common.seq, seq0 + 4);
     // The stored log is the game in memory: a restart rebuilds the same position.
     server.shutdown().await.unwrap();
     let server = start(&dir).await;
-    let again = snapshot(server.local_addr(), &id, 0, &tokens[0]).await;
-    for k in ["seq", "events", "view", "legal", "to_act"] {
-        assert_eq!(snap[k], again[k], "{k} differs after a restart");
-    }
+    let again = snap(server.local_addr(), &id, 0, &tokens[0]).await;
+    assert_eq!(
+        before.common.seq, again.common.seq,
+        "seq differs after a restart"
+    );
+    assert_eq!(before.events, again.events, "events differ after a restart");
+    assert_eq!(
+        view_of(&before),
+        view_of(&again),
+        "view differs after a restart"
+    );
+    assert_eq!(before.legal, again.legal, "legal differs after a restart");
+    assert_eq!(
+        before.common.to_act, again.common.to_act,
+        "to_act differs after a restart"
+    );
     server.shutdown().await.unwrap();
 }

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use crate::common::*;
 use serde_json::{Value, json};
-use tabula_server::{Limits, ManualClock, RunningServer, Storage};
+use tabula_core::SeatResult;
+use tabula_server::wire::game::{ClockSeat, ClockSpec, EventBody, Status};
+use tabula_server::{Clock, Limits, ManualClock, RunningServer, Storage};
 
 const DAY: Duration = Duration::from_secs(86_400);
 
@@ -38,22 +40,22 @@ async fn timed_duel(addr: std::net::SocketAddr, clock: Value) -> (String, Vec<St
     (id, tokens.into_iter().map(Option::unwrap).collect())
 }
 
-/// The `(running, remaining_ms)` of each seat's clock in a snapshot.
-fn clocks(snap: &Value) -> Vec<(bool, i64)> {
-    (0..2)
-        .map(|s| {
-            let c = &snap["clock"]["seats"][s];
-            (
-                c["running"].as_bool().unwrap(),
-                c["remaining_ms"].as_i64().unwrap(),
-            )
-        })
-        .collect()
+/// Each seat's clock in `seat`'s snapshot.
+async fn clocks(addr: std::net::SocketAddr, id: &str, token: &str) -> Vec<ClockSeat> {
+    let sn = snap(addr, id, 0, token).await;
+    sn.common.clock.clone().expect("a clock").seats
+}
+
+fn seat_clock(running: bool, remaining_ms: i64) -> ClockSeat {
+    ClockSeat {
+        running,
+        remaining_ms,
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_fischer_clock_counts_the_time_taken_adds_the_increment_and_flags_at_zero() {
-    let dir = temp_dir("clock-fischer");
+async fn fischer_clock_runs_out_and_the_seat_loses_on_time() {
+    let dir = temp_dir("clock");
     let clock = clock();
     let server = start_at(&dir, &clock, Limits::default()).await;
     let addr = server.local_addr();
@@ -62,49 +64,59 @@ async fn a_fischer_clock_counts_the_time_taken_adds_the_increment_and_flags_at_z
         json!({"kind": "fischer", "initial_ms": 10000, "increment_ms": 1000}),
     )
     .await;
+    let sn = snap(addr, &id, 0, &tokens[0]).await;
+    let spec = sn.common.clock.clone().expect("a clock").spec;
+    assert!(matches!(spec, ClockSpec::Fischer { .. }), "{spec:?}");
     // The duel's first decision is both seats' secret word: both clocks run from the start.
     assert_eq!(
-        clocks(&snapshot(addr, &id, 0, &tokens[0]).await),
-        vec![(true, 10_000), (true, 10_000)]
+        clocks(addr, &id, &tokens[0]).await,
+        vec![seat_clock(true, 10_000), seat_clock(true, 10_000)]
     );
     clock.advance(Duration::from_millis(3_000));
-    let (s, v) = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
-    assert_eq!(s, 200, "{v}");
-    // Seat 0 took 3 s and gained 1 s; seat 1's clock ran on for the same 3 s.
+    let r = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    // Seat 0 took 3 s and gained its increment; seat 1's clock ran on for the same 3 s.
     assert_eq!(
-        clocks(&snapshot(addr, &id, 0, &tokens[0]).await),
-        vec![(false, 8_000), (true, 7_000)]
+        clocks(addr, &id, &tokens[0]).await,
+        vec![seat_clock(false, 8_000), seat_clock(true, 7_000)]
     );
     let mut spec = ws(addr, &id, None).await;
-    recv_until(&mut spec, |m| m["type"] == "snapshot").await;
+    recv_snapshot(&mut spec).await;
     // A millisecond before seat 1's time is up nothing happens; at zero it loses on time.
     clock.advance(Duration::from_millis(6_999));
-    let (s, v) = get(addr, &format!("/api/games/{id}")).await;
-    assert_eq!((s, v["status"].as_str()), (200, Some("running")), "{v}");
+    assert_eq!(
+        snap(addr, &id, 0, &tokens[0]).await.common.status,
+        Status::Running
+    );
     clock.advance(Duration::from_millis(1));
-    let over = recv_until(&mut spec, |m| m["status"] == "over").await;
-    assert_eq!(over["result"]["results"], json!(["win", "loss"]));
-    assert_eq!(over["result"]["reason"], "South lost on time");
-    let kinds: Vec<&str> = over["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|e| e["kind"].as_str())
-        .collect();
-    assert!(kinds.contains(&"timeout"), "{kinds:?}");
-    // The result is in the log: a restart keeps it.
+    let over = recv_game(&mut spec, |m| m.common.status == Status::Over).await;
+    let result = over.common.result.clone().unwrap();
+    assert_eq!(result.results, [SeatResult::Win, SeatResult::Loss]);
+    assert_eq!(result.reason, "South lost on time");
+    assert!(
+        over.events
+            .iter()
+            .any(|e| matches!(e.body, EventBody::Timeout { seat: 1 })),
+        "{:?}",
+        over.events
+    );
+    // Restarting keeps the result.
     server.shutdown().await.unwrap();
     let server = start_at(&dir, &clock, Limits::default()).await;
-    let snap = snapshot(server.local_addr(), &id, 1, &tokens[1]).await;
-    assert_eq!(snap["result"]["reason"], "South lost on time");
+    let sn = snap(server.local_addr(), &id, 1, &tokens[1]).await;
+    assert_eq!(
+        sn.common.result.clone().unwrap().reason,
+        "South lost on time"
+    );
     server.shutdown().await.unwrap();
 }
 
-/// A correspondence game left memory long ago; when its days run out the clock sweeper loads it and
-/// ends it on time, with nobody asking for it — and not a moment before.
+/// A running clock does not hold its game in memory (correspondence games would pile up): the game
+/// leaves memory when idle, and the clock sweeper loads it and ends it on time when its seat's time
+/// runs out, with nobody asking for it — and not a moment before.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_correspondence_game_out_of_memory_ends_when_its_days_run_out() {
-    let dir = temp_dir("clock-correspondence");
+async fn a_game_whose_clock_runs_leaves_memory_and_still_ends_on_time() {
+    let dir = temp_dir("evict-clock");
     let clock = clock();
     let limits = Limits {
         room_idle: Duration::ZERO,
@@ -114,20 +126,24 @@ async fn a_correspondence_game_out_of_memory_ends_when_its_days_run_out() {
     let addr = server.local_addr();
     let (id, tokens) =
         timed_duel(addr, json!({"kind": "correspondence", "days_per_move": 2})).await;
-    let (s, _) = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
-    assert_eq!(s, 200);
+    let r = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
+    assert_eq!(r.status, 200, "{}", r.raw);
     // A day and a half later seat 1 still has half a day; seat 0's two days wait for its next turn.
     clock.advance(DAY + DAY / 2);
     assert_eq!(
-        clocks(&snapshot(addr, &id, 0, &tokens[0]).await),
-        vec![(false, 2 * 86_400_000), (true, 86_400_000 / 2)]
+        clocks(addr, &id, &tokens[0]).await,
+        vec![
+            seat_clock(false, 2 * 86_400_000),
+            seat_clock(true, 86_400_000 / 2)
+        ]
     );
     evict_all_idle(&server).await;
     assert_eq!(
         server.loaded_games(),
         0,
-        "a running clock holds no game in memory"
+        "a running clock must not hold the game"
     );
+    // Nobody asks for the game; its stored status turns to over when the clock sweeper ends it.
     clock.advance(DAY / 2);
     let pool = sqlite_pool(&dir).await;
     let started = std::time::Instant::now();
@@ -147,48 +163,114 @@ async fn a_correspondence_game_out_of_memory_ends_when_its_days_run_out() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     pool.close().await;
-    let snap = snapshot(addr, &id, 0, &tokens[0]).await;
-    assert_eq!(snap["result"]["reason"], "South lost on time", "{snap}");
+    let sn = snap(addr, &id, 0, &tokens[0]).await;
+    assert_eq!(
+        sn.common.result.clone().unwrap().reason,
+        "South lost on time"
+    );
+    assert!(
+        sn.events
+            .iter()
+            .any(|e| matches!(e.body, EventBody::Timeout { seat: 1 })),
+        "{:?}",
+        sn.events
+    );
     server.shutdown().await.unwrap();
 }
 
 /// Clocks run while the server is down: a seat whose time ran out meanwhile loses as the server comes
-/// back; a seat with time left keeps what is left and loses when it runs out with the server up.
+/// back (the timeout dated after the restart); a seat with time left keeps exactly what is left and
+/// loses when it runs out with the server up. The results are stored.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn clocks_run_through_a_downtime() {
-    let dir = temp_dir("clock-downtime");
+async fn clocks_that_ran_out_while_the_server_was_down_lose_on_restart() {
+    let dir = temp_dir("downtime");
     let clock = clock();
     let server = start_at(&dir, &clock, Limits::default()).await;
     let addr = server.local_addr();
+    // Seat 0 chooses its secret at once; seat 1 (South) owes its own when the server goes down.
+    // Made at different times so that at the restart: the first (correspondence, a day) ran out a
+    // minute ago, the second (Fischer, a minute) a second ago, the third (correspondence) has 4 s.
     let mut games = Vec::new();
-    for ms in [60_000, 600_000] {
-        let (id, tokens) = timed_duel(
-            addr,
-            json!({"kind": "fischer", "initial_ms": ms, "increment_ms": 0}),
-        )
-        .await;
-        let (s, _) = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
-        assert_eq!(s, 200);
+    for (kind, wait_after) in [
+        (
+            json!({"kind": "correspondence", "days_per_move": 1}),
+            Duration::from_secs(64),
+        ),
+        (
+            json!({"kind": "correspondence", "days_per_move": 1}),
+            DAY - Duration::from_secs(65),
+        ),
+        (
+            json!({"kind": "fischer", "initial_ms": 60_000, "increment_ms": 0}),
+            Duration::ZERO,
+        ),
+    ] {
+        let (id, tokens) = timed_duel(addr, kind).await;
+        let r = post_action(addr, &id, 0, &tokens[0], "secret:amberword").await;
+        assert_eq!(r.status, 200, "{}", r.raw);
         games.push((id, tokens));
+        clock.advance(wait_after);
     }
     server.shutdown().await.unwrap();
-    // Down for two minutes: the first game's minute ran out; the second has eight minutes left.
-    clock.advance(Duration::from_secs(120));
+    clock.advance(Duration::from_secs(61));
+    let restarted = clock.now_ms();
     let server = start_at(&dir, &clock, Limits::default()).await;
     let addr = server.local_addr();
-    let (ran_out, _) = &games[0];
-    let mut spec = ws(addr, ran_out, None).await;
-    let over = recv_until(&mut spec, |m| m["status"] == "over").await;
-    assert_eq!(over["result"]["reason"], "South lost on time");
-    let (left, tokens) = &games[1];
-    let snap = snapshot(addr, left, 0, &tokens[0]).await;
-    assert_eq!(snap["status"], "running");
-    assert_eq!(clocks(&snap)[1], (true, 480_000));
-    let mut spec = ws(addr, left, None).await;
-    recv_until(&mut spec, |m| m["type"] == "snapshot").await;
-    clock.advance(Duration::from_secs(480));
-    let over = recv_until(&mut spec, |m| m["status"] == "over").await;
-    assert_eq!(over["result"]["reason"], "South lost on time");
+    for (i, (id, tokens)) in games.iter().enumerate() {
+        let mut spec = ws(addr, id, None).await;
+        let first = recv_snapshot(&mut spec).await;
+        if i == 1 {
+            // Still running after the restart, with the 4 s it has left.
+            assert_eq!(first.common.status, Status::Running);
+            let south = first.common.clock.as_ref().unwrap().seats[1];
+            assert_eq!(south, seat_clock(true, 4_000));
+            clock.advance(Duration::from_secs(4));
+        }
+        let over = if first.common.status == Status::Over {
+            first
+        } else {
+            recv_game(&mut spec, |m| m.common.status == Status::Over).await
+        };
+        let result = over.common.result.clone().unwrap();
+        assert_eq!(
+            result.results,
+            [SeatResult::Win, SeatResult::Loss],
+            "game {i}"
+        );
+        assert_eq!(result.reason, "South lost on time", "game {i}");
+        let sn = snap(addr, id, 1, &tokens[1]).await;
+        let (seat, at) = sn
+            .events
+            .iter()
+            .find_map(|e| match e.body {
+                EventBody::Timeout { seat } => Some((seat, e.at)),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("game {i}: a timeout event: {:?}", sn.events));
+        assert_eq!(seat, 1, "game {i}");
+        // Flagged by the restarted server, not before the downtime.
+        assert!(at >= restarted, "game {i}");
+        // South cannot act any more.
+        assert_action_refused(
+            addr,
+            id,
+            1,
+            &tokens[1],
+            "secret:birchword",
+            (409, "game_over"),
+        )
+        .await;
+    }
+    // The result is stored: another restart keeps it.
+    server.shutdown().await.unwrap();
+    let server = start_at(&dir, &clock, Limits::default()).await;
+    for (id, tokens) in &games {
+        let sn = snap(server.local_addr(), id, 0, &tokens[0]).await;
+        assert_eq!(
+            sn.common.result.clone().unwrap().reason,
+            "South lost on time"
+        );
+    }
     server.shutdown().await.unwrap();
 }
 
@@ -205,24 +287,19 @@ async fn a_waiting_game_expires_seven_days_after_its_last_event() {
         json!({"game": "duel", "seats": [{"kind": "human"}, {"kind": "human", "open": true}], "host_seats": [0]}),
     )
     .await;
-    let (running, _) = create_duel(addr, 12).await;
+    let (running, tokens) = create_duel(addr, 12).await;
     clock.advance(7 * DAY - Duration::from_millis(1));
     assert_eq!(server.expire_waiting().await, 0, "a millisecond early");
     clock.advance(Duration::from_millis(1));
     server.evict_idle();
     assert_eq!(server.expire_waiting().await, 1);
-    let (_, snap) = get(addr, &format!("/api/games/{waiting}")).await;
-    assert_eq!(snap["status"], "over", "{snap}");
-    assert!(
-        snap["result"]["reason"]
-            .as_str()
-            .unwrap()
-            .starts_with("expired"),
-        "{snap}"
-    );
-    assert_eq!(
-        get(addr, &format!("/api/games/{running}")).await.1["status"],
-        "running"
-    );
+    let sn = get_as::<Snap>(addr, &format!("/api/games/{waiting}"))
+        .await
+        .ok();
+    assert_eq!(sn.common.status, Status::Over);
+    let reason = sn.common.result.clone().unwrap().reason;
+    assert!(reason.starts_with("expired"), "{reason}");
+    let sn = snap(addr, &running, 0, &tokens[0]).await;
+    assert_eq!(sn.common.status, Status::Running);
     server.shutdown().await.unwrap();
 }

@@ -2,10 +2,14 @@
 //! flight; a new server on the same data directory must hold every acknowledged action.
 
 use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::common::*;
 use serde_json::json;
+use tabula_server::wire::api::Committed;
+use tabula_server::wire::game::{EventBody, Status};
 
 /// The child process: serves on a free port, writes it to `port` in the directory, runs until killed.
 #[test]
@@ -66,17 +70,20 @@ async fn kill9_mid_game_loses_no_acknowledged_action() {
             acked.push((g, seq, notation));
         }
     }
-    // Fire more actions concurrently and kill the server while they are in flight.
+    // Fire more actions concurrently and kill the server while they are in flight: once a few of them
+    // were acknowledged (counted as they are), never after a fixed pause that may fall before the
+    // first or after the last.
+    let acked_in_flight = Arc::new(AtomicUsize::new(0));
     let mut inflight = Vec::new();
     for (g, (id, tokens)) in games.iter().enumerate() {
-        let (id, tokens) = (id.clone(), tokens.clone());
+        let (id, tokens, counter) = (id.clone(), tokens.clone(), acked_in_flight.clone());
         inflight.push(tokio::spawn(async move {
             let mut done = Vec::new();
             for _ in 0..50 {
-                // Stop quietly once the server is gone.
+                // Stop once the server is gone (cut off: true) or nobody has anything to play.
                 let mut seat_action = None;
                 for (seat, token) in tokens.iter().enumerate() {
-                    let Ok((200, snap)) = tabula_tools::client::request(
+                    let Ok((200, raw)) = tabula_tools::client::request(
                         addr,
                         "GET",
                         &format!("/api/games/{id}?seat={seat}&token={token}"),
@@ -84,17 +91,18 @@ async fn kill9_mid_game_loses_no_acknowledged_action() {
                     )
                     .await
                     else {
-                        return done;
+                        return (done, true);
                     };
-                    if let Some(first) = snap["legal"].as_array().and_then(|l| l.first()) {
+                    let sn: Snap = decode(&raw);
+                    if let Some(first) = sn.legal.first() {
                         seat_action = Some((seat, token.clone(), first.clone()));
                         break;
                     }
                 }
                 let Some((seat, token, first)) = seat_action else {
-                    return done;
+                    return (done, false);
                 };
-                let body = json!({"seat": seat, "token": token, "action": first["action"]});
+                let body = json!({"seat": seat, "token": token, "action": first.action});
                 match tabula_tools::client::request(
                     addr,
                     "POST",
@@ -103,23 +111,36 @@ async fn kill9_mid_game_loses_no_acknowledged_action() {
                 )
                 .await
                 {
-                    Ok((200, v)) => done.push((
-                        g,
-                        v["seq"].as_u64().unwrap(),
-                        first["notation"].as_str().unwrap().to_string(),
-                    )),
-                    _ => return done,
+                    Ok((200, v)) => {
+                        done.push((g, decode::<Committed>(&v).seq, first.notation.clone()));
+                        counter.fetch_add(1, Ordering::SeqCst);
+                    }
+                    _ => return (done, true),
                 }
             }
-            done
+            (done, false)
         }));
     }
-    tokio::time::sleep(Duration::from_millis(150)).await;
+    let started = Instant::now();
+    while acked_in_flight.load(Ordering::SeqCst) < 3 {
+        assert!(
+            started.elapsed() < T,
+            "no action in flight was acknowledged"
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
+    let mut cut_off = 0;
     for t in inflight {
-        acked.extend(t.await.unwrap());
+        let (done, cut) = t.await.unwrap();
+        acked.extend(done);
+        cut_off += usize::from(cut);
     }
+    assert!(
+        cut_off > 0,
+        "the kill fell after every request in flight had finished"
+    );
     assert!(acked.len() > 18);
 
     // Restart on the same directory: every acknowledged action is there, with the same seq.
@@ -127,24 +148,23 @@ async fn kill9_mid_game_loses_no_acknowledged_action() {
     let addr = server.local_addr();
     for (g, seq, notation) in &acked {
         let (id, tokens) = &games[*g];
-        let snap = snapshot(addr, id, 0, &tokens[0]).await;
-        let event = snap["events"]
-            .as_array()
-            .unwrap()
+        let sn = snap(addr, id, 0, &tokens[0]).await;
+        let event = sn
+            .events
             .iter()
-            .find(|e| e["seq"] == json!(seq))
-            .cloned();
-        let event =
-            event.unwrap_or_else(|| panic!("acknowledged event {seq} of game {g} was lost"));
-        assert_eq!(event["kind"], "action");
+            .find(|e| e.seq == *seq)
+            .unwrap_or_else(|| panic!("acknowledged event {seq} of game {g} was lost"));
+        let EventBody::Action { notation: seen, .. } = &event.body else {
+            panic!("event {seq} of game {g} is not an action: {event:?}");
+        };
         // Seat 0 sees its own secret and all race moves; seat 1's secret is hidden from it.
-        if !notation.starts_with("secret:") || event["notation"] != json!(null) {
-            assert_eq!(event["notation"], json!(notation));
+        if !notation.starts_with("secret:") || seen.is_some() {
+            assert_eq!(seen.as_deref(), Some(notation.as_str()));
         }
     }
     // And the games go on.
     for (id, tokens) in &games {
-        if snapshot(addr, id, 0, &tokens[0]).await["status"] == "running" {
+        if snap(addr, id, 0, &tokens[0]).await.common.status == Status::Running {
             assert!(http_step(addr, id, tokens).await.is_some());
         }
     }

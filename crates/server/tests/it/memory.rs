@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::common::*;
 use serde_json::json;
 use tabula_server::wire::api::{Joined, Lobby, LobbyGame};
-use tabula_server::wire::game::{EventBody, Status};
+use tabula_server::wire::game::Status;
 use tabula_server::{Limits, Storage};
 
 /// Limits under which every game nobody holds is idle at once.
@@ -176,62 +176,6 @@ async fn waiting_games_nobody_joined_expire() {
     let l = lobby(addr).await;
     assert_eq!(lobby_ids(&l.open), Vec::<String>::new(), "{l:?}");
     assert_eq!(status(addr, &running).await, Status::Running);
-    server.shutdown().await.unwrap();
-}
-
-/// A running clock does not hold its game in memory (correspondence games would pile up): the game
-/// leaves memory when idle, and the clock sweeper loads it and ends it on time when its seat's time
-/// runs out, with nobody asking for it. Before the fix the clock's timer held the room forever.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_whose_clock_runs_leaves_memory_and_still_ends_on_time() {
-    let dir = temp_dir("evict-clock");
-    let server = start_with(registry(), Storage::SqliteDir(dir.clone()), evict_at_once()).await;
-    let addr = server.local_addr();
-    let (id, tokens) = create(
-        addr,
-        json!({"game": "duel", "options": {"target": 12},
-               "seats": [{"kind": "human"}, {"kind": "human"}], "host_seats": [0, 1],
-               "clock": {"kind": "fischer", "initial_ms": 1500, "increment_ms": 0}}),
-    )
-    .await;
-    let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
-    assert_eq!(status(addr, &id).await, Status::Running);
-    assert_eq!(
-        server.evict_idle(),
-        1,
-        "a running clock must not hold the game"
-    );
-    assert_eq!(server.loaded_games(), 0);
-    // Nobody asks for the game; its stored status turns to over when the clock sweeper ends it.
-    let pool = sqlite_pool(&dir).await;
-    let mut status = String::new();
-    for _ in 0..600 {
-        status = sqlx::query_scalar("SELECT status FROM games WHERE id = $1")
-            .bind(&id)
-            .fetch_one(&pool)
-            .await
-            .unwrap();
-        if status == "over" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    pool.close().await;
-    assert_eq!(status, "over", "the game did not end on time out of memory");
-    let sn = snap(addr, &id, 0, &tokens[0]).await;
-    let reason = sn
-        .common
-        .result
-        .as_ref()
-        .map(|r| r.reason.clone())
-        .unwrap_or_default();
-    assert!(reason.contains("time"), "{sn:?}");
-    assert!(
-        sn.events
-            .iter()
-            .any(|e| matches!(e.body, EventBody::Timeout { .. })),
-        "{sn:?}"
-    );
     server.shutdown().await.unwrap();
 }
 
