@@ -142,6 +142,7 @@
 //! `outcome` is set once the game is over.
 
 pub mod geo;
+pub mod legend;
 pub mod rules;
 pub mod setup;
 
@@ -888,6 +889,11 @@ impl Game for CairdCyvasse {
             history: Vec::new(),
             outcome: None,
         })
+    }
+
+    /// Each piece named once, with what Version C, the hexagon and the options change ([`legend`]).
+    fn piece_legend() -> Vec<(String, String)> {
+        legend::piece_legend()
     }
 
     fn options(&self) -> &CairdOptions {
