@@ -13,29 +13,21 @@ import { drawSquareBoard } from './squares';
 import { cairdSetup } from '../logic/setup';
 import type { Renderer, RenderContext } from './types';
 import type { CairdView } from '../wire/cyvasse/CairdView';
+import { LEGENDS } from '../wire/legends';
 
+/** The view's piece letters (see the header): upper case White, lower case Black. */
 const KINDS: Record<string, string> = {
   K: 'King', D: 'Dragon', E: 'Elephant', T: 'Trebuchet', C: 'Crossbowman', H: 'Heavy Horse',
   L: 'Light Horse', S: 'Spear', R: 'Rabble', M: 'Mountain',
 };
-/** Each piece in the rule book's words (Caird's rules): category, level, basic move. */
-const PIECE_WORDS: Record<string, string> = {
-  King: 'king; moves and takes 1 orthogonally or diagonally',
-  Dragon: 'special, elite; up to 4 orthogonally or diagonally',
-  Elephant: 'special, basic; up to 3 orthogonally',
-  Trebuchet: 'ranged, elite; up to 3 orthogonally',
-  Crossbowman: 'ranged, basic; up to 2 diagonally',
-  'Heavy Horse': 'cavalry, elite; up to 3 diagonally',
-  'Light Horse': 'cavalry, basic; up to 2 diagonally',
-  Spear: 'infantry, elite; 1 orthogonally or diagonally',
-  Rabble: 'infantry, basic; 1 orthogonally',
-  Mountain: 'never moves, never captured',
-};
+/** Each piece in the rule book's words (class, movement, shots, terrain, and what Version C, the
+ * hexagon and the options change): the engine's own legend. */
+const LEGEND = LEGENDS['cyvasse-caird'] ?? {};
 
 /** What a hover or a tap on a piece says: "Black Dragon: special, elite; …". */
 export function cairdInfo(kind: string, seat: number): string {
   const side = seat === 0 ? 'White' : seat === 1 ? 'Black' : '';
-  return `${side ? `${side} ` : ''}${kind}: ${PIECE_WORDS[kind] ?? ''}`;
+  return `${side ? `${side} ` : ''}${kind}: ${LEGEND[kind] ?? ''}`;
 }
 
 const TERRAIN: Record<string, string> = { h: 'hills', f: 'forest', w: 'water', c: 'fortress', b: 'burning' };

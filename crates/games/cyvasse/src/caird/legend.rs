@@ -9,9 +9,7 @@
 //! diagonally, shoots …`). A part replaces the same clause (moving, taking without moving, terrain)
 //! of the game it builds on: "Expert on the hexagon" builds on "Expert" and "on the hexagon".
 
-use super::rules::{
-    CROSSBOW, DRAGON, KIND_NAMES, KING, MOUNTAIN, Pos, Rules, ShotSpec, Spec, WATER, class_words,
-};
+use super::rules::{KIND_NAMES, KING, MOUNTAIN, Pos, Rules, ShotSpec, Spec, WATER, class_words};
 use super::{BoardKind, CairdOptions, Version};
 
 /// The Mountain's words: it has no movement spec and no class (the capture test refuses it).
@@ -154,13 +152,13 @@ fn shot_words(rules: &Rules, shot: &ShotSpec) -> String {
         return format!("takes without moving {line}, beyond {between}");
     }
     let over = match (shot.over_mountain, shot.over_friend, shot.over_enemy) {
-        (_, _, true) => "over every piece",
-        (true, true, false) => "over Mountains and friendly pieces",
-        (true, false, false) => "over Mountains",
-        (false, true, false) => "over friendly pieces",
-        (false, false, false) => "over no piece",
+        (_, _, true) => " over every piece",
+        (true, true, false) => " over Mountains and friendly pieces",
+        (true, false, false) => " over Mountains",
+        (false, true, false) => " over friendly pieces",
+        (false, false, false) => ", never over a piece",
     };
-    format!("shoots {line} {over}")
+    format!("shoots {line}{over}")
 }
 
 /// What terrain does to `kind` that it does to no other piece (Version C only): the Dragon ignores it,
@@ -253,7 +251,7 @@ pub fn piece_legend() -> Vec<(String, String)> {
 #[cfg(test)]
 mod legend_tests {
     use super::*;
-    use crate::caird::rules::{ELEPHANT, HEAVY, LIGHT, RABBLE, SPEAR, TREBUCHET};
+    use crate::caird::rules::{CROSSBOW, DRAGON, ELEPHANT, HEAVY, LIGHT, RABBLE, SPEAR, TREBUCHET};
 
     fn legend_of(kind: u8) -> String {
         piece_legend()
@@ -337,9 +335,9 @@ mod legend_tests {
         assert_eq!(
             legend_of(CROSSBOW),
             "ranged, basic; moves up to 2 diagonally; \
-             Expert: shoots up to 2 diagonally over no piece; \
+             Expert: shoots up to 2 diagonally, never over a piece; \
              on the hexagon: moves up to 2 orthogonally; \
-             Expert on the hexagon: shoots up to 3 orthogonally over no piece"
+             Expert on the hexagon: shoots up to 3 orthogonally, never over a piece"
         );
         assert_eq!(legend_of(HEAVY), "cavalry, elite; moves up to 3 diagonally");
         assert_eq!(legend_of(LIGHT), "cavalry, basic; moves up to 2 diagonally");

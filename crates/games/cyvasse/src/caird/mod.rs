@@ -6,7 +6,9 @@
 //!
 //! Public API: [`CairdCyvasse`] (the [`Game`]), [`CairdOptions`], [`CairdAction`], [`CairdView`];
 //! setup helpers [`validate_setup`], [`random_setup`], [`guarded_setup`], [`preset`] / [`PRESETS`];
-//! the rules engine in [`rules`] and board geometry in [`geo`].
+//! the rules engine in [`rules`] and board geometry in [`geo`]; the pieces' legend, from the rules
+//! engine's tables, in [`legend`] (each piece once, with what Version C, the hexagon and the options
+//! change).
 //!
 //! ## Rules as implemented
 //! * **Seats**: seat 0 is White (home on ranks 1.. / the lower hex rows), seat 1 is Black. White moves
