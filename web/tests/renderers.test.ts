@@ -272,14 +272,21 @@ describe('Piece legends', () => {
 
   it('come from the engine for every Caird piece and every Syba unit, hero and city type', async () => {
     const { LEGENDS } = await import('../src/wire/legends');
-    const { cairdInfo } = await import('../src/games/caird');
+    const { cairdInfo, cairdWords } = await import('../src/games/caird');
     const { cityInfo } = await import('../src/games/syba');
     const heroes = (await import('../../crates/games/syba/data/heroes.json')).default as { heroes: { name: string }[] };
     for (const kind of ['King', 'Dragon', 'Elephant', 'Trebuchet', 'Crossbowman', 'Heavy Horse', 'Light Horse', 'Spear', 'Rabble', 'Mountain']) {
       const words = LEGENDS['cyvasse-caird']?.[kind];
       expect(words, kind).toBeTruthy();
-      expect(cairdInfo(kind, 1)).toBe(`Black ${kind}: ${words}`);
+      expect(cairdInfo(kind, 1, {})).toBe(`Black ${kind}: ${words}`);
     }
+    // A game's options pick the piece's words under them (the engine's entries for those options).
+    const expertHex = { version: 'expert', board: 'hex', large_board: false, super_trebuchets: false, dragonfyre: false };
+    expect(cairdWords('Trebuchet', expertHex)).toBe(LEGENDS['cyvasse-caird']?.['Trebuchet|version=expert,board=hex']);
+    expect(cairdWords('Trebuchet', { ...expertHex, board: 'square' })).toBe(LEGENDS['cyvasse-caird']?.['Trebuchet|version=expert']);
+    expect(cairdWords('Elephant', expertHex)).toBe(LEGENDS['cyvasse-caird']?.['Elephant|version=expert']);
+    expect(cairdWords('Spear', expertHex)).toBe(LEGENDS['cyvasse-caird']?.Spear);
+    expect(cairdWords('Dragon', { ...expertHex, dragonfyre: true })).toContain('shoots up to 2 orthogonally over friendly pieces');
     for (const name of ['soldier', 'knight', 'monster', ...heroes.heroes.map((h) => h.name)]) {
       expect(LEGENDS.syba?.[name], name).toMatch(/^Power \d+$/);
     }

@@ -3,106 +3,61 @@
 //! [`Rules::may_attack`]) so that no client restates them.
 //!
 //! The pieces move differently under some options (Version C, the hexagon, `super_trebuchets`,
-//! `dragonfyre`), while a legend is one text per piece. Each piece is therefore named once: its class
-//! and what it does in the standard game (Version A on the square board), followed by one part per
-//! option set that changes it, saying only what changes (`Expert: moves 1 orthogonally or
-//! diagonally, shoots …`). A part replaces the same clause (moving, taking without moving, terrain)
-//! of the game it builds on: "Expert on the hexagon" builds on "Expert" and "on the hexagon".
+//! `dragonfyre`), while [`tabula_core::Game::piece_legend`] takes no options (its legend is generated
+//! once for the web client). So a piece has one entry for the standard game (Version A on the square
+//! board), keyed by its name (`"Trebuchet"`), and one entry for each other valid combination of those
+//! options whose words differ, keyed by the name and the combination's options that differ from the
+//! default, `name=value` as the options' JSON writes them (`"Trebuchet|version=expert,board=hex"`).
+//! Each entry holds the piece's whole description under its options. A reader takes, among the
+//! entries of the piece whose options all hold in its game, the one naming the most options (the
+//! first of those), else the standard game's: an entry is left out exactly when that choice would
+//! give the same words without it.
 
 use super::rules::{KIND_NAMES, KING, MOUNTAIN, Pos, Rules, ShotSpec, Spec, WATER, class_words};
 use super::{BoardKind, CairdOptions, Version};
+use tabula_core::GameOptions;
 
 /// The Mountain's words: it has no movement spec and no class (the capture test refuses it).
 const MOUNTAIN_WORDS: &str = "never moves, never captured";
 
-/// The clauses of one piece's description under one rule set; `None` where it has no such clause.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Clauses {
-    moves: Option<String>,
-    takes: Option<String>,
-    terrain: Option<String>,
-}
-
-impl Clauses {
-    fn get(&self, slot: usize) -> &Option<String> {
-        match slot {
-            0 => &self.moves,
-            1 => &self.takes,
-            _ => &self.terrain,
+/// Every valid combination of the options that change pieces, with the options that differ from
+/// the default as `(name, value)`, fewest first (the standard game first).
+fn option_sets() -> Vec<(Vec<(&'static str, &'static str)>, CairdOptions)> {
+    let mut sets = Vec::new();
+    for version in [Version::Basic, Version::Expert] {
+        for board in [BoardKind::Square, BoardKind::Hex] {
+            for super_trebuchets in [false, true] {
+                for dragonfyre in [false, true] {
+                    let options = CairdOptions {
+                        version,
+                        board,
+                        super_trebuchets,
+                        dragonfyre,
+                        ..CairdOptions::default()
+                    };
+                    if options.validate().is_err() {
+                        continue;
+                    }
+                    let mut conds = Vec::new();
+                    if version == Version::Expert {
+                        conds.push(("version", "expert"));
+                    }
+                    if board == BoardKind::Hex {
+                        conds.push(("board", "hex"));
+                    }
+                    if super_trebuchets {
+                        conds.push(("super_trebuchets", "true"));
+                    }
+                    if dragonfyre {
+                        conds.push(("dragonfyre", "true"));
+                    }
+                    sets.push((conds, options));
+                }
+            }
         }
     }
-}
-
-/// An option set that changes pieces: its label, its options and the earlier sets it builds on.
-struct Variant {
-    label: &'static str,
-    options: CairdOptions,
-    builds_on: &'static [usize],
-}
-
-fn variants() -> Vec<Variant> {
-    let expert = CairdOptions {
-        version: Version::Expert,
-        ..CairdOptions::default()
-    };
-    let hex = CairdOptions {
-        board: BoardKind::Hex,
-        ..CairdOptions::default()
-    };
-    let super_t = CairdOptions {
-        super_trebuchets: true,
-        ..CairdOptions::default()
-    };
-    let fyre = CairdOptions {
-        dragonfyre: true,
-        ..CairdOptions::default()
-    };
-    vec![
-        Variant {
-            label: "Expert",
-            options: expert.clone(),
-            builds_on: &[],
-        },
-        Variant {
-            label: "on the hexagon",
-            options: hex.clone(),
-            builds_on: &[],
-        },
-        Variant {
-            label: "Expert on the hexagon",
-            options: CairdOptions {
-                version: Version::Expert,
-                ..hex.clone()
-            },
-            builds_on: &[0, 1],
-        },
-        Variant {
-            label: "super_trebuchets",
-            options: super_t.clone(),
-            builds_on: &[],
-        },
-        Variant {
-            label: "super_trebuchets, Expert",
-            options: CairdOptions {
-                version: Version::Expert,
-                ..super_t
-            },
-            builds_on: &[0, 3],
-        },
-        Variant {
-            label: "dragonfyre",
-            options: fyre.clone(),
-            builds_on: &[],
-        },
-        Variant {
-            label: "dragonfyre on the hexagon",
-            options: CairdOptions {
-                board: BoardKind::Hex,
-                ..fyre
-            },
-            builds_on: &[1, 5],
-        },
-    ]
+    sets.sort_by_key(|(conds, _)| conds.len());
+    sets
 }
 
 /// The directions a spec covers, in words (the square board's and the hexagon's words are the same:
@@ -184,168 +139,241 @@ fn terrain_words(rules: &Rules, kind: u8, spec: &Spec) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(", "))
 }
 
-fn clauses(rules: &Rules, kind: u8) -> Clauses {
+/// A piece's whole description under `rules`: class, moves, capture without moving, terrain.
+fn words(rules: &Rules, kind: u8) -> String {
+    let Some((category, elite)) = class_words(kind) else {
+        debug_assert_eq!(kind, MOUNTAIN);
+        return MOUNTAIN_WORDS.to_string();
+    };
     let spec = &rules.specs[kind as usize];
-    Clauses {
-        moves: Some(move_words(rules, spec)),
-        takes: spec.shot.as_ref().map(|s| shot_words(rules, s)),
-        terrain: terrain_words(rules, kind, spec),
+    let mut parts = vec![if kind == KING {
+        category.to_string()
+    } else {
+        format!("{category}, {}", if elite { "elite" } else { "basic" })
+    }];
+    parts.push(move_words(rules, spec));
+    parts.extend(spec.shot.as_ref().map(|s| shot_words(rules, s)));
+    parts.extend(terrain_words(rules, kind, spec));
+    if kind == KING {
+        parts.push("takes and is taken by any piece".to_string());
     }
+    parts.join("; ")
 }
 
-/// Each piece (by the name the view and the web client give it) in the rule book's words: its class,
-/// how it moves and takes, what terrain does to it, then what each option set changes (see the module
-/// docs).
+/// The entry a reader takes for a game whose options differ from the default by `conds`: among
+/// `entries` (options, words), the first naming the most options that all hold (see the module docs).
+fn chosen<'a>(
+    entries: &'a [(Vec<(&str, &str)>, String)],
+    conds: &[(&str, &str)],
+) -> Option<&'a str> {
+    let mut best: Option<(usize, &str)> = None;
+    for (needs, words) in entries {
+        if needs.iter().all(|c| conds.contains(c)) && best.is_none_or(|(n, _)| needs.len() > n) {
+            best = Some((needs.len(), words));
+        }
+    }
+    best.map(|(_, w)| w)
+}
+
+/// Each piece (by the name the view and the web client give it) in the rule book's words, for the
+/// standard game and, keyed `name|option=value,…`, for each option set that changes it (see the
+/// module docs).
 pub fn piece_legend() -> Vec<(String, String)> {
-    let base_rules = Rules::new(&CairdOptions::default());
-    let variants = variants();
-    let variant_rules: Vec<Rules> = variants.iter().map(|v| Rules::new(&v.options)).collect();
-    (0..KIND_NAMES.len() as u8)
-        .map(|kind| {
-            let name = KIND_NAMES[kind as usize].to_string();
-            let Some((category, elite)) = class_words(kind) else {
-                debug_assert_eq!(kind, MOUNTAIN);
-                return (name, MOUNTAIN_WORDS.to_string());
-            };
-            let base = clauses(&base_rules, kind);
-            let mut parts = vec![if kind == KING {
-                category.to_string()
+    let sets: Vec<(Vec<(&str, &str)>, Rules)> = option_sets()
+        .into_iter()
+        .map(|(conds, o)| (conds, Rules::new(&o)))
+        .collect();
+    let mut legend = Vec::new();
+    for kind in 0..KIND_NAMES.len() as u8 {
+        let name = KIND_NAMES[kind as usize];
+        let mut entries: Vec<(Vec<(&str, &str)>, String)> = Vec::new();
+        for (conds, rules) in &sets {
+            let own = words(rules, kind);
+            if chosen(&entries, conds) == Some(own.as_str()) {
+                continue;
+            }
+            let key = if conds.is_empty() {
+                name.to_string()
             } else {
-                format!("{category}, {}", if elite { "elite" } else { "basic" })
-            }];
-            parts.extend(
-                [&base.moves, &base.takes, &base.terrain]
-                    .into_iter()
-                    .flatten()
-                    .cloned(),
-            );
-            if kind == KING {
-                parts.push("takes and is taken by any piece".to_string());
-            }
-            let all: Vec<Clauses> = variant_rules.iter().map(|r| clauses(r, kind)).collect();
-            for (i, variant) in variants.iter().enumerate() {
-                let changed: Vec<String> = (0..3)
-                    .filter_map(|slot| {
-                        // What a reader takes the clause to be: the latest set this one builds on
-                        // that changed it, else the standard game's.
-                        let inherited = variant
-                            .builds_on
-                            .iter()
-                            .rev()
-                            .map(|&j| all[j].get(slot))
-                            .find(|c| *c != base.get(slot))
-                            .unwrap_or(base.get(slot));
-                        let own = all[i].get(slot);
-                        (own != inherited).then(|| own.clone()).flatten()
-                    })
-                    .collect();
-                if !changed.is_empty() {
-                    parts.push(format!("{}: {}", variant.label, changed.join(", ")));
-                }
-            }
-            (name, parts.join("; "))
-        })
-        .collect()
+                let c: Vec<String> = conds.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                format!("{name}|{}", c.join(","))
+            };
+            legend.push((key, own.clone()));
+            entries.push((conds.clone(), own));
+        }
+    }
+    legend
 }
 
 #[cfg(test)]
 mod legend_tests {
     use super::*;
-    use crate::caird::rules::{CROSSBOW, DRAGON, ELEPHANT, HEAVY, LIGHT, RABBLE, SPEAR, TREBUCHET};
 
-    fn legend_of(kind: u8) -> String {
-        piece_legend()
-            .into_iter()
-            .find(|(name, _)| name == KIND_NAMES[kind as usize])
-            .map(|(_, words)| words)
-            .unwrap_or_else(|| panic!("no legend for {}", KIND_NAMES[kind as usize]))
+    /// What a reader of the legend takes for `name` in a game with `options` (the module docs' rule).
+    fn read(name: &str, options: &CairdOptions) -> String {
+        let json = serde_json::to_value(options).unwrap_or_default();
+        let mut best: Option<(usize, String)> = None;
+        for (key, words) in piece_legend() {
+            let (piece, conds) = match key.split_once('|') {
+                Some((p, c)) => (p.to_string(), c.split(',').map(str::to_string).collect()),
+                None => (key.clone(), Vec::new()),
+            };
+            if piece != name {
+                continue;
+            }
+            let holds = conds.iter().all(|c: &String| {
+                let (k, v) = c.split_once('=').unwrap_or((c, ""));
+                json.get(k).is_some_and(|x| match x {
+                    serde_json::Value::String(s) => s == v,
+                    other => other.to_string() == v,
+                })
+            });
+            if holds && best.as_ref().is_none_or(|(n, _)| conds.len() > *n) {
+                best = Some((conds.len(), words));
+            }
+        }
+        best.map(|(_, w)| w).unwrap_or_default()
     }
 
-    /// The legend names every piece once, in the engine's order, and each piece's words carry its own
-    /// movement numbers from the spec tables of the standard game and of Version C on the hexagon: a
-    /// change to a table without the words fails here.
+    /// For every valid combination of the options that change pieces, and every piece, the entry a
+    /// reader takes is the piece's description under exactly those options, built from that rule
+    /// set's tables; every entry is one a reader takes in some game.
     #[test]
     fn the_legend_is_the_tables_in_words() {
         let legend = piece_legend();
-        let names: Vec<&str> = legend.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names, KIND_NAMES);
-        for (kind, (_, words)) in legend.iter().enumerate() {
-            let kind = kind as u8;
-            if kind == MOUNTAIN {
-                assert_eq!(words, MOUNTAIN_WORDS);
-                continue;
-            }
-            let (category, elite) = class_words(kind).unwrap_or_else(|| panic!("{words}"));
-            assert!(words.starts_with(category), "{words}");
-            if kind != KING {
-                let level = if elite { "elite" } else { "basic" };
-                assert!(
-                    words.starts_with(&format!("{category}, {level};")),
-                    "{words}"
-                );
-            }
-            let basic = Rules::new(&CairdOptions::default()).specs[kind as usize];
-            let moves = format!("moves {}", distance(basic.range));
-            assert!(words.contains(&moves), "{words} lacks {moves}");
-            for v in variants() {
-                let rules = Rules::new(&v.options);
-                let spec = rules.specs[kind as usize];
-                if let Some(shot) = spec.shot {
-                    let range = distance(shot.range);
-                    assert!(words.contains(&range), "{words}: {} shot {range}", v.label);
+        let mut used = std::collections::HashSet::new();
+        for (_, options) in option_sets() {
+            let rules = Rules::new(&options);
+            for kind in 0..KIND_NAMES.len() as u8 {
+                let name = KIND_NAMES[kind as usize];
+                let got = read(name, &options);
+                assert_eq!(got, words(&rules, kind), "{name} with {options:?}");
+                used.insert((name, got.clone()));
+                if kind == MOUNTAIN {
+                    continue;
                 }
+                let spec = rules.specs[kind as usize];
                 assert!(
-                    words.contains(&distance(spec.range)),
-                    "{words}: {}",
-                    v.label
+                    got.contains(&format!("moves {} ", distance(spec.range))),
+                    "{got}"
                 );
+                if let Some(shot) = spec.shot {
+                    assert!(
+                        got.contains(&format!(" {} ", distance(shot.range))),
+                        "{got}"
+                    );
+                }
             }
         }
+        for (key, words) in &legend {
+            let name = key.split('|').next().unwrap_or_default();
+            assert!(used.contains(&(name, words.clone())), "{key} is never read");
+        }
+        // Each option's own words, and none for the options that change no piece.
+        assert!(legend.iter().all(|(k, _)| !k.contains("large_board")));
+        assert_eq!(
+            legend.iter().filter(|(k, _)| !k.contains('|')).count(),
+            KIND_NAMES.len()
+        );
     }
 
-    /// The words the rule book uses for the standard game, and each option's difference.
+    /// The words the rule book uses, in the standard game and under the options that change pieces.
     #[test]
     fn the_legend_reads_as_the_rule_book() {
+        let basic = CairdOptions::default();
+        let expert = CairdOptions {
+            version: Version::Expert,
+            ..CairdOptions::default()
+        };
+        let hex_expert = CairdOptions {
+            board: BoardKind::Hex,
+            ..expert.clone()
+        };
+        let fyre_expert = CairdOptions {
+            dragonfyre: true,
+            ..expert.clone()
+        };
+        let super_basic = CairdOptions {
+            super_trebuchets: true,
+            large_board: true,
+            ..CairdOptions::default()
+        };
         assert_eq!(
-            legend_of(KING),
+            read("King", &basic),
             "king; moves 1 orthogonally or diagonally; takes and is taken by any piece"
         );
         assert_eq!(
-            legend_of(DRAGON),
+            read("Dragon", &basic),
+            "special, elite; moves up to 4 orthogonally or diagonally, flying over Mountains"
+        );
+        assert_eq!(
+            read("Dragon", &fyre_expert),
             "special, elite; moves up to 4 orthogonally or diagonally, flying over Mountains; \
-             Expert: ignores terrain, attacks from Water; \
-             on the hexagon: moves up to 5 orthogonally, flying over Mountains; \
-             dragonfyre: shoots up to 2 orthogonally or diagonally over friendly pieces; \
-             dragonfyre on the hexagon: shoots up to 2 orthogonally over friendly pieces"
+             shoots up to 2 orthogonally or diagonally over friendly pieces; \
+             ignores terrain, attacks from Water"
         );
         assert_eq!(
-            legend_of(ELEPHANT),
-            "special, basic; moves up to 3 orthogonally; Expert: Water costs it 1"
+            read("Dragon", &hex_expert),
+            "special, elite; moves up to 5 orthogonally, flying over Mountains; \
+             ignores terrain, attacks from Water"
         );
         assert_eq!(
-            legend_of(TREBUCHET),
-            "ranged, elite; moves up to 3 orthogonally; takes without moving up to 3 orthogonally, \
-             beyond a Mountain or a friendly piece; \
-             Expert: moves 1 orthogonally or diagonally, \
-             shoots up to 3 orthogonally over Mountains and friendly pieces; \
-             Expert on the hexagon: shoots up to 4 orthogonally over Mountains and friendly pieces; \
-             super_trebuchets: takes without moving up to 3 orthogonally, beyond any piece; \
-             super_trebuchets, Expert: shoots up to 3 orthogonally over every piece"
+            read("Elephant", &basic),
+            "special, basic; moves up to 3 orthogonally"
         );
         assert_eq!(
-            legend_of(CROSSBOW),
-            "ranged, basic; moves up to 2 diagonally; \
-             Expert: shoots up to 2 diagonally, never over a piece; \
-             on the hexagon: moves up to 2 orthogonally; \
-             Expert on the hexagon: shoots up to 3 orthogonally, never over a piece"
+            read("Elephant", &hex_expert),
+            "special, basic; moves up to 3 orthogonally; Water costs it 1"
         );
-        assert_eq!(legend_of(HEAVY), "cavalry, elite; moves up to 3 diagonally");
-        assert_eq!(legend_of(LIGHT), "cavalry, basic; moves up to 2 diagonally");
         assert_eq!(
-            legend_of(SPEAR),
+            read("Trebuchet", &basic),
+            "ranged, elite; moves up to 3 orthogonally; takes without moving up to 3 \
+             orthogonally, beyond a Mountain or a friendly piece"
+        );
+        assert_eq!(
+            read("Trebuchet", &super_basic),
+            "ranged, elite; moves up to 3 orthogonally; takes without moving up to 3 \
+             orthogonally, beyond any piece"
+        );
+        assert_eq!(
+            read("Trebuchet", &expert),
+            "ranged, elite; moves 1 orthogonally or diagonally; shoots up to 3 orthogonally over \
+             Mountains and friendly pieces"
+        );
+        assert_eq!(
+            read("Trebuchet", &hex_expert),
+            "ranged, elite; moves 1 orthogonally or diagonally; shoots up to 4 orthogonally over \
+             Mountains and friendly pieces"
+        );
+        assert_eq!(
+            read("Crossbowman", &basic),
+            "ranged, basic; moves up to 2 diagonally"
+        );
+        assert_eq!(
+            read("Crossbowman", &expert),
+            "ranged, basic; moves up to 2 diagonally; shoots up to 2 diagonally, never over a piece"
+        );
+        assert_eq!(
+            read("Crossbowman", &hex_expert),
+            "ranged, basic; moves up to 2 orthogonally; shoots up to 3 orthogonally, never over a \
+             piece"
+        );
+        assert_eq!(
+            read("Heavy Horse", &expert),
+            "cavalry, elite; moves up to 3 diagonally"
+        );
+        assert_eq!(
+            read("Light Horse", &basic),
+            "cavalry, basic; moves up to 2 diagonally"
+        );
+        assert_eq!(
+            read("Spear", &hex_expert),
             "infantry, elite; moves 1 orthogonally or diagonally"
         );
-        assert_eq!(legend_of(RABBLE), "infantry, basic; moves 1 orthogonally");
-        assert_eq!(legend_of(MOUNTAIN), "never moves, never captured");
+        assert_eq!(
+            read("Rabble", &basic),
+            "infantry, basic; moves 1 orthogonally"
+        );
+        assert_eq!(read("Mountain", &expert), "never moves, never captured");
     }
 }

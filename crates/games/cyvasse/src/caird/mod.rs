@@ -7,8 +7,8 @@
 //! Public API: [`CairdCyvasse`] (the [`Game`]), [`CairdOptions`], [`CairdAction`], [`CairdView`];
 //! setup helpers [`validate_setup`], [`random_setup`], [`guarded_setup`], [`preset`] / [`PRESETS`];
 //! the rules engine in [`rules`] and board geometry in [`geo`]; the pieces' legend, from the rules
-//! engine's tables, in [`legend`] (each piece once, with what Version C, the hexagon and the options
-//! change).
+//! engine's tables, in [`legend`] (each piece's words in the standard game and under each option set
+//! that changes it).
 //!
 //! ## Rules as implemented
 //! * **Seats**: seat 0 is White (home on ranks 1.. / the lower hex rows), seat 1 is Black. White moves
@@ -893,7 +893,8 @@ impl Game for CairdCyvasse {
         })
     }
 
-    /// Each piece named once, with what Version C, the hexagon and the options change ([`legend`]).
+    /// Each piece's words in the standard game (`"Trebuchet"`) and under each option set that changes
+    /// it (`"Trebuchet|version=expert"`); see [`legend`].
     fn piece_legend() -> Vec<(String, String)> {
         legend::piece_legend()
     }
