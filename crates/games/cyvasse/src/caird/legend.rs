@@ -225,7 +225,8 @@ mod legend_tests {
                 let (k, v) = c.split_once('=').unwrap_or((c, ""));
                 json.get(k).is_some_and(|x| match x {
                     serde_json::Value::String(s) => s == v,
-                    other => other.to_string() == v,
+                    serde_json::Value::Bool(b) => v.parse::<bool>() == Ok(*b),
+                    _ => false,
                 })
             });
             if holds && best.as_ref().is_none_or(|(n, _)| conds.len() > *n) {
