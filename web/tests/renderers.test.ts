@@ -196,11 +196,14 @@ describe("Caird's Cyvasse", () => {
 
 describe('Syba map', () => {
   it('draws every area and unit and highlights the areas and units of legal actions', () => {
-    const view = { observer: { seat: 0 }, state: { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [3, 2, 1] }, { race: 5, resources: [0, 0, 0] }], units: [{ id: 7, owner: 0, kind: 'soldier', area: 0, exhausted: false }, { id: 8, owner: 1, kind: { hero: 0 }, area: 1, exhausted: true }], city_owner: [0], city_destroyed: [], stack: [] } };
+    const view = { observer: { seat: 0 }, state: { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [3, 2, 1] }, { race: 5, resources: [0, 0, 0] }], units: [{ id: 7, owner: 0, kind: 'soldier', area: 0, exhausted: false }, { id: 8, owner: 1, kind: { hero: 0 }, area: 1, exhausted: true }], city_owner: [0], city_destroyed: [], cards: [], stack: [] }, city_strength: [7] };
     const ctx = ctxFor('syba', view, [la('move u7 kaul', ['u7', 'kaul']), la('buy soldier stavensport', ['stavensport']), la('end')]);
     const { board } = sybaRenderer.render(ctx);
     expect(board?.querySelectorAll('.area').length).toBeGreaterThanOrEqual(46);
     expect(board?.querySelectorAll('.unit').length).toBe(2);
+    // The city badge shows the view's current City Strength (a Capital City with buildings worth 2).
+    const badge = [...(board?.querySelectorAll('.city-badge') ?? [])].find((b) => b.getAttribute('data-info')?.startsWith('Stavensport:'));
+    expect(badge?.querySelector(':scope > text')?.textContent).toBe('7');
     expect(targets(board).sort()).toEqual(['stavensport', 'u7']);
     ctx.selection.click('u7');
     expect(targets(sybaRenderer.render(ctx).board)).toEqual(['kaul']);
@@ -209,7 +212,7 @@ describe('Syba map', () => {
 
 describe('Syba unit slide', () => {
   it('slides a unit that moved to another area from where it stood, and nothing on a redraw', async () => {
-    const unit = (area: number) => ({ observer: { seat: 0 }, state: { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [3, 2, 1] }], units: [{ id: 7, owner: 0, kind: 'soldier', area, exhausted: false }], city_owner: [0], city_destroyed: [], stack: [] } });
+    const unit = (area: number) => ({ observer: { seat: 0 }, state: { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [3, 2, 1] }], units: [{ id: 7, owner: 0, kind: 'soldier', area, exhausted: false }], city_owner: [0], city_destroyed: [], cards: [], stack: [] }, city_strength: [5] });
     const frame = () => new Promise((r) => requestAnimationFrame(() => r(null)));
     const ctx = { ...ctxFor('syba', unit(0), []), gameId: 'syba-slide-test' };
     const draw = async (view: unknown) => {
@@ -265,5 +268,33 @@ describe('Piece legends', () => {
       expect(words, piece).toBeTruthy();
       expect(buildingInfo(piece, 'White')).toContain(`(${words})`);
     }
+  });
+
+  it('come from the engine for every Caird piece and every Syba unit, hero and city type', async () => {
+    const { LEGENDS } = await import('../src/wire/legends');
+    const { cairdInfo, cairdWords } = await import('../src/games/caird');
+    const { cityInfo } = await import('../src/games/syba');
+    const heroes = (await import('../../crates/games/syba/data/heroes.json')).default as { heroes: { name: string }[] };
+    for (const kind of ['King', 'Dragon', 'Elephant', 'Trebuchet', 'Crossbowman', 'Heavy Horse', 'Light Horse', 'Spear', 'Rabble', 'Mountain']) {
+      const words = LEGENDS['cyvasse-caird']?.[kind];
+      expect(words, kind).toBeTruthy();
+      expect(cairdInfo(kind, 1, {})).toBe(`Black ${kind}: ${words}`);
+    }
+    // A game's options pick the piece's words under them (the engine's entries for those options).
+    const expertHex = { version: 'expert', board: 'hex', large_board: false, super_trebuchets: false, dragonfyre: false };
+    expect(cairdWords('Trebuchet', expertHex)).toBe(LEGENDS['cyvasse-caird']?.['Trebuchet|version=expert,board=hex']);
+    expect(cairdWords('Trebuchet', { ...expertHex, board: 'square' })).toBe(LEGENDS['cyvasse-caird']?.['Trebuchet|version=expert']);
+    expect(cairdWords('Elephant', expertHex)).toBe(LEGENDS['cyvasse-caird']?.['Elephant|version=expert']);
+    expect(cairdWords('Spear', expertHex)).toBe(LEGENDS['cyvasse-caird']?.Spear);
+    expect(cairdWords('Dragon', { ...expertHex, dragonfyre: true })).toContain('shoots up to 2 orthogonally over friendly pieces');
+    for (const name of ['soldier', 'knight', 'monster', ...heroes.heroes.map((h) => h.name)]) {
+      expect(LEGENDS.syba?.[name], name).toMatch(/^Power \d+$/);
+    }
+    for (const level of ['settlement', 'village', 'town', 'major', 'capital']) {
+      const words = LEGENDS.syba?.[level];
+      expect(words, level).toMatch(/City Strength \d+/);
+      expect(cityInfo('Kaul', level, null, null, false)).toBe(`Kaul: ${words}, unowned`);
+    }
+    expect(cityInfo('Iras', 'village', 7, 'P1', false)).toBe(`Iras: ${LEGENDS.syba?.village}; with its buildings City Strength 7, owned by P1`);
   });
 });

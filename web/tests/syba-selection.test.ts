@@ -14,8 +14,8 @@ const la = (notation: string, cells: string[] = []): LegalAction => ({ action: n
 const targets = (el: Element | null) => [...(el?.querySelectorAll('.cell.target') ?? [])].map((e) => e.getAttribute('data-cell'));
 describe('syba selection', () => {
   it('rings chosen units and makes units clickable', () => {
-    const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [3, 2, 1] }, { race: 5, resources: [0, 0, 0] }], units: [{ id: 7, owner: 0, kind: 'soldier', area: 0, exhausted: false }, { id: 9, owner: 0, kind: 'knight', area: 0, exhausted: false }, { id: 8, owner: 1, kind: { hero: 0 }, area: 0, exhausted: true }], city_owner: [0], city_destroyed: [], stack: [{ select: { seat: 0, purpose: { attack: { army: { owner: 1, area: 0 } } }, chosen: [7] } }] };
-    const view = { observer: { seat: 0 }, state };
+    const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [3, 2, 1] }, { race: 5, resources: [0, 0, 0] }], units: [{ id: 7, owner: 0, kind: 'soldier', area: 0, exhausted: false }, { id: 9, owner: 0, kind: 'knight', area: 0, exhausted: false }, { id: 8, owner: 1, kind: { hero: 0 }, area: 0, exhausted: true }], city_owner: [0], city_destroyed: [], cards: [], stack: [{ select: { seat: 0, purpose: { attack: { army: { owner: 1, area: 0 } } }, chosen: [7] } }] };
+    const view = { observer: { seat: 0 }, state, city_strength: [] };
     const sel = selectionOf(state);
     expect(sel?.chosen).toEqual([7]);
     expect(sel?.purpose).toContain("attack P2's army");
@@ -29,12 +29,12 @@ describe('syba selection', () => {
     expect(selectionOf({ stack: [] })).toBeNull();
   });
   it('names an army move selection: which units move together, not Exhausted', () => {
-    const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [0, 0, 0] }, { race: 5, resources: [0, 0, 0] }], units: [{ id: 3, owner: 0, kind: 'soldier', area: 0, exhausted: false }, { id: 4, owner: 0, kind: 'knight', area: 0, exhausted: false }], city_owner: [], city_destroyed: [], stack: [{ select: { seat: 0, purpose: { move: { from: 0, to: 1 } }, chosen: [3, 4] } }] };
+    const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [0, 0, 0] }, { race: 5, resources: [0, 0, 0] }], units: [{ id: 3, owner: 0, kind: 'soldier', area: 0, exhausted: false }, { id: 4, owner: 0, kind: 'knight', area: 0, exhausted: false }], city_owner: [], city_destroyed: [], cards: [], stack: [{ select: { seat: 0, purpose: { move: { from: 0, to: 1 } }, chosen: [3, 4] } }] };
     const sel = selectionOf(state);
     expect(sel?.moving).toBe(true);
     expect(sel?.purpose).toMatch(/^to move together from .+ to .+$/);
     expect(sel?.purpose).not.toContain('?');
-    const ctx = ctxFor({ observer: { seat: 0 }, state }, [la('hold u3', ['u3']), la('hold u4', ['u4']), la('confirm'), la('withdraw')]);
+    const ctx = ctxFor({ observer: { seat: 0 }, state, city_strength: [] }, [la('hold u3', ['u3']), la('hold u4', ['u4']), la('confirm'), la('withdraw')]);
     const { board, panels } = sybaRenderer.render(ctx);
     expect(board?.querySelectorAll('circle.chosen').length).toBe(2);
     const text = panels.map((p) => p.textContent).join(' ');
@@ -46,8 +46,8 @@ describe('syba selection', () => {
     // Issue 19: an interception attacks the entering army only; the mover's Knight already standing in
     // Greywood is another army, committed with `help-defend greywood` like any other help.
     const gw = 3;
-    const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [0, 0, 0] }, { race: 5, resources: [0, 0, 0] }], units: [{ id: 4, owner: 0, kind: 'knight', area: gw, exhausted: false }, { id: 5, owner: 0, kind: 'soldier', area: gw, exhausted: false }, { id: 9, owner: 1, kind: 'monster', area: gw, exhausted: true }], city_owner: [], city_destroyed: [], stack: [{ intercept: { mover: 0, area: gw, queue: [], units: [5] } }, { battle: { attacker: 1, target: { army: { owner: 0, area: gw } }, attackers: [9], defenders: [], queue: [0], side: null, entering: [5] } }] };
-    const ctx = ctxFor({ observer: { seat: 0 }, state }, [la('help-defend greywood', ['greywood']), la('pass')]);
+    const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [0, 0, 0] }, { race: 5, resources: [0, 0, 0] }], units: [{ id: 4, owner: 0, kind: 'knight', area: gw, exhausted: false }, { id: 5, owner: 0, kind: 'soldier', area: gw, exhausted: false }, { id: 9, owner: 1, kind: 'monster', area: gw, exhausted: true }], city_owner: [], city_destroyed: [], cards: [], stack: [{ intercept: { mover: 0, area: gw, queue: [], units: [5] } }, { battle: { attacker: 1, target: { army: { owner: 0, area: gw } }, attackers: [9], defenders: [], queue: [0], side: null, entering: [5] } }] };
+    const ctx = ctxFor({ observer: { seat: 0 }, state, city_strength: [] }, [la('help-defend greywood', ['greywood']), la('pass')]);
     const { board, panels } = sybaRenderer.render(ctx);
     const text = panels.map((p) => p.textContent).join(' ');
     expect(text).toContain('entered Greywood with u5');
@@ -58,8 +58,8 @@ describe('syba selection', () => {
   it('shows a trade proposal with its non-binding note', () => {
     expect(tradeNote({ note: '' })).toBe('');
     expect(tradeNote({})).toBe('');
-    const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [3, 0, 0] }, { race: 5, resources: [0, 0, 0] }], units: [], city_owner: [], city_destroyed: [], stack: [{ trade: { partner: 1, give: { resources: [1, 0, 0], units: [], cities: [] }, get: { resources: [0, 0, 0], units: [], cities: [] }, proposed: true, note: 'no attack on Kaul' } }] };
-    const { panels } = sybaRenderer.render(ctxFor({ observer: { seat: 1 }, state }, [la('accept'), la('decline')]));
+    const state = { phase: 'play', round: 1, current: 0, players: [{ race: 4, resources: [3, 0, 0] }, { race: 5, resources: [0, 0, 0] }], units: [], city_owner: [], city_destroyed: [], cards: [], stack: [{ trade: { partner: 1, give: { resources: [1, 0, 0], units: [], cities: [] }, get: { resources: [0, 0, 0], units: [], cities: [] }, proposed: true, note: 'no attack on Kaul' } }] };
+    const { panels } = sybaRenderer.render(ctxFor({ observer: { seat: 1 }, state, city_strength: [] }, [la('accept'), la('decline')]));
     const text = panels.map((p) => p.textContent).join(' ');
     expect(text).toContain('gives 1 production');
     expect(text).toContain('Promises (not binding): “no attack on Kaul”');
@@ -67,7 +67,7 @@ describe('syba selection', () => {
     const sent: string[] = [];
     const withSend = (seat: number, proposed: boolean): Element[] => {
       const st = { ...state, stack: [{ trade: { ...state.stack[0].trade, proposed } }] };
-      return sybaRenderer.render({ ...ctxFor({ observer: { seat }, state: st }, [la('propose'), la('cancel')]), seat, sendNotation: (n) => sent.push(n) }).panels;
+      return sybaRenderer.render({ ...ctxFor({ observer: { seat }, state: st, city_strength: [] }, [la('propose'), la('cancel')]), seat, sendNotation: (n) => sent.push(n) }).panels;
     };
     const editor = (panels: Element[]) => panels.map((p) => p.querySelector('[data-testid=trade-note]')).find((e) => e) as HTMLInputElement | undefined;
     expect(editor(withSend(1, false))).toBeUndefined();

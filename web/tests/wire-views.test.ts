@@ -324,7 +324,8 @@ function sampleCtx(gameId: string, view: unknown): RenderContext<never> {
 describe('Syba view declarations against a real view', () => {
   const view = sybaSamples.mid_game as unknown as SybaView;
   it('has the declared fields, of the declared kinds, at every level', () => {
-    expectShape<SybaView>('SybaView', view, { observer: ['object', 'string'], state: O, own_start_city_texts: ['array', 'null'] });
+    expectShape<SybaView>('SybaView', view, { observer: ['object', 'string'], state: O, own_start_city_texts: ['array', 'null'], city_strength: A });
+    expect(view.city_strength.every((n) => typeof n === 'number')).toBe(true);
     expect(view.own_start_city_texts?.every((t) => typeof t === 'string')).toBe(true);
     const st: Syba = view.state;
     expectShape<Syba>('Syba', st, {

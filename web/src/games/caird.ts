@@ -13,29 +13,38 @@ import { drawSquareBoard } from './squares';
 import { cairdSetup } from '../logic/setup';
 import type { Renderer, RenderContext } from './types';
 import type { CairdView } from '../wire/cyvasse/CairdView';
+import { LEGENDS } from '../wire/legends';
 
+/** The view's piece letters (see the header): upper case White, lower case Black. */
 const KINDS: Record<string, string> = {
   K: 'King', D: 'Dragon', E: 'Elephant', T: 'Trebuchet', C: 'Crossbowman', H: 'Heavy Horse',
   L: 'Light Horse', S: 'Spear', R: 'Rabble', M: 'Mountain',
 };
-/** Each piece in the rule book's words (Caird's rules): category, level, basic move. */
-const PIECE_WORDS: Record<string, string> = {
-  King: 'king; moves and takes 1 orthogonally or diagonally',
-  Dragon: 'special, elite; up to 4 orthogonally or diagonally',
-  Elephant: 'special, basic; up to 3 orthogonally',
-  Trebuchet: 'ranged, elite; up to 3 orthogonally',
-  Crossbowman: 'ranged, basic; up to 2 diagonally',
-  'Heavy Horse': 'cavalry, elite; up to 3 diagonally',
-  'Light Horse': 'cavalry, basic; up to 2 diagonally',
-  Spear: 'infantry, elite; 1 orthogonally or diagonally',
-  Rabble: 'infantry, basic; 1 orthogonally',
-  Mountain: 'never moves, never captured',
-};
+/** Each piece in the rule book's words (class, movement, shots, terrain): the engine's own legend.
+ * `Kind` is the standard game's entry; `Kind|name=value,…` the entry for games with those options. */
+const LEGEND = LEGENDS['cyvasse-caird'] ?? {};
+
+/** The legend's words for a piece in a game with these options: among the piece's entries whose
+ * options all hold, the first naming the most, else the standard game's (the engine's rule). */
+export function cairdWords(kind: string, options: Record<string, unknown>): string {
+  let best = LEGEND[kind] ?? '';
+  let named = 0;
+  for (const [key, words] of Object.entries(LEGEND)) {
+    const [piece, conds] = key.split('|');
+    if (piece !== kind || conds === undefined) continue;
+    const list = conds.split(',');
+    if (list.length > named && list.every((c) => { const [name, value] = c.split('='); return String(options[name ?? '']) === value; })) {
+      best = words;
+      named = list.length;
+    }
+  }
+  return best;
+}
 
 /** What a hover or a tap on a piece says: "Black Dragon: special, elite; …". */
-export function cairdInfo(kind: string, seat: number): string {
+export function cairdInfo(kind: string, seat: number, options: Record<string, unknown>): string {
   const side = seat === 0 ? 'White' : seat === 1 ? 'Black' : '';
-  return `${side ? `${side} ` : ''}${kind}: ${PIECE_WORDS[kind] ?? ''}`;
+  return `${side ? `${side} ` : ''}${kind}: ${cairdWords(kind, options)}`;
 }
 
 const TERRAIN: Record<string, string> = { h: 'hills', f: 'forest', w: 'water', c: 'fortress', b: 'burning' };
@@ -78,7 +87,7 @@ function chars(text: string): string[] {
 }
 
 /** Pieces and terrain by cell name, from the view (and the own setup plan during the setup). */
-export function cairdCells(view: CairdView, geo: CairdGeometry, seat: number | null): { pieces: Map<string, HexPiece>; terrain: Map<string, string> } {
+export function cairdCells(view: CairdView, geo: CairdGeometry, seat: number | null, options: Record<string, unknown> = {}): { pieces: Map<string, HexPiece>; terrain: Map<string, string> } {
   const pieces = new Map<string, HexPiece>();
   const terrain = new Map<string, string>();
   const put = (i: number, p: string, t: string) => {
@@ -86,7 +95,7 @@ export function cairdCells(view: CairdView, geo: CairdGeometry, seat: number | n
     if (!name) return;
     if (p && p !== '.' && KINDS[p.toUpperCase()]) {
       const seat = p === 'M' || p === 'm' ? -1 : p === p.toUpperCase() ? 0 : 1;
-      pieces.set(name, { kind: KINDS[p.toUpperCase()], seat, info: cairdInfo(KINDS[p.toUpperCase()], seat) });
+      pieces.set(name, { kind: KINDS[p.toUpperCase()], seat, info: cairdInfo(KINDS[p.toUpperCase()], seat, options) });
     }
     if (t && TERRAIN[t]) terrain.set(name, TERRAIN[t]);
   };
@@ -135,7 +144,7 @@ export const cairdRenderer: Renderer<CairdView> = {
   render(ctx: RenderContext<CairdView>) {
     const view = ctx.view;
     const geo = cairdGeometry(ctx.options);
-    const { pieces, terrain } = cairdCells(view, geo, ctx.seat);
+    const { pieces, terrain } = cairdCells(view, geo, ctx.seat, ctx.options);
     if (ctx.draft && ctx.seat !== null) {
       const mine = ctx.seat;
       geo.names.forEach((n, i) => {
@@ -147,7 +156,7 @@ export const cairdRenderer: Renderer<CairdView> = {
         const kind = KINDS[code.toUpperCase()];
         if (kind) {
           const seat = code.toUpperCase() === 'M' ? -1 : mine;
-          pieces.set(cell, { kind, seat, info: cairdInfo(kind, seat) });
+          pieces.set(cell, { kind, seat, info: cairdInfo(kind, seat, ctx.options) });
         }
       }
       for (const [cell, code] of ctx.draft.terrain) if (TERRAIN[code]) terrain.set(cell, TERRAIN[code]);

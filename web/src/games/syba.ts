@@ -11,6 +11,7 @@ import citiesData from '../../../crates/games/syba/data/cities.json';
 import racesData from '../../../crates/games/syba/data/races.json';
 import heroesData from '../../../crates/games/syba/data/heroes.json';
 import { emblemUse, PALETTE, seatColour, seatInk } from './art';
+import { LEGENDS } from '../wire/legends';
 import { animateByIdentity, cellMarks, cellState } from './board';
 import type { Renderer, RenderContext } from './types';
 import type { Bundle } from '../wire/syba/Bundle';
@@ -23,8 +24,10 @@ const AREAS: Area[] = (mapData as unknown as { areas: Area[] }).areas;
 const LINKS: string[][] = (mapData as unknown as { links: string[][] }).links;
 const CITIES: { name: string; level: string }[] = (citiesData as unknown as { cities: { name: string; level: string }[] }).cities;
 const RACES: { name: string; colour: string; soldier: string; knight: string; monster: string }[] = (racesData as unknown as { races: never[] }).races;
-const HEROES: { name: string; power: number }[] = (heroesData as unknown as { heroes: never[] }).heroes;
-const LEVEL_STRENGTH: Record<string, number> = { settlement: 1, village: 2, town: 3, major: 4, capital: 5 };
+const HEROES: { name: string }[] = (heroesData as unknown as { heroes: never[] }).heroes;
+/** The engine's legend: each chip unit's and hero's Power ("Power 2"), each city level's name and City
+ * Strength ("Major City, City Strength 4 (gives 4 resources)"). */
+const LEGEND = LEGENDS.syba ?? {};
 const RACE_FILL: Record<string, string> = { blue: '#2f6db5', red: '#b3261e', orange: '#e07b16', green: '#2e8b3e', white: '#f4f1ea', black: '#26231f' };
 
 const R = 46;
@@ -73,8 +76,6 @@ export function selectionOf(state: Pick<Syba, 'stack'>): { seat: number; purpose
   return { seat: sel.seat, purpose: what, moving, chosen: [...sel.chosen] };
 }
 
-const UNIT_POWER: Record<string, number> = { soldier: 1, knight: 2, monster: 3 };
-const LEVEL_NAME: Record<string, string> = { settlement: 'Settlement', village: 'Village', town: 'Town', major: 'Major City', capital: 'Capital City' };
 const LEVEL_EMBLEM: Record<string, string> = { settlement: 'settlement', village: 'village', town: 'citytown', major: 'major', capital: 'citycapital' };
 
 /** A unit's emblem, its name (the race's own name for the chip, or the hero's) and its type in words. */
@@ -83,12 +84,13 @@ function unitLabel(kind: UnitKind, race: number | null): { emblem: string; name:
     const r = race === null ? undefined : RACES[race];
     const own = r ? (r as unknown as Record<string, unknown>)[kind] : undefined;
     const type = kind.charAt(0).toUpperCase() + kind.slice(1);
-    const power = UNIT_POWER[kind];
-    return { emblem: kind in UNIT_POWER ? kind : 'soldier', name: typeof own === 'string' && own ? own : type, type: `${type}${power ? `, Power ${power}` : ''}` };
+    const words = LEGEND[kind];
+    return { emblem: kind, name: typeof own === 'string' && own ? own : type, type: `${type}${words ? `, ${words}` : ''}` };
   }
   const hero = kind.hero;
   const hd = HEROES[hero];
-  return { emblem: 'hero', name: hd?.name ?? `hero ${hero}`, type: `Hero${hd ? `, Power ${hd.power}` : ''}` };
+  const words = hd ? LEGEND[hd.name] : undefined;
+  return { emblem: 'hero', name: hd?.name ?? `hero ${hero}`, type: `Hero${words ? `, ${words}` : ''}` };
 }
 
 /** A unit in the rule book's words, for its tooltip and tap. */
@@ -99,10 +101,12 @@ export function unitInfo(id: string, name: string, type: string, owner: string, 
   return `${id}: ${name} (${type}) of ${owner}, ${state}${picked ? '; chosen' : ''}`;
 }
 
-/** A city in the rule book's words: its type, City Strength (also the resources it gives) and owner. */
-export function cityInfo(city: string, level: string, owner: string | null, destroyed: boolean): string {
-  const n = LEVEL_STRENGTH[level];
-  return `${city}: ${LEVEL_NAME[level] ?? level}, City Strength ${n ?? '?'} (gives ${n ?? '?'} resources)${owner ? `, owned by ${owner}` : ', unowned'}${destroyed ? ', destroyed' : ''}`;
+/** A city in the rule book's words: its type with its City Strength and the resources it gives (the
+ * engine's legend), its strength with its buildings when it has any (`built`: the view's current
+ * strength), and its owner. */
+export function cityInfo(city: string, level: string, built: number | null, owner: string | null, destroyed: boolean): string {
+  const withBuildings = built === null ? '' : `; with its buildings City Strength ${built}`;
+  return `${city}: ${LEGEND[level] ?? level}${withBuildings}${owner ? `, owned by ${owner}` : ', unowned'}${destroyed ? ', destroyed' : ''}`;
 }
 
 /** A trade bundle in words: `2 production, u17, Kaul`. */
@@ -180,18 +184,21 @@ export const sybaRenderer: Renderer<SybaView> = {
       const owner = cityIdx >= 0 ? owners[cityIdx] : null;
       const gone = cityIdx >= 0 && destroyed[cityIdx] === true;
       const level = cityIdx >= 0 ? CITIES[cityIdx].level : '';
+      // The city's current strength (its level and its buildings), as the engine counts it.
+      const strength = cityIdx >= 0 ? view.city_strength[cityIdx] : undefined;
+      const built = cityIdx >= 0 && state.cards.some((c) => typeof c === 'object' && 'building' in c && c.building === cityIdx);
       const g = s('g', { class: `cell area${st.target ? ' target' : ''}`, 'data-cell': area.id },
-        s('title', `${area.name}${cityIdx >= 0 ? ` — ${level} (strength ${LEVEL_STRENGTH[level] ?? '?'})${typeof owner === 'number' ? `, owned by ${ctx.seatNames[owner] ?? `P${owner + 1}`}` : ', unowned'}${gone ? ', destroyed' : ''}` : ''}`),
+        s('title', `${area.name}${cityIdx >= 0 ? ` — ${level} (strength ${strength ?? '?'})${typeof owner === 'number' ? `, owned by ${ctx.seatNames[owner] ?? `P${owner + 1}`}` : ', unowned'}${gone ? ', destroyed' : ''}` : ''}`),
         s('polygon', { points: hexPts(x, y, R * 0.98), fill: cityIdx >= 0 && !gone ? PALETTE.light : PALETTE.neutral, stroke: st.target ? 'var(--hi)' : PALETTE.line, 'stroke-width': st.target ? 4 : 1.2 }),
         s('text', { x, y: y - R * 0.55, 'text-anchor': 'middle', 'font-size': 9, 'font-weight': 700, fill: '#3b2a1a' }, area.name.length > 14 ? area.code : area.name));
       if (cityIdx >= 0 && !gone) {
         const oc = typeof owner === 'number' ? playerColour(view, owner) : { fill: '#fff', ink: '#333' };
-        const info = cityInfo(area.city ?? area.name, level, typeof owner === 'number' ? ctx.seatNames[owner] ?? `P${owner + 1}` : null, false);
+        const info = cityInfo(area.city ?? area.name, level, built ? strength ?? null : null, typeof owner === 'number' ? ctx.seatNames[owner] ?? `P${owner + 1}` : null, false);
         g.appendChild(s('g', { class: 'city-badge', transform: `translate(${x - R * 0.7},${y - R * 0.36})`, 'data-info': info },
           s('title', info),
           s('rect', { width: 30, height: 16, rx: 3, fill: oc.fill, stroke: '#3b2a1a' }),
           emblemUse(LEVEL_EMBLEM[level] ?? 'settlement', 8.5, 8, 13, oc.ink),
-          s('text', { x: 22.5, y: 12.5, 'text-anchor': 'middle', 'font-size': 11, 'font-weight': 700, fill: oc.ink }, `${LEVEL_STRENGTH[level] ?? '?'}`)));
+          s('text', { x: 22.5, y: 12.5, 'text-anchor': 'middle', 'font-size': 11, 'font-weight': 700, fill: oc.ink }, `${strength ?? '?'}`)));
       }
       // Units in this area, each a chip (a hero is round), drawn above every area.
       const here = units.filter((u) => u.area === ai);

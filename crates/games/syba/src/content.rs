@@ -110,6 +110,34 @@ pub enum CityLevel {
 }
 
 impl CityLevel {
+    pub const ALL: [CityLevel; 5] = [
+        CityLevel::Settlement,
+        CityLevel::Village,
+        CityLevel::Town,
+        CityLevel::Major,
+        CityLevel::Capital,
+    ];
+    /// The name in the content files and the view (`"major"`, as serde writes it).
+    pub fn key(self) -> &'static str {
+        match self {
+            CityLevel::Settlement => "settlement",
+            CityLevel::Village => "village",
+            CityLevel::Town => "town",
+            CityLevel::Major => "major",
+            CityLevel::Capital => "capital",
+        }
+    }
+    /// The city type's name in the rule book (`"Major City"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CityLevel::Settlement => "Settlement",
+            CityLevel::Village => "Village",
+            CityLevel::Town => "Town",
+            CityLevel::Major => "Major City",
+            CityLevel::Capital => "Capital City",
+        }
+    }
+    /// The level: the city's total resources and its City Strength before buildings.
     pub fn value(self) -> u8 {
         match self {
             CityLevel::Settlement => 1,

@@ -18,6 +18,9 @@ pub struct SybaView {
     pub state: Syba,
     /// The observer's own starting city texts (Start With, Once per Game), when it has one.
     pub own_start_city_texts: Option<(String, String)>,
+    /// Each city's current City Strength (index into the cities file): its level plus its
+    /// buildings' strength, as a battle counts it.
+    pub city_strength: Vec<u32>,
 }
 
 impl Syba {
@@ -470,6 +473,10 @@ impl Game for Syba {
         World Spell), armies with Reach, interception and helped battles, trading and Giving; win with \
         15 cities, as the last city owner, or by the World Spell.";
 
+    fn piece_legend() -> Vec<(String, String)> {
+        crate::words::piece_legend()
+    }
+
     fn new(options: &SybaOptions) -> Result<Self, OptionsError> {
         let c = content::shipped().map_err(OptionsError::Conflict)?;
         options.validate_for(c)?;
@@ -635,6 +642,9 @@ impl Game for Syba {
             observer,
             state: self.clone(),
             own_start_city_texts: own,
+            city_strength: (0..content().cities.len())
+                .map(|c| u8::try_from(c).map_or(0, |c| self.city_strength(content(), c)))
+                .collect(),
         }
     }
 

@@ -3,7 +3,10 @@
 //! The full multiplayer game of `docs/rules/syba.md` for 2–6 players, with this project's edition of
 //! the content (map, 36 cities, 14 heroes, 26 research cards, 6 races) as JSON data embedded in the
 //! binary (`data/*.json`, [`content`]) and validated at load. The game type is [`Syba`] (id `syba`),
-//! options [`SybaOptions`], actions [`Action`], views [`SybaView`].
+//! options [`SybaOptions`], actions [`Action`], views [`SybaView`] (the whole state, the observer's own
+//! starting city texts and each city's current City Strength). Its piece legend
+//! ([`tabula_core::Game::piece_legend`]) gives each chip unit's and hero's Power and each city type's
+//! City Strength, from the engine's tables and the heroes file.
 //!
 //! ## Options
 //! | option | values | default | meaning |

@@ -1513,6 +1513,16 @@ fn city_strength_buildings_and_income_buildings() {
     g.cards[c.card_by_name("Great Walls").unwrap() as usize] = CardState::Building(city("Iras"));
     g.cards[c.card_by_name("Grand Academy").unwrap() as usize] = CardState::Building(city("Iras"));
     assert_eq!(g.city_strength(c, city("Iras")), 7);
+    // Every observer's view carries each city's current strength, buildings included.
+    for observer in [Observer::Spectator, Observer::Seat(Seat::new(0))] {
+        let view = g.view(observer);
+        assert_eq!(view.city_strength.len(), c.cities.len());
+        assert_eq!(view.city_strength[city("Iras") as usize], 7);
+        assert_eq!(
+            view.city_strength[city("Kaul") as usize],
+            u32::from(c.cities[city("Kaul") as usize].level.value())
+        );
+    }
     ok(&mut g, 0, "end");
     assert_eq!(g.players[1].resources, [2, 1, 4]);
 }

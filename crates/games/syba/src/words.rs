@@ -10,7 +10,7 @@
 
 use tabula_core::{Actor, Game, Seat};
 
-use crate::content::{Resource, content};
+use crate::content::{ChipKind, CityLevel, Resource, content};
 use crate::state::*;
 
 fn area(a: u8) -> String {
@@ -324,5 +324,86 @@ impl Syba {
             }
             _ => None,
         }
+    }
+}
+
+/// The pieces' legend ([`tabula_core::Game::piece_legend`]), by the names the view and the content
+/// files give them: each chip unit (`"soldier"`) with its base Power ([`ChipKind::power`]), each city
+/// level (`"major"`) with its City Strength and resources ([`CityLevel::value`]), and each hero of the
+/// edition (by its name in the heroes file) with its Power. Upgrades, the Food spend and buildings
+/// add to these during a game (the view's `city_strength` is a city's current strength).
+pub fn piece_legend() -> Vec<(String, String)> {
+    let units = ChipKind::ALL
+        .into_iter()
+        .map(|k| (k.name().to_string(), format!("Power {}", k.power())));
+    let levels = CityLevel::ALL.into_iter().map(|l| {
+        let n = l.value();
+        let resources = if n == 1 { "resource" } else { "resources" };
+        (
+            l.key().to_string(),
+            format!("{}, City Strength {n} (gives {n} {resources})", l.name()),
+        )
+    });
+    let heroes = content()
+        .heroes
+        .iter()
+        .map(|h| (h.name.clone(), format!("Power {}", h.power)));
+    units.chain(levels).chain(heroes).collect()
+}
+
+#[cfg(test)]
+mod legend_tests {
+    use super::*;
+
+    /// The legend is the engine's tables in words: each chip's Power, each level's strength (the
+    /// serde name of the level is the key the view and the cities file use) and each hero's Power
+    /// from the heroes file, with no other entry.
+    #[test]
+    fn the_legend_is_the_tables_in_words() {
+        let legend = piece_legend();
+        let c = content();
+        assert_eq!(
+            legend.len(),
+            ChipKind::ALL.len() + CityLevel::ALL.len() + c.heroes.len()
+        );
+        let words = |key: &str| {
+            legend
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, w)| w.as_str())
+                .unwrap_or_else(|| panic!("no legend for {key}"))
+        };
+        for k in ChipKind::ALL {
+            assert_eq!(words(k.name()), format!("Power {}", k.power()));
+        }
+        for l in CityLevel::ALL {
+            let key = serde_json::to_value(l).unwrap_or_default();
+            assert_eq!(key.as_str(), Some(l.key()));
+            assert!(
+                words(l.key()).contains(&format!("City Strength {} ", l.value())),
+                "{}",
+                words(l.key())
+            );
+        }
+        assert!(!c.heroes.is_empty());
+        for h in &c.heroes {
+            assert_eq!(words(&h.name), format!("Power {}", h.power));
+        }
+        assert_eq!(words("soldier"), "Power 1");
+        assert_eq!(words("knight"), "Power 2");
+        assert_eq!(words("monster"), "Power 3");
+        assert_eq!(
+            words("settlement"),
+            "Settlement, City Strength 1 (gives 1 resource)"
+        );
+        assert_eq!(
+            words("major"),
+            "Major City, City Strength 4 (gives 4 resources)"
+        );
+        assert_eq!(
+            words("capital"),
+            "Capital City, City Strength 5 (gives 5 resources)"
+        );
+        assert_eq!(words("Shiara"), "Power 2");
     }
 }

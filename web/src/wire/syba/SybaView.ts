@@ -11,4 +11,9 @@ export type SybaView = { observer: Observer, state: Syba,
 /**
  * The observer's own starting city texts (Start With, Once per Game), when it has one.
  */
-own_start_city_texts: [string, string] | null, };
+own_start_city_texts: [string, string] | null, 
+/**
+ * Each city's current City Strength (index into the cities file): its level plus its
+ * buildings' strength, as a battle counts it.
+ */
+city_strength: Array<number>, };

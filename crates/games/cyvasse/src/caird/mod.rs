@@ -6,7 +6,9 @@
 //!
 //! Public API: [`CairdCyvasse`] (the [`Game`]), [`CairdOptions`], [`CairdAction`], [`CairdView`];
 //! setup helpers [`validate_setup`], [`random_setup`], [`guarded_setup`], [`preset`] / [`PRESETS`];
-//! the rules engine in [`rules`] and board geometry in [`geo`].
+//! the rules engine in [`rules`] and board geometry in [`geo`]; the pieces' legend, from the rules
+//! engine's tables, in [`legend`] (each piece's words in the standard game and under each option set
+//! that changes it).
 //!
 //! ## Rules as implemented
 //! * **Seats**: seat 0 is White (home on ranks 1.. / the lower hex rows), seat 1 is Black. White moves
@@ -142,6 +144,7 @@
 //! `outcome` is set once the game is over.
 
 pub mod geo;
+pub mod legend;
 pub mod rules;
 pub mod setup;
 
@@ -888,6 +891,12 @@ impl Game for CairdCyvasse {
             history: Vec::new(),
             outcome: None,
         })
+    }
+
+    /// Each piece's words in the standard game (`"Trebuchet"`) and under each option set that changes
+    /// it (`"Trebuchet|version=expert"`); see [`legend`].
+    fn piece_legend() -> Vec<(String, String)> {
+        legend::piece_legend()
     }
 
     fn options(&self) -> &CairdOptions {

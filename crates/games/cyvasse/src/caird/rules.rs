@@ -93,6 +93,17 @@ const CLASS: [(u8, bool); 9] = [
     (CAT_INFANTRY, false),
 ];
 
+/// The rule book's name of each category, by category code.
+const CATEGORY_NAMES: [&str; 5] = ["king", "special", "ranged", "cavalry", "infantry"];
+
+/// A kind's class in the rule book's words: its category (`"ranged"`) and whether it is elite (the
+/// King's level is not used: it takes and is taken by anything). `None` for the Mountain, which has
+/// no class and is never captured.
+pub fn class_words(kind: u8) -> Option<(&'static str, bool)> {
+    let &(cat, elite) = CLASS.get(kind as usize)?;
+    Some((CATEGORY_NAMES[cat as usize], elite))
+}
+
 /// The class capture table: may a piece of class `a` capture a piece of class `d`?
 pub fn class_beats(a: (u8, bool), d: (u8, bool)) -> bool {
     let (ac, ae) = a;
