@@ -237,7 +237,7 @@ async fn profile(
 ) -> Result<Json<Profile>, Refusal> {
     match st.shared.accounts.profile(&name).await? {
         Some(p) => Ok(Json(p)),
-        None => Err(Refusal::NotFound(format!("no player `{name}`")).into()),
+        None => Err(Refusal::NotFound(format!("no player `{name}`"))),
     }
 }
 
@@ -350,8 +350,7 @@ async fn claim_seat(
         if inner.core.config.rated {
             return Err(Refusal::Conflict(
                 "the seats of a rated game are bound to accounts when they are joined".into(),
-            )
-            .into());
+            ));
         }
     }
     accounts

@@ -50,8 +50,7 @@ async fn send(
             let (Some(seat), Some(token)) = (req.seat, req.token.as_deref()) else {
                 return Err(Refusal::BadToken(
                     "the players' chat is written with a seat and its token".into(),
-                )
-                .into());
+                ));
             };
             let inner = room.inner.lock().await;
             inner.core.check_token(seat, token)?;
@@ -63,8 +62,7 @@ async fn send(
                 return Err(Refusal::BadRequest(
                     "the spectators' chat is written as a signed-in account, without a seat or token"
                         .into(),
-                )
-                .into());
+                ));
             }
             let session = shared
                 .accounts
@@ -84,8 +82,7 @@ async fn send(
                 return Err(Refusal::Forbidden(
                     "you play in this game: the spectators' chat is open to you once it is over"
                         .into(),
-                )
-                .into());
+                ));
             }
             (Sender::Account(session.account.id), session.account.name)
         }

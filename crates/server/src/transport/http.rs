@@ -1169,6 +1169,16 @@ where
     }
 }
 
+/// Who a WebSocket session renders for: the game's room, the observer and the seat token's revision
+/// it authenticated with, and the clock the messages' `now` is read from.
+#[derive(Clone, Copy)]
+struct Watcher<'a> {
+    clock: &'a dyn Clock,
+    room: &'a Room,
+    obs: Observer,
+    rev: u64,
+}
+
 /// Renders `kind` (a snapshot or an update) for `obs` under the room's lock, with the events after
 /// `since` (and `request_id` when it answers a `sync`), then sends it. Returns the seq the socket is at
 /// after it, or `None` when the session ends: the socket is gone, or the seat's token was replaced
@@ -1176,14 +1186,17 @@ where
 /// (see [`revoke`]) and gets nothing rendered for the seat's new holder.
 async fn send_rendered(
     sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
-    clock: &dyn Clock,
-    room: &Room,
-    obs: Observer,
-    rev: u64,
+    watcher: &Watcher<'_>,
     since: u64,
     kind: MessageKind,
     request_id: Option<Option<i64>>,
 ) -> Option<u64> {
+    let Watcher {
+        clock,
+        room,
+        obs,
+        rev,
+    } = *watcher;
     let rendered = {
         let inner = room.inner.lock().await;
         // Checked under the lock: a claim that replaces the token commits under it too.
@@ -1214,17 +1227,14 @@ async fn session(
     let mut rx = room.tx.subscribe();
     let mut analysis_rx = shared.analyses.subscribe(&room.id);
     let mut chat_rx = shared.chat.subscribe(&room.id);
-    let Some(mut last_seq) = send_rendered(
-        &mut sink,
-        &*shared.rooms.clock,
-        &room,
+    let watcher = Watcher {
+        clock: &*shared.rooms.clock,
+        room: &room,
         obs,
         rev,
-        since,
-        MessageKind::Snapshot,
-        None,
-    )
-    .await
+    };
+    let Some(mut last_seq) =
+        send_rendered(&mut sink, &watcher, since, MessageKind::Snapshot, None).await
     else {
         return;
     };
@@ -1287,7 +1297,7 @@ async fn session(
                         if sink.send(Message::Text(t.into())).await.is_err() { break }
                     }
                     Reply::Snapshot(id) => {
-                        match send_rendered(&mut sink, &*shared.rooms.clock, &room, obs, rev, 0, MessageKind::Snapshot, Some(id)).await {
+                        match send_rendered(&mut sink, &watcher, 0, MessageKind::Snapshot, Some(id)).await {
                             Some(seq) => last_seq = seq,
                             None => break,
                         }
@@ -1312,14 +1322,14 @@ async fn session(
                             }
                             // Nobody watched as this observer when it was rendered, or this socket
                             // missed an earlier update: it renders what it lacks itself.
-                            _ => match send_rendered(&mut sink, &*shared.rooms.clock, &room, obs, rev, last_seq, MessageKind::Update, None).await {
+                            _ => match send_rendered(&mut sink, &watcher, last_seq, MessageKind::Update, None).await {
                                 Some(seq) => last_seq = seq,
                                 None => break,
                             },
                         }
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        match send_rendered(&mut sink, &*shared.rooms.clock, &room, obs, rev, last_seq, MessageKind::Update, None).await {
+                        match send_rendered(&mut sink, &watcher, last_seq, MessageKind::Update, None).await {
                             Some(seq) => last_seq = seq,
                             None => break,
                         }
