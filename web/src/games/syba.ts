@@ -11,7 +11,7 @@ import citiesData from '../../../crates/games/syba/data/cities.json';
 import racesData from '../../../crates/games/syba/data/races.json';
 import heroesData from '../../../crates/games/syba/data/heroes.json';
 import { emblemUse, PALETTE, seatColour, seatInk } from './art';
-import { LEGENDS } from '../wire/legends';
+import { LEGENDS, SYBA_TRADE_NOTE_MAX } from '../wire/legends';
 import { animateByIdentity, cellMarks, cellState } from './board';
 import type { Renderer, RenderContext } from './types';
 import type { Bundle } from '../wire/syba/Bundle';
@@ -121,8 +121,8 @@ export function bundle(b: Bundle): string {
   return parts.length ? parts.join(', ') : 'nothing';
 }
 
-/** The most characters a trade note may have (the rules engine's `TRADE_NOTE_MAX`). */
-export const TRADE_NOTE_MAX = 200;
+/** The most characters a trade note may have: the engine's limit, generated into the wire. */
+export const TRADE_NOTE_MAX = SYBA_TRADE_NOTE_MAX;
 
 /** The composer's editor of a trade's note of non-binding promises: sends `note <text>` (an empty
  * text clears the note). Line breaks become spaces (a note is one line). */

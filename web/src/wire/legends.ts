@@ -75,3 +75,6 @@ export const LEGENDS: Record<string, Record<string, string>> = {
     "Vexis the Hoarder": "Power 2",
   },
 };
+
+/** The most characters a Syba trade note may have (the engine's `TRADE_NOTE_MAX`). */
+export const SYBA_TRADE_NOTE_MAX = 200;
