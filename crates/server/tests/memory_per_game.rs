@@ -1,4 +1,4 @@
-//! Memory per played game (issue 35, item 3), counted by the allocator: a test binary of its own, so
+//! Memory per played game, counted by the allocator: a test binary of its own, so
 //! that nothing but this one test allocates in the process while it counts.
 //!
 //! Kyo games of 150 actions each are played over HTTP on a server in this process; the bytes the

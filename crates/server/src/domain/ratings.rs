@@ -1,4 +1,4 @@
-//! Glicko-2 ratings per game kind (issue 24), with the `skillratings` crate's formula.
+//! Glicko-2 ratings per game kind, with the `skillratings` crate's formula.
 //!
 //! * A rating belongs to an account and a game id (`cyvasse-trump` and `cyvasse-caird` are separate
 //!   kinds); it starts at 1500, RD 350, volatility 0.06 (τ = 0.5).

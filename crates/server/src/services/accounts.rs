@@ -1,4 +1,4 @@
-//! Optional player accounts (issue 24): sign-up, sign-in sessions, password changes, deletion,
+//! Optional player accounts: sign-up, sign-in sessions, password changes, deletion,
 //! and the queries behind profiles, leaderboards, "my games" and the lobby's player names.
 //!
 //! * **Names**: 3–20 characters of ASCII letters, digits, `-` and `_`, unique without regard to case.

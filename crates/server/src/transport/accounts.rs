@@ -1,4 +1,4 @@
-//! The account endpoints (issue 24; see `docs/protocol.md`, "Accounts"): sign-up, sessions,
+//! The account endpoints (see `docs/protocol.md`, "Accounts"): sign-up, sessions,
 //! password changes, deletion, profiles, leaderboards, "my games" and seat claims. The rules are in
 //! [`crate::services::accounts`] and [`crate::domain::ratings`]; the lobby's summaries name the accounts holding their
 //! seats ([`crate::services::rooms::App::refresh_players`]).

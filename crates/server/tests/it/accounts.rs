@@ -1,4 +1,4 @@
-//! Accounts, sessions, seats held by accounts and Glicko-2 ratings over HTTP (issue 24), on SQLite
+//! Accounts, sessions, seats held by accounts and Glicko-2 ratings over HTTP, on SQLite
 //! and (when a test cluster is given, see `postgres.rs`) PostgreSQL: sign-up and sign-in, rated games
 //! changing both ratings exactly as an independent Glicko-2 computation says, casual and AI games
 //! changing none, a second device seeing the same games; and the security rules (CSRF, brute force,
@@ -638,7 +638,7 @@ async fn cluster_node(url: &str, limits: Limits) -> RunningServer {
     tabula_server::start(cfg).await.expect("the node starts")
 }
 
-/// On a cluster the failed sign-ins are the site's, not each node's (issue 35, item 7): guesses from
+/// On a cluster the failed sign-ins are the site's, not each node's: guesses from
 /// one address spread over two nodes spend one (name, address) budget, and a name's lock holds on
 /// the other node for the addresses that failed on it — while the owner, from an address that has
 /// not failed, still signs in there.
@@ -939,8 +939,7 @@ async fn brute_force_is_slowed_per_name_and_per_address() {
 
 /// A seat token read through a stolen session (`GET /api/me/games`) stops working when the owner
 /// changes the password: requests with it are refused, its socket is closed with `bad_token`, and the
-/// owner's devices get the new token from "my games". Deleting the account replaces the tokens too
-/// (issue 35, item 6).
+/// owner's devices get the new token from "my games". Deleting the account replaces the tokens too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn seat_tokens_are_replaced_by_a_password_change_and_a_deletion() {
     let (server, _) = sqlite_server("rekey", Limits::default()).await;
@@ -1019,7 +1018,7 @@ async fn seat_tokens_are_replaced_by_a_password_change_and_a_deletion() {
 
 /// One account resigning rated game after rated game to another moves their ratings only for the
 /// first few games of the day between them; later ones are recorded as results but change no rating,
-/// while a game against someone else still does (issue 35, item 14).
+/// while a game against someone else still does.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_a_few_rated_games_a_day_between_two_accounts_count() {
     let (server, _) = sqlite_server("farming", Limits::default()).await;
@@ -1071,7 +1070,7 @@ async fn only_a_few_rated_games_a_day_between_two_accounts_count() {
 }
 
 /// A game created private (`public: false`) is not listed on its players' public profiles, while
-/// playing or once over; public games are (issue 35, item 9).
+/// playing or once over; public games are.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn private_games_are_not_listed_on_public_profiles() {
     let (server, _) = sqlite_server("private-profile", Limits::default()).await;
@@ -1137,7 +1136,7 @@ async fn sign_in_from(addr: SocketAddr, from: &str, name: &str, password: &str) 
 
 /// Wrong passwords for a name from many addresses spend the name's failures: the addresses that
 /// failed are then refused even with the right password, but the owner, from an address that has not
-/// failed, still signs in with it (issue 35, item 5: nobody can lock a player out).
+/// failed, still signs in with it (nobody can lock a player out).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn guessing_from_elsewhere_never_locks_the_owner_out() {
     let limits = Limits {
@@ -1420,7 +1419,7 @@ async fn postgres_the_lobby_names_the_accounts_holding_seats() {
 }
 
 /// A storage failure in an account request is answered "unavailable" and logged with what was asked
-/// and of what (issue 35, item 13: the account's errors carried no context), never a secret.
+/// and of what (the account's errors carried no context), never a secret.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn account_storage_errors_are_logged_with_the_request_and_its_subject() {
     log_buffer();

@@ -433,7 +433,7 @@ fn open(gate: &(Mutex<bool>, Condvar)) {
     cv.notify_all();
 }
 
-/// Issue 35, item 4: an analysis beside a live game is never starved. With two AI workers and a
+/// An analysis beside a live game is never starved. With two AI workers and a
 /// live AI move thinking (held), the analysis runs to its end meanwhile (before, it waited for every
 /// live move to end, and a busy site starved it).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -542,7 +542,7 @@ fn ahead(r: &Reply<AnalysisAnswer>) -> Option<usize> {
     }
 }
 
-/// Issue 35, item 4: hints cannot starve the AI seats. With two AI workers, one hint being searched
+/// Hints cannot starve the AI seats. With two AI workers, one hint being searched
 /// (held) takes the hints' whole share: another client's hint is refused at once ("busy", `429`), so
 /// is the same client's second one, and the live AI seat of a game still gets its worker and plays.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -621,7 +621,7 @@ async fn hints_never_starve_ai_seats_and_say_busy() {
     server.shutdown().await.unwrap();
 }
 
-/// Issue 35, item 4: the analysis queue tells a player their place and is bounded per client.
+/// The analysis queue tells a player their place and is bounded per client.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_analysis_queue_tells_its_place_and_is_bounded_per_client() {
     let dir = temp_dir("analysis-queue");

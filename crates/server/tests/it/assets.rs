@@ -1,4 +1,4 @@
-//! The web UI over real HTTP (issue 38, point 6): the home page and its script come in the coding the
+//! The web UI over real HTTP: the home page and its script come in the coding the
 //! request's `Accept-Encoding` prefers — the build's brotli or gzip copy, decoding to the plain file —
 //! with `Vary: Accept-Encoding`, and plain to a client that asks for no coding. Needs the built UI
 //! (`cargo build` builds it; `TABULA_SKIP_WEB_BUILD=1` keeps whatever `web/dist` holds).

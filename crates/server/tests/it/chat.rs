@@ -339,7 +339,7 @@ async fn limits_refuse_and_store_nothing(addr: SocketAddr) {
 
 /// One address floods the spectators' chat: the channel's own budget refuses the excess ("busy, try
 /// again"), never a permanent "full"; once the budget refills messages are taken again, and the
-/// channel keeps its latest ones (issue 35, item 8).
+/// channel keeps its latest ones.
 async fn a_flood_never_closes_the_spectators_chat(addr: SocketAddr) {
     let (id, _) = create_duel(addr, 12).await;
     let flooder = sign_up(addr, "flooder").await;

@@ -1,4 +1,4 @@
-//! A cluster node that loses its database (issue 25, "Bad input and faults"): two nodes of one site
+//! A cluster node that loses its database: two nodes of one site
 //! on PostgreSQL, the first reaching the database through a TCP relay the test can cut. While cut,
 //! the node refuses changes with `503` (nothing acknowledged), stops renewing its leases, and the
 //! other node takes its games over and plays on (its AI seat too, and its clock: a player's time that
@@ -340,7 +340,7 @@ where
     }
 }
 
-/// Issue 35, item 1: node A's writer stalls on its link to the database with a move in flight, its
+/// Node A's writer stalls on its link to the database with a move in flight, its
 /// lease expires, node B takes the game and writes the next seq; A's commit then is fenced (its lease
 /// is gone). It must not be acknowledged because the log's last seq happens to be the one the move
 /// would have had: the move is nowhere in the log. A's copy then follows the log (B's event) and
@@ -439,7 +439,7 @@ async fn a_fenced_commit_is_never_acknowledged() {
     b.shutdown().await.unwrap();
 }
 
-/// Issue 35, item 2: a plain server (`--database` alone) and cluster nodes never serve one
+/// A plain server (`--database` alone) and cluster nodes never serve one
 /// PostgreSQL database together, whichever starts first; each refuses at start with a message that
 /// says why.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

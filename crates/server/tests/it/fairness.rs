@@ -1,4 +1,4 @@
-//! Fairness and integrity (issue 20, items 2, 3 and 7): a replaced token cannot act even in the moment
+//! Fairness and integrity: a replaced token cannot act even in the moment
 //! of its replacement; nobody can choose or foresee a live game's seed, which is committed to from the
 //! first message and revealed only at the end; imported records carry the result their replay gives;
 //! simultaneous time-outs are a draw; pages answer only GET and HEAD; WebSockets only from the

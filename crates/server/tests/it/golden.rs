@@ -1,4 +1,4 @@
-//! Golden logs (issue 37): the event log is the game, so a log written today must load and replay the
+//! Golden logs: the event log is the game, so a log written today must load and replay the
 //! same for as long as the server lives, whatever later changes do to the wire types, the domain or the
 //! engines. `tests/fixtures/logs/` holds one committed log per game (the rows of `games` and `events`
 //! exactly as stored — the `data` column's JSON — and what its replay gave when it was written: status,

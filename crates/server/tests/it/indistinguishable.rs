@@ -1,4 +1,4 @@
-//! Two live games that a seat cannot tell apart send that seat the same messages (issue 34): the
+//! Two live games that a seat cannot tell apart send that seat the same messages: the
 //! legal actions follow from what the seat sees, end to end. The engine-level property (every
 //! game, thousands of random positions, `determinize` samples as the look-alikes) is
 //! `crates/ai/tests/legal_follows_view.rs`; here the server's own messages are compared.

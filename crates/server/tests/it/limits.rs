@@ -1,4 +1,4 @@
-//! Bounded resources: one anonymous client must not be able to starve others (issue 20, item 4).
+//! Bounded resources: one anonymous client must not be able to starve others.
 //! Connections per address, header and idle timeouts, per-address budgets that are never forgotten,
 //! per-seat budgets of non-move events, no AI-against-AI games on a public server, JSON-only
 //! state-changing requests.

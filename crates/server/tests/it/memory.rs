@@ -1,4 +1,4 @@
-//! Bounded memory (issue 20, item 4): idle games leave memory and come back on demand, a restart does
+//! Bounded memory: idle games leave memory and come back on demand, a restart does
 //! not keep every unfinished game loaded, the lobby lists games that are not in memory, and waiting
 //! games nobody joined expire.
 
@@ -179,7 +179,7 @@ async fn waiting_games_nobody_joined_expire() {
     server.shutdown().await.unwrap();
 }
 
-/// Issue 37: loading a game from the log holds up only that game. While one game's log is slow to
+/// Loading a game from the log holds up only that game. While one game's log is slow to
 /// read (a held load), another game that left memory loads at once; a second request for the slow
 /// game waits for the load under way instead of starting another (a game is never in memory twice).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1213,7 +1213,7 @@ async fn a_thinking_ai_does_not_hold_up_the_network() {
     server.shutdown().await.unwrap();
 }
 
-/// Issue 35, item 13: a creation that names a host seat twice (once or 10,000 times) is refused, and
+/// A creation that names a host seat twice (once or 10,000 times) is refused, and
 /// an imported record with a field the format does not have (at its top or in an action) is refused
 /// rather than silently read without it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1275,7 +1275,7 @@ async fn a_host_seat_given_twice_and_unknown_record_fields_are_refused() {
 /// Every answer — the web pages, the API, a refusal — carries the security headers: a
 /// Content-Security-Policy that allows scripts and styles from the server only and no framing,
 /// `X-Frame-Options: DENY`, `nosniff` and `Referrer-Policy`; HSTS only behind TLS
-/// (`--secure-cookies`) (issue 35, item 11).
+/// (`--secure-cookies`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_answer_carries_the_security_headers() {
     use tabula_tools::client::request_with_response_headers;
@@ -1332,7 +1332,7 @@ async fn every_answer_carries_the_security_headers() {
 
 /// A request whose body trickles in (or never comes) is answered `408 request_timeout` once the
 /// request deadline passes, and its connection closed, instead of holding the connection for as
-/// long as the client keeps sending a byte now and then (issue 35, item 10).
+/// long as the client keeps sending a byte now and then.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_body_meets_the_request_deadline() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -1361,7 +1361,7 @@ async fn a_slow_body_meets_the_request_deadline() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// A seat's token stays out of URLs (issue 35, item 12): the WebSocket takes it as the
+/// A seat's token stays out of URLs: the WebSocket takes it as the
 /// `tabula.token.…` subprotocol (and answers the `tabula` one), a wrong one is refused; a join link
 /// carries it in the fragment (never sent to a server), while an older link with the token in the
 /// path still opens the page.

@@ -146,7 +146,7 @@ impl Rooms {
         self.commit_inner(room, &mut inner, first, None).await
     }
 
-    /// Replaces the token of every seat `account_id` holds (issue 35: a password change or the
+    /// Replaces the token of every seat `account_id` holds (a password change or the
     /// account's deletion) with a fresh one, each in a `token_replaced` event of its game's log:
     /// the old tokens play, chat and watch as those seats no more, and the sockets that authenticated
     /// with them are closed (`bad_token`), as after a lobby claim. With `rebind`, the account keeps
