@@ -42,18 +42,7 @@ async fn postgres_full_game_restart_and_record() {
     let addr = server.local_addr();
     let after = snap(addr, &id, 1, &tokens[1]).await;
     let (b, a) = (&before, &after);
-    assert_eq!(b.common.seq, a.common.seq, "seq differs after restart");
-    assert_eq!(view_of(b), view_of(a), "view differs after restart");
-    assert_eq!(b.legal, a.legal, "legal differs after restart");
-    assert_eq!(b.events, a.events, "events differs after restart");
-    assert_eq!(
-        b.common.to_act, a.common.to_act,
-        "to_act differs after restart"
-    );
-    assert_eq!(
-        b.common.status, a.common.status,
-        "status differs after restart"
-    );
+    assert_same_position(b, a, "after restart");
     let mut steps = 0;
     while http_step(addr, &id, &tokens).await.is_some() {
         steps += 1;

@@ -547,18 +547,7 @@ async fn restart_resumes_games_and_reconnect_gets_missed_events() {
     );
     let after0 = snap(addr, &id, 0, &tokens[0]).await;
     let (b, a) = (&before0, &after0);
-    assert_eq!(b.common.seq, a.common.seq, "seq differs after restart");
-    assert_eq!(view_of(b), view_of(a), "view differs after restart");
-    assert_eq!(b.legal, a.legal, "legal differs after restart");
-    assert_eq!(b.events, a.events, "events differs after restart");
-    assert_eq!(
-        b.common.to_act, a.common.to_act,
-        "to_act differs after restart"
-    );
-    assert_eq!(
-        b.common.status, a.common.status,
-        "status differs after restart"
-    );
+    assert_same_position(b, a, "after restart");
     assert_eq!(
         b.common.seats, a.common.seats,
         "seats differs after restart"

@@ -546,6 +546,17 @@ pub fn view_of(m: &Snap) -> Value {
     serde_json::from_str(m.view.get()).unwrap()
 }
 
+/// Asserts two snapshots of one game for one observer show the same position: seq, view, legal
+/// actions, events, who is to act and the status (`when` names the moment, e.g. "after restart").
+pub fn assert_same_position(b: &Snap, a: &Snap, when: &str) {
+    assert_eq!(b.common.seq, a.common.seq, "seq differs {when}");
+    assert_eq!(view_of(b), view_of(a), "view differs {when}");
+    assert_eq!(b.legal, a.legal, "legal differs {when}");
+    assert_eq!(b.events, a.events, "events differs {when}");
+    assert_eq!(b.common.to_act, a.common.to_act, "to_act differs {when}");
+    assert_eq!(b.common.status, a.common.status, "status differs {when}");
+}
+
 /// The Duel's view (see [`Duel::view`]): a seat's own secret word (`null` before it chose), another
 /// seat's only as whether it chose.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
