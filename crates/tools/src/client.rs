@@ -6,12 +6,8 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use http_body_util::{BodyExt, Full};
-use hyper::body::Bytes;
-use hyper::header::{CONTENT_TYPE, HeaderName, HeaderValue};
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
+use tabula_http::Bytes;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -86,8 +82,8 @@ pub async fn request_with_response_headers(
         .map_err(|_| format!("{method} {path}: no answer within {TIMEOUT:?}"))?
 }
 
-/// Sends one request through hyper's client (a fresh connection, closed after the answer) and reads
-/// the whole answer: its status, header lines (names in lower case) and body.
+/// Sends one request (a fresh connection, closed after the answer) and reads the whole answer: its
+/// status, header lines (names in lower case) and body (JSON, or a JSON string holding the text).
 async fn exchange(
     addr: SocketAddr,
     method: &str,
@@ -95,56 +91,13 @@ async fn exchange(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> Result<(u16, Vec<(String, String)>, Value), String> {
-    let mut request = hyper::Request::builder()
-        .method(method)
-        .uri(format!("http://{addr}{path}"))
-        .body(Full::new(Bytes::copy_from_slice(body)))
-        .map_err(|e| format!("{method} {path}: {e}"))?;
-    let fields = request.headers_mut();
-    fields.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    for (name, value) in headers {
-        let name = HeaderName::try_from(*name).map_err(|e| format!("header {name}: {e}"))?;
-        let value = HeaderValue::try_from(*value).map_err(|e| format!("header {name}: {e}"))?;
-        fields.insert(name, value);
-    }
-    let client = Client::builder(TokioExecutor::new())
-        .pool_max_idle_per_host(0)
-        .build_http::<Full<Bytes>>();
-    let response = client
-        .request(request)
+    let url = format!("http://{addr}{path}");
+    let answer = tabula_http::exchange(method, &url, headers, Bytes::copy_from_slice(body))
         .await
-        .map_err(|e| format!("{method} http://{addr}{path}: {}", causes(&e)))?;
-    let status = response.status().as_u16();
-    let response_headers = response
-        .headers()
-        .iter()
-        .map(|(k, v)| {
-            let v = String::from_utf8_lossy(v.as_bytes());
-            (k.as_str().to_string(), v.trim().to_string())
-        })
-        .collect();
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .map_err(|e| format!("{method} http://{addr}{path}: receive: {}", causes(&e)))?
-        .to_bytes();
-    let json = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    Ok((status, response_headers, json))
-}
-
-/// An error and its causes, outermost first (hyper's own message alone says only "client error
-/// (Connect)"; its cause says why: "Connection refused").
-fn causes(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
+        .map_err(|e| format!("{method} {url}: {e}"))?;
+    let json = serde_json::from_slice(&answer.body)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&answer.body).into_owned()));
+    Ok((answer.status, answer.headers, json))
 }
 
 type WsStream = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;

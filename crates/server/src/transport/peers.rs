@@ -1,15 +1,11 @@
 //! Requests to the other nodes of a cluster (a change forwarded to the game's owner), through hyper's
-//! HTTP/1.1 client: the rooms' [`Peers`], given to them at start.
+//! HTTP/1.1 client (`tabula-http`, shared with the tools' client): the rooms' [`Peers`], given to them at start.
 
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
-use http_body_util::{BodyExt, Full};
-use hyper::body::Bytes;
-use hyper::header::{CONTENT_TYPE, HeaderValue};
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
+use tabula_http::{Bytes, Failure};
 
 use crate::services::rooms::Peers;
 use crate::storage::cluster::SECRET_HEADER;
@@ -50,46 +46,20 @@ async fn post(
     } else {
         format!("http://{base}{path}")
     };
-    let mut request = hyper::Request::post(url)
-        .body(Full::new(Bytes::from(body.to_string())))
-        .map_err(|e| format!("node {address}: {e}"))?;
-    let headers = request.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    let secret = HeaderValue::try_from(secret)
-        .map_err(|e| format!("the cluster secret cannot be sent: {e}"))?;
-    headers.insert(SECRET_HEADER, secret);
-    let client = Client::builder(TokioExecutor::new())
-        .pool_max_idle_per_host(0)
-        .build_http::<Full<Bytes>>();
-    let response = client
-        .request(request)
+    let headers = [(SECRET_HEADER, secret)];
+    let answer = tabula_http::exchange("POST", &url, &headers, Bytes::from(body.to_string()))
         .await
-        .map_err(|e| format!("cannot reach node {address}: {}", causes(&e)))?;
-    let status = response.status().as_u16();
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .map_err(|e| format!("node {address}: {}", causes(&e)))?
-        .to_bytes();
-    if bytes.is_empty() {
-        return Ok((status, Value::Null));
+        .map_err(|e| match e {
+            Failure::Unreachable(e) => format!("cannot reach node {address}: {e}"),
+            Failure::Request(e) => format!("the request to node {address} cannot be sent: {e}"),
+            Failure::Receive(e) => format!("node {address}: {e}"),
+        })?;
+    if answer.body.is_empty() {
+        return Ok((answer.status, Value::Null));
     }
-    let value = serde_json::from_slice(&bytes)
+    let value = serde_json::from_slice(&answer.body)
         .map_err(|e| format!("node {address} sent a malformed answer: {e}"))?;
-    Ok((status, value))
-}
-
-/// An error and its causes, outermost first (hyper's own message alone does not say why).
-fn causes(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
+    Ok((answer.status, value))
 }
 
 #[cfg(test)]

@@ -32,14 +32,29 @@ const LAYERS: &[(&str, &[&str])] = &[
 
 /// Crates a layer must not name (in code: comments may mention them).
 const FORBIDDEN: &[(&str, &[&str])] = &[
-    ("base", &["axum", "hyper", "sqlx", "utoipa", "ts_rs"]),
-    ("domain", &["axum", "hyper", "sqlx", "utoipa", "ts_rs"]),
-    ("wire", &["axum", "hyper", "sqlx"]),
-    ("storage", &["axum", "hyper", "utoipa"]),
-    ("rooms", &["axum", "hyper", "utoipa", "sqlx", "argon2"]),
-    ("services", &["axum", "hyper", "utoipa", "sqlx"]),
-    ("analysis", &["axum", "hyper", "utoipa", "sqlx"]),
-    ("app", &["axum", "hyper", "utoipa", "sqlx"]),
+    (
+        "base",
+        &["axum", "hyper", "tabula_http", "sqlx", "utoipa", "ts_rs"],
+    ),
+    (
+        "domain",
+        &["axum", "hyper", "tabula_http", "sqlx", "utoipa", "ts_rs"],
+    ),
+    ("wire", &["axum", "hyper", "tabula_http", "sqlx"]),
+    ("storage", &["axum", "hyper", "tabula_http", "utoipa"]),
+    (
+        "rooms",
+        &["axum", "hyper", "tabula_http", "utoipa", "sqlx", "argon2"],
+    ),
+    (
+        "services",
+        &["axum", "hyper", "tabula_http", "utoipa", "sqlx"],
+    ),
+    (
+        "analysis",
+        &["axum", "hyper", "tabula_http", "utoipa", "sqlx"],
+    ),
+    ("app", &["axum", "hyper", "tabula_http", "utoipa", "sqlx"]),
     ("transport", &["sqlx"]),
     ("wiring", &["sqlx"]),
 ];
