@@ -422,35 +422,8 @@ fn wait_bounded(mut child: std::process::Child, limit: std::time::Duration) -> O
 fn the_default_loadtest_completes_against_a_default_server() {
     // `tabula serve` and `tabula loadtest` with their defaults (100 Kyo games, 200 WebSocket clients,
     // the server's per-address request budget), only shorter.
-    use std::io::{BufRead, BufReader};
-    let dir = std::env::temp_dir().join(format!("tabula-cli-{}-serve", std::process::id()));
-    let mut server = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
-        .arg(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the tabula binary runs");
-    let out = server.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let addr = loop {
-        match rx.recv_timeout(std::time::Duration::from_secs(120)) {
-            Ok(line) => {
-                if let Some(url) = line.split("http://").nth(1) {
-                    break url.trim().to_string();
-                }
-            }
-            Err(e) => {
-                let _ = server.kill();
-                panic!("the server did not start: {e}");
-            }
-        }
-    };
+    let server = crate::served::Served::start("cli-serve");
+    let addr = server.addr.clone();
     let child = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(["loadtest", "--addr", &addr, "--duration", "1", "--json"])
         .stdout(Stdio::piped())
@@ -458,9 +431,7 @@ fn the_default_loadtest_completes_against_a_default_server() {
         .spawn()
         .expect("the tabula binary runs");
     let o = wait_bounded(child, std::time::Duration::from_secs(300));
-    let _ = server.kill();
-    let _ = server.wait();
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(server);
     assert!(o.status.success(), "stderr: {}", stderr(&o));
     let report: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(report["games"], 100, "{report}");

@@ -5,4 +5,5 @@
 mod cli;
 mod multinode;
 mod serve_log;
+mod served;
 mod wire_types;

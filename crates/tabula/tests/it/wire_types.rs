@@ -106,33 +106,16 @@ fn generate(dir: &Path) {
 /// `tabula serve` answers at `/api/openapi.json` (the one the handlers' `#[utoipa::path]`s make).
 mod routes {
     use std::collections::BTreeMap;
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{Read, Write};
     use std::net::TcpStream;
     use std::path::PathBuf;
-    use std::process::{Command, Stdio};
 
     use serde_json::Value;
 
     /// Starts `tabula serve` on a free port and a scratch data directory, reads the document, stops it.
     pub fn openapi_document() -> Value {
-        let dir = std::env::temp_dir().join(format!("tabula-routes-{}", std::process::id()));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
-            .arg(&dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the tabula binary runs");
-        let out = child.stdout.take().expect("the server's stdout is piped");
-        let addr = BufReader::new(out)
-            .lines()
-            .map_while(Result::ok)
-            .find_map(|l| l.split("listening on http://").nth(1).map(str::to_owned));
-        let doc = addr.map(|a| get_json(&a, "/api/openapi.json"));
-        let _ = child.kill();
-        let _ = child.wait();
-        let _ = std::fs::remove_dir_all(&dir);
-        doc.expect("tabula serve said where it listens")
+        let served = crate::served::Served::start("routes");
+        get_json(&served.addr, "/api/openapi.json")
     }
 
     /// `GET path` over HTTP/1.0 (one answer, no chunks), its body parsed as JSON.
