@@ -5,6 +5,7 @@ import type { ConnHandlers } from '../src/conn';
 import { GameCtrl, type GameEnv, type GameUi, type Region } from '../src/pages/game/ctrl';
 import { Selection, type LegalAction } from '../src/logic/select';
 import type { Renderer } from '../src/games/types';
+import { kyoRestack } from '../src/games/kyo';
 import type { Snapshot } from '../src/logic/snapshot';
 import type { SeatCredential } from '../src/store';
 import { fakeApi } from './fake-api';
@@ -43,7 +44,7 @@ function snap(over: Partial<Snapshot> & { seat?: number | null }): Snapshot {
   } as Snapshot;
 }
 
-function setup(creds: SeatCredential[], commonFirst = false) {
+function setup(creds: SeatCredential[], commonFirst = false, rend: Renderer = renderer) {
   const conns: FakeConn[] = [];
   const redraws: (Region[] | undefined)[] = [];
   const { call, calls: posts } = fakeApi();
@@ -59,7 +60,7 @@ function setup(creds: SeatCredential[], commonFirst = false) {
     forgetSeat: () => undefined,
     saveSeat: () => undefined,
     sound: (k) => sounds.push(k),
-    renderer: () => renderer,
+    renderer: () => rend,
     selection: (_g, legal) => new Selection(legal, commonFirst),
   };
   const ui: GameUi & { over: number; gone: () => void } = {
@@ -137,6 +138,36 @@ describe('GameCtrl', () => {
     expect(ctrl.chooser).toHaveLength(2);
     ctrl.onCellMenu('C1');
     expect(conns[0].sent[2]).toEqual({ type: 'action', action: { from: 'B0', to: 'C1' } });
+  });
+
+  it('a stack\'s reorders open the stack editor at the stack; Done sends the order arranged', () => {
+    const { ctrl, conns } = setup([{ seat: 0, token }], true, { ...renderer, restack: kyoRestack });
+    const shuffle = (order: string): LegalAction => ({ action: { shuffle: { at: 'B0', order } }, notation: `B0~${order}`, words: `Gold: reorders B0 to ${order}`, cells: ['B0'] });
+    const legal = [move('B0', 'B1'), shuffle('LD'), shuffle('LDD')];
+    conns[0].handlers.onMessage(snap({ legal, view: { board: { B0: 'DDLH' } } }));
+    ctrl.onCell('B0');
+    ctrl.onCellMenu('B0');
+    expect(ctrl.chooser).toBeNull();
+    const ed = ctrl.restack.editor;
+    expect(ed?.at).toBe('B0');
+    // Nothing is sent while the arrangement is not a listed one.
+    ctrl.restack.done();
+    expect(conns[0].sent).toHaveLength(0);
+    ctrl.restack.move(2, 0);
+    // An update that changes nothing for this player keeps the editor and its arrangement.
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 4, events: [], legal, view: { board: { B0: 'DDLH' } } }));
+    expect(ctrl.restack.editor?.order()).toBe('LDD');
+    ctrl.restack.done();
+    expect(conns[0].sent).toEqual([{ type: 'action', action: { shuffle: { at: 'B0', order: 'LDD' } } }]);
+    expect(ctrl.restack.editor).toBeNull();
+    // A new decision without those reorders closes an open editor.
+    conns[0].handlers.onMessage({ type: 'ack', id: 1, seq: 4 });
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 5, events: [], legal, view: { board: { B0: 'DDLH' } } }));
+    ctrl.onCell('B0');
+    ctrl.onCellMenu('B0');
+    expect(ctrl.restack.editor).not.toBeNull();
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 6, events: [], legal: [move('B0', 'B1')], view: { board: { B0: 'DDLH' } } }));
+    expect(ctrl.restack.editor).toBeNull();
   });
 
   it('sends an action over HTTP while the socket is down, and shows a refusal in the page\'s words', async () => {

@@ -2,6 +2,7 @@
 // with each clickable cell named as the engine names it in legal actions' `cells`, and reports clicks.
 
 import type { Selection } from '../logic/select';
+import type { RestackCodec } from '../logic/restack';
 import type { SetupDraft } from '../logic/setup';
 
 /** Reads and writes a game's whole-army setup action (the hidden-setup editor). */
@@ -28,6 +29,9 @@ export interface RenderContext<V = unknown> {
   selection: Selection;
   /** Cells of the last move, for highlighting. */
   lastMove: string[];
+  /** The last move's turn (its number and actor), when known: the steps of one turn share one
+   * animation budget (`bookSlide` in board.ts). */
+  lastTurn?: string;
   /** Called with a cell name when the player clicks (or drops on) a cell. */
   onCell: (cell: string) => void;
   /** Sends an action written in the game's notation (for free-text parts no list can hold, such as a
@@ -46,6 +50,9 @@ export interface Renderer<V = unknown> {
    * first (Kyo: the pawn with its whole slice): a click on those cells then makes it at once, the
    * others are offered as variants at the cell (see `Selection`). */
   commonFirst?: boolean;
+  /** How the game reorders a stack (Kyo's shuffle), when it does: the page then offers a stack
+   * editor at the stack instead of a list of orders (logic/restack.ts). */
+  restack?: RestackCodec;
   /** Whether the board has two sides and can be flipped (the page then offers "Flip board"). */
   flippable?: boolean;
   /** A seat's colour when the view decides it (a Syba race's colour). */

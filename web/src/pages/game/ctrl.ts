@@ -16,6 +16,7 @@ import type { SeatCredential } from '../../store';
 import { Assist } from './assist';
 import { ClockTicker } from './clocks';
 import { Review } from './review';
+import { Restacker } from './restack';
 import { LocalSeats } from './seats';
 import { SeatOps } from './ops';
 import { SetupEditor } from './setup';
@@ -52,6 +53,8 @@ export class GameCtrl {
   readonly review: Review;
   readonly assist: Assist;
   readonly clocks = new ClockTicker();
+  /** The stack editor (reordering a stack's chips), at the stack. */
+  readonly restack = new Restacker({ send: (a) => this.sendAction(a), redraw: () => this.redraw(['board']) });
   /** Resign, draw, takeback, the record and the rematch. */
   readonly ops: SeatOps;
   private overShown = false;
@@ -197,6 +200,7 @@ export class GameCtrl {
     this.chooser = null;
     this.chooserAt = null;
     this.variantMode = false;
+    this.restack.close();
   }
 
   /** Makes `next` (the shown seat's state) the page's model and redraws. */
@@ -207,6 +211,7 @@ export class GameCtrl {
     const choosing = this.chooser !== null && !fresh;
     const at = this.chooserAt;
     const variantMode = this.variantMode && !fresh;
+    const editor = fresh ? null : this.restack.editor;
     this.closeChooser();
     const moves = moveList(next.events).length;
     this.review.nav.setTotal(moves);
@@ -214,6 +219,8 @@ export class GameCtrl {
     const me = mySeat(next);
     const renderer = this.env.renderer(next.game);
     this.selection = this.env.selection(next.game, me === null ? [] : next.legal);
+    this.restack.editor = editor;
+    this.restack.keep(renderer.restack, me === null ? [] : next.legal);
     // A half-made choice survives an update that still allows it (a join, a draw offer, the other
     // seat's hidden setup); otherwise the one piece that can act is selected already.
     if (this.selection.keep(halfMade)) {
@@ -317,6 +324,11 @@ export class GameCtrl {
 
   private showVariants(cell: string): void {
     const options = this.selection?.variants(cell) ?? [];
+    // A stack's reorders: the stack editor at the stack, not a list of orders.
+    if (this.restack.open(this.renderer().restack, this.model?.view, cell, options)) {
+      this.redraw(['board']);
+      return;
+    }
     if (options.length === 1) {
       this.sendAction(options[0]);
       return;

@@ -2,13 +2,14 @@
 // live board with the selection, the setup draft, the explanation of a refused click and the hint's
 // arrow; the game's panels go under the board.
 
-import { lastMoveCells } from '../../../logic/replay';
+import { lastMoveCells, lastTurnKey } from '../../../logic/replay';
 import { moveList, mySeat } from '../../../logic/snapshot';
 import { ownWords } from '../../../logic/select';
 import { clear, h } from '../../../ui/dom';
 import { drawMovesOnBoard } from '../../analysis';
 import { positionBoard, positionLabel, replayButtons, zoomableBoard } from '../../position';
 import type { GameCtrl } from '../ctrl';
+import { restackView } from './restack';
 
 /** Draws the board region into `boardHost` and the panels into `panelsHost` (both emptied first);
  * `onCell` takes the board's clicks. */
@@ -57,6 +58,7 @@ export function boardView(ctrl: GameCtrl, boardHost: HTMLElement, panelsHost: HT
     seatNames: model.seats.map((x) => x.name),
     selection: ctrl.selection,
     lastMove: lastMoveCells(moves, moves.length),
+    lastTurn: lastTurnKey(moves, moves.length),
     onCell,
     sendNotation: me === null ? undefined : (notation: string) => ctrl.sendAction({ action: undefined, notation }),
     draft: setup.draft,
@@ -67,6 +69,11 @@ export function boardView(ctrl: GameCtrl, boardHost: HTMLElement, panelsHost: HT
     boardHost.appendChild(zoomableBoard(board, ctrl.zoom, redrawBoard));
     if (ctrl.selection.commonFirst && me !== null) boardHost.appendChild(selectBar(ctrl));
     if (ctrl.chooser && ctrl.chooser.length) boardHost.appendChild(chooserPopover(ctrl, boardHost));
+    const editor = restackView(ctrl);
+    if (editor) {
+      boardHost.appendChild(editor);
+      requestAnimationFrame(() => placeAt(editor, boardHost, ctrl.restack.editor?.at ?? null));
+    }
     const assist = ctrl.assist;
     if (assist.hint && assist.hint.cells.length) drawMovesOnBoard(boardHost, [{ cells: assist.hint.cells, kind: 'hint' }]);
   } else boardHost.appendChild(h('p.muted.no-board', 'No board to draw now: the panels and buttons show the game.'));
@@ -91,12 +98,12 @@ function selectBar(ctrl: GameCtrl): HTMLElement {
       onclick: () => ctrl.toggleVariants(),
     }, ctrl.variantMode ? 'Other ways: click a cell' : 'Other ways…'));
   }
-  // What the selected stack itself may do (Kyo: reorder its chips), at the stack.
+  // What the selected stack itself may do (Kyo: reorder its chips, in the stack editor at the stack).
   const here = sel.complete();
   const last = sel.prefix[sel.prefix.length - 1];
   if (here.length) {
-    bar.append(h('button', { 'data-testid': 'stack-ways', title: 'What this stack may do where it stands (reorder its chips)', onclick: () => ctrl.onCellMenu(last) },
-      here.length === 1 ? ownWords(here[0], ctrl.me === null ? undefined : ctrl.seatName(ctrl.me)) : `Reorder… (${here.length})`));
+    bar.append(h('button', { 'data-testid': 'stack-ways', title: 'Reorder the chips of this stack where it stands', onclick: () => ctrl.onCellMenu(last) },
+      here.length === 1 ? ownWords(here[0], ctrl.me === null ? undefined : ctrl.seatName(ctrl.me)) : 'Reorder the stack…'));
   }
   bar.append(h('button', { onclick: () => ctrl.cancelSelection() }, 'Cancel'));
   return bar;
