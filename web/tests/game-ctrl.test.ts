@@ -170,6 +170,38 @@ describe('GameCtrl', () => {
     expect(ctrl.restack.editor).toBeNull();
   });
 
+  it('a move with a common follow-up (Syba\'s army move, then confirm) gets it at once; "Other ways…" leaves it to the player', () => {
+    const confirm: LegalAction = { action: 'confirm', notation: 'confirm', words: 'confirm', cells: [] };
+    const hold: LegalAction = { action: { hold: 3 }, notation: 'hold u3', words: 'hold u3', cells: ['u3'] };
+    const selecting = { state: { stack: [{ select: { seat: 0, chosen: [3, 4] } }] } };
+    const rend: Renderer = { ...renderer, followUp: (view, legal, seat) => ((view as typeof selecting).state.stack.length && seat === 0 ? legal.find((a) => a.notation === 'confirm') ?? null : null) };
+    const { ctrl, conns } = setup([{ seat: 0, token }], false, rend);
+    const army = move('kaul', 'heran');
+    conns[0].handlers.onMessage(snap({ legal: [army], view: { state: { stack: [] } } }));
+    expect(ctrl.hasVariants()).toBe(true);
+    ctrl.onCell('kaul');
+    ctrl.onCell('heran');
+    expect(conns[0].sent).toEqual([{ type: 'action', action: army.action }]);
+    // The selection the move opened (every unit chosen) arrives before the ack: confirmed once the ack is in.
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 4, events: [], legal: [hold, confirm], view: selecting }));
+    expect(conns[0].sent).toHaveLength(1);
+    conns[0].handlers.onMessage({ type: 'ack', id: 1, seq: 4 });
+    expect(conns[0].sent[1]).toEqual({ type: 'action', action: 'confirm' });
+    // Once only: the next state does not confirm again.
+    conns[0].handlers.onMessage({ type: 'ack', id: 2, seq: 5 });
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 6, events: [], legal: [army], view: { state: { stack: [] } } }));
+    expect(conns[0].sent).toHaveLength(2);
+    // "Other ways…": the move alone; the selection stays for the player to hold units back.
+    ctrl.toggleVariants();
+    ctrl.onCell('kaul');
+    ctrl.toggleVariants();
+    ctrl.onCell('heran');
+    expect(conns[0].sent[2]).toEqual({ type: 'action', action: army.action });
+    conns[0].handlers.onMessage({ type: 'ack', id: 3, seq: 7 });
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 7, events: [], legal: [hold, confirm], view: selecting }));
+    expect(conns[0].sent).toHaveLength(3);
+  });
+
   it('sends an action over HTTP while the socket is down, and shows a refusal in the page\'s words', async () => {
     const { ctrl, conns, posts } = setup([{ seat: 0, token }]);
     conns[0].handlers.onMessage(snap({}));

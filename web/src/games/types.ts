@@ -1,7 +1,7 @@
 // The interface of a board renderer. A renderer draws one game's view as SVG (plus optional side panels)
 // with each clickable cell named as the engine names it in legal actions' `cells`, and reports clicks.
 
-import type { Selection } from '../logic/select';
+import type { LegalAction, Selection } from '../logic/select';
 import type { RestackCodec } from '../logic/restack';
 import type { SetupDraft } from '../logic/setup';
 
@@ -53,6 +53,15 @@ export interface Renderer<V = unknown> {
   /** How the game reorders a stack (Kyo's shuffle), when it does: the page then offers a stack
    * editor at the stack instead of a list of orders (logic/restack.ts). */
   restack?: RestackCodec;
+  /** The action that completes the common form of a move the player just made on the board, when
+   * the engine splits that move in two (Syba: `army …` or `attack …` opens a selection of the units
+   * that go with every one of them chosen, so the common form is `confirm` at once; Cyvasse Trump: a
+   * horse's first leg, whose common form declines the second leg, `end`). `legal` is the seat's
+   * decision after the move; null when nothing follows. The game page sends it at once unless the
+   * player asked for "Other ways…"; which action completes the move is the engine's list. */
+  followUp?(view: V, legal: LegalAction[], seat: number): LegalAction | null;
+  /** The "Other ways…" button's explanation for this game (what the next target clicked offers). */
+  otherWays?: string;
   /** Whether the board has two sides and can be flipped (the page then offers "Flip board"). */
   flippable?: boolean;
   /** A seat's colour when the view decides it (a Syba race's colour). */

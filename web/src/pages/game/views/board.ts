@@ -67,7 +67,7 @@ export function boardView(ctrl: GameCtrl, boardHost: HTMLElement, panelsHost: HT
   });
   if (board) {
     boardHost.appendChild(zoomableBoard(board, ctrl.zoom, redrawBoard));
-    if (ctrl.selection.commonFirst && me !== null) boardHost.appendChild(selectBar(ctrl));
+    if ((ctrl.selection.commonFirst || ctrl.renderer().followUp) && me !== null) boardHost.appendChild(selectBar(ctrl));
     if (ctrl.chooser && ctrl.chooser.length) boardHost.appendChild(chooserPopover(ctrl, boardHost));
     const editor = restackView(ctrl);
     if (editor) {
@@ -80,24 +80,25 @@ export function boardView(ctrl: GameCtrl, boardHost: HTMLElement, panelsHost: HT
   for (const p of panels) panelsHost.appendChild(p);
 }
 
-/** Under the board of a game whose engine lists the common variant first (Kyo): what is selected,
- * "Other ways…" (the next target clicked shows every way to move there) and Cancel. Always there, so
- * the board never moves when a piece is selected. */
+/** Under the board of a game whose engine lists the common variant first (Kyo) or whose moves have a
+ * common follow-up (Syba, Cyvasse Trump): what is selected, "Other ways…" (the next target clicked
+ * shows every way to move there, or makes the move without its follow-up) and Cancel. Always there,
+ * so the board never moves when a piece is selected. */
 function selectBar(ctrl: GameCtrl): HTMLElement {
   const sel = ctrl.selection;
   const bar = h('div.select-bar', { 'data-testid': 'select-bar' });
+  const otherWays = () => h(ctrl.variantMode ? 'button.primary' : 'button', {
+    'data-testid': 'other-ways', 'aria-pressed': String(ctrl.variantMode),
+    title: ctrl.renderer().otherWays ?? 'The next cell you click shows every way to move there (fewer chips, the chips alone, deploys)',
+    onclick: () => ctrl.toggleVariants(),
+  }, ctrl.variantMode ? 'Other ways: click a cell' : 'Other ways…');
   if (!sel || !sel.prefix.length) {
-    bar.append(h('span.muted', 'Click a highlighted stack, then where it goes.'));
+    bar.append(h('span.muted', sel?.commonFirst ? 'Click a highlighted stack, then where it goes.' : 'Click a highlighted piece or area, then where it goes.'));
+    if (ctrl.hasVariants()) bar.append(otherWays());
     return bar;
   }
   bar.append(h('span', `${sel.prefix.join(' → ')} selected`));
-  if (ctrl.hasVariants()) {
-    bar.append(h(ctrl.variantMode ? 'button.primary' : 'button', {
-      'data-testid': 'other-ways', 'aria-pressed': String(ctrl.variantMode),
-      title: 'The next cell you click shows every way to move there (fewer chips, the chips alone, deploys)',
-      onclick: () => ctrl.toggleVariants(),
-    }, ctrl.variantMode ? 'Other ways: click a cell' : 'Other ways…'));
-  }
+  if (ctrl.hasVariants()) bar.append(otherWays());
   // What the selected stack itself may do (Kyo: reorder its chips, in the stack editor at the stack).
   const here = sel.complete();
   const last = sel.prefix[sel.prefix.length - 1];
