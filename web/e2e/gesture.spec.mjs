@@ -304,7 +304,88 @@ function gestureTests({ test, newPage, base, assert, noConsoleErrors, ARTIFACTS,
     }
   }
 
+  /** A Cyvasse Trump game of two people, set up over HTTP (a preset army each, the coin flip), with
+   * North's moves made over HTTP until South (the browser's seat) is to move. */
+  async function trumpForTwo() {
+    const r = await api('POST', '/api/games', { game: 'cyvasse-trump', seats: [{ kind: 'human' }, { kind: 'human' }], host_seats: [0, 1], public: false });
+    assert(r.status === 201, `the game was not created: ${r.status} ${JSON.stringify(r.data)}`);
+    const g = r.data;
+    for (let k = 0; k < 12; k++) {
+      const s = await snapOf(g.id, g.seats[0]);
+      if (s.view?.phase === 'play' || s.view?.phase?.play !== undefined) break;
+      for (const seat of g.seats) {
+        const own = await snapOf(g.id, seat);
+        const pick = own.legal.find((a) => /^setup preset=/.test(a.notation)) ?? own.legal.find((a) => /^first South$/.test(a.notation)) ?? own.legal.find((a) => /^first/.test(a.notation));
+        if (pick) await act(g.id, seat, pick.notation);
+      }
+    }
+    return g;
+  }
+
+  /** North moves a piece that is no horse (its turn ends) when North is to move. */
+  async function northQuiet(g) {
+    const s = await snapOf(g.id, g.seats[1]);
+    if (!s.legal.length) return;
+    const board = s.view.board;
+    const a = s.legal.find((l) => l.cells.length === 2 && !['l', 'h'].includes(board[l.cells[0]]) && /^[a-z]\d+-[a-z]\d+$/.test(l.notation));
+    assert(a, `North has no quiet move: ${s.legal.slice(0, 8).map((l) => l.notation).join(' ')}`);
+    await act(g.id, g.seats[1], a.notation);
+  }
+
+  /** South's horse moves with a click, click: the first leg and, at once, the end of the turn (the
+   * direct move); on the phone "Other ways…" keeps the turn open for the second leg. */
+  async function trumpHorse() {
+    const g = await trumpForTwo();
+    const page = await newPage('gesture-trump');
+    const sent = recordSent(page);
+    try {
+      await page.goto(`${base()}${g.seats[0].join_url}`);
+      await expect(page.locator('[data-testid=status]')).toBeVisible({ timeout: 20000 });
+      for (const [w, hgt, label] of SIZES) {
+        await page.setViewportSize({ width: w, height: hgt });
+        await northQuiet(g);
+        assert((await waitMyTurnOrOver(page)) === 'turn', 'the game ended');
+        const s = await snapOf(g.id, g.seats[0]);
+        // A horse's first leg onto an empty cell (a capture may end the turn by itself).
+        const leg = s.legal.find((l) => l.cells.length === 2 && ['L', 'H'].includes(s.view.board[l.cells[0]]) && !s.view.board[l.cells[1]]);
+        assert(leg, 'South has no horse move');
+        const [from, to] = leg.cells;
+        const n = sent.length;
+        const before = await moveCount(page);
+        await cell(page, from).click({ force: true });
+        if (label === 'phone') await page.locator('[data-testid=other-ways]').click();
+        await cell(page, to).click({ force: true });
+        await page.waitForFunction((k) => document.querySelectorAll('[data-testid=moves] [data-testid=move-step]').length > k, before, { timeout: 20000 });
+        await expect(page.locator('[data-testid=chooser]'), 'a chooser opened for a horse move').toHaveCount(0);
+        if (label === 'desktop') {
+          // The leg, then at once the end of the turn: North is to move, nothing was asked.
+          await expect.poll(() => sent.length, { message: 'the end of the turn was not sent' }).toBe(n + 2);
+          await expect(page.locator('[data-testid=status]')).not.toHaveAttribute('data-state', 'yours', { timeout: 20000 });
+          const after = await snapOf(g.id, g.seats[0]);
+          const mine = after.events.filter((e) => e.kind === 'action' && e.actor?.seat === 0).slice(-2).map((e) => e.notation);
+          assert(mine[0] === leg.notation && mine[1] === 'end', `South's last actions: ${JSON.stringify(mine)}`);
+          await page.screenshot({ path: join(ARTIFACTS, `gesture-trump-horse-${label}.png`) });
+        } else {
+          // "Other ways…": the leg alone; the second leg and "end" are offered.
+          await expect(page.locator('[data-testid=status]')).toHaveAttribute('data-state', 'yours', { timeout: 20000 });
+          assert(sent.length === n + 1, `sent ${sent.length - n} actions for one leg`);
+          const end = page.locator('[data-testid=actions] button[data-notation=end]');
+          await expect(end).toBeVisible({ timeout: 10000 });
+          await page.screenshot({ path: join(ARTIFACTS, `gesture-trump-horse-other-ways-${label}.png`) });
+          await end.click();
+          await expect(page.locator('[data-testid=status]')).not.toHaveAttribute('data-state', 'yours', { timeout: 20000 });
+        }
+      }
+      await noConsoleErrors(page);
+    } finally {
+      await page.context().close();
+    }
+  }
+
   return async (games) => {
+    if (games.some((g) => g.id === 'cyvasse-trump')) {
+      test('cyvasse-trump: a horse\'s click, click is the direct move (the turn ends at once); "Other ways…" keeps the second leg (desktop and phone)', () => trumpHorse());
+    }
     if (!games.some((g) => g.id === 'kyo')) return;
     test('kyo: a stack is reordered in the stack editor at the stack — drag or tap two chips, Done sends the order arranged (desktop and phone)', () => restack());
     for (const [w, hgt, label] of SIZES) {
