@@ -252,6 +252,11 @@ function gestureTests({ test, newPage, base, assert, until, noConsoleErrors, ART
     try {
       await page.goto(`${base()}${g.seats[0].join_url}`);
       await expect(page.locator('[data-testid=moves] [data-testid=move-no]').nth(99)).toBeAttached({ timeout: 20000 });
+      // The game may have ended (a draw after 100 quiet turns): its dialog closed, the list in view.
+      if ((await snapOf(g.id, g.seats[0])).result) {
+        await expect(page.locator('dialog[open] [data-testid=result]')).toBeVisible({ timeout: 20000 });
+        await page.locator('dialog[open] button[data-value=close]').first().click();
+      }
       for (const [w, hgt, label] of SIZES) {
         await page.setViewportSize({ width: w, height: hgt });
         const no = page.locator('[data-testid=moves] [data-testid=move-no]', { hasText: /^100\.$/ }).first();
