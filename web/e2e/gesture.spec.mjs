@@ -394,9 +394,62 @@ function gestureTests({ test, newPage, base, assert, until, noConsoleErrors, ART
     }
   }
 
+  /** A Syba game of two people set up over HTTP (each decision: the first listed), until the first
+   * seat (the browser's) may move an army; returns the game and that army move. */
+  async function sybaArmyReady() {
+    const r = await api('POST', '/api/games', { game: 'syba', seats: [{ kind: 'human' }, { kind: 'human' }], host_seats: [0, 1], public: false });
+    assert(r.status === 201, `the game was not created: ${r.status} ${JSON.stringify(r.data)}`);
+    const g = r.data;
+    for (let k = 0; k < 60; k++) {
+      const s0 = await snapOf(g.id, g.seats[0]);
+      const army = s0.legal.find((a) => /^army \S+ \S+$/.test(a.notation) && a.cells.length === 2);
+      if (army && s0.view.state.phase === 'play') return { g, army };
+      const seat = s0.legal.length ? g.seats[0] : g.seats[1];
+      const s = seat.seat === 0 ? s0 : await snapOf(g.id, seat);
+      assert(s.legal.length, 'nobody is to decide');
+      // Before play: the first listed choice; in play, the other seat ends its turn at once.
+      const pick = s.view.state.phase === 'play' ? (s.legal.find((a) => a.notation === 'end') ?? s.legal.find((a) => a.notation === 'pass') ?? s.legal[0]) : s.legal[0];
+      await act(g.id, seat, pick.notation);
+    }
+    throw new Error('the first seat never had an army to move');
+  }
+
+  /** Syba: an army moved with a click on its area and one on the next: every unit goes at once (the
+   * selection, opened with all of them chosen, is confirmed by the page); no decision is left. */
+  async function sybaArmy() {
+    const { g, army } = await sybaArmyReady();
+    const page = await newPage('gesture-syba');
+    const sent = recordSent(page);
+    try {
+      await page.goto(`${base()}${g.seats[0].join_url}`);
+      await expect(page.locator('[data-testid=status][data-state=yours]')).toBeVisible({ timeout: 20000 });
+      const [from, to] = army.cells;
+      // Units are drawn over their area: the press goes to the area's own shape.
+      const area = (name) => page.locator(`[data-testid=board] [data-cell="${name}"]`).first();
+      await area(from).dispatchEvent('pointerdown', { button: 0 });
+      await expect(area(to)).toHaveClass(/target/);
+      await area(to).dispatchEvent('pointerdown', { button: 0 });
+      await expect.poll(() => sent.length, { message: 'the army move and its confirmation were not both sent' }).toBe(2);
+      assert(JSON.stringify(sent[0].action) === JSON.stringify(army.action), `sent first: ${JSON.stringify(sent[0])}`);
+      // No selection is left open: the units moved.
+      await expect.poll(async () => (await snapOf(g.id, g.seats[0])).view.state.stack.some((p) => 'select' in p), { message: 'a selection is still open' }).toBe(false);
+      const after = await snapOf(g.id, g.seats[0]);
+      const mine = after.events.filter((e) => e.kind === 'action' && e.actor?.seat === 0).slice(-2).map((e) => e.notation);
+      assert(mine[0] === army.notation && mine[1] === 'confirm', `the last actions: ${JSON.stringify(mine)}`);
+      await expect(page.locator('[data-testid=chooser]')).toHaveCount(0);
+      await page.screenshot({ path: join(ARTIFACTS, 'gesture-syba-army-desktop.png') });
+      await noConsoleErrors(page);
+    } finally {
+      await page.context().close();
+    }
+  }
+
   return async (games) => {
     if (games.some((g) => g.id === 'cyvasse-trump')) {
       test('cyvasse-trump: a horse\'s click, click is the direct move (the turn ends at once); "Other ways…" keeps the second leg (desktop and phone)', () => trumpHorse());
+    }
+    if (games.some((g) => g.id === 'syba')) {
+      test('syba: an army moved by click, click goes with every unit at once (the selection confirmed by the page)', () => sybaArmy());
     }
     if (!games.some((g) => g.id === 'kyo')) return;
     test('kyo: a stack is reordered in the stack editor at the stack — drag or tap two chips, Done sends the order arranged (desktop and phone)', () => restack());
