@@ -397,12 +397,14 @@ function gestureTests({ test, newPage, base, assert, until, noConsoleErrors, ART
   /** A Syba game of two people set up over HTTP (each decision: the first listed), until the first
    * seat (the browser's) may move an army; returns the game and that army move. */
   async function sybaArmyReady() {
-    const r = await api('POST', '/api/games', { game: 'syba', seats: [{ kind: 'human' }, { kind: 'human' }], host_seats: [0, 1], public: false });
+    const r = await api('POST', '/api/games', { game: 'syba', options: { players: 2 }, seats: [{ kind: 'human' }, { kind: 'human' }], host_seats: [0, 1], public: false });
     assert(r.status === 201, `the game was not created: ${r.status} ${JSON.stringify(r.data)}`);
     const g = r.data;
     for (let k = 0; k < 60; k++) {
       const s0 = await snapOf(g.id, g.seats[0]);
-      const army = s0.legal.find((a) => /^army \S+ \S+$/.test(a.notation) && a.cells.length === 2);
+      // An army whose area is not itself a target (a click there would open a chooser first).
+      const armies = s0.legal.filter((a) => /^army \S+ \S+$/.test(a.notation) && a.cells.length === 2);
+      const army = armies.find((a) => !s0.legal.some((l) => l.cells.length === 1 && l.cells[0] === a.cells[0])) ?? armies[0];
       if (army && s0.view.state.phase === 'play') return { g, army };
       const seat = s0.legal.length ? g.seats[0] : g.seats[1];
       const s = seat.seat === 0 ? s0 : await snapOf(g.id, seat);
@@ -415,12 +417,15 @@ function gestureTests({ test, newPage, base, assert, until, noConsoleErrors, ART
   }
 
   /** Syba: an army moved with a click on its area and one on the next: every unit goes at once (the
-   * selection, opened with all of them chosen, is confirmed by the page); no decision is left. */
-  async function sybaArmy() {
+   * selection, opened with all of them chosen, is confirmed by the page); no decision is left. On the
+   * phone, "Other ways…" before the target leaves the selection open: units may be held back, then
+   * "confirm". */
+  async function sybaArmy(w, hgt, label) {
     const { g, army } = await sybaArmyReady();
-    const page = await newPage('gesture-syba');
+    const page = await newPage(`gesture-syba-${label}`);
     const sent = recordSent(page);
     try {
+      await page.setViewportSize({ width: w, height: hgt });
       await page.goto(`${base()}${g.seats[0].join_url}`);
       await expect(page.locator('[data-testid=status][data-state=yours]')).toBeVisible({ timeout: 20000 });
       const [from, to] = army.cells;
@@ -428,7 +433,21 @@ function gestureTests({ test, newPage, base, assert, until, noConsoleErrors, ART
       const area = (name) => page.locator(`[data-testid=board] [data-cell="${name}"]`).first();
       await area(from).dispatchEvent('pointerdown', { button: 0 });
       await expect(area(to)).toHaveClass(/target/);
+      if (label === 'phone') {
+        // A click on an area that is also an action's target offers those at the area: not this move.
+        if (await page.locator('[data-testid=chooser]').count()) await page.locator('[data-testid=chooser] button.close').click();
+        await page.locator('[data-testid=other-ways]').click();
+        await expect(page.locator('[data-testid=other-ways]')).toHaveAttribute('aria-pressed', 'true');
+      }
       await area(to).dispatchEvent('pointerdown', { button: 0 });
+      if (label === 'phone') {
+        // The selection stays for the player: the move alone was sent; confirm is one click away.
+        const confirm = page.locator('[data-testid=actions] button[data-notation=confirm]');
+        await expect(confirm).toBeVisible({ timeout: 20000 });
+        assert(sent.length === 1, `sent ${sent.length} actions`);
+        await page.screenshot({ path: join(ARTIFACTS, `gesture-syba-army-other-ways-${label}.png`) });
+        await confirm.click();
+      }
       await expect.poll(() => sent.length, { message: 'the army move and its confirmation were not both sent' }).toBe(2);
       assert(JSON.stringify(sent[0].action) === JSON.stringify(army.action), `sent first: ${JSON.stringify(sent[0])}`);
       // No selection is left open: the units moved.
@@ -437,7 +456,7 @@ function gestureTests({ test, newPage, base, assert, until, noConsoleErrors, ART
       const mine = after.events.filter((e) => e.kind === 'action' && e.actor?.seat === 0).slice(-2).map((e) => e.notation);
       assert(mine[0] === army.notation && mine[1] === 'confirm', `the last actions: ${JSON.stringify(mine)}`);
       await expect(page.locator('[data-testid=chooser]')).toHaveCount(0);
-      await page.screenshot({ path: join(ARTIFACTS, 'gesture-syba-army-desktop.png') });
+      await page.screenshot({ path: join(ARTIFACTS, `gesture-syba-army-${label}.png`) });
       await noConsoleErrors(page);
     } finally {
       await page.context().close();
@@ -449,7 +468,9 @@ function gestureTests({ test, newPage, base, assert, until, noConsoleErrors, ART
       test('cyvasse-trump: a horse\'s click, click is the direct move (the turn ends at once); "Other ways…" keeps the second leg (desktop and phone)', () => trumpHorse());
     }
     if (games.some((g) => g.id === 'syba')) {
-      test('syba: an army moved by click, click goes with every unit at once (the selection confirmed by the page)', () => sybaArmy());
+      for (const [w, hgt, label] of SIZES) {
+        test(`syba: an army moved by click, click goes with every unit at once; "Other ways…" leaves the choice of units (${label})`, () => sybaArmy(w, hgt, label));
+      }
     }
     if (!games.some((g) => g.id === 'kyo')) return;
     test('kyo: a stack is reordered in the stack editor at the stack — drag or tap two chips, Done sends the order arranged (desktop and phone)', () => restack());

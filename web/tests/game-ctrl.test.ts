@@ -200,6 +200,26 @@ describe('GameCtrl', () => {
     conns[0].handlers.onMessage({ type: 'ack', id: 3, seq: 7 });
     conns[0].handlers.onMessage(snap({ type: 'update', seq: 7, events: [], legal: [hold, confirm], view: selecting }));
     expect(conns[0].sent).toHaveLength(3);
+    // A chooser at the area (actions there too): its choice gets the follow-up; closing it and making
+    // the move by "Other ways…" does not.
+    const power = (n: string): LegalAction => ({ action: { power: n }, notation: n, words: n, cells: ['kaul'] });
+    const mixed = [army, power('p1'), power('p2')];
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 8, events: [], legal: mixed, view: { state: { stack: [] } } }));
+    ctrl.onCell('kaul');
+    expect(ctrl.chooser).toHaveLength(2);
+    ctrl.closeChooser();
+    ctrl.toggleVariants();
+    ctrl.onCell('heran');
+    expect(conns[0].sent[3]).toEqual({ type: 'action', action: army.action });
+    conns[0].handlers.onMessage({ type: 'ack', id: 4, seq: 9 });
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 9, events: [], legal: [hold, confirm], view: selecting }));
+    expect(conns[0].sent).toHaveLength(4);
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 10, events: [], legal: mixed, view: { state: { stack: [] } } }));
+    ctrl.onCell('kaul');
+    ctrl.sendAction(ctrl.chooser![0]);
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 11, events: [], legal: [hold, confirm], view: selecting }));
+    conns[0].handlers.onMessage({ type: 'ack', id: 5, seq: 11 });
+    expect(conns[0].sent[5]).toEqual({ type: 'action', action: 'confirm' });
   });
 
   it('sends an action over HTTP while the socket is down, and shows a refusal in the page\'s words', async () => {

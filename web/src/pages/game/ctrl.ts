@@ -56,8 +56,7 @@ export class GameCtrl {
   readonly clocks = new ClockTicker();
   /** The stack editor (reordering a stack's chips), at the stack. */
   readonly restack = new Restacker({ send: (a) => this.sendAction(a), redraw: () => this.redraw(['board']) });
-  /** The common completion of a move the engine splits in two, sent after the board's click-click. */
-  private readonly followUp = new FollowUp();
+  private readonly followUp = new FollowUp(); // a split move's common second half (followup.ts)
   /** Resign, draw, takeback, the record and the rematch. */
   readonly ops: SeatOps;
   private overShown = false;
@@ -256,6 +255,7 @@ export class GameCtrl {
   /** Sends a listed action, or (`action` undefined) an action written in notation only. */
   sendAction(a: Pick<LegalAction, 'action' | 'notation'>, fromSetupEditor = false): void {
     if (!this.model || this.sent.pending) return;
+    this.followUp.sending(a);
     this.errorText = '';
     this.setup.error = null;
     this.setup.sent = fromSetupEditor;
@@ -294,15 +294,15 @@ export class GameCtrl {
     const variantMode = this.variantMode;
     this.closeChooser();
     this.assist.clearExplanation();
+    this.followUp.disarm();
     if (variantMode && this.selection.prefix.length && this.selection.targets().has(cell)) {
       // "Other ways…": every action this target completes, at the target.
       this.showVariants(cell);
       return;
     }
-    this.followUp.disarm();
     const r = this.selection.click(cell);
-    // A click-click's move gets its common follow-up (not after "Other ways…").
-    if ((r.kind === 'submit' || r.kind === 'choose') && !variantMode) this.followUp.arm(this.renderer());
+    if (r.kind === 'submit' && !variantMode) this.followUp.arm(this.renderer(), [r.action]);
+    if (r.kind === 'choose' && !variantMode) this.followUp.arm(this.renderer(), r.options);
     if (r.kind === 'submit') this.sendAction(r.action);
     else if (r.kind === 'choose') {
       this.chooser = r.options;

@@ -8,10 +8,19 @@ import { mySeat, type Snapshot } from '../../logic/snapshot';
 
 export class FollowUp {
   private armed = false;
+  /** The actions the arming click-click may send (the one it completed, or those its chooser offers). */
+  private moves: readonly unknown[] = [];
 
-  /** A board click-click sent a move: its follow-up, if the renderer has one, goes next. */
-  arm(renderer: Renderer): void {
+  /** A board click-click completed `moves` (one, or a chooser's): the follow-up, if the renderer has
+   * one, goes after the one of them that is sent. */
+  arm(renderer: Renderer, moves: readonly unknown[]): void {
     this.armed = renderer.followUp !== undefined;
+    this.moves = moves;
+  }
+
+  /** An action goes out: any other than the armed moves (a button, "Other ways…") disarms. */
+  sending(a: unknown): void {
+    if (!this.moves.includes(a)) this.armed = false;
   }
 
   disarm(): void {
