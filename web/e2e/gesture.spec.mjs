@@ -3,6 +3,9 @@
 // - Kyo's stack reordering is a direct manipulation: the stack editor opens at the stack; a chip
 //   dragged to its new place (desktop) or two chips tapped to swap (phone), "Done" sends exactly the
 //   order arranged; an arrangement that is no listed reorder cannot be confirmed and says why;
+// - a move the engine splits in two gets its common second half at once: Cyvasse Trump's horse ends
+//   the turn after its first leg (one decision, not two), Syba's army goes with every unit (the
+//   selection confirmed by the page); "Other ways…" before the target leaves that choice to the player;
 // - a turn of many steps slides in at most ~1 s in all (the declared durations of the Web Animations
 //   the page starts for it, recorded as they start);
 // - the move list's numbers of 100 and more are not clipped;
