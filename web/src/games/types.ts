@@ -60,6 +60,13 @@ export interface Renderer<V = unknown> {
    * decision after the move; null when nothing follows. The game page sends it at once unless the
    * player asked for "Other ways…"; which action completes the move is the engine's list. */
   followUp?(view: V, legal: LegalAction[], seat: number): LegalAction | null;
+  /** The common choice of a decision the page offers as buttons, when one is clearly common
+   * (Territories' payment for Survey/Expand: one resource at a time, from the suit held most):
+   * `action` is one of `legal` (never made up), `words` says the whole of what the button does. The
+   * actions card offers it as one large button, the other buttons one step away behind "Other
+   * ways…"; once `action` is made the page sends the next common action while the seat's decision
+   * goes on (the rest of the payment). Null when no choice is common. */
+  common?(view: V, legal: LegalAction[], seat: number): { action: LegalAction; words: string } | null;
   /** The "Other ways…" button's explanation for this game (what the next target clicked offers). */
   otherWays?: string;
   /** Whether the board has two sides and can be flipped (the page then offers "Flip board"). */

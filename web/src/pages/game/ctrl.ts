@@ -56,7 +56,7 @@ export class GameCtrl {
   readonly clocks = new ClockTicker();
   /** The stack editor (reordering a stack's chips), at the stack. */
   readonly restack = new Restacker({ send: (a) => this.sendAction(a), redraw: () => this.redraw(['board']) });
-  private readonly followUp = new FollowUp(); // a split move's common second half (followup.ts)
+  readonly followUp = new FollowUp(); // a split move's second half, a payment's rest (followup.ts)
   /** Resign, draw, takeback, the record and the rematch. */
   readonly ops: SeatOps;
   private overShown = false;
