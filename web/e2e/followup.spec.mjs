@@ -8,6 +8,7 @@
 import { h, test, expect, GAMES } from './harness.mjs';
 import { join } from 'node:path';
 import { gestureApi } from './gesture-api.mjs';
+import { territoriesToPayment } from './territories-drive.mjs';
 
 const SIZES = [[1366, 768, 'desktop'], [390, 844, 'phone']];
 
@@ -158,7 +159,83 @@ function followUpTests({ test, newPage, base, assert, until, noConsoleErrors, AR
     }
   }
 
+  /** The payment the page should make at once: a resource at a time from the suit held most (ties:
+   * ♥ ♠ ♣ ♦, the engine's order), worked out here from the counts the seat sees. */
+  function expectedPayment(held, left) {
+    const counts = [...held];
+    const out = [];
+    for (let i = 0; i < left && counts.some((n) => n > 0); i++) {
+      const j = counts.indexOf(Math.max(...counts));
+      counts[j] -= 1;
+      out.push(`pay ${'HSCD'[j]}`);
+    }
+    return out;
+  }
+
+  /** Territories: the payment for Survey or Expand is one large button (the common payment, in
+   * words), the per-suit buttons one step away behind "Other ways…"; one click pays it all. Then the
+   * card for the chosen cell is asked in the box at that cell, on the screen. */
+  async function territoriesPay(w, hgt, label) {
+    const api = gestureApi({ base, until, assert });
+    const g = await territoriesToPayment(api);
+    assert(g, 'the first seat never had to pay for Survey or Expand');
+    const s = await snapOf(g.id, g.seats[0]);
+    const { left } = s.view.phase;
+    const plan = expectedPayment(s.view.hands[0].resources, left);
+    const page = await newPage(`gesture-territories-${label}`);
+    const sent = recordSent(page);
+    try {
+      await page.setViewportSize({ width: w, height: hgt });
+      await page.goto(`${base()}${g.seats[0].join_url}`);
+      await expect(page.locator('[data-testid=status][data-state=yours]')).toBeVisible({ timeout: 20000 });
+      const common = page.locator('[data-testid=actions] [data-testid=common-action]');
+      await expect(common, 'no common payment is offered').toBeVisible({ timeout: 20000 });
+      await expect(common).toContainText(`Pay ${left}:`);
+      // The other ways to pay are one step away, folded.
+      await expect(page.locator('[data-testid=common-others] button[data-notation^="pay "]').first()).toBeHidden();
+      await common.scrollIntoViewIfNeeded();
+      const box = await common.boundingBox();
+      assert(box && box.height >= 40 && box.x >= 0 && box.x + box.width <= w, `the button is not thumb-sized on screen: ${JSON.stringify(box)}`);
+      await page.screenshot({ path: join(ARTIFACTS, `gesture-territories-pay-${label}.png`) });
+      await common.click();
+      // One click: the page sends the whole payment, each from the list the server sent then.
+      await expect.poll(async () => (await snapOf(g.id, g.seats[0])).view.phase.phase, { message: 'the payment did not end', timeout: 30000 }).not.toBe('pay');
+      const after = await snapOf(g.id, g.seats[0]);
+      const pays = after.events.filter((e) => e.kind === 'action' && e.actor?.seat === 0).slice(-left).map((e) => e.notation);
+      assert(JSON.stringify(pays) === JSON.stringify(plan), `paid ${JSON.stringify(pays)}, expected ${JSON.stringify(plan)}`);
+      assert(sent.length === left, `the page sent ${sent.length} actions for a payment of ${left}`);
+      // Survey or Expand: the card for a cell is chosen in the box at that cell, on the screen.
+      const place = after.legal.filter((a) => /^(survey|expand) /.test(a.notation));
+      assert(place.length, `nothing to place after paying: ${after.legal.map((a) => a.notation).join(' ')}`);
+      const at = place[place.length - 1].cells[0];
+      await expect(cell(page, at)).toHaveClass(/target/, { timeout: 20000 });
+      await cell(page, at).scrollIntoViewIfNeeded();
+      await cell(page, at).click({ force: true });
+      if (place.filter((a) => a.cells[0] === at).length > 1) {
+        const pop = page.locator('[data-testid=chooser]');
+        await expect(pop).toBeVisible();
+        await expect(pop).toHaveAttribute('data-cell-at', at);
+        await expect(pop).toHaveClass(/placed/);
+        const pb = await pop.boundingBox();
+        assert(pb && pb.x >= 0 && pb.x + pb.width <= w && pb.y >= 0 && pb.y + pb.height <= hgt, `the box is off the screen: ${JSON.stringify(pb)}`);
+        const choice = pop.locator('button.choice').first();
+        assert(((await choice.boundingBox())?.height ?? 0) >= 40, 'the choice is smaller than a thumb');
+        await page.screenshot({ path: join(ARTIFACTS, `gesture-territories-card-${label}.png`) });
+        await choice.click();
+      }
+      await expect.poll(async () => (await snapOf(g.id, g.seats[0])).view.phase.phase, { message: 'the card was not placed', timeout: 20000 }).toBe('main');
+      await noConsoleErrors(page);
+    } finally {
+      await page.context().close();
+    }
+  }
+
   return async (games) => {
+    if (games.some((g) => g.id === 'territories')) {
+      for (const [w, hgt, label] of SIZES) {
+        test(`territories: the payment for Survey/Expand is one button (the suits held most), the rest behind "Other ways…"; the card asked at the cell (${label})`, () => territoriesPay(w, hgt, label));
+      }
+    }
     if (games.some((g) => g.id === 'cyvasse-trump')) {
       test('cyvasse-trump: a horse\'s click, click is the direct move (the turn ends at once); "Other ways…" keeps the second leg (desktop and phone)', () => trumpHorse());
     }
