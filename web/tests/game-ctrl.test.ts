@@ -5,6 +5,7 @@ import type { ConnHandlers } from '../src/conn';
 import { GameCtrl, type GameEnv, type GameUi, type Region } from '../src/pages/game/ctrl';
 import { Selection, type LegalAction } from '../src/logic/select';
 import type { Renderer } from '../src/games/types';
+import { kyoRestack } from '../src/games/kyo';
 import type { Snapshot } from '../src/logic/snapshot';
 import type { SeatCredential } from '../src/store';
 import { fakeApi } from './fake-api';
@@ -43,7 +44,7 @@ function snap(over: Partial<Snapshot> & { seat?: number | null }): Snapshot {
   } as Snapshot;
 }
 
-function setup(creds: SeatCredential[], commonFirst = false) {
+function setup(creds: SeatCredential[], commonFirst = false, rend: Renderer = renderer) {
   const conns: FakeConn[] = [];
   const redraws: (Region[] | undefined)[] = [];
   const { call, calls: posts } = fakeApi();
@@ -59,7 +60,7 @@ function setup(creds: SeatCredential[], commonFirst = false) {
     forgetSeat: () => undefined,
     saveSeat: () => undefined,
     sound: (k) => sounds.push(k),
-    renderer: () => renderer,
+    renderer: () => rend,
     selection: (_g, legal) => new Selection(legal, commonFirst),
   };
   const ui: GameUi & { over: number; gone: () => void } = {
@@ -137,6 +138,88 @@ describe('GameCtrl', () => {
     expect(ctrl.chooser).toHaveLength(2);
     ctrl.onCellMenu('C1');
     expect(conns[0].sent[2]).toEqual({ type: 'action', action: { from: 'B0', to: 'C1' } });
+  });
+
+  it('a stack\'s reorders open the stack editor at the stack; Done sends the order arranged', () => {
+    const { ctrl, conns } = setup([{ seat: 0, token }], true, { ...renderer, restack: kyoRestack });
+    const shuffle = (order: string): LegalAction => ({ action: { shuffle: { at: 'B0', order } }, notation: `B0~${order}`, words: `Gold: reorders B0 to ${order}`, cells: ['B0'] });
+    const legal = [move('B0', 'B1'), shuffle('LD'), shuffle('LDD')];
+    conns[0].handlers.onMessage(snap({ legal, view: { board: { B0: 'DDLH' } } }));
+    ctrl.onCell('B0');
+    ctrl.onCellMenu('B0');
+    expect(ctrl.chooser).toBeNull();
+    const ed = ctrl.restack.editor;
+    expect(ed?.at).toBe('B0');
+    // Nothing is sent while the arrangement is not a listed one.
+    ctrl.restack.done();
+    expect(conns[0].sent).toHaveLength(0);
+    ctrl.restack.move(2, 0);
+    // An update that changes nothing for this player keeps the editor and its arrangement.
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 4, events: [], legal, view: { board: { B0: 'DDLH' } } }));
+    expect(ctrl.restack.editor?.order()).toBe('LDD');
+    ctrl.restack.done();
+    expect(conns[0].sent).toEqual([{ type: 'action', action: { shuffle: { at: 'B0', order: 'LDD' } } }]);
+    expect(ctrl.restack.editor).toBeNull();
+    // A new decision without those reorders closes an open editor.
+    conns[0].handlers.onMessage({ type: 'ack', id: 1, seq: 4 });
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 5, events: [], legal, view: { board: { B0: 'DDLH' } } }));
+    ctrl.onCell('B0');
+    ctrl.onCellMenu('B0');
+    expect(ctrl.restack.editor).not.toBeNull();
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 6, events: [], legal: [move('B0', 'B1')], view: { board: { B0: 'DDLH' } } }));
+    expect(ctrl.restack.editor).toBeNull();
+  });
+
+  it('a move with a common follow-up (Syba\'s army move, then confirm) gets it at once; "Other ways…" leaves it to the player', () => {
+    const confirm: LegalAction = { action: 'confirm', notation: 'confirm', words: 'confirm', cells: [] };
+    const hold: LegalAction = { action: { hold: 3 }, notation: 'hold u3', words: 'hold u3', cells: ['u3'] };
+    const selecting = { state: { stack: [{ select: { seat: 0, chosen: [3, 4] } }] } };
+    const rend: Renderer = { ...renderer, followUp: (view, legal, seat) => ((view as typeof selecting).state.stack.length && seat === 0 ? legal.find((a) => a.notation === 'confirm') ?? null : null) };
+    const { ctrl, conns } = setup([{ seat: 0, token }], false, rend);
+    const army = move('kaul', 'heran');
+    conns[0].handlers.onMessage(snap({ legal: [army], view: { state: { stack: [] } } }));
+    expect(ctrl.hasVariants()).toBe(true);
+    ctrl.onCell('kaul');
+    ctrl.onCell('heran');
+    expect(conns[0].sent).toEqual([{ type: 'action', action: army.action }]);
+    // The selection the move opened (every unit chosen) arrives before the ack: confirmed once the ack is in.
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 4, events: [], legal: [hold, confirm], view: selecting }));
+    expect(conns[0].sent).toHaveLength(1);
+    conns[0].handlers.onMessage({ type: 'ack', id: 1, seq: 4 });
+    expect(conns[0].sent[1]).toEqual({ type: 'action', action: 'confirm' });
+    // Once only: the next state does not confirm again.
+    conns[0].handlers.onMessage({ type: 'ack', id: 2, seq: 5 });
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 6, events: [], legal: [army], view: { state: { stack: [] } } }));
+    expect(conns[0].sent).toHaveLength(2);
+    // "Other ways…": the move alone; the selection stays for the player to hold units back.
+    ctrl.toggleVariants();
+    ctrl.onCell('kaul');
+    ctrl.toggleVariants();
+    ctrl.onCell('heran');
+    expect(conns[0].sent[2]).toEqual({ type: 'action', action: army.action });
+    conns[0].handlers.onMessage({ type: 'ack', id: 3, seq: 7 });
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 7, events: [], legal: [hold, confirm], view: selecting }));
+    expect(conns[0].sent).toHaveLength(3);
+    // A chooser at the area (actions there too): its choice gets the follow-up; closing it and making
+    // the move by "Other ways…" does not.
+    const power = (n: string): LegalAction => ({ action: { power: n }, notation: n, words: n, cells: ['kaul'] });
+    const mixed = [army, power('p1'), power('p2')];
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 8, events: [], legal: mixed, view: { state: { stack: [] } } }));
+    ctrl.onCell('kaul');
+    expect(ctrl.chooser).toHaveLength(2);
+    ctrl.closeChooser();
+    ctrl.toggleVariants();
+    ctrl.onCell('heran');
+    expect(conns[0].sent[3]).toEqual({ type: 'action', action: army.action });
+    conns[0].handlers.onMessage({ type: 'ack', id: 4, seq: 9 });
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 9, events: [], legal: [hold, confirm], view: selecting }));
+    expect(conns[0].sent).toHaveLength(4);
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 10, events: [], legal: mixed, view: { state: { stack: [] } } }));
+    ctrl.onCell('kaul');
+    ctrl.sendAction(ctrl.chooser![0]);
+    conns[0].handlers.onMessage(snap({ type: 'update', seq: 11, events: [], legal: [hold, confirm], view: selecting }));
+    conns[0].handlers.onMessage({ type: 'ack', id: 5, seq: 11 });
+    expect(conns[0].sent[5]).toEqual({ type: 'action', action: 'confirm' });
   });
 
   it('sends an action over HTTP while the socket is down, and shows a refusal in the page\'s words', async () => {

@@ -104,19 +104,57 @@ function reducedMotion(): boolean {
 /** How long a move slides, in milliseconds. */
 export const MOVE_MS = 180;
 
+/** The most a whole turn's slides take together, in milliseconds: a turn of many steps (a Kyo Mana
+ * chain, a Syba turn) slides its first steps, each at most `MOVE_MS`, until this is spent; its later
+ * steps appear at once. */
+export const TURN_MS = 900;
+
+/** A slide shorter than this is not worth drawing: the step appears at once. */
+const MIN_SLIDE_MS = 60;
+
+/** The slide time spent so far on the latest turn, per page and game. */
+const turnSpent = new Map<string, { turn: string; ms: number }>();
+
+/** How long the next slide (or batch of slides run together) of turn `turn` may take (0: none), and
+ * books it. A context without a turn (a lesson, a review) books each slide on its own. */
+export function bookSlide(where: string, turn: string | undefined, budget = TURN_MS): number {
+  if (turn === undefined) return MOVE_MS;
+  const got = turnSpent.get(where);
+  const spent = got && got.turn === turn ? got.ms : 0;
+  const ms = Math.min(MOVE_MS, budget - spent);
+  if (ms < MIN_SLIDE_MS) return 0;
+  turnSpent.set(where, { turn, ms: spent + ms });
+  publishTurn(turn, spent + ms);
+  return ms;
+}
+
+/** The page's record of the latest turn's slide time (`data-turn-anim` = its key, `data-turn-anim-ms`
+ * = the sum of its slides' declared durations), so a browser test can tell the whole turn's time. */
+function publishTurn(turn: string, ms: number): void {
+  if (typeof document === 'undefined') return;
+  const root = document.documentElement;
+  root.dataset.turnAnim = turn;
+  root.dataset.turnAnimMs = String(ms);
+}
+
+function placeKey(ctx: RenderContext): string {
+  return `${typeof location === 'undefined' ? '' : location.pathname} ${ctx.gameId}`;
+}
+
 /** Marks `svg` with the last move (`data-last-move="from to"`) and, once it is in the page, slides what
  * now stands on the destination (the element with `data-anim-cell` set to it) from the origin's centre
  * to its own: the last move's first two cells are the latest action's origin and destination. Only a
  * last move not seen before in this game slides (not the one on the screen when the page opens, nor
- * again on a redraw); the slide is a Web Animation of the CSS `translate`, marked by `data-animated`
- * on the board, the class `moving` on the piece while it runs and a count in the page's
- * `data-moves-animated`; it is skipped when the reader prefers reduced motion. */
+ * again on a redraw), within its turn's budget (`bookSlide`); the slide is a Web Animation of the CSS
+ * `translate`, marked by `data-animated` on the board, the class `moving` on the piece while it runs
+ * and a count in the page's `data-moves-animated`; it is skipped when the reader prefers reduced
+ * motion. */
 export function animateLastMove(svg: SVGElement, ctx: RenderContext, centre: (cell: string) => { x: number; y: number } | null): void {
   const cells = ctx.lastMove;
   if (cells.length) svg.setAttribute('data-last-move', cells.slice(0, 2).join(' '));
   const key = cells.join(' ');
   // Per page and game: another game of the same kind opens without a slide.
-  const where = `${typeof location === 'undefined' ? '' : location.pathname} ${ctx.gameId}`;
+  const where = placeKey(ctx);
   const seen = seenLastMove.get(where);
   seenLastMove.set(where, key);
   if (seen === undefined || seen === key || cells.length < 2 || reducedMotion()) return;
@@ -127,20 +165,22 @@ export function animateLastMove(svg: SVGElement, ctx: RenderContext, centre: (ce
   requestAnimationFrame(() => {
     if (!svg.isConnected) return;
     const el = [...svg.querySelectorAll('[data-anim-cell]')].find((e) => e.getAttribute('data-anim-cell') === to);
-    if (el instanceof SVGElement) slide(svg, el, a.x - b.x, a.y - b.y, `${from} ${to}`);
+    if (!(el instanceof SVGElement)) return;
+    const ms = bookSlide(where, ctx.lastTurn);
+    if (ms > 0) slide(svg, el, a.x - b.x, a.y - b.y, `${from} ${to}`, ms);
   });
 }
 
-/** Slides `el` (in the page) from (dx, dy) board units away to where it is drawn, marking the board
- * with `data-animated="what"`, the piece with `moving` while it runs, and counting the slide. */
-function slide(svg: SVGElement, el: SVGElement, dx: number, dy: number, what: string): void {
+/** Slides `el` (in the page) from (dx, dy) board units away to where it is drawn in `ms`, marking the
+ * board with `data-animated="what"`, the piece with `moving` while it runs, and counting the slide. */
+function slide(svg: SVGElement, el: SVGElement, dx: number, dy: number, what: string, ms: number): void {
   if (typeof el.animate !== 'function') return;
   el.classList.add('moving');
   svg.setAttribute('data-animated', what);
   // Counted on the page (like the sounds played) so a browser test can tell that moves slide.
   const root = document.documentElement;
   root.dataset.movesAnimated = String(Number(root.dataset.movesAnimated ?? '0') + 1);
-  const anim = el.animate([{ translate: `${dx}px ${dy}px` }, { translate: '0px 0px' }], { duration: MOVE_MS, easing: 'ease-out' });
+  const anim = el.animate([{ translate: `${dx}px ${dy}px` }, { translate: '0px 0px' }], { duration: ms, easing: 'ease-out' });
   anim.onfinish = () => el.classList.remove('moving');
 }
 
@@ -149,9 +189,10 @@ const lastPlaces = new Map<string, Map<string, { x: number; y: number }>>();
 
 /** For boards whose pieces are named rather than placed by cell (Syba's units): slides every element
  * with `data-anim-id` that was drawn elsewhere in this page's previous drawing of the game, from its
- * old place (`places`: where each is drawn now, board units). The first drawing slides nothing. */
+ * old place (`places`: where each is drawn now, board units), all in one slide time of the turn's
+ * budget (`bookSlide`). The first drawing slides nothing. */
 export function animateByIdentity(svg: SVGElement, ctx: RenderContext, places: Map<string, { x: number; y: number }>): void {
-  const where = `${typeof location === 'undefined' ? '' : location.pathname} ${ctx.gameId}`;
+  const where = placeKey(ctx);
   const before = lastPlaces.get(where);
   lastPlaces.set(where, places);
   if (!before || reducedMotion()) return;
@@ -162,10 +203,13 @@ export function animateByIdentity(svg: SVGElement, ctx: RenderContext, places: M
   if (!moved.length) return;
   requestAnimationFrame(() => {
     if (!svg.isConnected) return;
+    // The units moved by one update slide together: one booking for them all.
+    const ms = bookSlide(where, ctx.lastTurn);
+    if (ms === 0) return;
     for (const [id, p] of moved) {
       const q = before.get(id);
       const el = [...svg.querySelectorAll('[data-anim-id]')].find((e) => e.getAttribute('data-anim-id') === id);
-      if (q && el instanceof SVGElement) slide(svg, el, q.x - p.x, q.y - p.y, id);
+      if (q && el instanceof SVGElement) slide(svg, el, q.x - p.x, q.y - p.y, id, ms);
     }
   });
 }

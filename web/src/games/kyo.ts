@@ -8,6 +8,7 @@ import { h, s } from '../ui/dom';
 import { PALETTE, pieceToken, seatColour } from './art';
 import { drawSquareBoard } from './squares';
 import type { Renderer, RenderContext } from './types';
+import type { RestackCodec } from '../logic/restack';
 import type { Kyo } from '../wire/kyo/Kyo';
 
 const FILES = 'ABCDEFGHIJ'.split('');
@@ -85,8 +86,27 @@ export function turnWords(view: Kyo, stacks: Map<string, Stack>, seatNames: stri
   return `${piece} has acted ${n === 1 ? 'once' : `${n} times`} this turn: it may go on, or end the turn`;
 }
 
+/** Kyo's shuffles for the stack editor: the stack's chips from the view, and a shuffle's stack and
+ * new order (`{"shuffle": {"at": "F0", "order": "LDS"}}`, bottom to top from the lowest changed chip). */
+export const kyoRestack: RestackCodec = {
+  chips(view, cell) {
+    const code = (view as Kyo | null)?.board?.[cell];
+    return typeof code === 'string' ? parseStack(code).chips : null;
+  },
+  reorder(action) {
+    const sh = typeof action === 'object' && action !== null ? (action as { shuffle?: unknown }).shuffle : undefined;
+    if (typeof sh !== 'object' || sh === null) return null;
+    const { at, order } = sh as { at?: unknown; order?: unknown };
+    return typeof at === 'string' && typeof order === 'string' ? { at, order } : null;
+  },
+  kindName: (kind) => CHIP_NAME[kind] ?? kind,
+  look: (c) => ({ fill: CHIP_FILL[c.kind] ?? '#888', ink: CHIP_INK[c.kind] ?? '#000', edge: c.owner === 0 ? '#d4a017' : '#c0392b' }),
+  isShield: (kind) => kind === 'S',
+};
+
 export const kyoRenderer: Renderer<Kyo> = {
   flippable: true,
+  restack: kyoRestack,
   // The engine lists the common variant of a move first (crates/games/kyo, `Kyo::cells`).
   commonFirst: true,
   render(ctx: RenderContext<Kyo>) {

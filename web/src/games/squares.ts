@@ -52,11 +52,11 @@ export function drawSquareBoard(ctx: RenderContext, spec: SquareSpec): SVGElemen
   const labels: SVGElement[] = [];
   files.forEach((f, i) => {
     const { x } = pos(i, 0);
-    labels.push(s('text', { x: x + size / 2, y: margin + ranks.length * size + 13, 'text-anchor': 'middle', 'font-size': 11, fill: PALETTE.label }, f));
+    labels.push(s('text', { class: 'edge-label', x: x + size / 2, y: margin + ranks.length * size + 13, 'text-anchor': 'middle', 'font-size': 11, fill: PALETTE.label }, f));
   });
   ranks.forEach((r, i) => {
     const { y } = pos(0, i);
-    labels.push(s('text', { x: 9, y: y + size / 2 + 4, 'text-anchor': 'middle', 'font-size': 11, fill: PALETTE.label }, r));
+    labels.push(s('text', { class: 'edge-label', x: 9, y: y + size / 2 + 4, 'text-anchor': 'middle', 'font-size': 11, fill: PALETTE.label }, r));
   });
   const covers: SVGElement[] = [];
   if (spec.covered && spec.covered.ranks.length) {

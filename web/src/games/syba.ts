@@ -155,6 +155,12 @@ const SYBA_PHASE: Record<string, string> = {
 };
 
 export const sybaRenderer: Renderer<SybaView> = {
+  // An army move or an attack opens a selection with every unit that can go chosen: all of them go.
+  followUp(view, legal, seat) {
+    const sel = selectionOf(view.state);
+    return sel && sel.seat === seat ? legal.find((a) => a.notation === 'confirm') ?? null : null;
+  },
+  otherWays: 'The next move or attack you click opens the choice of the units that go (to hold some back) instead of sending them all',
   seatColour(view, seat) {
     return raceOf(view, seat) === null ? null : playerColour(view, seat).fill;
   },

@@ -6,6 +6,7 @@ import { h, s } from '../ui/dom';
 import { PALETTE, pieceToken, seatColour } from './art';
 import { cellMarks, cellState } from './board';
 import type { Renderer, RenderContext } from './types';
+import type { LegalAction } from '../logic/select';
 import type { TerritoriesView } from '../wire/territories/TerritoriesView';
 import { LEGENDS } from '../wire/legends';
 
@@ -55,7 +56,40 @@ const PHASE_WORDS: Record<string, string> = {
   pay: 'Paying for an ability', place: 'Placing with an ability', duel: 'A duel', target: 'Choosing an ability\'s target', over: 'Game over',
 };
 
+/** The common payment for Survey or Expand, a resource at a time: from the suit the seat holds most
+ * of (ties: the suit the engine lists first, ♥ ♠ ♣ ♦), which keeps the hand as even as it can be —
+ * what a Town (one of each suit) and a Capital (two of each) need. `action` is the listed `pay` of that
+ * suit (the client chooses among the server's list, never decides legality); `words` says the whole
+ * payment the button starts ("Pay 3: 2♥ 1♠"), worked out on the counts the seat sees. Null outside
+ * the payment or when no `pay` is listed. */
+export function commonPayment(view: TerritoriesView, legal: LegalAction[], seat: number): { action: LegalAction; words: string } | null {
+  const phase = view.phase;
+  const held = view.hands[seat]?.resources;
+  if (phase.phase !== 'pay' || !held) return null;
+  const suitOf = (a: LegalAction) => /^pay ([HSCD])$/.exec(a.notation)?.[1] ?? null;
+  const pays = legal.filter((a) => suitOf(a) !== null);
+  const most = (counts: readonly number[], among: string[]) =>
+    among.reduce((best, k) => (counts[SUIT_ORDER.indexOf(k)] > counts[SUIT_ORDER.indexOf(best)] ? k : best), among[0]);
+  if (!pays.length) return null;
+  const first = most(held, pays.map((a) => suitOf(a) ?? ''));
+  const action = pays.find((a) => suitOf(a) === first) ?? pays[0];
+  // The whole payment, step by step on a copy of the counts (each later step is chosen again from the
+  // list the server sends then).
+  const counts = [...held];
+  const paid = SUIT_ORDER.map(() => 0);
+  for (let i = 0; i < phase.left; i++) {
+    const suits = SUIT_ORDER.filter((_, j) => counts[j] > 0);
+    if (!suits.length) break;
+    const j = SUIT_ORDER.indexOf(most(counts, suits));
+    counts[j] -= 1;
+    paid[j] += 1;
+  }
+  const parts = SUIT_ORDER.map((k, j) => (paid[j] ? `${paid[j]}${SUITS[k].sym}` : '')).filter(Boolean).join(' ');
+  return { action, words: `Pay ${phase.left}: ${parts} (from the suits you hold most)` };
+}
+
 export const territoriesRenderer: Renderer<TerritoriesView> = {
+  common: commonPayment,
   render(ctx: RenderContext<TerritoriesView>) {
     const view = ctx.view;
     const grid = view.grid;

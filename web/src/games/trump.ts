@@ -51,6 +51,13 @@ function kindName(kind: string): string {
 
 export const trumpRenderer: Renderer<TrumpPosition> = {
   flippable: true,
+  // After a horse's first leg the engine lists its second legs and `end`: the direct move ends there.
+  followUp(_view, legal) {
+    const end = legal.find((a) => a.notation === 'end');
+    const starts = new Set(legal.filter((a) => a.cells.length).map((a) => a.cells[0]));
+    return end && starts.size === 1 ? end : null;
+  },
+  otherWays: 'The next move you click keeps the turn open for a horse\'s second leg instead of ending it',
   setup(v, _options, seat) {
     if (v.phase !== 'setup' || v.committed[seat] === true) return null;
     const home = rowCellNames().filter((c) => homeOf(c) === seat);

@@ -1,7 +1,8 @@
 // The interface of a board renderer. A renderer draws one game's view as SVG (plus optional side panels)
 // with each clickable cell named as the engine names it in legal actions' `cells`, and reports clicks.
 
-import type { Selection } from '../logic/select';
+import type { LegalAction, Selection } from '../logic/select';
+import type { RestackCodec } from '../logic/restack';
 import type { SetupDraft } from '../logic/setup';
 
 /** Reads and writes a game's whole-army setup action (the hidden-setup editor). */
@@ -28,6 +29,9 @@ export interface RenderContext<V = unknown> {
   selection: Selection;
   /** Cells of the last move, for highlighting. */
   lastMove: string[];
+  /** The last move's turn (its number and actor), when known: the steps of one turn share one
+   * animation budget (`bookSlide` in board.ts). */
+  lastTurn?: string;
   /** Called with a cell name when the player clicks (or drops on) a cell. */
   onCell: (cell: string) => void;
   /** Sends an action written in the game's notation (for free-text parts no list can hold, such as a
@@ -46,6 +50,25 @@ export interface Renderer<V = unknown> {
    * first (Kyo: the pawn with its whole slice): a click on those cells then makes it at once, the
    * others are offered as variants at the cell (see `Selection`). */
   commonFirst?: boolean;
+  /** How the game reorders a stack (Kyo's shuffle), when it does: the page then offers a stack
+   * editor at the stack instead of a list of orders (logic/restack.ts). */
+  restack?: RestackCodec;
+  /** The action that completes the common form of a move the player just made on the board, when
+   * the engine splits that move in two (Syba: `army …` or `attack …` opens a selection of the units
+   * that go with every one of them chosen, so the common form is `confirm` at once; Cyvasse Trump: a
+   * horse's first leg, whose common form declines the second leg, `end`). `legal` is the seat's
+   * decision after the move; null when nothing follows. The game page sends it at once unless the
+   * player asked for "Other ways…"; which action completes the move is the engine's list. */
+  followUp?(view: V, legal: LegalAction[], seat: number): LegalAction | null;
+  /** The common choice of a decision the page offers as buttons, when one is clearly common
+   * (Territories' payment for Survey/Expand: one resource at a time, from the suit held most):
+   * `action` is one of `legal` (never made up), `words` says the whole of what the button does. The
+   * actions card offers it as one large button, the other buttons one step away behind "Other
+   * ways…"; once `action` is made the page sends the next common action while the seat's decision
+   * goes on (the rest of the payment). Null when no choice is common. */
+  common?(view: V, legal: LegalAction[], seat: number): { action: LegalAction; words: string } | null;
+  /** The "Other ways…" button's explanation for this game (what the next target clicked offers). */
+  otherWays?: string;
   /** Whether the board has two sides and can be flipped (the page then offers "Flip board"). */
   flippable?: boolean;
   /** A seat's colour when the view decides it (a Syba race's colour). */

@@ -152,6 +152,18 @@ export function lastMoveCells(moves: MoveEntry[], n: number, last: PositionLast 
   return out;
 }
 
+/** The turn of the last seat move before position n, as a key ("turn:seat"; the move's seq when the
+ * game does not number its turns), or undefined when there is none: the steps of one turn share one
+ * animation budget. */
+export function lastTurnKey(moves: MoveEntry[], n: number): string | undefined {
+  for (let i = Math.min(n, moves.length) - 1; i >= 0; i--) {
+    const m = moves[i];
+    if (m.actor === 'chance') continue;
+    return typeof m.turn === 'number' ? `${m.turn}:${m.actor.seat}` : `seq ${m.seq}`;
+  }
+  return undefined;
+}
+
 /** The chance outcomes (dice, draws) right before position n, after the last seat move. */
 export function chanceAt(moves: MoveEntry[], n: number): string[] {
   const out: string[] = [];

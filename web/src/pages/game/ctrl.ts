@@ -8,7 +8,7 @@ import type { Conn, GameEnv, GameUi, Region } from './env';
 import type { Renderer } from '../../games/types';
 import { PendingAction } from '../../logic/pending';
 import { Selection, type LegalAction } from '../../logic/select';
-import { merge, moveList, mySeat, outcomeOf, statusState, type Snapshot } from '../../logic/snapshot';
+import { merge, moveList, mySeat, outcomeOf, type Snapshot } from '../../logic/snapshot';
 import { routes } from '../../api';
 import type { JsonValue } from '../../wire/serde_json/JsonValue';
 import type { ZoomState } from '../position';
@@ -16,7 +16,10 @@ import type { SeatCredential } from '../../store';
 import { Assist } from './assist';
 import { ClockTicker } from './clocks';
 import { Review } from './review';
+import { FollowUp } from './followup';
+import { Restacker } from './restack';
 import { LocalSeats } from './seats';
+import { TurnSounds } from './sounds';
 import { SeatOps } from './ops';
 import { SetupEditor } from './setup';
 
@@ -34,8 +37,7 @@ export class GameCtrl {
   /** The actions the last click could mean (a chooser, shown at `chooserAt`: the cell clicked), or null. */
   chooser: LegalAction[] | null = null;
   chooserAt: string | null = null;
-  /** The next click on a target shows every way to move there instead of making the common one
-   * (games whose engine lists the common variant first: "Other ways…"). */
+  /** "Other ways…": the next click on a target shows every way to move there, not the common one. */
   variantMode = false;
   /** The action on its way (the board offers nothing meanwhile), and the connection that carries it. */
   readonly sent = new PendingAction();
@@ -52,15 +54,17 @@ export class GameCtrl {
   readonly review: Review;
   readonly assist: Assist;
   readonly clocks = new ClockTicker();
+  /** The stack editor (reordering a stack's chips), at the stack. */
+  readonly restack = new Restacker({ send: (a) => this.sendAction(a), redraw: () => this.redraw(['board']) });
+  readonly followUp = new FollowUp(); // a split move's second half, a payment's rest (followup.ts)
   /** Resign, draw, takeback, the record and the rematch. */
   readonly ops: SeatOps;
   private overShown = false;
-  /** The number of moves, and whether it was this player's turn, when last heard (-1: not yet). */
-  private heardMoves = -1;
-  private wasMyTurn = false;
+  private readonly sounds: TurnSounds;
 
   constructor(readonly id: string, creds: SeatCredential[], private readonly env: GameEnv, private readonly ui: GameUi) {
     this.seats = new LocalSeats(creds);
+    this.sounds = new TurnSounds((k) => env.sound(k));
     this.review = new Review(env.fetcher(this.seats.cred), () => this.redraw());
     this.assist = new Assist(id, {
       at: () => (this.model ? { seq: this.model.seq, seat: mySeat(this.model) } : null),
@@ -178,7 +182,10 @@ export class GameCtrl {
       this.setup.error = null;
       const was = this.sent.pending;
       if (typeof msg.seq === 'number' && msg.id !== null) this.sent.onAck(msg.id, msg.seq, this.models.get(k)?.seq ?? 0);
-      if (was && !this.sent.pending) this.redraw();
+      if (was && !this.sent.pending) {
+        this.redraw();
+        this.sendFollowUp();
+      }
     }
   }
 
@@ -191,12 +198,14 @@ export class GameCtrl {
     this.setup.reset();
     this.selection = null;
     this.closeChooser();
+    this.followUp.disarm();
   }
 
   closeChooser(): void {
     this.chooser = null;
     this.chooserAt = null;
     this.variantMode = false;
+    this.restack.close();
   }
 
   /** Makes `next` (the shown seat's state) the page's model and redraws. */
@@ -207,13 +216,16 @@ export class GameCtrl {
     const choosing = this.chooser !== null && !fresh;
     const at = this.chooserAt;
     const variantMode = this.variantMode && !fresh;
+    const editor = fresh ? null : this.restack.editor;
     this.closeChooser();
     const moves = moveList(next.events).length;
     this.review.nav.setTotal(moves);
-    this.hear(next, moves);
+    this.sounds.hear(next, moves, this.seats.hotseat);
     const me = mySeat(next);
     const renderer = this.env.renderer(next.game);
     this.selection = this.env.selection(next.game, me === null ? [] : next.legal);
+    this.restack.editor = editor;
+    this.restack.keep(renderer.restack, me === null ? [] : next.legal);
     // A half-made choice survives an update that still allows it (a join, a draw offer, the other
     // seat's hidden setup); otherwise the one piece that can act is selected already.
     if (this.selection.keep(halfMade)) {
@@ -228,22 +240,11 @@ export class GameCtrl {
     }
     this.setup.adopt(me !== null && next.legal.length ? renderer.setup?.(next.view, next.options, me) ?? null : null, next.legal);
     this.redraw();
+    this.sendFollowUp();
     if (!this.overShown && outcomeOf(next)) {
       this.overShown = true;
       this.ui.gameOver();
     }
-  }
-
-  /** Sound: a chime when it becomes this player's turn, else a click for a new move (none on opening;
-   * hot-seat: a click for each move, no chime for each hand-over). */
-  private hear(next: Snapshot, moves: number): void {
-    const turnNow = statusState(next) === 'yours';
-    if (this.heardMoves >= 0) {
-      if (turnNow && !this.wasMyTurn && !this.seats.hotseat) this.env.sound('turn');
-      else if (moves > this.heardMoves) this.env.sound('move');
-    }
-    this.heardMoves = moves;
-    this.wasMyTurn = turnNow;
   }
 
   /** Shows the server's refusal: in the setup editor when it refused the setup sent from there. */
@@ -254,6 +255,7 @@ export class GameCtrl {
   /** Sends a listed action, or (`action` undefined) an action written in notation only. */
   sendAction(a: Pick<LegalAction, 'action' | 'notation'>, fromSetupEditor = false): void {
     if (!this.model || this.sent.pending) return;
+    this.followUp.sending(a);
     this.errorText = '';
     this.setup.error = null;
     this.setup.sent = fromSetupEditor;
@@ -292,12 +294,15 @@ export class GameCtrl {
     const variantMode = this.variantMode;
     this.closeChooser();
     this.assist.clearExplanation();
+    this.followUp.disarm();
     if (variantMode && this.selection.prefix.length && this.selection.targets().has(cell)) {
       // "Other ways…": every action this target completes, at the target.
       this.showVariants(cell);
       return;
     }
     const r = this.selection.click(cell);
+    if (r.kind === 'submit' && !variantMode) this.followUp.arm(this.renderer(), [r.action]);
+    if (r.kind === 'choose' && !variantMode) this.followUp.arm(this.renderer(), r.options);
     if (r.kind === 'submit') this.sendAction(r.action);
     else if (r.kind === 'choose') {
       this.chooser = r.options;
@@ -317,6 +322,11 @@ export class GameCtrl {
 
   private showVariants(cell: string): void {
     const options = this.selection?.variants(cell) ?? [];
+    // A stack's reorders: the stack editor at the stack, not a list of orders.
+    if (this.restack.open(this.renderer().restack, this.model?.view, cell, options)) {
+      this.redraw(['board']);
+      return;
+    }
     if (options.length === 1) {
       this.sendAction(options[0]);
       return;
@@ -336,11 +346,18 @@ export class GameCtrl {
     this.redraw();
   }
 
-  /** Whether some target of the selection has several ways (the "Other ways…" button). */
+  /** The second half of the move just sent, once the seat's next decision is in. */
+  private sendFollowUp(): void {
+    const next = this.model ? this.followUp.take(this.renderer(), this.model, this.sent.pending) : null;
+    if (next) this.sendAction(next);
+  }
+
+  /** Whether "Other ways…" offers something: a target's other ways, or a move without its follow-up. */
   hasVariants(): boolean {
     const sel = this.selection;
-    if (!sel?.commonFirst || !sel.prefix.length) return false;
-    return [...sel.targets()].some((t) => sel.complete([...sel.prefix, t]).length > 1);
+    if (!sel) return false;
+    if (this.renderer().followUp) return sel.targets().size > 0;
+    return sel.commonFirst && sel.prefix.length > 0 && [...sel.targets()].some((t) => sel.complete([...sel.prefix, t]).length > 1);
   }
 
   cancelSelection(): void {
@@ -367,8 +384,7 @@ export class GameCtrl {
 
   /** The seat drawn at the bottom: the player's own (a spectator's: the first), or the other when flipped. */
   bottomSeat(): number {
-    const own = this.me ?? 0;
-    return this.flipped ? 1 - own : own;
+    return this.flipped ? 1 - (this.me ?? 0) : this.me ?? 0;
   }
 
   /** Hot-seat: the player the device was passed to is there. */

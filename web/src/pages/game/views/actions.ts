@@ -41,7 +41,22 @@ export function actionsView(ctrl: GameCtrl): HTMLElement | null {
         : selection.commonFirst ? 'Click a highlighted cell: the common move is made at once. Other ways to move there (fewer chips, the chips alone, deploys): "Other ways…" under the board, or a right click on the cell.'
           : 'Click a highlighted cell to continue.'));
     }
-    if (buttons.length) {
+    // A decision by buttons with a common choice (Territories' payment): that choice as one large
+    // button, the other buttons one step away behind "Other ways…".
+    const common = ctrl.renderer().common?.(model.view, model.legal, me) ?? null;
+    if (common && buttons.includes(common.action)) {
+      box.appendChild(h('button.primary.common-choice', {
+        'data-testid': 'common-action', 'data-notation': common.action.notation, title: common.action.notation, disabled: ctrl.sent.pending,
+        onclick: () => {
+          ctrl.followUp.repeat(ctrl.renderer(), common.action);
+          ctrl.sendAction(common.action);
+        },
+      }, common.words));
+      const others = h('details', { 'data-testid': 'common-others' }, h('summary', 'Other ways…'),
+        h('div.actions', buttons.map((a) =>
+          h('button', { 'data-notation': a.notation, title: a.notation, onclick: () => ctrl.sendAction(a), disabled: ctrl.sent.pending }, short(ownWords(a, mine))))));
+      box.append(others);
+    } else if (buttons.length) {
       // Many buttons (trades, purchases, abilities) are grouped by their first word.
       const groups = buttons.length > 12 ? groupByVerb(buttons.slice(0, 400)) : [['', buttons]] as [string, LegalAction[]][];
       for (const [verb, list] of groups) {

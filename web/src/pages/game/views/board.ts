@@ -2,13 +2,14 @@
 // live board with the selection, the setup draft, the explanation of a refused click and the hint's
 // arrow; the game's panels go under the board.
 
-import { lastMoveCells } from '../../../logic/replay';
+import { lastMoveCells, lastTurnKey } from '../../../logic/replay';
 import { moveList, mySeat } from '../../../logic/snapshot';
 import { ownWords } from '../../../logic/select';
 import { clear, h } from '../../../ui/dom';
 import { drawMovesOnBoard } from '../../analysis';
 import { positionBoard, positionLabel, replayButtons, zoomableBoard } from '../../position';
 import type { GameCtrl } from '../ctrl';
+import { restackView } from './restack';
 
 /** Draws the board region into `boardHost` and the panels into `panelsHost` (both emptied first);
  * `onCell` takes the board's clicks. */
@@ -57,6 +58,7 @@ export function boardView(ctrl: GameCtrl, boardHost: HTMLElement, panelsHost: HT
     seatNames: model.seats.map((x) => x.name),
     selection: ctrl.selection,
     lastMove: lastMoveCells(moves, moves.length),
+    lastTurn: lastTurnKey(moves, moves.length),
     onCell,
     sendNotation: me === null ? undefined : (notation: string) => ctrl.sendAction({ action: undefined, notation }),
     draft: setup.draft,
@@ -65,38 +67,44 @@ export function boardView(ctrl: GameCtrl, boardHost: HTMLElement, panelsHost: HT
   });
   if (board) {
     boardHost.appendChild(zoomableBoard(board, ctrl.zoom, redrawBoard));
-    if (ctrl.selection.commonFirst && me !== null) boardHost.appendChild(selectBar(ctrl));
+    if ((ctrl.selection.commonFirst || ctrl.renderer().followUp) && me !== null) boardHost.appendChild(selectBar(ctrl));
     if (ctrl.chooser && ctrl.chooser.length) boardHost.appendChild(chooserPopover(ctrl, boardHost));
+    const editor = restackView(ctrl);
+    if (editor) {
+      boardHost.appendChild(editor);
+      requestAnimationFrame(() => placeAt(editor, boardHost, ctrl.restack.editor?.at ?? null));
+    }
     const assist = ctrl.assist;
     if (assist.hint && assist.hint.cells.length) drawMovesOnBoard(boardHost, [{ cells: assist.hint.cells, kind: 'hint' }]);
   } else boardHost.appendChild(h('p.muted.no-board', 'No board to draw now: the panels and buttons show the game.'));
   for (const p of panels) panelsHost.appendChild(p);
 }
 
-/** Under the board of a game whose engine lists the common variant first (Kyo): what is selected,
- * "Other ways…" (the next target clicked shows every way to move there) and Cancel. Always there, so
- * the board never moves when a piece is selected. */
+/** Under the board of a game whose engine lists the common variant first (Kyo) or whose moves have a
+ * common follow-up (Syba, Cyvasse Trump): what is selected, "Other ways…" (the next target clicked
+ * shows every way to move there, or makes the move without its follow-up) and Cancel. Always there,
+ * so the board never moves when a piece is selected. */
 function selectBar(ctrl: GameCtrl): HTMLElement {
   const sel = ctrl.selection;
   const bar = h('div.select-bar', { 'data-testid': 'select-bar' });
+  const otherWays = () => h(ctrl.variantMode ? 'button.primary' : 'button', {
+    'data-testid': 'other-ways', 'aria-pressed': String(ctrl.variantMode),
+    title: ctrl.renderer().otherWays ?? 'The next cell you click shows every way to move there (fewer chips, the chips alone, deploys)',
+    onclick: () => ctrl.toggleVariants(),
+  }, ctrl.variantMode ? 'Other ways: click a cell' : 'Other ways…');
   if (!sel || !sel.prefix.length) {
-    bar.append(h('span.muted', 'Click a highlighted stack, then where it goes.'));
+    bar.append(h('span.muted', sel?.commonFirst ? 'Click a highlighted stack, then where it goes.' : 'Click a highlighted piece or area, then where it goes.'));
+    if (ctrl.hasVariants()) bar.append(otherWays());
     return bar;
   }
   bar.append(h('span', `${sel.prefix.join(' → ')} selected`));
-  if (ctrl.hasVariants()) {
-    bar.append(h(ctrl.variantMode ? 'button.primary' : 'button', {
-      'data-testid': 'other-ways', 'aria-pressed': String(ctrl.variantMode),
-      title: 'The next cell you click shows every way to move there (fewer chips, the chips alone, deploys)',
-      onclick: () => ctrl.toggleVariants(),
-    }, ctrl.variantMode ? 'Other ways: click a cell' : 'Other ways…'));
-  }
-  // What the selected stack itself may do (Kyo: reorder its chips), at the stack.
+  if (ctrl.hasVariants()) bar.append(otherWays());
+  // What the selected stack itself may do (Kyo: reorder its chips, in the stack editor at the stack).
   const here = sel.complete();
   const last = sel.prefix[sel.prefix.length - 1];
   if (here.length) {
-    bar.append(h('button', { 'data-testid': 'stack-ways', title: 'What this stack may do where it stands (reorder its chips)', onclick: () => ctrl.onCellMenu(last) },
-      here.length === 1 ? ownWords(here[0], ctrl.me === null ? undefined : ctrl.seatName(ctrl.me)) : `Reorder… (${here.length})`));
+    bar.append(h('button', { 'data-testid': 'stack-ways', title: 'Reorder the chips of this stack where it stands', onclick: () => ctrl.onCellMenu(last) },
+      here.length === 1 ? ownWords(here[0], ctrl.me === null ? undefined : ctrl.seatName(ctrl.me)) : 'Reorder the stack…'));
   }
   bar.append(h('button', { onclick: () => ctrl.cancelSelection() }, 'Cancel'));
   return bar;

@@ -40,13 +40,18 @@ export function movesView(ctrl: GameCtrl): HTMLElement | null {
       onkeydown: (e: KeyboardEvent) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); ctrl.reviewAt(n); } },
     }, stepText(m, k, model.seats, notation), i === moves.length - 1 ? ' ◀' : '');
   };
-  const list = h('ol', { 'data-testid': 'move-lines' }, groupByTurn(moves).map((line) => {
+  const lines = groupByTurn(moves);
+  // Each line's number is a box of its own, as wide as the longest number ("100." and on are never
+  // clipped), beside the line's steps.
+  const noWidth = `${String(lines.length).length + 1}ch`;
+  const list = h('ol.move-lines', { 'data-testid': 'move-lines' }, lines.map((line, li) => {
     const first = line.steps[0].index;
+    const no = h('span.move-no', { 'data-testid': 'move-no', style: `min-width:${noWidth}` }, `${li + 1}.`);
     // A turn of many steps (a Mana chain, a Syba turn) is one line: its first and last steps and how
     // many lie between, expandable; open while stepping back through one of its steps.
     const inner = line.steps.slice(1, -1);
     const folded = collapsible(line) && !ctrl.openLines.has(first) && !inner.some((x) => isCurrent(x.index));
-    if (!collapsible(line)) return h('li', { 'data-testid': 'move-line' }, line.steps.map((x, k) => [k > 0 ? '; ' : '', step(x, k)]).flat());
+    if (!collapsible(line)) return h('li', no, h('span.move-body', { 'data-testid': 'move-line' }, line.steps.map((x, k) => [k > 0 ? '; ' : '', step(x, k)]).flat()));
     const last = line.steps.length - 1;
     const toggle = h('button.fold', {
       'data-testid': 'move-fold', 'aria-expanded': String(!folded),
@@ -57,11 +62,11 @@ export function movesView(ctrl: GameCtrl): HTMLElement | null {
         ctrl.redraw(['side']);
       },
     }, folded ? `… ${inner.length} more ${inner.length === 1 ? 'step' : 'steps'} …` : 'fold');
-    return h('li', { 'data-testid': 'move-line', 'data-steps': line.steps.length },
+    return h('li', no, h('span.move-body', { 'data-testid': 'move-line', 'data-steps': line.steps.length },
       step(line.steps[0], 0), ' ', toggle,
       h('span', { hidden: folded }, inner.map((x, k) => ['; ', step(x, k + 1)]).flat()),
       folded ? ' ' : '; ', step(line.steps[last], last),
-      h('span.muted', ` (${line.steps.length} steps)`));
+      h('span.muted', ` (${line.steps.length} steps)`)));
   }));
   const notationSwitch = h('label.small', { title: 'Show the engine notation instead of words' },
     h('input', { type: 'checkbox', 'data-testid': 'move-notation', checked: notation, onchange: (e: Event) => {
