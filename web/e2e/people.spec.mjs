@@ -54,6 +54,11 @@ function peopleTests({ test, newPage, base, assert, noConsoleErrors, assertNoOve
     assert(top.y + top.height <= board.y + 2, `the opponents' bar (${top.y}..${top.y + top.height}) is not above the board (from ${board.y})`);
     assert(bottom.y >= board.y + board.height - 2, `the player's bar (from ${bottom.y}) is not below the board (to ${board.y + board.height})`);
     assert(Math.abs(top.x - board.x) < 40, `the opponents' bar (x ${top.x}) is not at the board (x ${board.x})`);
+    // On a desktop the board and both bars are in view without scrolling.
+    const view = page.viewportSize();
+    if (view.width >= 1000) {
+      assert(top.y >= 0 && bottom.y + bottom.height <= view.height, `the players' bars (${top.y}, ${bottom.y + bottom.height}) are not both in a ${view.height}px window`);
+    }
   }
 
   return async (games) => {

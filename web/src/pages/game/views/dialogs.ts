@@ -9,7 +9,7 @@ import { h } from '../../../ui/dom';
 import { allLessons } from '../../learn/lessons';
 import type { GameCtrl } from '../ctrl';
 import type { Snapshot } from '../../../logic/snapshot';
-import { changeBadge, playerLink, ratingText } from '../../people';
+import { changeBadge, ratingText } from '../../people';
 
 /** Resign, confirmed (hot-seat: the shown seat resigns, and the dialog names it). */
 export async function confirmResign(ctrl: GameCtrl, seat: number): Promise<void> {
@@ -35,7 +35,7 @@ export function ratingChanges(model: Snapshot): HTMLElement | null {
     const p = x.player;
     if (!p || p.rating_after === undefined || p.rating_change === undefined) return null;
     return h('li', { 'data-seat': x.seat, 'data-name': p.name },
-      playerLink(p.name),
+      h('b', p.name),
       h('span', { 'data-testid': 'new-rating' }, ratingText(p.rating_after, false)),
       h('span', '(', changeBadge(p.rating_change), ')'));
   }));
