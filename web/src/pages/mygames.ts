@@ -42,7 +42,7 @@ export async function myGamesPage(root: HTMLElement): Promise<void> {
   const draw = (d: MyGames) => {
     clear(body);
     const line = (g: MyGame) => h(`li${g.your_turn ? '.your-turn' : ''}`, { 'data-id': g.id, 'data-your-turn': g.your_turn ? '1' : '0' },
-      h('a', { href: `/game/${g.id}`, onclick: (e: Event) => { e.preventDefault(); openGame(g); } }, gameName(g.game)),
+      h('a', { href: `/game/${g.id}`, 'data-testid': 'game-link', onclick: (e: Event) => { e.preventDefault(); openGame(g); } }, gameName(g.game)),
       g.seat_name ? ` as ${g.seat_name}` : ` (seat ${g.seat + 1})`,
       g.opponents.length ? [' against ', ...opponentsNode(g.opponents)] : null,
       ' — ',
@@ -63,7 +63,7 @@ export async function myGamesPage(root: HTMLElement): Promise<void> {
         h('h3', 'Finished'),
         d.finished.length
           ? h('ul', { 'data-testid': 'my-finished' }, d.finished.map((g) =>
-              h('li', { 'data-id': g.id, 'data-result': g.result ?? '' }, h('a', { href: `/replay/${g.id}`, 'data-link': '' }, gameName(g.game)),
+              h('li', { 'data-id': g.id, 'data-result': g.result ?? '' }, h('a', { href: `/replay/${g.id}`, 'data-link': '', 'data-testid': 'game-link' }, gameName(g.game)),
                 ' — ',
                 g.opponents.length ? [`${resultAgainst(g.result)} `, ...opponentsNode(g.opponents)] : resultText[g.result ?? ''] ?? 'ended',
                 `, ${day(g.updated_at)}`)))

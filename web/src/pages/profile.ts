@@ -65,7 +65,7 @@ export async function profilePage(root: HTMLElement, name: string): Promise<void
       h('h3', 'Games in progress'),
       p.playing.length
         ? h('ul', { 'data-testid': 'playing' }, p.playing.map((g) =>
-            h('li', { 'data-id': g.id }, h('a', { href: `/${loadSeats(g.id).length ? 'game' : 'watch'}/${g.id}`, 'data-link': '' }, gameName(g.game)),
+            h('li', { 'data-id': g.id }, h('a', { href: `/${loadSeats(g.id).length ? 'game' : 'watch'}/${g.id}`, 'data-link': '', 'data-testid': 'game-link' }, gameName(g.game)),
               g.opponents.length ? [' against ', ...opponentsNode(g.opponents)] : null,
               ` — ${g.status === 'waiting' ? 'waiting for players' : 'running'}`)))
         : h('p.muted', 'None.'),
@@ -75,7 +75,7 @@ export async function profilePage(root: HTMLElement, name: string): Promise<void
       p.recent_games.length
         ? h('ul', { 'data-testid': 'finished' }, p.recent_games.map((g) =>
             h('li', { 'data-id': g.id, 'data-result': g.result ?? '' },
-              h('a', { href: `/replay/${g.id}`, 'data-link': '' }, gameName(g.game)),
+              h('a', { href: `/replay/${g.id}`, 'data-link': '', 'data-testid': 'game-link' }, gameName(g.game)),
               ' — ',
               // "Won against alice (1,540)": the result from this player's side, the opponent named.
               g.opponents.length
