@@ -388,10 +388,12 @@ async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
     assert_eq!(wins(&pa) + wins(&pb), 2, "{pa:?} {pb:?}");
     assert_eq!(pb.ratings["duel"].history.len(), 2);
 
-    // RD is still far above 110 after two games: nobody is on the leaderboard yet.
+    // RD is still far above 110 after two games: both are listed, provisional.
     let board = get_as::<Leaderboard>(addr, "/api/leaderboard/duel").await;
     assert_eq!(board.status, 200, "{}", board.raw);
-    assert!(board.ok().players.is_empty());
+    let board = board.ok();
+    assert_eq!(board.players.len(), 2, "{board:?}");
+    assert!(board.players.iter().all(|p| p.provisional), "{board:?}");
     let (s, v) = get(addr, "/api/leaderboard/chess").await;
     assert_eq!((s, code(&v).as_str()), (404, "not_found"), "{v}");
 }
