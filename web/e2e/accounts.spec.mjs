@@ -204,7 +204,7 @@ function accountTests({ test, newPage, base, assert, noConsoleErrors, assertNoOv
         await waiting.setViewportSize({ width: 1280, height: 800 });
         // From My games to the game, then Bob resigns.
         await bob.goto(`${base()}/me`);
-        await bob.locator(`[data-testid=my-games] li[data-id="${id}"] a`).click();
+        await bob.locator(`[data-testid=my-games] li[data-id="${id}"] a[data-testid=game-link]`).click();
         await bob.waitForURL(new RegExp(`/game/${id}$`), { timeout: 15000 });
         await bob.locator('button', { hasText: 'Resign' }).click({ timeout: 15000 });
         await bob.locator('dialog[open] button[data-value=yes]').click();
@@ -232,14 +232,14 @@ function accountTests({ test, newPage, base, assert, noConsoleErrors, assertNoOv
         await shot(alice, 'profile-phone');
         await assertNoOverflow(alice, 390);
         await alice.setViewportSize({ width: 1280, height: 800 });
-        await alice.locator(`[data-testid=finished] li[data-id="${id}"] a`).click();
+        await alice.locator(`[data-testid=finished] li[data-id="${id}"] a[data-testid=game-link]`).click();
         await alice.waitForURL(new RegExp(`/replay/${id}$`), { timeout: 15000 });
         await expect(alice.locator('[data-testid=replay-ply]')).toBeVisible({ timeout: 15000 });
-        // The leaderboard lists players with RD under 110 only: nobody after one game.
+        // After one game nobody's RD is under 110: the leaderboard lists both, provisional.
         await alice.locator('header a', { hasText: 'Leaderboards' }).click();
         await alice.waitForURL(/\/leaderboard$/, { timeout: 15000 });
         await alice.goto(`${base()}/leaderboard/${kyo.id}`);
-        await expect(alice.locator('[data-testid=leaderboard-empty]')).toBeVisible({ timeout: 15000 });
+        await expect(alice.locator('[data-testid=leaderboard] tbody tr[data-provisional="1"]')).toHaveCount(2, { timeout: 15000 });
         await shot(alice, 'leaderboard');
         await alice.setViewportSize({ width: 390, height: 844 });
         await shot(alice, 'leaderboard-phone');

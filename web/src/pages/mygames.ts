@@ -6,6 +6,7 @@ import { currentSession, refreshMyGames, type MyGame, type MyGames } from '../ac
 import { navigate } from '../router';
 import { saveSeat } from '../store';
 import { clear, h } from '../ui/dom';
+import { opponentsNode, resultAgainst } from './people';
 import { day, gameNames } from './profile';
 
 /** How often the open page asks again (the top bar asks less often). */
@@ -41,8 +42,9 @@ export async function myGamesPage(root: HTMLElement): Promise<void> {
   const draw = (d: MyGames) => {
     clear(body);
     const line = (g: MyGame) => h(`li${g.your_turn ? '.your-turn' : ''}`, { 'data-id': g.id, 'data-your-turn': g.your_turn ? '1' : '0' },
-      h('a', { href: `/game/${g.id}`, onclick: (e: Event) => { e.preventDefault(); openGame(g); } }, gameName(g.game)),
+      h('a', { href: `/game/${g.id}`, 'data-testid': 'game-link', onclick: (e: Event) => { e.preventDefault(); openGame(g); } }, gameName(g.game)),
       g.seat_name ? ` as ${g.seat_name}` : ` (seat ${g.seat + 1})`,
+      g.opponents.length ? [' against ', ...opponentsNode(g.opponents)] : null,
       ' — ',
       g.your_turn ? h('b', 'your move') : g.status === 'waiting' ? 'waiting for players' : 'their move',
       h('span.muted', ` · ${day(g.updated_at)}`),
@@ -61,8 +63,10 @@ export async function myGamesPage(root: HTMLElement): Promise<void> {
         h('h3', 'Finished'),
         d.finished.length
           ? h('ul', { 'data-testid': 'my-finished' }, d.finished.map((g) =>
-              h('li', { 'data-id': g.id }, h('a', { href: `/replay/${g.id}`, 'data-link': '' }, gameName(g.game)),
-                ` — ${resultText[g.result ?? ''] ?? 'ended'}, ${day(g.updated_at)}`)))
+              h('li', { 'data-id': g.id, 'data-result': g.result ?? '' }, h('a', { href: `/replay/${g.id}`, 'data-link': '', 'data-testid': 'game-link' }, gameName(g.game)),
+                ' — ',
+                g.opponents.length ? [`${resultAgainst(g.result)} `, ...opponentsNode(g.opponents)] : resultText[g.result ?? ''] ?? 'ended',
+                `, ${day(g.updated_at)}`)))
           : h('p.muted', 'None yet.'),
       ),
     );

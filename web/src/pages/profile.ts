@@ -7,6 +7,7 @@ import { ratingChart, shownRating, type RatingPoint } from '../logic/chart';
 import { clear, h, s } from '../ui/dom';
 import { catalog } from './lobby/catalog';
 import { loadSeats } from '../store';
+import { opponentsNode, resultAgainst } from './people';
 
 /** The names of the game kinds, by id (the catalog's; the id itself for one it does not list). */
 export async function gameNames(): Promise<(id: string) => string> {
@@ -64,16 +65,23 @@ export async function profilePage(root: HTMLElement, name: string): Promise<void
       h('h3', 'Games in progress'),
       p.playing.length
         ? h('ul', { 'data-testid': 'playing' }, p.playing.map((g) =>
-            h('li', { 'data-id': g.id }, h('a', { href: `/${loadSeats(g.id).length ? 'game' : 'watch'}/${g.id}`, 'data-link': '' }, gameName(g.game)), ` — ${g.status === 'waiting' ? 'waiting for players' : 'running'}`)))
+            h('li', { 'data-id': g.id }, h('a', { href: `/${loadSeats(g.id).length ? 'game' : 'watch'}/${g.id}`, 'data-link': '', 'data-testid': 'game-link' }, gameName(g.game)),
+              g.opponents.length ? [' against ', ...opponentsNode(g.opponents)] : null,
+              ` — ${g.status === 'waiting' ? 'waiting for players' : 'running'}`)))
         : h('p.muted', 'None.'),
     ),
     h('section.card',
       h('h3', 'Finished games'),
       p.recent_games.length
         ? h('ul', { 'data-testid': 'finished' }, p.recent_games.map((g) =>
-            h('li', { 'data-id': g.id },
-              h('a', { href: `/replay/${g.id}`, 'data-link': '' }, gameName(g.game)),
-              ` — ${resultText[g.result ?? ''] ?? 'ended'}, ${day(g.at)}`)))
+            h('li', { 'data-id': g.id, 'data-result': g.result ?? '' },
+              h('a', { href: `/replay/${g.id}`, 'data-link': '', 'data-testid': 'game-link' }, gameName(g.game)),
+              ' — ',
+              // "Won against alice (1,540)": the result from this player's side, the opponent named.
+              g.opponents.length
+                ? [`${resultAgainst(g.result).replace(/^./, (c) => c.toUpperCase())} `, ...opponentsNode(g.opponents)]
+                : resultText[g.result ?? ''] ?? 'ended',
+              `, ${day(g.at)}`)))
         : h('p.muted', 'None yet.'),
     ),
   );

@@ -96,7 +96,7 @@ export const routes = {
   'POST /api/games/{id}/takeback': { method: 'POST', path: '/api/games/{id}/takeback' } as Route<{ id: string }, NoParams, SeatOpRequest, Committed>,
   /** Replay: what the seat (with its token) or a spectator saw right after the game's first n actions (chance included) */
   'GET /api/games/{id}/view/{n}': { method: 'GET', path: '/api/games/{id}/view/{n}' } as Route<{ id: string; n: number }, { seat?: number; token?: string }, undefined, Position>,
-  /** The 50 best settled ratings of a game kind */
+  /** The 50 best ratings of a game kind: the established ones first, then the provisional ones */
   'GET /api/leaderboard/{game}': { method: 'GET', path: '/api/leaderboard/{game}' } as Route<{ game: string }, NoParams, undefined, Leaderboard>,
   /** Every game's lessons: count, titles and goals */
   'GET /api/lessons': { method: 'GET', path: '/api/lessons' } as Route<NoParams, NoParams, undefined, LessonsIndex>,

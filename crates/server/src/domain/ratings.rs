@@ -89,6 +89,15 @@ pub fn after_game(before: &[Rating], scores: &[f64]) -> Vec<Rating> {
         .collect()
 }
 
+/// A rating whose deviation is this or more is provisional: shown with a "?" ("1500?"), listed after
+/// the established ones on a leaderboard (lichess's threshold).
+pub const PROVISIONAL_RD: f64 = 110.0;
+
+/// Whether a rating (`None`: none yet, the starting 1500) is provisional.
+pub fn provisional(rd: Option<f64>) -> bool {
+    rd.is_none_or(|rd| rd >= PROVISIONAL_RD)
+}
+
 /// Rated games between the same two accounts that change ratings in any 24 hours (all game kinds
 /// together); later ones leave the ratings as they are.
 pub const RATED_GAMES_PER_PAIR_PER_DAY: i64 = 3;

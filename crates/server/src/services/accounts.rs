@@ -45,7 +45,7 @@ pub use crate::domain::account::Account;
 use crate::services::limits::LoginLimits;
 pub use crate::storage::accounts::{LEADERBOARD_MAX_RD, LEADERBOARD_SIZE, SeatRow};
 use crate::storage::db::Db;
-use crate::wire::api::{LeaderboardRow, Profile};
+use crate::wire::api::{LeaderboardRow, Opponent, Profile};
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "tabula_session";
@@ -479,10 +479,16 @@ impl Accounts {
         self.db.profile(name).await
     }
 
-    /// The leaderboard of game kind `game`: the best [`LEADERBOARD_SIZE`] ratings whose deviation
-    /// is under [`LEADERBOARD_MAX_RD`].
+    /// The leaderboard of game kind `game`: the best [`LEADERBOARD_SIZE`] ratings, those whose
+    /// deviation is under [`LEADERBOARD_MAX_RD`] first, then the provisional ones (marked so).
     pub async fn leaderboard(&self, game: &str) -> Result<Vec<LeaderboardRow>, Refusal> {
         self.db.leaderboard(game).await
+    }
+
+    /// For each of an account's seats (`(game id, seat)`), the game's other seats and who plays
+    /// them (an account with its rating at the time, the AI, or an anonymous player).
+    pub async fn opponents(&self, seats: &[(String, u8)]) -> Result<Vec<Vec<Opponent>>, Refusal> {
+        self.db.opponents(seats).await
     }
 
     /// Binds an anonymous seat (its token already checked) to the signed-in account.

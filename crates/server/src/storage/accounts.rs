@@ -1,26 +1,66 @@
 //! The accounts' seat bindings and ratings as the other services need them (live games bind seats,
 //! check rated joins and name players in the lobby).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use sqlx::Row;
 
 use crate::base::error::Refusal;
 use crate::domain::account::Account;
+use crate::domain::model::SeatKind;
+use crate::domain::ratings::{PROVISIONAL_RD, provisional};
 use crate::storage::db::{Db, on_pool};
 use crate::wire::api::{
-    LeaderboardRow, LobbyPlayer, PlayingGame, Profile, ProfileRating, RatingPoint, RecentGame,
-    Results,
+    LeaderboardRow, LobbyPlayer, Opponent, PlayingGame, Profile, ProfileRating, RatingPoint,
+    RecentGame, Results,
 };
+use crate::wire::game::SeatPlayer as WireSeatPlayer;
 
-/// The account at one seat of a game, with its rating in that game's kind.
-#[derive(Debug, Clone)]
+/// The account at one seat of a game, with its rating in that game's kind and, for a game that
+/// changed ratings, its rating before and after the game.
+#[derive(Debug, Clone, PartialEq)]
 pub struct SeatPlayer {
     pub game_id: String,
     pub seat: u8,
     pub name: String,
+    /// The account's rating and RD in the game's kind now (`None` before its first rated game of it).
     pub rating: Option<f64>,
     pub rd: Option<f64>,
+    /// The rating and RD before this game, and the rating after it, when the game changed ratings.
+    pub before: Option<(f64, f64)>,
+    pub after: Option<f64>,
+}
+
+impl SeatPlayer {
+    /// The player as a game's page, "my games" and profiles show it: the rating the game was played
+    /// at, with the change a finished rated game made.
+    pub fn shown(&self) -> WireSeatPlayer {
+        match (self.before, self.after) {
+            (Some((rating, rd)), Some(after)) => WireSeatPlayer {
+                name: self.name.clone(),
+                rating: Some(rating),
+                provisional: provisional(Some(rd)),
+                rating_after: Some(after),
+                rating_change: Some(after - rating),
+            },
+            _ => WireSeatPlayer {
+                name: self.name.clone(),
+                rating: self.rating,
+                provisional: provisional(self.rd),
+                rating_after: None,
+                rating_change: None,
+            },
+        }
+    }
+
+    /// The player as the lobby shows it (the rating now).
+    pub fn lobby(&self) -> LobbyPlayer {
+        LobbyPlayer {
+            name: self.name.clone(),
+            rating: self.rating,
+            rd: self.rd,
+        }
+    }
 }
 
 /// A storage error in an account query, logged; the request is refused as `unavailable`.
@@ -47,8 +87,9 @@ pub struct SeatRow {
 /// Players a leaderboard lists.
 pub const LEADERBOARD_SIZE: i64 = 50;
 
-/// A leaderboard lists only ratings with a deviation under this.
-pub const LEADERBOARD_MAX_RD: f64 = 110.0;
+/// A leaderboard lists the ratings with a deviation under this first (established), then the
+/// provisional ones.
+pub const LEADERBOARD_MAX_RD: f64 = PROVISIONAL_RD;
 
 impl Db {
     /// The seats of game `game_id` that `account_id` holds.
@@ -131,22 +172,18 @@ impl Db {
         .map_err(|e| storage(e, "seats_to_rekey", account_id))
     }
 
-    /// What the lobby shows of each seat of game `game_id` (`seats` seats): the account holding it,
-    /// `{"name", "rating", "rd"}` (rating and RD in the game's kind, `null` before the account's first
-    /// rated game of it), or `None` for a seat no account holds.
-    pub async fn lobby_players(
+    /// The accounts holding the seats of game `game_id` (`seats` seats), with their ratings in the
+    /// game's kind (and the game's change of them), `None` for a seat no account holds: what the
+    /// lobby and the game's messages show of each seat.
+    pub async fn seat_players(
         &self,
         game_id: &str,
         seats: usize,
-    ) -> Result<Vec<Option<LobbyPlayer>>, Refusal> {
+    ) -> Result<Vec<Option<SeatPlayer>>, Refusal> {
         let mut out = vec![None; seats];
         for p in self.players(&[game_id.to_string()]).await? {
             if let Some(slot) = out.get_mut(p.seat as usize) {
-                *slot = Some(LobbyPlayer {
-                    name: p.name,
-                    rating: p.rating,
-                    rd: p.rd,
-                });
+                *slot = Some(p);
             }
         }
         Ok(out)
@@ -163,14 +200,16 @@ impl Db {
             .map_err(|e| storage(e, "games_of_players", game_id))
     }
 
-    /// The players of the given games' seats: `(game id, seat, name, rating and RD in that game's
-    /// kind if rated)`.
+    /// The players of the given games' seats: the accounts holding them, with their ratings in each
+    /// game's kind, and (for a game that changed ratings) their ratings before and after it.
     pub async fn players(&self, game_ids: &[String]) -> Result<Vec<SeatPlayer>, Refusal> {
         let mut out = Vec::new();
         for chunk in game_ids.chunks(200) {
-            let head = "SELECT gs.game_id, gs.seat, a.name, r.rating, r.rd FROM game_seats gs \
+            let head = "SELECT gs.game_id, gs.seat, a.name, r.rating, r.rd, \
+                 h.rating_before, h.rd_before, h.rating FROM game_seats gs \
                  JOIN accounts a ON a.id = gs.account_id JOIN games g ON g.id = gs.game_id \
                  LEFT JOIN ratings r ON r.account_id = gs.account_id AND r.game = g.game \
+                 LEFT JOIN rating_history h ON h.account_id = gs.account_id AND h.game_id = gs.game_id \
                  WHERE gs.game_id IN (";
             let rows: Vec<SeatPlayer> = on_pool!(self, p => {
                 let mut q = sqlx::QueryBuilder::new(head);
@@ -180,10 +219,14 @@ impl Db {
                 }
                 q.push(")");
                 match q.build().fetch_all(p).await {
-                    Ok(rows) => rows.iter().map(|r| Ok(SeatPlayer {
-                        game_id: r.try_get(0)?, seat: r.try_get::<i64, _>(1)? as u8, name: r.try_get(2)?,
-                        rating: r.try_get(3)?, rd: r.try_get(4)?,
-                    })).collect::<Result<Vec<_>, sqlx::Error>>(),
+                    Ok(rows) => rows.iter().map(|r| {
+                        let before: (Option<f64>, Option<f64>) = (r.try_get(5)?, r.try_get(6)?);
+                        Ok(SeatPlayer {
+                            game_id: r.try_get(0)?, seat: r.try_get::<i64, _>(1)? as u8, name: r.try_get(2)?,
+                            rating: r.try_get(3)?, rd: r.try_get(4)?,
+                            before: before.0.zip(before.1), after: r.try_get(7)?,
+                        })
+                    }).collect::<Result<Vec<_>, sqlx::Error>>(),
                     Err(e) => Err(e),
                 }
             })
@@ -260,7 +303,17 @@ impl Db {
         ids.extend(history.iter().map(|h| h.1.clone()));
         ids.sort();
         ids.dedup();
-        let private = self.private_games(&ids).await?;
+        let facts = self.created_facts(&ids).await?;
+        let private: std::collections::HashSet<&String> = ids
+            .iter()
+            .filter(|id| facts.get(*id).is_none_or(|(public, _)| !public))
+            .collect();
+        let listed_ids: Vec<String> = ids
+            .iter()
+            .filter(|id| !private.contains(id))
+            .cloned()
+            .collect();
+        let players = self.players(&listed_ids).await?;
         let listed: Vec<&SeatRow> = seats
             .iter()
             .filter(|s| !private.contains(&s.game_id))
@@ -306,6 +359,7 @@ impl Db {
                 seat: s.seat,
                 result: s.result.clone(),
                 at: s.updated_at,
+                opponents: opponents_in(&facts, &players, &s.game_id, s.seat),
             })
             .collect();
         let playing = listed
@@ -316,6 +370,7 @@ impl Db {
                 game: s.game.clone(),
                 seat: s.seat,
                 status: s.status.clone(),
+                opponents: opponents_in(&facts, &players, &s.game_id, s.seat),
             })
             .collect();
         Ok(Some(Profile {
@@ -332,12 +387,13 @@ impl Db {
         }))
     }
 
-    /// Which of the games `game_ids` were created private (`public: false` in their `created` event).
-    async fn private_games(
+    /// Of the games `game_ids`, what their `created` events say: whether each is public and who
+    /// plays its seats (a game whose event cannot be read is missing: treated as private).
+    async fn created_facts(
         &self,
         game_ids: &[String],
-    ) -> Result<std::collections::HashSet<String>, Refusal> {
-        let mut private = std::collections::HashSet::new();
+    ) -> Result<HashMap<String, (bool, Vec<SeatKind>)>, Refusal> {
+        let mut facts = HashMap::new();
         for chunk in game_ids.chunks(200) {
             let rows: Vec<(String, String)> = on_pool!(self, p => {
                 let mut q = sqlx::QueryBuilder::new(
@@ -354,25 +410,44 @@ impl Db {
                     Err(e) => Err(e),
                 }
             })
-            .map_err(|e| storage(e, "private_games", &chunk.join(",")))?;
+            .map_err(|e| storage(e, "created_facts", &chunk.join(",")))?;
             for (id, data) in rows {
-                // A `created` event the server wrote; one it cannot read is listed as private.
-                let public = serde_json::from_str::<serde_json::Value>(&data)
-                    .ok()
-                    .map(|v| v["config"]["public"].as_bool().unwrap_or(true));
-                if public != Some(true) {
-                    private.insert(id);
-                }
+                // A `created` event the server wrote; one it cannot read is left out.
+                let Ok(v) = serde_json::from_str::<serde_json::Value>(&data) else {
+                    continue;
+                };
+                let config = &v["config"];
+                let public = config["public"].as_bool().unwrap_or(true);
+                let seats = serde_json::from_value::<Vec<SeatKind>>(config["seats"].clone())
+                    .unwrap_or_default();
+                facts.insert(id, (public, seats));
             }
         }
-        Ok(private)
+        Ok(facts)
     }
 
-    /// The leaderboard of game kind `game`: the best [`LEADERBOARD_SIZE`] ratings whose deviation is
-    /// under [`LEADERBOARD_MAX_RD`].
+    /// For each of an account's seats (`(game id, seat)`), the game's other seats and who plays
+    /// them: the account holding one (its name and its rating at the time), the AI, or an
+    /// anonymous player.
+    pub async fn opponents(&self, seats: &[(String, u8)]) -> Result<Vec<Vec<Opponent>>, Refusal> {
+        let mut ids: Vec<String> = seats.iter().map(|s| s.0.clone()).collect();
+        ids.sort();
+        ids.dedup();
+        let facts = self.created_facts(&ids).await?;
+        let players = self.players(&ids).await?;
+        Ok(seats
+            .iter()
+            .map(|(id, mine)| opponents_in(&facts, &players, id, *mine))
+            .collect())
+    }
+
+    /// The leaderboard of game kind `game`: the best [`LEADERBOARD_SIZE`] ratings, those whose
+    /// deviation is under [`LEADERBOARD_MAX_RD`] (established) first, then the provisional ones,
+    /// each part best first (so that a new site's board is not empty while nobody is established).
     pub async fn leaderboard(&self, game: &str) -> Result<Vec<LeaderboardRow>, Refusal> {
         let sql = "SELECT a.name, r.rating, r.rd, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id \
-                   WHERE r.game = $1 AND r.rd < $2 ORDER BY r.rating DESC, a.name_key LIMIT $3";
+                   WHERE r.game = $1 ORDER BY CASE WHEN r.rd < $2 THEN 0 ELSE 1 END, r.rating DESC, a.name_key \
+                   LIMIT $3";
         let rows: Vec<(String, f64, f64, i64)> = on_pool!(self, p => {
             match sqlx::query(sql).bind(game).bind(LEADERBOARD_MAX_RD).bind(LEADERBOARD_SIZE).fetch_all(p).await {
                 Ok(rows) => rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
@@ -390,6 +465,7 @@ impl Db {
                 rating,
                 rd,
                 games,
+                provisional: provisional(Some(rd)),
             })
             .collect())
     }
@@ -553,4 +629,36 @@ impl Db {
         })
         .map_err(|e| storage(e, "delete_account", id))
     }
+}
+
+/// The seats of game `id` other than `mine`, and who plays each (from the game's `created` event and
+/// its seats' accounts).
+fn opponents_in(
+    facts: &HashMap<String, (bool, Vec<SeatKind>)>,
+    players: &[SeatPlayer],
+    id: &str,
+    mine: u8,
+) -> Vec<Opponent> {
+    let kinds = facts.get(id).map(|(_, k)| k.as_slice()).unwrap_or(&[]);
+    let held = |seat: u8| players.iter().find(|p| p.game_id == id && p.seat == seat);
+    // The seats the event names, and any seat an account holds beyond them (an unreadable event).
+    let count = players
+        .iter()
+        .filter(|p| p.game_id == id)
+        .map(|p| usize::from(p.seat) + 1)
+        .max()
+        .unwrap_or(0)
+        .max(kinds.len());
+    (0..count)
+        .filter_map(|i| u8::try_from(i).ok())
+        .filter(|&seat| seat != mine)
+        .map(|seat| Opponent {
+            seat,
+            player: held(seat).map(SeatPlayer::shown),
+            ai_level: match kinds.get(usize::from(seat)) {
+                Some(SeatKind::Ai { level }) => Some(*level),
+                _ => None,
+            },
+        })
+        .collect()
 }

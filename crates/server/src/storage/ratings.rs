@@ -32,7 +32,8 @@ macro_rules! writer_fns {
 
         /// Records a game's end for the accounts that hold its seats (inside the writer's
         /// transaction that commits the `end` event): each seat's result and, for a rated game whose
-        /// every seat is a distinct existing account, the new ratings and their history.
+        /// every seat is a distinct existing account, the new ratings and their history (each
+        /// player's rating before and after the game).
         pub async fn $end(
             conn: &mut <$db as sqlx::Database>::Connection,
             game_id: &str,
@@ -142,8 +143,8 @@ macro_rules! writer_fns {
                 .execute(&mut *conn)
                 .await?;
                 sqlx::query(
-                    "INSERT INTO rating_history (account_id, game, game_id, at_ms, rating, rd) \
-                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    "INSERT INTO rating_history (account_id, game, game_id, at_ms, rating, rd, \
+                     rating_before, rd_before) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                 )
                 .bind(account)
                 .bind(&end.game)
@@ -151,6 +152,8 @@ macro_rules! writer_fns {
                 .bind(at)
                 .bind(new.rating)
                 .bind(new.rd)
+                .bind(before[i].rating)
+                .bind(before[i].rd)
                 .execute(&mut *conn)
                 .await?;
             }

@@ -243,7 +243,7 @@ async fn profile(
 
 /// `GET /api/leaderboard/{game}`: the best rated players of a game kind.
 #[utoipa::path(get, path = "/api/leaderboard/{game}", tag = "accounts",
-    summary = "The 50 best settled ratings of a game kind",
+    summary = "The 50 best ratings of a game kind: the established ones first, then the provisional ones",
     params(("game" = String, Path, description = "A game kind's id")),
     responses(
         (status = 200, description = "The leaderboard", body = Leaderboard),
@@ -295,6 +295,7 @@ async fn my_games(
             updated_at: s.updated_at,
             your_turn: false,
             seat_name: None,
+            opponents: Vec::new(),
         };
         if not_over {
             match st.shared.rooms.room(&entry.id).await {
@@ -313,6 +314,17 @@ async fn my_games(
         } else if finished.len() < 50 {
             finished.push(entry);
         }
+    }
+    // Who plays the other seats of each game listed (an account with its rating, the AI, or an
+    // anonymous player).
+    let listed: Vec<(String, u8)> = current
+        .iter()
+        .chain(&finished)
+        .map(|e| (e.id.clone(), e.seat))
+        .collect();
+    let mut opponents = accounts.opponents(&listed).await?.into_iter();
+    for e in current.iter_mut().chain(finished.iter_mut()) {
+        e.opponents = opponents.next().unwrap_or_default();
     }
     // Your turn first, then the other running games, then those waiting for players.
     current.sort_by_key(|e| (!e.your_turn, e.status != Status::Running.as_str()));

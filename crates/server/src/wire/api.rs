@@ -17,7 +17,7 @@ use tabula_core::wire::{Config, ExportError, TS};
 use utoipa::ToSchema;
 
 use crate::domain::ratings;
-use crate::wire::game::{ChatChannel, ChatMessage, ClockSpec, OfferOp, SeatKind};
+use crate::wire::game::{ChatChannel, ChatMessage, ClockSpec, OfferOp, SeatKind, SeatPlayer};
 
 /// Exports this module's wire types under `server/`.
 pub fn export_ts(cfg: &Config) -> Result<(), ExportError> {
@@ -454,6 +454,20 @@ pub struct RecentGame {
     pub result: Option<String>,
     /// When it ended (milliseconds since the Unix epoch).
     pub at: i64,
+    /// The other seats and who played them.
+    pub opponents: Vec<Opponent>,
+}
+
+/// Another seat of a game listed in "my games" or on a profile, and who plays it: an account (its
+/// name and its rating at the time), the AI (its level), or an anonymous player (neither).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct Opponent {
+    pub seat: u8,
+    /// The account holding the seat.
+    pub player: Option<SeatPlayer>,
+    /// The AI's level, when the AI plays the seat.
+    pub ai_level: Option<u8>,
 }
 
 /// A game of a profile that is not over.
@@ -465,6 +479,8 @@ pub struct PlayingGame {
     pub seat: u8,
     /// `running` or `waiting`.
     pub status: String,
+    /// The other seats and who plays them.
+    pub opponents: Vec<Opponent>,
 }
 
 /// `GET /api/leaderboard/{game}`: the best rated players of a game kind.
@@ -472,7 +488,8 @@ pub struct PlayingGame {
 #[ts(export_to = "server/")]
 pub struct Leaderboard {
     pub game: String,
-    /// Only ratings whose deviation is under this are listed (settled ratings).
+    /// Ratings whose deviation is under this are established and listed first, best first; the
+    /// provisional ones (a deviation of this or more) follow them, best first, marked so.
     pub max_rd: f64,
     pub players: Vec<LeaderboardRow>,
 }
@@ -487,6 +504,8 @@ pub struct LeaderboardRow {
     pub rating: f64,
     pub rd: f64,
     pub games: i64,
+    /// The rating is provisional (its deviation is `max_rd` or more): shown as "1500?".
+    pub provisional: bool,
 }
 
 /// `GET /api/me/games`: the signed-in player's games on any device.
@@ -525,6 +544,8 @@ pub struct MyGame {
     /// The seat's name, given for the games not over (when the game could be loaded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat_name: Option<String>,
+    /// The other seats and who plays them.
+    pub opponents: Vec<Opponent>,
 }
 
 /// `POST /api/me/seats`: a seat this device holds anonymously (its token), to bind to the account.

@@ -155,6 +155,34 @@ pub struct SeatInfo {
     #[serde(flatten)]
     #[ts(flatten)]
     pub kind: SeatKind,
+    /// The account holding the seat, with its rating in this game (absent for a seat no account
+    /// holds: an anonymous player's, an open or AI seat).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub player: Option<SeatPlayer>,
+}
+
+/// The account holding a seat, as a game's page, "my games" and a profile name it: its name and its
+/// rating in the game's kind for this game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, ToSchema)]
+#[ts(export_to = "server/")]
+pub struct SeatPlayer {
+    pub name: String,
+    /// The rating this game was played at: for a finished game that changed ratings, the rating
+    /// before it; otherwise the account's rating in the game's kind now (`null` before its first
+    /// rated game of that kind: it plays at the starting 1500, provisionally).
+    pub rating: Option<f64>,
+    /// The rating is provisional (its deviation is 110 or more, or there is none yet): shown as
+    /// "1500?".
+    pub provisional: bool,
+    /// A finished game that changed ratings: the rating after it (`rating_change` is the
+    /// difference, `rating_after - rating`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rating_after: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rating_change: Option<f64>,
 }
 
 // The wire's own type (the domain's is `model::Status`).

@@ -126,13 +126,13 @@ fn reference_glicko2_reproduces_glickmans_worked_example() {
 // A browser-like client: a cookie jar of one session and its CSRF token.
 
 #[derive(Debug, Clone)]
-struct Device {
-    cookie: Option<String>,
-    csrf: Option<String>,
+pub(crate) struct Device {
+    pub(crate) cookie: Option<String>,
+    pub(crate) csrf: Option<String>,
 }
 
 impl Device {
-    fn new() -> Device {
+    pub(crate) fn new() -> Device {
         Device {
             cookie: None,
             csrf: None,
@@ -148,7 +148,7 @@ fn answers() -> &'static Mutex<Vec<String>> {
 
 /// One request from `dev`: with its cookie, and with its CSRF token when `csrf`. Keeps a session
 /// cookie the server sets (or clears).
-async fn call(
+pub(crate) async fn call(
     addr: SocketAddr,
     dev: &mut Device,
     csrf: bool,
@@ -186,7 +186,7 @@ async fn call(
     (status, rh, v)
 }
 
-async fn sign_up(addr: SocketAddr, name: &str, password: &str) -> Device {
+pub(crate) async fn sign_up(addr: SocketAddr, name: &str, password: &str) -> Device {
     let mut dev = Device::new();
     let (s, _, v) = call(
         addr,
@@ -226,7 +226,7 @@ fn code(v: &Value) -> String {
 }
 
 /// Creates a Duel as `dev` (signed in, with its CSRF token) holding seat 0; returns id and token.
-async fn create_as(addr: SocketAddr, dev: &mut Device, body: Value) -> (String, String) {
+pub(crate) async fn create_as(addr: SocketAddr, dev: &mut Device, body: Value) -> (String, String) {
     let (s, _, v) = call(addr, dev, true, "POST", "/api/games", Some(body)).await;
     assert_eq!(s, 201, "{v}");
     let created: Created = decode(&v);
@@ -234,7 +234,7 @@ async fn create_as(addr: SocketAddr, dev: &mut Device, body: Value) -> (String, 
     (created.id, token)
 }
 
-async fn join_as(addr: SocketAddr, dev: &mut Device, id: &str, seat: u8) -> String {
+pub(crate) async fn join_as(addr: SocketAddr, dev: &mut Device, id: &str, seat: u8) -> String {
     let (s, _, v) = call(
         addr,
         dev,
@@ -249,14 +249,14 @@ async fn join_as(addr: SocketAddr, dev: &mut Device, id: &str, seat: u8) -> Stri
 }
 
 /// Plays the game to its end over HTTP; returns its result.
-async fn play_out(addr: SocketAddr, id: &str, tokens: &[String]) -> Option<Outcome> {
+pub(crate) async fn play_out(addr: SocketAddr, id: &str, tokens: &[String]) -> Option<Outcome> {
     while http_step(addr, id, tokens).await.is_some() {}
     let sn = snap(addr, id, 0, &tokens[0]).await;
     assert_eq!(sn.common.status, Status::Over, "{sn:?}");
     sn.common.result.clone()
 }
 
-async fn profile(addr: SocketAddr, name: &str) -> Profile {
+pub(crate) async fn profile(addr: SocketAddr, name: &str) -> Profile {
     let r = get_as::<Profile>(addr, &format!("/api/players/{name}")).await;
     assert_eq!(r.status, 200, "{}", r.raw);
     r.ok()
@@ -273,7 +273,7 @@ fn assert_rating(profile: &Profile, game: &str, expected: G2, games: i64) {
     assert_eq!(r.games, games, "{profile:?}");
 }
 
-fn score(result: &Option<Outcome>, seat: usize) -> f64 {
+pub(crate) fn score(result: &Option<Outcome>, seat: usize) -> f64 {
     match result.as_ref().unwrap().results[seat] {
         SeatResult::Win => 1.0,
         SeatResult::Loss => 0.0,
@@ -286,7 +286,7 @@ fn score(result: &Option<Outcome>, seat: usize) -> f64 {
 
 /// Two accounts play a rated game to its end, then a second one ended by resignation: after each,
 /// both ratings (and deviations) are exactly what Glicko-2 gives from the ratings before it; the
-/// profiles count the results and keep the history; the leaderboard lists only low deviations.
+/// profiles count the results and keep the history; the leaderboard lists low deviations first.
 async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
     let mut alice = sign_up(addr, "alice", "alice's long secret").await;
     let mut bob = sign_up(addr, "Bob_2", "bob's long secret").await;
@@ -388,10 +388,12 @@ async fn rated_games_change_both_ratings_as_glicko2_says(addr: SocketAddr) {
     assert_eq!(wins(&pa) + wins(&pb), 2, "{pa:?} {pb:?}");
     assert_eq!(pb.ratings["duel"].history.len(), 2);
 
-    // RD is still far above 110 after two games: nobody is on the leaderboard yet.
+    // RD is still far above 110 after two games: both are listed, provisional.
     let board = get_as::<Leaderboard>(addr, "/api/leaderboard/duel").await;
     assert_eq!(board.status, 200, "{}", board.raw);
-    assert!(board.ok().players.is_empty());
+    let board = board.ok();
+    assert_eq!(board.players.len(), 2, "{board:?}");
+    assert!(board.players.iter().all(|p| p.provisional), "{board:?}");
     let (s, v) = get(addr, "/api/leaderboard/chess").await;
     assert_eq!((s, code(&v).as_str()), (404, "not_found"), "{v}");
 }
@@ -524,7 +526,10 @@ async fn a_second_device_sees_the_same_games(addr: SocketAddr) {
     assert_eq!((s, code(&v).as_str()), (401, "not_signed_in"), "{v}");
 }
 
-async fn sqlite_server(name: &str, limits: Limits) -> (RunningServer, std::path::PathBuf) {
+pub(crate) async fn sqlite_server(
+    name: &str,
+    limits: Limits,
+) -> (RunningServer, std::path::PathBuf) {
     let dir = temp_dir(name);
     let server = start_with(registry(), Storage::SqliteDir(dir.clone()), limits).await;
     (server, dir)
@@ -534,7 +539,7 @@ async fn sqlite_server(name: &str, limits: Limits) -> (RunningServer, std::path:
 async fn sqlite_rated_games_change_both_ratings_as_glicko2_says() {
     let (server, dir) = sqlite_server("rated", Limits::default()).await;
     rated_games_change_both_ratings_as_glicko2_says(server.local_addr()).await;
-    // Low-deviation ratings are listed, best first; the rest are not.
+    // Low-deviation ratings are listed, best first.
     let pool = sqlite_pool(&dir).await;
     for (name, rating, rd) in [("alice", 1700.0, 60.0), ("Bob_2", 1800.0, 109.0)] {
         sqlx::query(
@@ -553,6 +558,7 @@ async fn sqlite_rated_games_change_both_ratings_as_glicko2_says() {
         .ok();
     let names: Vec<&str> = board.players.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["Bob_2", "alice"], "{board:?}");
+    // Deviations of 110 and more are provisional: listed after the established ones, marked so.
     sqlx::query("UPDATE ratings SET rd = 110")
         .execute(&pool)
         .await
@@ -560,7 +566,12 @@ async fn sqlite_rated_games_change_both_ratings_as_glicko2_says() {
     let board = get_as::<Leaderboard>(server.local_addr(), "/api/leaderboard/duel")
         .await
         .ok();
-    assert!(board.players.is_empty(), "{board:?}");
+    let listed: Vec<(&str, bool)> = board
+        .players
+        .iter()
+        .map(|p| (p.name.as_str(), p.provisional))
+        .collect();
+    assert_eq!(listed, [("Bob_2", true), ("alice", true)], "{board:?}");
     server.shutdown().await.unwrap();
 }
 

@@ -24,6 +24,7 @@ mod limits;
 mod loadtest;
 mod memory;
 mod openapi;
+mod people;
 mod postgres;
 mod server;
 mod storage;

@@ -442,9 +442,9 @@ async fn a_database_from_before_versioned_migrations_still_opens() {
             .unwrap();
     assert_eq!(
         versions,
-        vec![1, 2, 3, 4, 5, 6],
+        vec![1, 2, 3, 4, 5, 6, 7],
         "the first migration is recorded as applied, and the later ones (accounts, analyses, chat, \
-         cluster leases, sign-in failures) are applied"
+         cluster leases, sign-in failures, ratings before a game) are applied"
     );
     pool.close().await;
     let _ = std::fs::remove_dir_all(&dir);

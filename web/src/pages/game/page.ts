@@ -17,7 +17,7 @@ import { GameCtrl, type Region } from './ctrl';
 import { actionsView } from './views/actions';
 import { boardView } from './views/board';
 import { gameOverDialog, downloadRecord, noSuchGame } from './views/dialogs';
-import { headerView, updateClocks } from './views/header';
+import { headerView, playerBars, updateClocks } from './views/header';
 import { chanceView, controlsView, movesView } from './views/moves';
 
 /** The game page of game `id`, as this device's seats (or as a spectator). */
@@ -27,6 +27,9 @@ export function gamePage(id: string, spectate: boolean): Page {
   let chat: ChatPanel | null = null;
   const header = h('div.card');
   const boardHost = h('div.board-wrap', { 'data-testid': 'board' });
+  // Who plays: the opponents' bar above the board, this device's seat's below it.
+  const topBar = h('div.player-bar.top', { 'data-testid': 'players-top' });
+  const bottomBar = h('div.player-bar.bottom', { 'data-testid': 'players-bottom' });
   const panelsHost = h('div.panels');
   const side = h('div.side-body');
   const online = () => ctrl?.online();
@@ -43,6 +46,11 @@ export function gamePage(id: string, spectate: boolean): Page {
     if (regions.includes('header')) {
       clear(header);
       header.append(...headerView(ctrl));
+      const bars = playerBars(ctrl);
+      clear(topBar);
+      topBar.append(...bars.top);
+      clear(bottomBar);
+      bottomBar.append(...bars.bottom);
     }
     if (regions.includes('header') || regions.includes('clocks')) updateClocks(header, ctrl);
     if (regions.includes('board')) boardView(ctrl, boardHost, panelsHost, onCell);
@@ -97,7 +105,7 @@ export function gamePage(id: string, spectate: boolean): Page {
       // The chat (web/src/ui/chat.ts) writes as the shown seat (hot-seat: the seat owing the decision).
       chat = new ChatPanel(id, () => c.seats.cred);
       // On a phone the column unwraps (CSS): the board first, then the status and clocks, the panels, the actions.
-      root.append(h('div.game-layout.play', h('div.main-col', header, boardHost, panelsHost), h('div.side', side, chat.el)));
+      root.append(h('div.game-layout.play', h('div.main-col', header, topBar, boardHost, bottomBar, panelsHost), h('div.side', side, chat.el)));
       window.addEventListener('online', online);
       window.addEventListener('offline', offline);
       c.start();

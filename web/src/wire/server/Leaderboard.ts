@@ -6,6 +6,7 @@ import type { LeaderboardRow } from "./LeaderboardRow";
  */
 export type Leaderboard = { game: string, 
 /**
- * Only ratings whose deviation is under this are listed (settled ratings).
+ * Ratings whose deviation is under this are established and listed first, best first; the
+ * provisional ones (a deviation of this or more) follow them, best first, marked so.
  */
 max_rd: number, players: Array<LeaderboardRow>, };

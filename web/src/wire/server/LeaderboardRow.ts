@@ -7,4 +7,8 @@ export type LeaderboardRow = {
 /**
  * 1 for the best.
  */
-rank: number, name: string, rating: number, rd: number, games: number, };
+rank: number, name: string, rating: number, rd: number, games: number, 
+/**
+ * The rating is provisional (its deviation is `max_rd` or more): shown as "1500?".
+ */
+provisional: boolean, };

@@ -91,6 +91,9 @@ impl Rooms {
             _ => None,
         };
         let rated_end = end.as_ref().is_some_and(|e| e.rated);
+        // Seats bound to accounts, or the game's end (its ratings' change): the players the
+        // messages name change with these events, and are read again before they are broadcast.
+        let players_change = end.is_some() || !bindings.is_empty();
         // A new game's `created` event, kept to recognise the commit in the log should its answer
         // be lost.
         let mut created_event = None;
@@ -141,6 +144,9 @@ impl Rooms {
                         Ok(Landed::Yes { more }) => {
                             tracing::warn!(game_id = %room.id, seq = scratch.seq,
                                 "the answer to a commit was lost, but the log holds its events: acknowledged");
+                            if players_change {
+                                self.read_players(room, scratch.seats()).await;
+                            }
                             self.install(
                                 room,
                                 inner,
@@ -173,11 +179,26 @@ impl Rooms {
                 }
             }
         }
+        if players_change {
+            self.read_players(room, scratch.seats()).await;
+        }
         self.install(room, inner, scratch, (first_seq, new_events, new_desc), now);
         if rated_end {
             self.ratings_changed(&room.id);
         }
         Ok(first_seq)
+    }
+
+    /// Reads again the accounts holding the room's seats and their ratings (after a commit that
+    /// bound seats or ended the game, before it is broadcast); on a storage error the room keeps
+    /// the players it had.
+    async fn read_players(&self, room: &Room, seats: usize) {
+        match self.db.seat_players(&room.id, seats).await {
+            Ok(players) => *room.players.lock().unwrap_or_else(|e| e.into_inner()) = players,
+            Err(e) => {
+                tracing::warn!(game_id = %room.id, error = %e, "cannot name the game's players")
+            }
+        }
     }
 
     /// Makes committed events the room's own: its state, log and descriptions (the new events, the
@@ -310,6 +331,8 @@ impl Rooms {
                     "caught up with the log: a commit whose answer was lost had landed");
             }
             let (first, now) = (first.seq, last.at);
+            // Another node's commit may have bound seats or ended the game.
+            self.read_players(room, core.seats()).await;
             self.install(room, inner, core, (first, behind, desc), now);
         }
         Ok(())

@@ -44,16 +44,11 @@ impl Rooms {
             // Nobody else can see the room yet: its lock is free, and its deadline and AI seats are
             // scheduled before it is shared (a caller that goes away cannot leave it unscheduled).
             let mut inner = room.inner.lock().await;
-            // The lobby names the accounts holding the seats of the games it lists.
-            let listed = matches!(inner.core.status, Status::Waiting | Status::Running);
-            if listed && inner.core.config.public {
-                match self.db.lobby_players(id, inner.core.seats()).await {
-                    Ok(players) => {
-                        *room.players.lock().unwrap_or_else(|e| e.into_inner()) = players
-                    }
-                    Err(e) => {
-                        tracing::warn!(game_id = %id, error = %e, "the lobby cannot name the game's players")
-                    }
+            // The lobby and the game's messages name the accounts holding the seats.
+            match self.db.seat_players(id, inner.core.seats()).await {
+                Ok(players) => *room.players.lock().unwrap_or_else(|e| e.into_inner()) = players,
+                Err(e) => {
+                    tracing::warn!(game_id = %id, error = %e, "cannot name the game's players")
                 }
             }
             self.after_change(&room, &mut inner);

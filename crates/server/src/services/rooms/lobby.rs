@@ -138,11 +138,11 @@ impl Rooms {
         n
     }
 
-    /// Names the accounts holding the room's seats, with their ratings, in its lobby summary (after a
-    /// seat was bound to an account or unbound, or a player's rating changed).
+    /// Names the accounts holding the room's seats, with their ratings, in its lobby summary and its
+    /// next messages (after a seat was bound to an account or unbound, or a player's rating changed).
     pub async fn refresh_players(self: &Arc<Self>, room: &Arc<Room>) {
         let inner = room.inner.lock().await;
-        match self.db.lobby_players(&room.id, inner.core.seats()).await {
+        match self.db.seat_players(&room.id, inner.core.seats()).await {
             Ok(players) => {
                 *room.players.lock().unwrap_or_else(|e| e.into_inner()) = players;
                 room.refresh_summary(&inner);
@@ -193,7 +193,7 @@ impl Room {
                 name: core.state.seat_name(Seat::new(i)),
                 joined: core.joined.get(i).copied().unwrap_or(false),
                 kind: kind.clone().into(),
-                player: players.get(i).cloned().flatten(),
+                player: players.get(i).and_then(|p| p.as_ref().map(|p| p.lobby())),
             })
             .collect();
         drop(players);

@@ -91,9 +91,10 @@ pub struct Room {
     pub inner: Mutex<RoomInner>,
     pub tx: broadcast::Sender<Arc<Update>>,
     summary: StdMutex<String>,
-    /// Per seat, the account holding it as the lobby shows it (`{"name", "rating", "rd"}`), kept in
-    /// the summary; set by [`Rooms::refresh_players`].
-    players: StdMutex<Vec<Option<crate::wire::api::LobbyPlayer>>>,
+    /// Per seat, the account holding it with its rating (and this game's change of it), shown in the
+    /// lobby's summary and each seat's `player` in the game's messages; set when the room is loaded,
+    /// when a commit binds seats or ends the game, and by [`Rooms::refresh_players`].
+    players: StdMutex<Vec<Option<crate::storage::accounts::SeatPlayer>>>,
     status: StdMutex<Status>,
     /// Replay checkpoints (built on demand by [`Room::view_at`]; the log only grows, so they stay
     /// valid), at most [`MAX_CHECKPOINTS`].

@@ -17,6 +17,7 @@ use tabula_core::{Observer, Seat};
 
 use super::{Room, RoomInner, observer_index};
 use crate::domain::model::{Event, EventData, GameCore, Seen, Status, observers};
+use crate::storage::accounts::SeatPlayer;
 use crate::wire::game::{
     ClockState, EventBody, GameCommon, GameEvent, GameMessage, MessageKind, Offer, RematchLink,
     SeatInfo, SeatMay, SocketMsg,
@@ -50,7 +51,10 @@ impl Room {
             status: core.status.into(),
             seq: core.seq,
             now,
-            seats: seat_infos(core),
+            seats: seat_infos(
+                core,
+                &self.players.lock().unwrap_or_else(|e| e.into_inner()),
+            ),
             options: core.config.options.clone(),
             rated: core.config.rated,
             to_act: core.to_act(),
@@ -207,8 +211,9 @@ fn to_text(m: &GameMessage<'_>) -> String {
     })
 }
 
-/// Each seat: its number, side's name, whether it joined, and who plays it.
-pub(crate) fn seat_infos(core: &GameCore) -> Vec<SeatInfo> {
+/// Each seat: its number, side's name, whether it joined, who plays it, and the account holding it
+/// (`players`, per seat). Never a seat's token.
+pub(crate) fn seat_infos(core: &GameCore, players: &[Option<SeatPlayer>]) -> Vec<SeatInfo> {
     core.config
         .seats
         .iter()
@@ -218,6 +223,9 @@ pub(crate) fn seat_infos(core: &GameCore) -> Vec<SeatInfo> {
             name: core.state.seat_name(Seat::new(i)),
             joined: core.joined.get(i).copied().unwrap_or(false),
             kind: k.clone().into(),
+            player: players
+                .get(i)
+                .and_then(|p| p.as_ref().map(SeatPlayer::shown)),
         })
         .collect()
 }

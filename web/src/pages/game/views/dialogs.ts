@@ -8,6 +8,8 @@ import { showDialog } from '../../../ui/dialog';
 import { h } from '../../../ui/dom';
 import { allLessons } from '../../learn/lessons';
 import type { GameCtrl } from '../ctrl';
+import type { Snapshot } from '../../../logic/snapshot';
+import { changeBadge, ratingText } from '../../people';
 
 /** Resign, confirmed (hot-seat: the shown seat resigns, and the dialog names it). */
 export async function confirmResign(ctrl: GameCtrl, seat: number): Promise<void> {
@@ -24,8 +26,23 @@ export function showLink(text: string): void {
   void showDialog('Link', h('input', { value: text, readonly: true, size: 50 }), [{ label: 'OK', value: 'ok' }]);
 }
 
-/** The game-over dialog: the result, Replay, Rematch, and after this device's first finished game of
- * a kind the next lesson it has not solved. */
+/** A rated game's end: each player's new rating and its change ("alice 1,512 (+12)"), or null when
+ * the game changed no rating (casual, or not every seat an account). */
+export function ratingChanges(model: Snapshot): HTMLElement | null {
+  const changed = model.seats.filter((x) => x.player?.rating_after !== undefined && x.player.rating_change !== undefined);
+  if (!changed.length) return null;
+  return h('ul.rating-changes', { 'data-testid': 'rating-changes' }, changed.map((x) => {
+    const p = x.player;
+    if (!p || p.rating_after === undefined || p.rating_change === undefined) return null;
+    return h('li', { 'data-seat': x.seat, 'data-name': p.name },
+      h('b', p.name),
+      h('span', { 'data-testid': 'new-rating' }, ratingText(p.rating_after, false)),
+      h('span', '(', changeBadge(p.rating_change), ')'));
+  }));
+}
+
+/** The game-over dialog: the result, each player's rating change after a rated game, Replay,
+ * Rematch, and after this device's first finished game of a kind the next lesson it has not solved. */
 export async function gameOverDialog(ctrl: GameCtrl, navigate: (path: string) => void): Promise<void> {
   const model = ctrl.model;
   const over = model ? outcomeOf(model) : null;
@@ -45,6 +62,7 @@ export async function gameOverDialog(ctrl: GameCtrl, navigate: (path: string) =>
     ...(me !== null ? [{ label: 'Rematch', value: 'rematch', primary: true }] : []),
   ];
   const body = h('div', h('p', { 'data-testid': 'result' }, statusLine(model)),
+    ratingChanges(model),
     lesson !== null ? h('p', { 'data-testid': 'suggest-lesson' }, `Your first game of ${model.name ?? game} is over. Learn more with lesson ${lesson}.`) : null);
   const choice = await showDialog(ctrl.seats.hotseat ? 'Game over' : myResult(over, me), body, buttons);
   if (choice === 'rematch') await ctrl.ops.rematch();

@@ -1,5 +1,6 @@
 // The game page's header: title, connection, status line, last action, seats with their clocks, and
-// the banners (invites, rematch, error, draw and takeback offers). Pure views of the controller.
+// the banners (invites, rematch, error, draw and takeback offers); and the players' bars above and
+// below the board (who holds each seat, with their rating). Pure views of the controller.
 
 import { seatColour } from '../../../games/art';
 import { drawDeclinedBy, lastTakeback, moveList, outcomeOf, seatsMarkedToAct, statusLine, statusState, type Snapshot } from '../../../logic/snapshot';
@@ -7,6 +8,7 @@ import { solvedAny } from '../../../logic/learned';
 import { loadInvites } from '../../../store';
 import { h, s } from '../../../ui/dom';
 import { moveText } from '../../position';
+import { changeBadge, playerLink, ratingBadge } from '../../people';
 import { clockFaces } from '../clocks';
 import type { GameCtrl } from '../ctrl';
 import { inviteCard } from './dialogs';
@@ -146,4 +148,34 @@ function offerBanners(ctrl: GameCtrl, m: Snapshot, me: number | null): HTMLEleme
   out.push(h('div.banner', { 'data-testid': 'takeback-done' },
     mine ? 'Your last move was taken back — play again.' : `${ctrl.seatName(last.done)}'s last move was taken back.`));
   return out;
+}
+
+/** Who holds a seat, as its bar beside the board says: the account (linked to its profile) with its
+ * rating for this game and, once a rated game is over, the change; "AI level N" for the AI; an
+ * anonymous player; or a seat nobody has taken yet. */
+function playerChip(ctrl: GameCtrl, model: Snapshot, seat: number): HTMLElement {
+  const x = model.seats[seat];
+  const colour = ctrl.renderer().seatColour?.(model.view, seat) ?? seatColour(seat);
+  const p = x.player;
+  const who: Node[] = p
+    ? [playerLink(p.name), ratingBadge(p), p.rating_change !== undefined ? changeBadge(p.rating_change) : null].filter((n): n is HTMLElement => n !== null)
+    : [h('span.player-name', x.kind === 'ai' ? `AI level ${x.level}` : x.joined ? 'Anonymous' : x.open ? 'Open seat' : 'Waiting for a player')];
+  const mine = seat === ctrl.me && !ctrl.seats.hotseat;
+  return h('span.player', { 'data-testid': 'player', 'data-seat': seat, 'data-name': p?.name ?? '' },
+    h('span.seat-chip', { style: `background:${colour}`, title: x.name }),
+    ...who,
+    mine ? h('span.muted', ' (you)') : null);
+}
+
+/** The players' bars: the opponents above the board, this device's seat below it (a spectator: the
+ * first seat below, the others above), lichess-style. */
+export function playerBars(ctrl: GameCtrl): { top: Node[]; bottom: Node[] } {
+  const model = ctrl.model;
+  if (!model) return { top: [], bottom: [] };
+  const below = ctrl.me ?? 0;
+  const others = model.seats.map((x) => x.seat).filter((i) => i !== below);
+  return {
+    top: others.map((i) => playerChip(ctrl, model, i)),
+    bottom: model.seats[below] ? [playerChip(ctrl, model, below)] : [],
+  };
 }
