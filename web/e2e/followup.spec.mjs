@@ -78,7 +78,7 @@ function followUpTests({ test, newPage, base, assert, until, noConsoleErrors, AR
         } else {
           // "Other ways…": the leg alone; the second leg and "end" are offered.
           await expect(page.locator('[data-testid=status]')).toHaveAttribute('data-state', 'yours', { timeout: 20000 });
-          assert(sent.length === n + 1, `sent ${sent.length - n} actions for one leg`);
+          await expect.poll(() => sent.length - n, { message: 'the actions sent for one leg' }).toBe(1);
           const end = page.locator('[data-testid=actions] button[data-notation=end]');
           await expect(end).toBeVisible({ timeout: 10000 });
           await page.screenshot({ path: join(ARTIFACTS, `gesture-trump-horse-other-ways-${label}.png`) });
@@ -140,7 +140,7 @@ function followUpTests({ test, newPage, base, assert, until, noConsoleErrors, AR
         // The selection stays for the player: the move alone was sent; confirm is one click away.
         const confirm = page.locator('[data-testid=actions] button[data-notation=confirm]');
         await expect(confirm).toBeVisible({ timeout: 20000 });
-        assert(sent.length === 1, `sent ${sent.length} actions`);
+        await expect.poll(() => sent.length, { message: 'the actions sent for the move alone' }).toBe(1);
         await page.screenshot({ path: join(ARTIFACTS, `gesture-syba-army-other-ways-${label}.png`) });
         await confirm.click();
       }
@@ -203,7 +203,8 @@ function followUpTests({ test, newPage, base, assert, until, noConsoleErrors, AR
       const after = await snapOf(g.id, g.seats[0]);
       const pays = after.events.filter((e) => e.kind === 'action' && e.actor?.seat === 0).slice(-left).map((e) => e.notation);
       assert(JSON.stringify(pays) === JSON.stringify(plan), `paid ${JSON.stringify(pays)}, expected ${JSON.stringify(plan)}`);
-      assert(sent.length === left, `the page sent ${sent.length} actions for a payment of ${left}`);
+      // Frames reach the test through the browser's protocol, possibly after the server applied them.
+      await expect.poll(() => sent.length, { message: `the actions the page sent for a payment of ${left}`, timeout: 10000 }).toBe(left);
       // Survey or Expand: the card for a cell is chosen in the box at that cell, on the screen.
       const place = after.legal.filter((a) => /^(survey|expand) /.test(a.notation));
       assert(place.length, `nothing to place after paying: ${after.legal.map((a) => a.notation).join(' ')}`);

@@ -104,7 +104,7 @@ function peopleTests({ test, newPage, base, assert, noConsoleErrors, assertNoOve
         await bothSizes(bob, 'game-bob', () => besideTheBoard(bob));
         // A spectator sees the same names (the first seat below the board).
         await watcher.goto(`${base()}/watch/${id}`);
-        const seat0 = await alice.locator('[data-testid=players-bottom] [data-testid=player]').getAttribute('data-seat');
+        const seat0 = await alice.locator('[data-testid=players-bottom] [data-testid=player]').getAttribute('data-player-seat');
         const [wTop, wBottom] = seat0 === '0' ? ['bob', 'alice'] : ['alice', 'bob'];
         await barsName(watcher, wTop, wBottom);
         await bothSizes(watcher, 'game-spectator', () => besideTheBoard(watcher));

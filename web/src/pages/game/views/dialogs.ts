@@ -34,7 +34,7 @@ export function ratingChanges(model: Snapshot): HTMLElement | null {
   return h('ul.rating-changes', { 'data-testid': 'rating-changes' }, changed.map((x) => {
     const p = x.player;
     if (!p || p.rating_after === undefined || p.rating_change === undefined) return null;
-    return h('li', { 'data-seat': x.seat, 'data-name': p.name },
+    return h('li', { 'data-player-seat': x.seat, 'data-name': p.name },
       h('b', p.name),
       h('span', { 'data-testid': 'new-rating' }, ratingText(p.rating_after, false)),
       h('span', '(', changeBadge(p.rating_change), ')'));

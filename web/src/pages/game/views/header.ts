@@ -161,7 +161,7 @@ function playerChip(ctrl: GameCtrl, model: Snapshot, seat: number): HTMLElement 
     ? [playerLink(p.name), ratingBadge(p), p.rating_change !== undefined ? changeBadge(p.rating_change) : null].filter((n): n is HTMLElement => n !== null)
     : [h('span.player-name', x.kind === 'ai' ? `AI level ${x.level}` : x.joined ? 'Anonymous' : x.open ? 'Open seat' : 'Waiting for a player')];
   const mine = seat === ctrl.me && !ctrl.seats.hotseat;
-  return h('span.player', { 'data-testid': 'player', 'data-seat': seat, 'data-name': p?.name ?? '' },
+  return h('span.player', { 'data-testid': 'player', 'data-player-seat': seat, 'data-name': p?.name ?? '' },
     h('span.seat-chip', { style: `background:${colour}`, title: x.name }),
     ...who,
     mine ? h('span.muted', ' (you)') : null);
