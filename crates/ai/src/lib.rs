@@ -46,7 +46,9 @@
 //! the plan's next step, remembered by the process since the turn's first step (any seed); a
 //! process that did not plan the turn (restarted, or another node of a cluster) plans the rest of
 //! the turn afresh from the position, which continues the same plan when the search values the
-//! turn's ends as before.
+//! turn's ends as before. The memory is keyed by the whole state, so two games that stand in the
+//! very same position in the middle of a planned turn (games played in parallel from the same
+//! start) follow whichever plan was remembered last: either is a step of a complete plan.
 //!
 //! ## Decisions and simplifications
 //! * Multi-action turns are searched action by action (a Kyo Mana chain is several plies; alpha-beta
