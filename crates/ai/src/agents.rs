@@ -337,8 +337,8 @@ fn plan_key<G: Knowledge>(spec: &AgentSpec, state: &G, seat: Seat) -> u64 {
 
 /// Level 5's step in a game that plans whole turns: the next step of the plan made earlier in this
 /// turn when `state` is where that plan expected to be, else the first step of a new plan (whose
-/// later steps are remembered). `None` when the planner gives up (its enumeration would exceed its
-/// share of the budget): the caller then searches this step alone.
+/// later steps are remembered). `None` when the planner finds no way to end the turn: the caller
+/// then searches this step alone.
 fn planned_step<G: Knowledge>(
     spec: &AgentSpec,
     state: &G,

@@ -48,9 +48,11 @@
 //!   once, the shorter kept; positions in the middle of the turn are merged by
 //!   [`Knowledge::turn_node_key`]), then searches the opponent's answer to each end position by
 //!   iterative deepening (same transposition table, quiescence search and move ordering as above),
-//!   scores each end less [`AlphaBetaConfig::turn_action_cost`] per action of its sequence, and
-//!   returns the chosen sequence whole. An enumeration that exceeds
-//!   [`PLAN_ENUMERATION_SHARE`] of the node budget gives up (the caller then searches step by step).
+//!   scores each end less [`AlphaBetaConfig::plan_action_cost`] per action of its sequence, and
+//!   returns the chosen sequence whole. The enumeration stops at a share of the node budget
+//!   ([`PLAN_ENUMERATION_SHARE`]) and then plans among the ends it found, those of the shortest
+//!   sequences (a Queen that may shuffle between her steps can have more ends than that); falling
+//!   back to the step-by-step search there, as first tried, brought the wandering chains back.
 //! * **Scores**: from the root seat's side; a win is `WIN - ply` (prefer quick wins, slow losses); a
 //!   non-final leaf is `(eval[root] - eval[other]) * 10_000` from [`Knowledge::evaluate`] (0 without one).
 
@@ -668,9 +670,10 @@ fn turn_ends<G: Knowledge>(state: &G, root: Seat, limit: u64, made: &mut u64) ->
 
 /// Plans `root`'s whole turn from `state` (at its start or in its middle; see the module docs):
 /// returns the chosen sequence of actions, to the turn's end, and what the search did. `None` when
-/// `root` is not to act, has no legal action, or when enumerating the turn's end positions would
-/// take more than a [`PLAN_ENUMERATION_SHARE`] of `cfg.max_nodes` (the caller then searches action
-/// by action). The enumeration's positions count in [`AlphaBetaStats::nodes`] and in the budget.
+/// `root` is not to act or has no legal action. The enumeration of the turn's end positions makes
+/// at most a [`PLAN_ENUMERATION_SHARE`] of `cfg.max_nodes` positions (past that, the ends of the
+/// shortest sequences found so far are planned); they count in [`AlphaBetaStats::nodes`] and in
+/// the budget.
 pub fn plan_turn<G: Knowledge>(
     state: &G,
     root: Seat,
