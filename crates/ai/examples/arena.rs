@@ -6,7 +6,7 @@
 //!       GAME AGENT,AGENT[,...] GAMES [TIME_MS|-] [NAME=VALUE...]
 //! arena summarise FILE
 //! arena bench [SECONDS]
-//! arena turns [--seed N] [--max-turns N] [--show STEPS] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]
+//! arena turns [--seed N] [--max-turns N] [--show STEPS] [--save FILE] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]
 //! ```
 //!
 //! A tournament prints a line per finished game on stderr (the running score of every pair) and each
@@ -32,7 +32,7 @@ use tabula_core::record::Match;
 use tabula_core::{Actor, Seat, ToAct};
 
 const USAGE: &str = "usage: arena [--results FILE] [--iterations N] [--threads N] [--seed N] \
-[--max-actions N] GAME AGENT,AGENT[,...] GAMES [TIME_MS|-] [NAME=VALUE...]\n       arena summarise FILE\n       arena bench [SECONDS]\n       arena turns [--seed N] [--max-turns N] [--show STEPS] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]";
+[--max-actions N] GAME AGENT,AGENT[,...] GAMES [TIME_MS|-] [NAME=VALUE...]\n       arena summarise FILE\n       arena bench [SECONDS]\n       arena turns [--seed N] [--max-turns N] [--show STEPS] [--save FILE] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]";
 
 fn print_pairs(report: &TournamentReport) {
     for p in &report.pairs {
@@ -207,11 +207,14 @@ fn run(args: &[String]) -> Result<(), String> {
 /// skipped), a **round** runs from one start of the first seat's turn to the next. Prints, per
 /// agent, the steps per turn (median, 90th percentile, max) and the thinking seconds per turn and per
 /// round (median, max; the CPU time of `decide` on its one thread). `--show STEPS` prints every
-/// turn longer than STEPS steps (its actions' notation) on stderr.
+/// turn longer than STEPS steps (its actions' notation) on stderr; `--save FILE` also appends each
+/// such turn to FILE as a JSON line (the agent, the seat, the notation and the state at the turn's
+/// start), so that a test can start from it.
 fn turns(args: &[String]) -> Result<(), String> {
     let mut seed = 1u64;
     let mut max_turns = 60u64;
     let mut show = u64::MAX;
+    let mut save: Option<PathBuf> = None;
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -219,6 +222,7 @@ fn turns(args: &[String]) -> Result<(), String> {
             "--seed" => seed = number(a, it.next())?,
             "--max-turns" => max_turns = number(a, it.next())?,
             "--show" => show = number(a, it.next())?,
+            "--save" => save = Some(PathBuf::from(it.next().ok_or(TURNS_USAGE)?)),
             _ => rest.push(a.clone()),
         }
     }
@@ -243,6 +247,7 @@ fn turns(args: &[String]) -> Result<(), String> {
                     seed: seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g)),
                     max_turns,
                     show,
+                    save: save.as_deref(),
                 },
             )
             .ok_or_else(|| format!("unknown game {}", rest[0]))??;
@@ -276,7 +281,7 @@ fn thread_cpu_seconds() -> f64 {
         .map_or(0.0, |ns| ns as f64 / 1e9)
 }
 
-const TURNS_USAGE: &str = "usage: arena turns [--seed N] [--max-turns N] [--show STEPS] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]";
+const TURNS_USAGE: &str = "usage: arena turns [--seed N] [--max-turns N] [--show STEPS] [--save FILE] GAME AGENT[,AGENT...] GAMES [NAME=VALUE...]";
 
 /// The `q`-quantile (nearest rank) of `v`; 0 for an empty list.
 fn quantile(v: &[f64], q: f64) -> f64 {
@@ -303,6 +308,8 @@ struct PlayTurns<'a> {
     max_turns: u64,
     /// Turns longer than this many steps are printed (their actions' notation) on stderr.
     show: u64,
+    /// Where such turns are appended as JSON lines, with the state at their start.
+    save: Option<&'a std::path::Path>,
 }
 
 impl GameFn for PlayTurns<'_> {
@@ -316,6 +323,8 @@ impl GameFn for PlayTurns<'_> {
         let mut current: Option<(Seat, u64, f64)> = None;
         let mut notation: Vec<String> = Vec::new();
         let mut first_seat: Option<Seat> = None;
+        // The state at the start of the turn in progress (kept only when turns are saved).
+        let mut turn_start: Option<G> = None;
         let mut round = 0.0f64;
         let mut n = 0u64;
         loop {
@@ -337,6 +346,9 @@ impl GameFn for PlayTurns<'_> {
                             "turn {turn} seat {s}: {steps} steps: {}",
                             notation.join(" ")
                         );
+                        if let (Some(path), Some(start)) = (self.save, &turn_start) {
+                            save_turn(path, self.spec, s, &notation, start)?;
+                        }
                     }
                     notation.clear();
                     log.steps.push(steps);
@@ -350,6 +362,9 @@ impl GameFn for PlayTurns<'_> {
                     round = 0.0;
                 }
                 current = Some((seat, 0, 0.0));
+                if self.save.is_some() {
+                    turn_start = Some(m.state().clone());
+                }
             }
             let info = InfoSet::new(m.state(), seat).map_err(|e| e.to_string())?;
             let start = thread_cpu_seconds();
@@ -372,6 +387,32 @@ impl GameFn for PlayTurns<'_> {
         }
         Ok(log)
     }
+}
+
+/// Appends a long turn to `path` as a JSON line: the agent, the seat, the turn's notation and the
+/// state at its start.
+fn save_turn<G: Knowledge>(
+    path: &std::path::Path,
+    spec: &AgentSpec,
+    seat: Seat,
+    notation: &[String],
+    start: &G,
+) -> Result<(), String> {
+    use std::io::Write;
+    let line = serde_json::json!({
+        "game": G::ID,
+        "agent": spec.to_string(),
+        "seat": seat.0,
+        "steps": notation.len(),
+        "turn": notation.join(" "),
+        "state": start,
+    });
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    writeln!(f, "{line}").map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn main() -> ExitCode {

@@ -7,8 +7,8 @@
 //! | `uct` | plain UCT with uniformly random playouts to the end of the game, no game knowledge (the general-game-playing baseline); one determinization per decision |
 //! | `mcts` | UCT whose playouts stop after a few actions and are scored by the game's evaluation; one determinization per decision |
 //! | `ismcts` | `mcts` with a fresh determinization every iteration (information-set MCTS) |
-//! | `alphabeta` | iterative-deepening alpha-beta with a transposition table, move ordering and a quiescence search over tactical actions (Kyo captures), on perfect-information two-player states; elsewhere it plays as `ismcts` |
-//! | `level1`..`level5` | the levels of [`LEVELS`] |
+//! | `alphabeta` | iterative-deepening alpha-beta with a transposition table, move ordering and a quiescence search over tactical actions (Kyo captures), on perfect-information two-player states, one action at a time (a Kyo Mana chain step by step: what level 5 did before it planned whole turns); elsewhere it plays as `ismcts` |
+//! | `level1`..`level5` | the levels of [`LEVELS`]; level 5 is `alphabeta:60000`, except that in Kyo it plans each turn as a whole ([`alphabeta::plan_turn`]) and plays the plan's steps one by one |
 //! | `level6` | level 5's alpha-beta (60,000 nodes) over the game's learned evaluation ([`crate::nnue`]) instead of the hand-written one; two-player perfect-information positions only, and only where a net exists (installed with `tabula tournament --net FILE`, or committed). Not offered to players until its net beats level 5 (issue 41): today a tournament agent only |
 //!
 //! A name may carry a budget after a colon: `uct:2000` (iterations), `alphabeta:50000` (nodes),
@@ -17,8 +17,10 @@
 //!
 //! Every agent except `random` and `uct` uses the game's setup policy during a hidden setup.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use tabula_core::rand::RngExt;
@@ -26,7 +28,7 @@ use tabula_core::rand::seq::SliceRandom;
 use tabula_core::{Actor, GameRng, Seat, ToAct};
 
 use crate::alphabeta::{self, AlphaBetaConfig};
-use crate::knowledge::Knowledge;
+use crate::knowledge::{Knowledge, json_hash, stable_hash};
 use crate::mcts::{self, MctsConfig};
 use crate::{AiError, InfoSet};
 
@@ -78,7 +80,7 @@ pub const LEVELS: [Level; 5] = [
     Level {
         level: 5,
         name: "Master",
-        description: "alpha-beta (iterative deepening, transposition table, move ordering, quiescence search over captures) with 60000 nodes on two-player perfect-information positions (Kyo, Cyvasse after setup); elsewhere information-set MCTS with 10000 iterations and an evaluation cut-off after 6 actions",
+        description: "alpha-beta (iterative deepening, transposition table, move ordering, quiescence search over captures) with 60000 nodes on two-player perfect-information positions (Kyo, Cyvasse after setup), planning a Kyo turn as a whole (each reachable end of the turn by its shortest chain); elsewhere information-set MCTS with 10000 iterations and an evaluation cut-off after 6 actions",
     },
 ];
 
@@ -319,6 +321,81 @@ fn mcts_config(iterations: u32, deadline: Option<Instant>, kind: AgentKind) -> M
     }
 }
 
+/// How many planned steps [`PLANS`] remembers (the oldest are forgotten first).
+const PLAN_MEMORY: usize = 4096;
+
+/// The rest of the turns level 5 planned ([`alphabeta::plan_turn`]): for each position a planned
+/// turn passes through in its middle, the key of the decision there (game, seat, agent, the whole
+/// state) and the planned action as JSON. The next decision of the same turn looks its position
+/// up and plays the plan's next step; a position no plan expects (the process restarted, the
+/// memory forgot it, or the turn was not played as planned) is planned afresh.
+static PLANS: Mutex<VecDeque<(u64, serde_json::Value)>> = Mutex::new(VecDeque::new());
+
+fn plan_key<G: Knowledge>(spec: &AgentSpec, state: &G, seat: Seat) -> u64 {
+    stable_hash(&(G::ID, seat.0, spec.to_string(), json_hash(state)))
+}
+
+/// Level 5's step in a game that plans whole turns: the next step of the plan made earlier in this
+/// turn when `state` is where that plan expected to be, else the first step of a new plan (whose
+/// later steps are remembered). `None` when the planner finds no way to end the turn: the caller
+/// then searches this step alone.
+fn planned_step<G: Knowledge>(
+    spec: &AgentSpec,
+    state: &G,
+    seat: Seat,
+    nodes: u64,
+    deadline: Option<Instant>,
+    rng: &mut GameRng,
+    stats: &mut DecisionStats,
+) -> Option<G::Action> {
+    let key = plan_key(spec, state, seat);
+    let remembered = PLANS.lock().ok().and_then(|plans| {
+        plans
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, a)| a.clone())
+    });
+    if let Some(a) = remembered.and_then(|v| serde_json::from_value::<G::Action>(v).ok())
+        && crate::knowledge::agent_actions_vec(state, seat).contains(&a)
+    {
+        return Some(a);
+    }
+    let cfg = AlphaBetaConfig {
+        max_nodes: nodes,
+        deadline,
+        ..AlphaBetaConfig::default()
+    };
+    let (plan, s) = alphabeta::plan_turn(state, seat, &cfg, rng)?;
+    stats.nodes = s.nodes;
+    stats.depth = s.depth;
+    let mut steps = plan.into_iter();
+    let first = steps.next()?;
+    let mut after = state.clone();
+    after.apply_trusted(Actor::Seat(seat), &first);
+    let mut remember = Vec::new();
+    for a in steps {
+        if after.to_act() != ToAct::Seat(seat) {
+            break;
+        }
+        if let Ok(v) = serde_json::to_value(&a) {
+            remember.push((plan_key(spec, &after, seat), v));
+        }
+        after.apply_trusted(Actor::Seat(seat), &a);
+    }
+    if !remember.is_empty()
+        && let Ok(mut plans) = PLANS.lock()
+    {
+        for entry in remember {
+            if plans.len() >= PLAN_MEMORY {
+                plans.pop_front();
+            }
+            plans.push_back(entry);
+        }
+    }
+    Some(first)
+}
+
 /// Chooses an action for `info`'s seat with the agent `spec`, deterministically from `seed` (unless a
 /// time limit is set). The agent sees only determinizations of the seat's information set.
 pub fn decide<G: Knowledge>(
@@ -388,6 +465,13 @@ pub fn decide<G: Knowledge>(
             &mut rng,
             &mut stats,
         ),
+        AgentKind::Level(5) if ab_ok && G::PLAN_TURNS => {
+            let nodes = budget.unwrap_or(LEVEL5_NODES);
+            match planned_step(spec, &sample, seat, nodes, deadline, &mut rng, &mut stats) {
+                Some(a) => Some(a),
+                None => run_ab(nodes, &mut rng, &mut stats),
+            }
+        }
         AgentKind::Level(5) if ab_ok => {
             run_ab(budget.unwrap_or(LEVEL5_NODES), &mut rng, &mut stats)
         }

@@ -23,7 +23,7 @@
 //!   quiescence search to follow; scored as it stood, a line where the same side keeps acting up to
 //!   the depth never met the opponent's answer, and Kyo's level5 preferred aimless Mana chains at
 //!   home to moves that end its turn (games drawn by the 100-turn rule).
-//! * **The shortest way** (issue 38: level 5 played Kyo Mana chains of 24 and 45 steps looping in its
+//! * **The shortest way** (level 5 played Kyo Mana chains of 24 and 45 steps looping in its
 //!   own corner). Two causes, two remedies, both confined to the root seat's own turn (the one the
 //!   search decides a step of):
 //!   - *The horizon*: the depth counts actions, so each further step of the root's turn left the
@@ -39,10 +39,24 @@
 //!     chips moved about, a sideways step — tied with `EndTurn`, and the tie went to the step,
 //!     ordered first). The cost is an edge cost, added where the action is taken, so a stored value
 //!     covers only the rest of the turn below its node (Kyo's key includes the turn's state).
+//! * **Whole turns** ([`plan_turn`], level 5 in games with [`Knowledge::PLAN_TURNS`]: Kyo). The
+//!   remedies above still decide a chain step by step, each step by a search that sees only a few
+//!   steps of the turn ahead, so a chain whose end lies beyond that horizon wandered on its way
+//!   there (self-play chains of 20 steps over the Mana of the home rows). The planner instead
+//!   enumerates the turn breadth first: every position in which the root seat's turn can end, each
+//!   reached by its shortest sequence of actions (two sequences that end in the same position count
+//!   once, the shorter kept; positions in the middle of the turn are merged by
+//!   [`Knowledge::turn_node_key`]), then searches the opponent's answer to each end position by
+//!   iterative deepening (same transposition table, quiescence search and move ordering as above),
+//!   scores each end less [`AlphaBetaConfig::plan_action_cost`] per action of its sequence, and
+//!   returns the chosen sequence whole. The enumeration stops at a share of the node budget
+//!   ([`PLAN_ENUMERATION_SHARE`]) and then plans among the ends it found, those of the shortest
+//!   sequences (a Queen that may shuffle between her steps can have more ends than that); falling
+//!   back to the step-by-step search there, as first tried, brought the wandering chains back.
 //! * **Scores**: from the root seat's side; a win is `WIN - ply` (prefer quick wins, slow losses); a
 //!   non-final leaf is `(eval[root] - eval[other]) * 10_000` from [`Knowledge::evaluate`] (0 without one).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use tabula_core::rand::seq::SliceRandom;
@@ -55,8 +69,17 @@ pub const WIN: i32 = 1_000_000;
 /// The default [`AlphaBetaConfig::turn_action_cost`]: 1/1000 of the evaluation's range (±10,000), about
 /// a twelfth of one Kyo pawn's step nearer the enemy King.
 pub const TURN_ACTION_COST: i32 = 10;
+/// The default [`AlphaBetaConfig::plan_action_cost`]: four times [`TURN_ACTION_COST`], about a
+/// third of one Kyo pawn's step nearer the enemy King. Ends of a planned turn are scored after a
+/// shallow search of the answer, whose small differences between two ways of laying the Mana chips
+/// of a chain would otherwise buy long detours (self-play: at 10, turns of up to 18 steps in 60;
+/// at 40, up to 11).
+pub const PLAN_ACTION_COST: i32 = 40;
 /// The default [`AlphaBetaConfig::free_turn_actions`].
 pub const FREE_TURN_ACTIONS: u32 = 3;
+/// The share of the node budget the turn planner ([`plan_turn`]) may spend enumerating the turn's
+/// end positions (each position it makes counts one node): a quarter.
+pub const PLAN_ENUMERATION_SHARE: u64 = 4;
 const INF: i32 = i32::MAX / 2;
 
 /// How the search runs.
@@ -79,6 +102,9 @@ pub struct AlphaBetaConfig {
     /// What each action of the root seat's own turn costs in the root's score (see the module
     /// docs: among lines of equal outcome the search takes the one whose turn is shortest).
     pub turn_action_cost: i32,
+    /// What each action of a planned turn costs in its end's score ([`plan_turn`]): among ends
+    /// of nearly equal value the planner takes the one reached in fewer actions.
+    pub plan_action_cost: i32,
     /// How many actions of the root seat's own turn, after which it still acts, consume no depth
     /// (see the module docs): the opponent's answer is searched to the same depth however long
     /// the turn, up to this many extra actions.
@@ -94,6 +120,7 @@ impl Default for AlphaBetaConfig {
             tt_bits: 16,
             quiescence_depth: 6,
             turn_action_cost: TURN_ACTION_COST,
+            plan_action_cost: PLAN_ACTION_COST,
             free_turn_actions: FREE_TURN_ACTIONS,
         }
     }
@@ -588,4 +615,168 @@ pub fn search_with_leaf<G: Knowledge>(
         }
     }
     Some((best, s.stats))
+}
+
+/// One way to play the root seat's whole turn: its actions and the position they lead to.
+struct TurnEnd<G: Knowledge> {
+    actions: Vec<G::Action>,
+    state: G,
+}
+
+/// Every position in which `root`'s turn, in progress in `state`, can end, each with its shortest
+/// sequence of actions (breadth first: a position first reached by a sequence of `n` actions is
+/// never reached by a shorter one later; among sequences of the same length the first in the
+/// game's order of actions is kept). Positions in the middle of the turn are merged by
+/// [`Knowledge::turn_node_key`], end positions by [`Knowledge::position_key`]. The enumeration
+/// stops once it has made `limit` positions (`made` counts them): the ends then found are those
+/// of the shortest sequences (every end within `n` actions, some within `n + 1`).
+fn turn_ends<G: Knowledge>(state: &G, root: Seat, limit: u64, made: &mut u64) -> Vec<TurnEnd<G>> {
+    let mut inner = HashSet::new();
+    let mut ended = HashSet::new();
+    inner.insert(state.turn_node_key());
+    let mut ends = Vec::new();
+    let mut layer: Vec<(G, Vec<G::Action>)> = vec![(state.clone(), Vec::new())];
+    let mut actions = Vec::new();
+    while !layer.is_empty() {
+        let mut next = Vec::new();
+        for (s, path) in &layer {
+            actions.clear();
+            crate::knowledge::agent_actions(s, root, &mut actions);
+            for a in &actions {
+                *made += 1;
+                if *made > limit {
+                    return ends;
+                }
+                let mut child = s.clone();
+                child.apply_trusted(Actor::Seat(root), a);
+                let mut p = path.clone();
+                p.push(a.clone());
+                if child.to_act() == ToAct::Seat(root) {
+                    if inner.insert(child.turn_node_key()) {
+                        next.push((child, p));
+                    }
+                } else if ended.insert(child.position_key()) {
+                    ends.push(TurnEnd {
+                        actions: p,
+                        state: child,
+                    });
+                }
+            }
+        }
+        layer = next;
+    }
+    ends
+}
+
+/// Plans `root`'s whole turn from `state` (at its start or in its middle; see the module docs):
+/// returns the chosen sequence of actions, to the turn's end, and what the search did. `None` when
+/// `root` is not to act or has no legal action. The enumeration of the turn's end positions makes
+/// at most a [`PLAN_ENUMERATION_SHARE`] of `cfg.max_nodes` positions (past that, the ends of the
+/// shortest sequences found so far are planned); they count in [`AlphaBetaStats::nodes`] and in
+/// the budget.
+pub fn plan_turn<G: Knowledge>(
+    state: &G,
+    root: Seat,
+    cfg: &AlphaBetaConfig,
+    rng: &mut GameRng,
+) -> Option<(Vec<G::Action>, AlphaBetaStats)> {
+    plan_turn_with_leaf(state, root, cfg, rng, &mut FnEval(&|s: &G| s.evaluate()))
+}
+
+/// [`plan_turn`] with a leaf evaluation that follows the search's path.
+pub fn plan_turn_with_leaf<G: Knowledge>(
+    state: &G,
+    root: Seat,
+    cfg: &AlphaBetaConfig,
+    rng: &mut GameRng,
+    eval: &mut dyn LeafEval<G>,
+) -> Option<(Vec<G::Action>, AlphaBetaStats)> {
+    if state.to_act() != ToAct::Seat(root) {
+        return None;
+    }
+    let mut made = 0u64;
+    let limit = cfg.max_nodes / PLAN_ENUMERATION_SHARE.max(1);
+    let mut ends = turn_ends(state, root, limit, &mut made);
+    if ends.is_empty() {
+        return None;
+    }
+    // A seeded shuffle breaks ties between equally valued ends (different seeds, different games).
+    ends.shuffle(rng);
+    let mut s = Searcher::<G> {
+        root,
+        eval,
+        cfg,
+        tt: vec![None; 1usize << tt_bits(cfg)],
+        killers: Vec::new(),
+        history: HashMap::new(),
+        stats: AlphaBetaStats {
+            nodes: made,
+            ..AlphaBetaStats::default()
+        },
+        rng: tabula_core::rng_from_seed(tabula_core::rand::RngExt::random::<u64>(rng)),
+    };
+    s.eval.root(state);
+    let cost = |e: &TurnEnd<G>| {
+        cfg.plan_action_cost
+            .saturating_mul(i32::try_from(e.actions.len()).unwrap_or(i32::MAX))
+    };
+    // First order: each end's own evaluation less its cost (stable: the shuffle breaks ties).
+    let mut keyed: Vec<(i32, TurnEnd<G>)> = ends
+        .into_iter()
+        .map(|e| {
+            s.eval.enter(0, state, &e.state);
+            (s.leaf_value(&e.state, 1) - cost(&e), e)
+        })
+        .collect();
+    keyed.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
+    let mut ends: Vec<TurnEnd<G>> = keyed.into_iter().map(|(_, e)| e).collect();
+    let mut best = 0usize;
+    if ends.len() > 1 {
+        let mut values: Vec<i32> = vec![0; ends.len()];
+        'deepen: for depth in 1..=cfg.max_depth.max(1) {
+            let mut alpha = -INF;
+            let mut iteration_best: Option<(i32, usize)> = None;
+            for (i, e) in ends.iter().enumerate() {
+                let c = cost(e);
+                s.eval.enter(0, state, &e.state);
+                let v = match s.search(&e.state, depth, 1, alpha + c, INF, None) {
+                    Ok(v) => v - c,
+                    Err(Aborted) => {
+                        // The ends searched so far in this deeper iteration, the previous best
+                        // first, are known better than what they beat.
+                        if let Some((_, i)) = iteration_best {
+                            best = i;
+                        }
+                        break 'deepen;
+                    }
+                };
+                values[i] = v;
+                if iteration_best.is_none_or(|(b, _)| v > b) {
+                    iteration_best = Some((v, i));
+                    alpha = alpha.max(v);
+                }
+            }
+            let Some((v, i)) = iteration_best else {
+                break;
+            };
+            s.stats.depth = depth;
+            s.stats.value = v;
+            // Next iteration: best first, the rest by this iteration's (bounded) values.
+            let mut order: Vec<usize> = (0..ends.len()).collect();
+            order.sort_by(|&x, &y| values[y].cmp(&values[x]).then(x.cmp(&y)));
+            if let Some(pos) = order.iter().position(|&x| x == i) {
+                let b = order.remove(pos);
+                order.insert(0, b);
+            }
+            let mut taken: Vec<Option<TurnEnd<G>>> = ends.into_iter().map(Some).collect();
+            ends = order.iter().filter_map(|&x| taken[x].take()).collect();
+            values = order.iter().map(|&x| values[x]).collect();
+            best = 0;
+            if v.abs() >= WIN - 1000 {
+                break;
+            }
+        }
+    }
+    let chosen = ends.into_iter().nth(best)?;
+    Some((chosen.actions, s.stats))
 }

@@ -71,6 +71,22 @@ pub trait Knowledge: Game {
         None
     }
 
+    /// Whether level 5 plans the root seat's turn as a whole ([`crate::alphabeta::plan_turn`]):
+    /// it enumerates the positions in which the turn can end, each by its shortest sequence of
+    /// actions, searches the opponent's answer to each and plays the chosen sequence. Worth it
+    /// where one turn is a chain of many actions (Kyo's Mana chains). Default `false` (the turn is
+    /// searched action by action).
+    const PLAN_TURNS: bool = false;
+
+    /// The key of a position in the middle of the mover's turn for the turn planner's enumeration:
+    /// two sequences of actions that reach the same key are merged (the shorter is kept), so it must
+    /// cover everything that decides the turn's further actions except what only forbids returning
+    /// to where the turn has been (Kyo: the turn's history of positions and its step count). The
+    /// default is [`Knowledge::position_key`].
+    fn turn_node_key(&self) -> u64 {
+        self.position_key()
+    }
+
     /// The key of this position in the transposition table. The default hashes the state's JSON
     /// (correct for every game, slow); games override it with a cheaper key when they can.
     fn position_key(&self) -> u64 {

@@ -26,7 +26,7 @@
 //! | 2 | greedy | one action ahead |
 //! | 3 | ISMCTS, evaluation cut-off after 6 playout actions | 600 iterations |
 //! | 4 | ISMCTS, evaluation cut-off after 6 playout actions | 3,000 iterations |
-//! | 5 | alpha-beta (quiescence search over Kyo captures) on two-player perfect-information positions (Kyo; Cyvasse after the setup), else ISMCTS with cut-off | 60,000 nodes / 10,000 iterations |
+//! | 5 | alpha-beta (quiescence search over Kyo captures) on two-player perfect-information positions (Kyo, planning each turn as a whole; Cyvasse after the setup), else ISMCTS with cut-off | 60,000 nodes / 10,000 iterations |
 //!
 //! Every level uses the game's setup policy during a hidden setup (Cyvasse: a King-safe setup).
 //! Budgets are counts, never times, so a level is deterministic for a seed.
@@ -42,12 +42,22 @@
 //! ## Determinism
 //! Every decision is driven by one RNG seeded from the caller's seed; searches never iterate a hash
 //! map; with an iteration (or node) budget and no time limit, the same seed gives the same decision.
+//! One exception: in the middle of a turn that level 5 planned as a whole (Kyo), the decision is
+//! the plan's next step, remembered by the process since the turn's first step (any seed); a
+//! process that did not plan the turn (restarted, or another node of a cluster) plans the rest of
+//! the turn afresh from the position, which continues the same plan when the search values the
+//! turn's ends as before. The memory is keyed by the whole state, so two games that stand in the
+//! very same position in the middle of a planned turn (games played in parallel from the same
+//! start) follow whichever plan was remembered last: either is a step of a complete plan.
 //!
 //! ## Decisions and simplifications
 //! * Multi-action turns are searched action by action (a Kyo Mana chain is several plies; alpha-beta
 //!   minimises or maximises by who acts at each node, so a seat acting twice in a row is fine); a
 //!   leaf in the middle of a turn is scored as if the turn ended there
-//!   ([`Knowledge::closing_action`]), so that the opponent's answer is never skipped.
+//!   ([`Knowledge::closing_action`]), so that the opponent's answer is never skipped. Level 5
+//!   plans the deciding seat's own Kyo turn as a whole instead ([`alphabeta::plan_turn`]): every
+//!   position the turn can end in, each by its shortest chain, is searched for the opponent's
+//!   answer, and the chosen chain is played step by step.
 //! * An AI turn takes the shortest way among equal outcomes: alpha-beta charges a small cost for
 //!   each action of its own turn and lets the first few of them consume no depth (so a longer turn
 //!   cannot push the opponent's answer past the horizon; see [`alphabeta`]); `greedy` ends a turn

@@ -350,6 +350,25 @@ impl Knowledge for Kyo {
         self.position_hash() ^ stable_hash(&self.turn).rotate_left(17)
     }
 
+    const PLAN_TURNS: bool = true;
+
+    fn turn_node_key(&self) -> u64 {
+        // What decides the turn's further steps: the board, the acting pawn and the chain's
+        // state. The squares visited and the positions that stood earlier in the turn only forbid
+        // a return; the step count only counts.
+        let t = &self.turn;
+        let rest = (
+            t.active,
+            t.phase,
+            t.mana,
+            t.last_shuffle,
+            t.carried,
+            t.lifted,
+            t.removed,
+        );
+        self.position_hash() ^ stable_hash(&rest).rotate_left(17)
+    }
+
     fn playout_choice(&self, _seat: Seat, legal: &[Action], rng: &mut GameRng) -> usize {
         let mut best = (0, 0usize);
         let mut captures = 0usize;

@@ -284,3 +284,172 @@ fn a_syba_level5_turn_composes_at_most_one_short_proposal() {
         );
     }
 }
+
+/// The fewest actions in which `seat`'s turn, in progress in `start`, can end in the position
+/// `target` (same board, same side to move), searched breadth first up to `most` actions. Positions
+/// in the middle of the turn are merged when their board and the turn's chain (acting pawn, phase,
+/// Mana direction, carried and lifted chips) agree; `None` when `target` is not reached.
+fn shortest_turn_to(start: &Kyo, seat: Seat, target: &Kyo, most: usize) -> Option<usize> {
+    use std::collections::HashSet;
+    let node = |k: &Kyo| {
+        let t = &k.turn;
+        (
+            k.board.clone(),
+            t.active,
+            t.phase,
+            t.mana,
+            t.last_shuffle,
+            t.carried,
+            t.lifted,
+        )
+    };
+    let mut seen = HashSet::new();
+    seen.insert(node(start));
+    let mut layer = vec![start.clone()];
+    for n in 1..=most {
+        let mut next = Vec::new();
+        for s in &layer {
+            for a in legal_actions_vec(s, seat) {
+                let mut child = s.clone();
+                child.apply(Actor::Seat(seat), &a).unwrap();
+                if child.to_act() == ToAct::Seat(seat) {
+                    if seen.insert(node(&child)) {
+                        next.push(child);
+                    }
+                } else if child.board == target.board && child.to_move == target.to_move {
+                    return Some(n);
+                }
+            }
+        }
+        layer = next;
+    }
+    None
+}
+
+/// Plays `agent`'s whole turn for the seat to move in `start`, one decision at a time (each step
+/// checked legal); returns the steps' notation and the position the turn ends in.
+fn play_turn(agent: &AgentSpec, start: &Kyo) -> (Vec<String>, Kyo) {
+    let ToAct::Seat(me) = start.to_act() else {
+        panic!("nobody to move")
+    };
+    let mut k = start.clone();
+    let mut steps = Vec::new();
+    while k.to_act() == ToAct::Seat(me) {
+        assert!(steps.len() < 60, "an endless turn: {steps:?}");
+        let info = InfoSet::new(&k, me).unwrap();
+        let (a, _) = decide(agent, &info, 11 + steps.len() as u64).unwrap();
+        assert!(legal_actions_vec(&k, me).contains(&a), "illegal {a:?}");
+        steps.push(k.action_notation(&a));
+        k.apply(Actor::Seat(me), &a).unwrap();
+    }
+    (steps, k)
+}
+
+/// Gold to move, turn 4 of a self-play game of the step-by-step search (`arena turns --save`,
+/// agent `alphabeta:60000`, which is what level 5 was before it planned whole turns): Gold's
+/// Heavy on I0 then played a Mana chain of 12 steps round its own corner, `I0/2>I1 I1/1>H0 H0/1>H1
+/// H1/1>I0 I0/1>I1 I1/1>H2 H2/1>G2 G2/1>H1 H1/1>I0 I0/1>I1 I1/1>J2 end`.
+const WANDERING_TURN: &str = include_str!("kyo-wandering-turn.json");
+
+/// Level 5 plans the whole turn: whatever end it picks, it gets there by the shortest chain (the
+/// step-by-step search took a longer way to its end from this very position).
+#[test]
+fn kyo_level5_reaches_the_end_of_its_turn_by_the_shortest_chain() {
+    let start: Kyo = serde_json::from_str(WANDERING_TURN).unwrap();
+    let ToAct::Seat(me) = start.to_act() else {
+        panic!("nobody to move")
+    };
+    let (steps, end) = play_turn(&spec("level5"), &start);
+    let shortest = shortest_turn_to(&start, me, &end, steps.len())
+        .unwrap_or_else(|| panic!("the end of {steps:?} is not found again"));
+    assert_eq!(
+        steps.len(),
+        shortest,
+        "level 5 took {} steps where {shortest} reach the same position: {}",
+        steps.len(),
+        steps.join(" ")
+    );
+}
+
+/// Positions of a Kyo game: the start, and every position of a game played by random legal
+/// actions (with a fixed seed), some in the middle of a Mana chain.
+fn kyo_positions() -> Vec<Kyo> {
+    use tabula_core::rand::RngExt;
+    let mut rng = tabula_core::rng_from_seed(3);
+    let mut k = Kyo::new(&KyoOptions::default()).unwrap();
+    let mut out = vec![k.clone()];
+    for _ in 0..120 {
+        let ToAct::Seat(s) = k.to_act() else { break };
+        let legal = legal_actions_vec(&k, s);
+        // Prefer Mana moves so that chains in progress are among the positions.
+        let chains: Vec<_> = legal
+            .iter()
+            .filter(|a| {
+                let mut c = k.clone();
+                c.apply_trusted(Actor::Seat(s), a);
+                c.to_act() == ToAct::Seat(s)
+            })
+            .cloned()
+            .collect();
+        let pool = if !chains.is_empty() && rng.random::<f64>() < 0.6 {
+            chains
+        } else {
+            legal
+        };
+        let a = pool[rng.random_range(0..pool.len())];
+        k.apply(Actor::Seat(s), &a).unwrap();
+        out.push(k.clone());
+    }
+    out
+}
+
+/// Property: every step of a planned turn is legal when it is played, the seat acts before each
+/// of them, and the turn is over after the last (whether planned at a turn's start or in the
+/// middle of a chain).
+#[test]
+fn kyo_planned_turn_steps_are_each_legal_when_played() {
+    use tabula_ai::alphabeta::{AlphaBetaConfig, plan_turn};
+    let cfg = AlphaBetaConfig {
+        max_nodes: 3000,
+        ..AlphaBetaConfig::default()
+    };
+    let positions = kyo_positions();
+    let mut mid_chain = 0;
+    let mut planned = 0;
+    for (i, start) in positions.iter().enumerate().step_by(3) {
+        let ToAct::Seat(me) = start.to_act() else {
+            continue;
+        };
+        if start.turn.steps > 0 {
+            mid_chain += 1;
+        }
+        let mut rng = tabula_core::rng_from_seed(i as u64);
+        let (plan, _) =
+            plan_turn(start, me, &cfg, &mut rng).unwrap_or_else(|| panic!("position {i}: no plan"));
+        assert!(!plan.is_empty());
+        planned += 1;
+        let mut k = start.clone();
+        for (j, a) in plan.iter().enumerate() {
+            assert_eq!(
+                k.to_act(),
+                ToAct::Seat(me),
+                "position {i}: step {j} after the turn"
+            );
+            assert!(
+                legal_actions_vec(&k, me).contains(a),
+                "position {i}: step {j} ({a:?}) is not legal"
+            );
+            k.apply(Actor::Seat(me), a).unwrap();
+        }
+        assert_ne!(
+            k.to_act(),
+            ToAct::Seat(me),
+            "position {i}: the plan stops mid-turn"
+        );
+    }
+    assert!(planned >= 20, "{planned} positions planned");
+    assert!(
+        mid_chain >= 3,
+        "only {mid_chain} positions in the middle of a turn"
+    );
+}
