@@ -147,6 +147,7 @@ pub mod geo;
 pub mod legend;
 pub mod rules;
 pub mod setup;
+mod why;
 
 use serde::{Deserialize, Serialize};
 use tabula_core::{
@@ -701,20 +702,9 @@ impl CairdCyvasse {
             CairdAction::Ruin { .. } if !self.ruin_ready(side) => {
                 "you may ruin the enemy Fortress only with a piece that entered it and survived the enemy's next turn".to_string()
             }
-            _ if pseudo.contains(action) => {
-                "it would leave your King capturable (check)".to_string()
-            }
-            CairdAction::Move { from, to } | CairdAction::Shot { from, to } => format!(
-                "the {} on {} cannot {} {} (path, range, terrain, or the capture table forbid it)",
-                KIND_NAMES[kind_of(self.pos.board[from as usize]) as usize],
-                geo.name(from),
-                if matches!(action, CairdAction::Shot { .. }) {
-                    "capture without moving on"
-                } else {
-                    "reach"
-                },
-                geo.name(to)
-            ),
+            _ if pseudo.contains(action) => why::check_words(&self.rules, &self.pos, side, action),
+            CairdAction::Move { from, to } => self.rules.why_not_move(&self.pos, from, to),
+            CairdAction::Shot { from, to } => self.rules.why_not_shot(&self.pos, from, to),
             _ => "not a legal action here".to_string(),
         };
         ActionError::Illegal(format!("{text}: {msg}"))
