@@ -859,10 +859,9 @@ impl Game for CairdCyvasse {
 
     const ID: &'static str = "cyvasse-caird";
     const NAME: &'static str = "Cyvasse (Caird's rules)";
-    const DESCRIPTION: &'static str = "Cyvasse after Caird's alternate rules: a hidden simultaneous setup behind a screen, \
-        Mountains, a class-based capture table, check and checkmate. Version A (Basic, 8x8) or Version C \
-        (Expert: terrain, Fortress, ranged attacks, King's morale), the optional rules (10x10 board, Dragon \
-        in reserve, super Trebuchets, dragonfyre, castle storming, wildfyre) and Hex Cyvasse with sea movement.";
+    const DESCRIPTION: &'static str = "Set up your army in secret, then play it on a \
+        chessboard among Mountains: each piece may take only certain others, and checkmate wins. The \
+        Expert version adds hills, forests, water and a Fortress; a hex board is there too.";
 
     fn new(options: &CairdOptions) -> Result<Self, OptionsError> {
         options.validate()?;
