@@ -1,0 +1,169 @@
+// Browser tests of a newcomer's first minute: the home page says in one sentence what Tabula is and
+// offers Kyo's first lesson; the five games' cards fit a laptop's screen (1366x768) with blurbs in a
+// player's words; the options form starts with the card's AI level; Play vs AI takes a clock. Caird's
+// lessons answer a refused move with the rule that forbids it (out of range, blocked at a cell, check
+// and by which piece), without "illegal action:", and the next click clears the banner. Every unknown
+// address (a game, a replay, a player, a leaderboard, a join link, a path) shows the same friendly,
+// titled page, without a developer's backticks. At 1366x768 and 390x844, with screenshots. Its helpers come from harness.mjs.
+
+import { h, test, expect, GAMES, DESKTOP, PHONE } from './harness.mjs';
+import { join } from 'node:path';
+
+function newcomerTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS }) {
+  const SIZES = [['desktop', DESKTOP], ['phone', PHONE]];
+
+  /** Opens the lobby at `size` and waits for every game's card. */
+  async function lobby(page, size, count) {
+    await page.setViewportSize(size);
+    await page.goto(`${base()}/`);
+    await expect(page.locator('.game-card[data-game]')).toHaveCount(count, { timeout: 20000 });
+  }
+
+  async function homePage(label, size, games) {
+    const page = await newPage(`newcomer-home-${label}`);
+    try {
+      await lobby(page, size, games.length);
+      // One sentence that says what Tabula is, then the way in for someone new.
+      const intro = (await page.locator('[data-testid=intro] p').textContent()).trim();
+      assert(/^Tabula is /.test(intro) && intro.endsWith('.') && !/[.!?] /.test(intro), `the intro is not one sentence about Tabula: "${intro}"`);
+      const learn = page.locator('[data-testid=learn-kyo]');
+      await expect(learn).toHaveText('New here? Learn Kyo in 5 minutes');
+      await expect(learn).toBeInViewport({ ratio: 1 });
+      // The blurbs in a player's words: no option ids, no "(a|b|c)" lists, no word about the project.
+      for (const g of games) {
+        const blurb = (await page.locator(`[data-testid=blurb-${g.id}]`).textContent()).trim();
+        assert(blurb.length > 40, `${g.id}: no blurb`);
+        assert(!/[a-z]+_[a-z]+|\([a-z_]+\|/.test(blurb), `${g.id}: the blurb names option ids: "${blurb}"`);
+        assert(!/this project|options?:/i.test(blurb), `${g.id}: the blurb is not in a player's words: "${blurb}"`);
+      }
+      if (label === 'desktop') {
+        // All the cards in view at once, without scrolling.
+        assert((await page.evaluate(() => window.scrollY)) === 0, 'the lobby opened scrolled');
+        for (const g of games) {
+          const box = await page.locator(`.game-card[data-game="${g.id}"]`).boundingBox();
+          assert(box && box.y >= 0 && box.y + box.height <= size.height && box.x + box.width <= size.width,
+            `${g.id}'s card is not in view at ${size.width}x${size.height}: ${JSON.stringify(box)}`);
+        }
+      } else {
+        await assertNoOverflow(page, size.width);
+      }
+      await page.screenshot({ path: join(ARTIFACTS, `newcomer-home-${size.width}x${size.height}.png`), fullPage: false });
+      // The options form's opponent is the card's AI level (someone new: the gentlest), and its clock
+      // the card's.
+      const id = games.some((g) => g.id === 'kyo') ? 'kyo' : games[0].id;
+      const level = await page.locator(`[data-testid=ai-level-${id}]`).inputValue();
+      assert(level === '1', `a newcomer's card offers level ${level}`);
+      await page.locator(`[data-testid=ai-clock-${id}]`).selectOption('blitz');
+      const card = page.locator(`.game-card[data-game="${id}"]`);
+      await card.locator(`[data-testid=options-${id}]`).click();
+      await expect(card.locator('select[data-seat="1"]')).toHaveValue(`ai${level}`);
+      await expect(card.locator('select[name=clock]')).toHaveValue('blitz');
+      await card.locator(`[data-testid=options-${id}]`).click();
+      // Play vs AI with that clock: the game page shows the clocks.
+      await page.locator(`[data-testid=play-ai-${id}]`).click();
+      await page.waitForURL(/\/game\//, { timeout: 20000 });
+      await expect(page.locator('[data-clock="0"] .clock-time')).toHaveText(/^\d+:\d\d/, { timeout: 20000 });
+      await expect(page.locator('[data-seat="1"]', { hasText: `AI level ${level}` })).toBeVisible({ timeout: 20000 });
+      await page.screenshot({ path: join(ARTIFACTS, `newcomer-clocked-game-${size.width}x${size.height}.png`), fullPage: false });
+      // Back home, "New here?" opens Kyo's first lesson.
+      await page.goto(`${base()}/`);
+      await page.locator('[data-testid=learn-kyo]').click();
+      await page.waitForURL(/\/learn\/kyo\/1$/, { timeout: 20000 });
+      await expect(page.locator('[data-testid=lesson][data-n="1"]')).toBeVisible({ timeout: 20000 });
+      await noConsoleErrors(page);
+    } finally {
+      await page.context().close();
+    }
+  }
+
+  async function cairdRefusals(label, size) {
+    const page = await newPage(`newcomer-caird-${label}`);
+    // Each refusal is an HTTP 422, which the browser logs as a failed resource: expected here.
+    page.allowNetworkErrors = true;
+    const banner = page.locator('[data-testid=lesson-refusal]');
+    const cell = (name) => page.locator(`[data-testid=board] [data-cell="${name}"]`).first();
+    /** Opens lesson `n`, clicks `from` then `to`, and returns the banner's sentence. */
+    const tryMove = async (n, from, to) => {
+      await page.goto(`${base()}/learn/cyvasse-caird/${n}`);
+      await expect(page.locator(`[data-testid=lesson][data-n="${n}"]`)).toBeVisible({ timeout: 20000 });
+      await cell(from).click({ force: true });
+      await cell(to).click({ force: true });
+      await expect(banner).toBeVisible({ timeout: 20000 });
+      const text = (await banner.textContent()).trim();
+      assert(!/illegal action/i.test(text), `the refusal keeps the protocol's prefix: "${text}"`);
+      return text.replace(/^Not allowed:\s*/, '');
+    };
+    try {
+      await page.setViewportSize(size);
+      // Lesson 1: the Elephant on d2 moves up to 3 squares.
+      assert((await tryMove(1, 'd2', 'd6')) === 'An Elephant moves at most 3 squares: d6 is 4 squares away', 'out of range');
+      await banner.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, `newcomer-caird-range-${size.width}x${size.height}.png`), fullPage: false });
+      // The next click is a new try: the banner goes.
+      await cell('d2').click({ force: true });
+      await expect(banner).toHaveCount(0, { timeout: 10000 });
+      // Lesson 7: the Trebuchet on b4 stands between the Elephant on a4 and c4.
+      const blocked = await tryMove(7, 'a4', 'c4');
+      assert(blocked === 'Blocked at b4 by your Trebuchet: a move never passes through pieces', `blocked: "${blocked}"`);
+      await page.screenshot({ path: join(ARTIFACTS, `newcomer-caird-blocked-${size.width}x${size.height}.png`), fullPage: false });
+      // Lesson 8: the King on e1 is attacked by the Rabble on e2; moving the Elephant away leaves it so.
+      const check = await tryMove(8, 'b2', 'b3');
+      assert(check === 'Your King on e1 would be in check from Black\'s Rabble on e2', `check: "${check}"`);
+      // Lesson 3: the Heavy Horse moves diagonally.
+      assert((await tryMove(3, 'c2', 'c4')) === 'A Heavy Horse moves only diagonally', 'direction');
+      await noConsoleErrors(page);
+    } finally {
+      await page.context().close();
+    }
+  }
+
+  async function notFoundPages(label, size) {
+    const page = await newPage(`newcomer-not-found-${label}`);
+    // The 404 answers behind these pages are logged by the browser as failed resources: expected.
+    page.allowNetworkErrors = true;
+    try {
+      await page.setViewportSize(size);
+      const addresses = {
+        game: '/game/no-such-game-here',
+        replay: '/replay/no-such-game-here',
+        player: '/@/nobody-of-that-name',
+        leaderboard: '/leaderboard/no-such-kind',
+        join: '/join/no-such-game-here/0#not-a-token',
+        path: '/no/such/page',
+      };
+      let first = null;
+      for (const [what, path] of Object.entries(addresses)) {
+        await page.goto(`${base()}${path}`);
+        const box = page.locator('[data-testid=not-found]');
+        await expect(box, `${what}: no not-found page at ${path}`).toBeVisible({ timeout: 20000 });
+        await expect(box.locator('h2')).toHaveText('Nothing here');
+        await expect(page).toHaveTitle(/Not found — Tabula$/);
+        const text = (await page.locator('main').textContent()).trim();
+        assert(!text.includes('`'), `${what}: a developer's backtick on the page: "${text}"`);
+        // The same page each time.
+        const html = await box.innerHTML();
+        if (first === null) first = html;
+        assert(html === first, `${what}: a different not-found page`);
+        await page.screenshot({ path: join(ARTIFACTS, `newcomer-not-found-${what}-${size.width}x${size.height}.png`), fullPage: false });
+      }
+      // Its way on: the lobby.
+      await page.locator('[data-testid=not-found] a', { hasText: 'Go to the lobby' }).click();
+      await expect(page.locator('[data-testid=intro]')).toBeVisible({ timeout: 20000 });
+      await noConsoleErrors(page);
+    } finally {
+      await page.context().close();
+    }
+  }
+
+  return async (games) => {
+    for (const [label, size] of SIZES) {
+      test(`newcomer: every address that leads nowhere (game, replay, player, leaderboard, join link, path) shows the same titled page (${label} ${size.width}x${size.height})`, () => notFoundPages(label, size));
+      test(`newcomer: the home page — one sentence, "Learn Kyo in 5 minutes", blurbs in words, the form's AI = the card's, a clock for Play vs AI (${label} ${size.width}x${size.height})`, () => homePage(label, size, games));
+      if (games.some((g) => g.id === 'cyvasse-caird')) {
+        test(`newcomer: a refused Caird move names the rule (range, blocked at a cell, check), no "illegal action:", cleared by the next click (${label} ${size.width}x${size.height})`, () => cairdRefusals(label, size));
+      }
+    }
+  };
+}
+
+newcomerTests({ ...h, test })(GAMES);
