@@ -22,6 +22,9 @@ import { SetupEditor } from './setup';
 
 export type { Conn, GameEnv, GameUi, Region } from './env';
 
+/** What the page says of a move tried while the connection is down. */
+export const OFFLINE_MOVE = 'You are offline — your move will be sent when the connection returns';
+
 export class GameCtrl {
   readonly seats: LocalSeats;
   /** Each connection's state, by seat (the spectator's: SPECTATOR). */
@@ -40,6 +43,9 @@ export class GameCtrl {
   /** The action on its way (the board offers nothing meanwhile), and the connection that carries it. */
   readonly sent = new PendingAction();
   private sentBy = -2;
+  /** A move tried while the connection was down, sent by the connection `key` once it is back (the
+   * server then plays it, or refuses it plainly if the position changed meanwhile). */
+  queued: { key: number; body: { notation: string } | { action: JsonValue } } | null = null;
   errorText = '';
   connText = 'connecting…';
   connected = false;
@@ -149,6 +155,17 @@ export class GameCtrl {
     // player may act again (over HTTP), and a repeated action is refused with a clear error.
     const cleared = !isUp && this.sent.pending && k === this.sentBy;
     if (cleared) this.sent.clear();
+    if (isUp && this.errorText === OFFLINE_MOVE) this.errorText = '';
+    const q = this.queued;
+    if (isUp && q && q.key === k) {
+      // Back: the move tried meanwhile goes out now.
+      this.queued = null;
+      const id = this.conns.get(k)?.send({ type: 'action', ...q.body }) ?? null;
+      if (id !== null) {
+        this.sentBy = k;
+        this.sent.sent(id);
+      }
+    }
     this.connText = detail;
     this.redraw(cleared ? ['header', 'side'] : ['header']);
   }
@@ -253,7 +270,7 @@ export class GameCtrl {
 
   /** Sends a listed action, or (`action` undefined) an action written in notation only. */
   sendAction(a: Pick<LegalAction, 'action' | 'notation'>, fromSetupEditor = false): void {
-    if (!this.model || this.sent.pending) return;
+    if (!this.model || this.sent.pending || this.queued) return;
     this.errorText = '';
     this.setup.error = null;
     this.setup.sent = fromSetupEditor;
@@ -266,9 +283,19 @@ export class GameCtrl {
       // Not connected: fall back to HTTP so the move is not lost.
       if (!cred) return;
       this.sent.sent(null);
+      const key = this.sentBy;
       this.env.call(routes['POST /api/games/{id}/action'], { params: { id: this.id }, body: { seat: cred.seat, token: cred.token, ...body } })
         .then(() => this.send({ type: 'sync' }))
-        .catch((e: unknown) => this.refused(e instanceof Error ? e.message : String(e)))
+        .catch((e: unknown) => {
+          // No answer at all (fetch's TypeError, not a refusal): the network is down. The move
+          // waits for the connection and is sent when it returns.
+          if (e instanceof TypeError) {
+            this.queued = { key, body };
+            this.errorText = OFFLINE_MOVE;
+          } else {
+            this.refused(e instanceof Error ? e.message : String(e));
+          }
+        })
         .finally(() => {
           this.sent.clear();
           this.redraw();
@@ -283,7 +310,7 @@ export class GameCtrl {
 
   /** A click on a board cell. */
   onCell(cell: string): void {
-    if (!this.selection || this.review.active || this.sent.pending) return;
+    if (!this.selection || this.review.active || this.sent.pending || this.queued) return;
     if (this.setup.open) {
       this.setup.click(cell);
       this.redraw();
