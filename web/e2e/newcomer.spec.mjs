@@ -4,12 +4,13 @@
 // lessons answer a refused move with the rule that forbids it (out of range, blocked at a cell, check
 // and by which piece), without "illegal action:", and the next click clears the banner. Every unknown
 // address (a game, a replay, a player, a leaderboard, a join link, a path) shows the same friendly,
-// titled page, without a developer's backticks. At 1366x768 and 390x844, with screenshots. Its helpers come from harness.mjs.
+// titled page, without a developer's backticks. A move tried offline says so and is sent when the
+// connection returns. At 1366x768 and 390x844, with screenshots. Its helpers come from harness.mjs.
 
 import { h, test, expect, GAMES, DESKTOP, PHONE } from './harness.mjs';
 import { join } from 'node:path';
 
-function newcomerTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS }) {
+function newcomerTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS, waitMyTurnOrOver, moveCount }) {
   const SIZES = [['desktop', DESKTOP], ['phone', PHONE]];
 
   /** Opens the lobby at `size` and waits for every game's card. */
@@ -155,10 +156,49 @@ function newcomerTests({ test, newPage, base, assert, noConsoleErrors, assertNoO
     }
   }
 
+  async function offlineMove(label, size) {
+    const page = await newPage(`newcomer-offline-${label}`);
+    try {
+      await page.setViewportSize(size);
+      await page.goto(`${base()}/?ai=1`);
+      await page.locator('[data-testid=play-ai-kyo]').click();
+      await page.waitForURL(/\/game\//, { timeout: 20000 });
+      assert((await waitMyTurnOrOver(page)) === 'turn', 'the game ended before the first move');
+      const gold = (await page.locator('[data-seat="0"]').textContent()).includes('(you)');
+      const [row, ahead] = gold ? [3, 4] : [6, 5];
+      const before = await moveCount(page);
+      // The network goes; the page says it is down.
+      page.allowNetworkErrors = true;
+      await page.context().setOffline(true);
+      await expect(page.locator('[data-testid=conn].down')).toBeVisible({ timeout: 15000 });
+      // A Light Pawn one square forward, clicked as a person does.
+      await page.locator(`[data-testid=board] [data-cell="A${row}"]`).first().click({ force: true });
+      await page.locator(`[data-testid=board] [data-cell="A${ahead}"]`).first().click({ force: true });
+      const error = page.locator('[data-testid=error]');
+      await expect(error).toHaveText('You are offline — your move will be sent when the connection returns', { timeout: 20000 });
+      await error.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, `newcomer-offline-move-${size.width}x${size.height}.png`), fullPage: false });
+      assert((await moveCount(page)) === before, 'a move was counted while offline');
+      // Back: the move is sent and played, and the message goes.
+      await page.context().setOffline(false);
+      await expect(page.locator('[data-testid=conn]:not(.down)')).toBeVisible({ timeout: 30000 });
+      await expect.poll(() => moveCount(page), { message: 'the move tried offline was not played on reconnect', timeout: 30000 }).toBeGreaterThan(before);
+      await expect(error).toHaveCount(0, { timeout: 10000 });
+      await page.screenshot({ path: join(ARTIFACTS, `newcomer-offline-sent-${size.width}x${size.height}.png`), fullPage: false });
+      page.allowNetworkErrors = false;
+      await noConsoleErrors(page);
+    } finally {
+      await page.context().close();
+    }
+  }
+
   return async (games) => {
     for (const [label, size] of SIZES) {
       test(`newcomer: every address that leads nowhere (game, replay, player, leaderboard, join link, path) shows the same titled page (${label} ${size.width}x${size.height})`, () => notFoundPages(label, size));
       test(`newcomer: the home page — one sentence, "Learn Kyo in 5 minutes", blurbs in words, the form's AI = the card's, a clock for Play vs AI (${label} ${size.width}x${size.height})`, () => homePage(label, size, games));
+      if (games.some((g) => g.id === 'kyo')) {
+        test(`newcomer: a move tried offline says so in words, is sent when the connection returns, and the message goes (${label} ${size.width}x${size.height})`, () => offlineMove(label, size));
+      }
       if (games.some((g) => g.id === 'cyvasse-caird')) {
         test(`newcomer: a refused Caird move names the rule (range, blocked at a cell, check), no "illegal action:", cleared by the next click (${label} ${size.width}x${size.height})`, () => cairdRefusals(label, size));
       }
