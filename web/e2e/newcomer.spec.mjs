@@ -176,15 +176,15 @@ function newcomerTests({ test, newPage, base, assert, noConsoleErrors, assertNoO
       await page.locator(`[data-testid=board] [data-cell="A${ahead}"]`).first().click({ force: true });
       const error = page.locator('[data-testid=error]');
       await expect(error).toHaveText('You are offline — your move will be sent when the connection returns', { timeout: 20000 });
-      await error.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(ARTIFACTS, `newcomer-offline-move-${size.width}x${size.height}.png`), fullPage: false });
+      // (The header is redrawn at every tick of the clocks: the whole page, not a scroll to the line.)
+      await page.screenshot({ path: join(ARTIFACTS, `newcomer-offline-move-${size.width}x${size.height}.png`), fullPage: true });
       assert((await moveCount(page)) === before, 'a move was counted while offline');
       // Back: the move is sent and played, and the message goes.
       await page.context().setOffline(false);
       await expect(page.locator('[data-testid=conn]:not(.down)')).toBeVisible({ timeout: 30000 });
       await expect.poll(() => moveCount(page), { message: 'the move tried offline was not played on reconnect', timeout: 30000 }).toBeGreaterThan(before);
       await expect(error).toHaveCount(0, { timeout: 10000 });
-      await page.screenshot({ path: join(ARTIFACTS, `newcomer-offline-sent-${size.width}x${size.height}.png`), fullPage: false });
+      await page.screenshot({ path: join(ARTIFACTS, `newcomer-offline-sent-${size.width}x${size.height}.png`), fullPage: true });
       page.allowNetworkErrors = false;
       await noConsoleErrors(page);
     } finally {
