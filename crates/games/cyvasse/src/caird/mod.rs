@@ -487,7 +487,7 @@ impl CairdCyvasse {
             for &(name, ch) in list {
                 let c = geo
                     .cell(name)
-                    .ok_or_else(|| format!("`{name}` is not a cell of this board"))?;
+                    .ok_or_else(|| format!("“{name}” is not a cell of this board"))?;
                 out[c as usize] = ch;
             }
         }
@@ -697,7 +697,7 @@ impl CairdCyvasse {
                 )
             }
             CairdAction::Ruin { .. } if !self.rules.castle_storming => {
-                "ruining a Fortress needs the castle_storming option".to_string()
+                "ruining a Fortress is not part of these rules (castle storming is off)".to_string()
             }
             CairdAction::Ruin { .. } if !self.ruin_ready(side) => {
                 "you may ruin the enemy Fortress only with a piece that entered it and survived the enemy's next turn".to_string()
@@ -962,7 +962,7 @@ impl Game for CairdCyvasse {
                 Ok(())
             }
             (Phase::Setup, _) => Err(ActionError::Illegal(
-                "during the setup each seat commits its whole setup (`setup pieces=… terrain=…`)"
+                "during the setup each seat commits its whole setup (“setup pieces=… terrain=…”)"
                     .to_string(),
             )),
             (Phase::Play, _) => {
@@ -1204,7 +1204,7 @@ impl Game for CairdCyvasse {
         let text = text.trim();
         let cell = |s: &str| {
             geo.cell(&s.trim().to_ascii_lowercase())
-                .ok_or_else(|| ActionError::Malformed(format!("`{s}` is not a cell of this board")))
+                .ok_or_else(|| ActionError::Malformed(format!("“{s}” is not a cell of this board")))
         };
         if let Some(rest) = text.strip_prefix("setup") {
             let mut plan = SetupPlan {
@@ -1233,7 +1233,7 @@ impl Game for CairdCyvasse {
                     }
                     _ => {
                         return Err(ActionError::Malformed(format!(
-                            "setup takes pieces=… terrain=…, preset=<{}> or random=N [seat=white|black], not `{tok}`",
+                            "setup takes pieces=… terrain=…, preset=<{}> or random=N [seat=white|black], not “{tok}”",
                             PRESETS.join("|")
                         )));
                     }
@@ -1266,7 +1266,7 @@ impl Game for CairdCyvasse {
                         .find(|l| l.label == label)
                         .map(|l| l.plan.clone())
                         .ok_or_else(|| {
-                            ActionError::Malformed(format!("`{label}` names no listed setup"))
+                            ActionError::Malformed(format!("“{label}” names no listed setup"))
                         })?;
                 }
                 return Ok(CairdAction::Setup(plan));
@@ -1280,7 +1280,7 @@ impl Game for CairdCyvasse {
             });
             if !listed {
                 return Err(ActionError::Malformed(format!(
-                    "this plan is not the listed setup `{label}`: leave the label out to commit a setup of your own"
+                    "this plan is not the listed setup “{label}”: leave the label out to commit a setup of your own"
                 )));
             }
             return Ok(CairdAction::Setup(plan));
@@ -1302,7 +1302,7 @@ impl Game for CairdCyvasse {
             }
         }
         Err(ActionError::Malformed(format!(
-            "`{text}`: write e2-e4, e2xe5, e2*e5, D@e3, ruin e8 or setup pieces=… terrain=…"
+            "“{text}”: write e2-e4, e2xe5, e2*e5, D@e3, ruin e8 or setup pieces=… terrain=…"
         )))
     }
 
