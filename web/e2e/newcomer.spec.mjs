@@ -192,11 +192,38 @@ function newcomerTests({ test, newPage, base, assert, noConsoleErrors, assertNoO
     }
   }
 
+  async function kyoLessonWords(label, size) {
+    const page = await newPage(`newcomer-kyo-lesson-${label}`);
+    try {
+      await page.setViewportSize(size);
+      await page.goto(`${base()}/learn/kyo/1`);
+      await expect(page.locator('[data-testid=lesson][data-n="1"]')).toBeVisible({ timeout: 20000 });
+      // Words for what is drawn: no letters for pieces drawn as icons.
+      const words = (await page.locator('[data-testid=lesson]').textContent()) ?? '';
+      assert(!/upper-case|lower-case|Heavy \(H\)/i.test(words), `the lesson names letters that are not drawn: "${words.slice(0, 400)}"`);
+      // Red's pawns are red and Gold's gold, as the lesson says.
+      const fill = (owner) => page.locator(`[data-testid=board] g.piece[data-owner="${owner}"] path`).first().getAttribute('fill');
+      const rgb = async (owner) => {
+        const hex = (await fill(owner)) ?? '';
+        return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+      };
+      const [rr, rg, rb] = await rgb(1);
+      assert(rr > 150 && rg < 90 && rb < 90, `Red's pawns are not drawn red: ${await fill(1)}`);
+      const [gr, gg, gb] = await rgb(0);
+      assert(gr > 180 && gg > 120 && gb < 80, `Gold's pawns are not drawn gold: ${await fill(0)}`);
+      await page.screenshot({ path: join(ARTIFACTS, `newcomer-kyo-lesson-1-${size.width}x${size.height}.png`), fullPage: false });
+      await noConsoleErrors(page);
+    } finally {
+      await page.context().close();
+    }
+  }
+
   return async (games) => {
     for (const [label, size] of SIZES) {
       test(`newcomer: every address that leads nowhere (game, replay, player, leaderboard, join link, path) shows the same titled page (${label} ${size.width}x${size.height})`, () => notFoundPages(label, size));
       test(`newcomer: the home page — one sentence, "Learn Kyo in 5 minutes", blurbs in words, the form's AI = the card's, a clock for Play vs AI (${label} ${size.width}x${size.height})`, () => homePage(label, size, games));
       if (games.some((g) => g.id === 'kyo')) {
+        test(`newcomer: Kyo's first lesson names what is drawn, and Red's pawns are red (${label} ${size.width}x${size.height})`, () => kyoLessonWords(label, size));
         test(`newcomer: a move tried offline says so in words, is sent when the connection returns, and the message goes (${label} ${size.width}x${size.height})`, () => offlineMove(label, size));
       }
       if (games.some((g) => g.id === 'cyvasse-caird')) {
