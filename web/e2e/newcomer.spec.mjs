@@ -5,10 +5,14 @@
 // and by which piece), without "illegal action:", and the next click clears the banner. Every unknown
 // address (a game, a replay, a player, a leaderboard, a join link, a path) shows the same friendly,
 // titled page, without a developer's backticks. A move tried offline says so and is sent when the
-// connection returns. At 1366x768 and 390x844, with screenshots. Its helpers come from harness.mjs.
+// connection returns. A waiting analysis says its place in the queue and about how long. At 1366x768 and 390x844, with screenshots. Its helpers come from harness.mjs.
 
-import { h, test, expect, GAMES, DESKTOP, PHONE } from './harness.mjs';
+import { h, test, expect, GAMES, DESKTOP, PHONE, withServer } from './harness.mjs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** A Kyo record of 36 actions (analysis.spec.mjs's fixture): its analysis takes a while in a debug build. */
+const FIXTURE = new URL('./fixtures/kyo-analysed.json', import.meta.url);
 
 function newcomerTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS, waitMyTurnOrOver, moveCount }) {
   const SIZES = [['desktop', DESKTOP], ['phone', PHONE]];
@@ -218,11 +222,43 @@ function newcomerTests({ test, newPage, base, assert, noConsoleErrors, assertNoO
     }
   }
 
+  /** Imports the fixture's record and returns the new game's id. */
+  async function imported() {
+    const record = JSON.parse(readFileSync(FIXTURE, 'utf8'));
+    const r = await fetch(`${base()}/api/records`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ record, public: false }) });
+    assert(r.status === 201 || r.status === 200, `the import was refused: ${r.status}`);
+    return (await r.json()).id;
+  }
+
+  async function analysisQueue(label, size) {
+    const page = await newPage(`newcomer-queue-${label}`);
+    try {
+      await page.setViewportSize(size);
+      // One analysis runs (asked over the API); the page asks for a second one.
+      const first = await imported();
+      const second = await imported();
+      const r = await fetch(`${base()}/api/games/${first}/analysis`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+      assert(r.status === 202, `the first analysis did not start: ${r.status}`);
+      await page.goto(`${base()}/replay/${second}`);
+      await page.locator('[data-testid=request-analysis]').click();
+      // Its place and, once the running one has a pace, about how long.
+      const progress = page.locator('[data-testid=analysis-progress]');
+      await expect(progress).toHaveText(/^2nd in the queue, about \d+ (s|min|h)/, { timeout: 60000 });
+      await progress.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, `newcomer-analysis-queue-${size.width}x${size.height}.png`), fullPage: false });
+      await noConsoleErrors(page);
+    } finally {
+      await page.context().close();
+    }
+  }
+
   return async (games) => {
     for (const [label, size] of SIZES) {
       test(`newcomer: every address that leads nowhere (game, replay, player, leaderboard, join link, path) shows the same titled page (${label} ${size.width}x${size.height})`, () => notFoundPages(label, size));
       test(`newcomer: the home page — one sentence, "Learn Kyo in 5 minutes", blurbs in words, the form's AI = the card's, a clock for Play vs AI (${label} ${size.width}x${size.height})`, () => homePage(label, size, games));
       if (games.some((g) => g.id === 'kyo')) {
+        // On a server of its own: the analyses it starts are stopped with it.
+        test(`newcomer: a waiting analysis shows its place in the queue and about how long (${label} ${size.width}x${size.height})`, ({ privateServer }) => withServer(privateServer, () => analysisQueue(label, size)));
         test(`newcomer: Kyo's first lesson names what is drawn, and Red's pawns are red (${label} ${size.width}x${size.height})`, () => kyoLessonWords(label, size));
         test(`newcomer: a move tried offline says so in words, is sent when the connection returns, and the message goes (${label} ${size.width}x${size.height})`, () => offlineMove(label, size));
       }
