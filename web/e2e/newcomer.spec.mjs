@@ -142,6 +142,9 @@ function newcomerTests({ test, newPage, base, assert, noConsoleErrors, assertNoO
         const box = page.locator('[data-testid=not-found]');
         await expect(box, `${what}: no not-found page at ${path}`).toBeVisible({ timeout: 20000 });
         await expect(box.locator('h2')).toHaveText('Nothing here');
+        // The page alone: nothing of the page that was asked for around it.
+        await expect(page.locator('main > *'), `${what}: more than the not-found page`).toHaveCount(1);
+        await expect(page.locator('main > [data-testid=not-found]')).toHaveCount(1);
         await expect(page).toHaveTitle(/Not found — Tabula$/);
         const text = (await page.locator('main').textContent()).trim();
         assert(!text.includes('`'), `${what}: a developer's backtick on the page: "${text}"`);

@@ -8,14 +8,13 @@ import { positionOfMove } from '../../logic/replay';
 import { outcomeOf, statusLine } from '../../logic/snapshot';
 import { h } from '../../ui/dom';
 import { analysisGraph, analysisLegend, decisionCard, drawMovesOnBoard, seatCounts } from '../analysis';
-import { notFound } from '../page';
 import { moveText, positionBoard, positionLabel, replayButtons, zoomableBoard } from '../position';
 import type { ReplayCtrl } from './ctrl';
 
 /** The head: which game, as whom, the position, the steps and the slider, download or back. */
 export function headView(ctrl: ReplayCtrl, slider: HTMLInputElement): HTMLElement[] {
   const { snap, ctx, nav, id } = ctrl;
-  if (!snap || !ctx || !nav) return [ctrl.missing ? notFound() : ctrl.loadError ? h('p.error', ctrl.loadError) : h('p', 'Loading replay…')];
+  if (!snap || !ctx || !nav) return [ctrl.loadError ? h('p.error', ctrl.loadError) : h('p', 'Loading replay…')];
   const over = outcomeOf(snap);
   const out = [
     h('div.row', h('h2', { style: 'margin:0' }, `Replay: ${snap.name ?? snap.game}`),
