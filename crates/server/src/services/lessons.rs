@@ -406,7 +406,7 @@ impl Lesson {
                     .map_err(|error| LessonError::Refused { index, error })?,
                 (None, None) => {
                     return Err(LessonError::BadRequest(format!(
-                        "action {index} has neither `action` nor `notation`"
+                        "action {index} has neither an action nor a notation"
                     )));
                 }
             };
@@ -768,9 +768,9 @@ pub fn index(reg: &Registry) -> LessonsIndex {
 fn find(reg: &Registry, game: &str) -> Result<(Arc<dyn DynGame>, &'static LessonFile), Refusal> {
     let kind = reg
         .get(game)
-        .map_err(|e| Refusal::NotFound(e.to_string()))?;
+        .map_err(|_| Refusal::NotFound(format!("no game “{game}”")))?;
     let file =
-        lessons_of(game).ok_or_else(|| Refusal::NotFound(format!("no lessons for `{game}`")))?;
+        lessons_of(game).ok_or_else(|| Refusal::NotFound(format!("no lessons for “{game}”")))?;
     Ok((kind.clone(), file))
 }
 
@@ -797,7 +797,7 @@ fn lesson(reg: &Registry, game: &str, n: &str) -> Result<Found, Refusal> {
         .ok()
         .and_then(|i| Some((i, file.lessons.get(i.checked_sub(1)?)?)))
         .ok_or_else(|| {
-            Refusal::NotFound(format!("`{game}` has lessons 1 to {count}, not `{n}`"))
+            Refusal::NotFound(format!("“{game}” has lessons 1 to {count}, not “{n}”"))
         })?;
     Ok((kind, number, count, lesson))
 }

@@ -332,3 +332,42 @@ fn a_wrong_try_in_a_kyo_lesson_says_why_it_failed() {
     );
     assert!(tried("kyo", 2, &["E7xE8"]).solved);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_a_player_may_read_quote_without_developer_backticks() {
+    let dir = temp_dir("lesson-refusals");
+    let server = start_with(
+        all_games(),
+        Storage::SqliteDir(dir.clone()),
+        Limits::default(),
+    )
+    .await;
+    let addr = server.local_addr();
+    let mut said = Vec::new();
+    for path in [
+        "/api/players/nobody-here",
+        "/api/games/not-a-game",
+        "/api/games/00000000-0000-0000-0000-000000000000",
+        "/api/lessons/chess",
+    ] {
+        let r = get_as::<Value>(addr, path).await;
+        assert_eq!(r.status, 404, "{path}: {}", r.raw);
+        said.push((path, r.err().message.clone()));
+    }
+    for (path, body) in [
+        ("/api/lessons/chess/1", json!({})),
+        ("/api/lessons/kyo/999", json!({})),
+        ("/api/lessons/kyo/one", json!({})),
+        ("/api/lessons/kyo/1", json!({"actions": [{}]})),
+    ] {
+        let r = post_as::<Value>(addr, path, body).await;
+        assert!(r.status >= 400, "{path}: {}", r.raw);
+        said.push((path, r.err().message.clone()));
+    }
+    for (path, message) in &said {
+        assert!(!message.is_empty(), "{path}");
+        assert!(!message.contains('`'), "{path}: {message}");
+    }
+    // The name asked for is quoted as a reader quotes it.
+    assert!(said[0].1.contains("“nobody-here”"), "{said:?}");
+}
