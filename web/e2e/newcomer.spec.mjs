@@ -5,7 +5,8 @@
 // and by which piece), without "illegal action:", and the next click clears the banner. Every unknown
 // address (a game, a replay, a player, a leaderboard, a join link, a path) shows the same friendly,
 // titled page, without a developer's backticks. A move tried offline says so and is sent when the
-// connection returns. A waiting analysis says its place in the queue and about how long. At 1366x768 and 390x844, with screenshots. Its helpers come from harness.mjs.
+// connection returns. A waiting analysis says its place in the queue and about how long. A wrong try in a Kyo lesson says
+// why it failed. At 1366x768 and 390x844, with screenshots. Its helpers come from harness.mjs.
 
 import { h, test, expect, GAMES, DESKTOP, PHONE, withServer } from './harness.mjs';
 import { readFileSync } from 'node:fs';
@@ -225,6 +226,41 @@ function newcomerTests({ test, newPage, base, assert, noConsoleErrors, assertNoO
     }
   }
 
+  /** Kyo's "Carry your chips": a legal try that leaves chips behind fails with the reason, in words
+   * that follow from the position (the old page said only "That did not reach the goal in 1 move."). */
+  async function kyoWrongTry(label, size) {
+    const page = await newPage(`newcomer-kyo-wrong-${label}`);
+    try {
+      await page.setViewportSize(size);
+      await page.goto(`${base()}/learn/kyo/3`);
+      await expect(page.locator('[data-testid=lesson][data-n="3"]')).toBeVisible({ timeout: 20000 });
+      const cell = (name) => page.locator(`[data-testid=board] [data-cell="${name}"]`).first();
+      await cell('C3').click({ force: true });
+      await cell('C4').click({ force: true });
+      // The step to C4 comes in several kinds (how many chips come along): take one that is not the whole stack.
+      const partial = page.locator('[data-testid=lesson] button[data-notation^="C3"]:not([data-notation="C3-C4"])').first();
+      await expect(partial).toBeVisible({ timeout: 20000 });
+      await partial.click();
+      const failed = page.locator('[data-testid=lesson-failed]');
+      await expect(failed).toBeVisible({ timeout: 20000 });
+      await expect(failed).toContainText('Part of your stack stayed behind on C3');
+      const text = (await failed.textContent()) ?? '';
+      assert(!text.includes('`'), `a developer's backtick in the lesson's words: "${text}"`);
+      await failed.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, `newcomer-kyo-wrong-try-${size.width}x${size.height}.png`), fullPage: false });
+      // Afresh, the whole stack's step solves it.
+      await page.goto(`${base()}/learn/kyo/3`);
+      await expect(page.locator('[data-testid=lesson][data-n="3"] [data-testid=lesson-status]')).toBeVisible({ timeout: 20000 });
+      await cell('C3').click({ force: true });
+      await cell('C4').click({ force: true });
+      await page.locator('[data-testid=lesson] button[data-notation="C3-C4"]').click();
+      await expect(page.locator('[data-testid=lesson-solved]')).toBeVisible({ timeout: 20000 });
+      await noConsoleErrors(page);
+    } finally {
+      await page.context().close();
+    }
+  }
+
   /** Imports the fixture's record and returns the new game's id. */
   async function imported() {
     const record = JSON.parse(readFileSync(FIXTURE, 'utf8'));
@@ -263,6 +299,7 @@ function newcomerTests({ test, newPage, base, assert, noConsoleErrors, assertNoO
         // On a server of its own: the analyses it starts are stopped with it.
         test(`newcomer: a waiting analysis shows its place in the queue and about how long (${label} ${size.width}x${size.height})`, ({ privateServer }) => withServer(privateServer, () => analysisQueue(label, size)));
         test(`newcomer: Kyo's first lesson names what is drawn, and Red's pawns are red (${label} ${size.width}x${size.height})`, () => kyoLessonWords(label, size));
+        test(`newcomer: a wrong try in a Kyo lesson says why it failed ("stayed behind on C3") (${label} ${size.width}x${size.height})`, () => kyoWrongTry(label, size));
         test(`newcomer: a move tried offline says so in words, is sent when the connection returns, and the message goes (${label} ${size.width}x${size.height})`, () => offlineMove(label, size));
       }
       if (games.some((g) => g.id === 'cyvasse-caird')) {
