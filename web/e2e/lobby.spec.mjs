@@ -87,9 +87,9 @@ async function unknownGame() {
   page.allowNetworkErrors = true; // the refused WebSocket upgrade (404) is logged by the browser
   {
     await page.goto(`${base()}/game/no-such-game-here`);
-    await expect(page.locator('[data-testid=no-such-game]')).toBeVisible({ timeout: 20000 });
-    assert((await page.locator('[data-testid=no-such-game] h2').textContent()) === 'No such game', 'the page does not say "No such game"');
-    await page.locator('[data-testid=no-such-game] a', { hasText: 'Go to the lobby' }).click();
+    await expect(page.locator('[data-testid=not-found]')).toBeVisible({ timeout: 20000 });
+    assert((await page.locator('[data-testid=not-found] h2').textContent()) === 'Nothing here', 'the page does not say "Nothing here"');
+    await page.locator('[data-testid=not-found] a', { hasText: 'Go to the lobby' }).click();
     await page.waitForURL((u) => u.pathname === '/', { timeout: 10000 });
     await noConsoleErrors(page);
   }
@@ -136,7 +136,7 @@ test('the server offers the games these tests cover', async () => {
   expect((await catalog()).map((g) => g.id)).toEqual(ALL_GAMES.map((g) => g.id));
 });
 test('rules pages render for every game', () => rulesPages(GAMES));
-test('an unknown game address says "No such game"', () => unknownGame());
+test('an unknown game address shows the not-found page', () => unknownGame());
 if (GAMES.length) {
   test(`${GAMES[0].id}: the AI level is chosen beside "Play vs AI"`, () => chooseAiLevel(GAMES[0]));
   test('the lobby fits a phone screen', () => lobbyOnPhone(GAMES));

@@ -7,7 +7,7 @@ import { lobbyPage } from './pages/lobby/page';
 import { gamePage, joinPage } from './pages/game/page';
 import { rulesIndex, rulesPage } from './pages/rules';
 import { replayPage } from './pages/replay/page';
-import { simplePage, type Page } from './pages/page';
+import { isNotFound, notFound, simplePage, type Page } from './pages/page';
 import { guidePage, learnIndexPage, lessonPage } from './pages/learn/page';
 import { awaitingCount, currentSession, loadSession, onAccountChange, refreshMyGames, signOut, titleWith } from './account';
 import { settingsPage, signInPage } from './pages/account';
@@ -85,10 +85,15 @@ document.addEventListener('visibilitychange', () => {
 
 function fail(e: unknown): void {
   clear(main);
+  // A player, a leaderboard… that does not exist: the one not-found page.
+  if (isNotFound(e)) {
+    main.appendChild(notFound());
+    return;
+  }
   main.appendChild(h('div.card', h('p.error', e instanceof Error ? e.message : String(e)), h('a', { href: '/', 'data-link': '' }, 'Back to the lobby')));
 }
 
-/** The page of an address (the lobby for any other). */
+/** The page of an address (the lobby at `/`, the not-found page for an address that leads nowhere). */
 function pageFor(parts: string[]): Page {
   const page = (draw: (root: HTMLElement) => Promise<void> | void, leave?: () => void): Page => {
     const p = simplePage(draw, fail);
@@ -113,7 +118,11 @@ function pageFor(parts: string[]): Page {
   if (parts[0] === 'account') return page((root) => settingsPage(root));
   if (parts[0] === 'me') return page((root) => myGamesPage(root), leaveMyGames);
   if (parts[0] === 'leaderboard') return page((root) => leaderboardPage(root, parts[1]));
-  return lobbyPage(fail);
+  if (parts.length === 0) return lobbyPage(fail);
+  return page((root) => {
+    clear(root);
+    root.appendChild(notFound());
+  });
 }
 
 /** The page shown now (unmounted when the route changes). */

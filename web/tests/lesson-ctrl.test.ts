@@ -2,7 +2,7 @@
 // for the server that judges the lessons. What they send, what they keep, when they redraw.
 import { describe, expect, it } from 'vitest';
 import { Selection, type LegalAction } from '../src/logic/select';
-import { LessonCtrl, type LessonRegion } from '../src/pages/learn/ctrl';
+import { LessonCtrl, refusalWords, type LessonRegion } from '../src/pages/learn/ctrl';
 import { GuideCtrl } from '../src/pages/learn/guide';
 import type { GameLessons } from '../src/wire/server/GameLessons';
 import type { LessonState } from '../src/wire/server/LessonState';
@@ -86,6 +86,22 @@ describe('LessonCtrl', () => {
     // Start again clears it.
     await ctrl.restart();
     expect(ctrl.refusal).toBe('');
+  });
+
+  it('a refusal reads as a sentence (no "illegal action:" prefix, no notation), and the next try clears it', async () => {
+    const { ctrl } = setup((c) => {
+      const actions = (c.body as { actions: unknown[] }).actions;
+      return actions.length ? Promise.reject(new Error('illegal action: b1-c5: a Light Pawn steps one square.')) : state();
+    });
+    await ctrl.start();
+    ctrl.onCell('b1');
+    ctrl.onCell('c5');
+    await flush();
+    expect(ctrl.refusal).toBe('A Light Pawn steps one square');
+    // The next click on the board is a new try: the old reason goes.
+    ctrl.onCell('a1');
+    expect(ctrl.refusal).toBe('');
+    expect(refusalWords('illegal action: c4 holds your Spear')).toBe('c4 holds your Spear');
   });
 
   it('Hint: the lesson\'s next step; off its path, the engine is asked, and a late answer for an older position is dropped', async () => {

@@ -88,6 +88,35 @@ describe('LobbyCtrl', () => {
     expect(went).toEqual(['/game/g1']);
   });
 
+  it('Play vs AI with a clock: the card\'s time control goes with the quick game', async () => {
+    const { ctrl, calls } = setup(server((c) => (c.path === '/api/games' ? Promise.reject(new Error('stop here')) : undefined)), { solved: true });
+    await ctrl.start();
+    ctrl.setClock('kyo', 'rapid');
+    ctrl.setClock('kyo', 'constructor'); // not a time control: the choice stands
+    await ctrl.quickStart(kyo);
+    const create = calls.find((c) => c.path === '/api/games');
+    expect(create?.body).toMatchObject({ seats: [{ kind: 'human' }, { kind: 'ai', level: 3 }], clock: { kind: 'fischer', initial_ms: 900000, increment_ms: 10000 } });
+  });
+
+  it('the form starts where the card is: the AI at the card\'s level, the card\'s clock', async () => {
+    const { ctrl } = setup(server((c) => (c.path === '/api/catalog/kyo/preview' ? { seats: ['North', 'South', 'East'] } : undefined)));
+    await ctrl.start();
+    // Someone new: the card offers level 1, and so does the form.
+    expect(ctrl.card('kyo').level).toBe(1);
+    ctrl.setClock('kyo', 'blitz');
+    ctrl.toggleForm(kyo);
+    const form = ctrl.card('kyo').form!;
+    expect(form.seatChoices).toEqual(['me', 'ai1']);
+    expect(form.clock).toBe('blitz');
+    // A seat the options add is the same AI.
+    await form.setOption(kyo.options[0] as never, '9');
+    expect(form.seatChoices).toEqual(['me', 'ai1', 'ai1']);
+    ctrl.toggleForm(kyo);
+    ctrl.setLevel('kyo', 4);
+    ctrl.toggleForm(kyo);
+    expect(ctrl.card('kyo').form!.seatChoices).toEqual(['me', 'ai4']);
+  });
+
   it('shows a refused create on the card, and under the form when it came from there', async () => {
     const { ctrl, redraws } = setup(server((c) => (c.path === '/api/games' ? Promise.reject(new Error('unknown option')) : undefined)));
     await ctrl.start();
@@ -108,7 +137,7 @@ describe('LobbyCtrl', () => {
     await ctrl.start();
     ctrl.toggleForm(kyo);
     const form = ctrl.card('kyo').form!;
-    expect(form.seatChoices).toEqual(['me', 'ai3']);
+    expect(form.seatChoices).toEqual(['me', 'ai1']);
     await form.setOption(kyo.options[0] as never, '12');
     expect(form.error).not.toBe('');
     expect(calls.some((c) => c.path.includes('preview'))).toBe(false);
@@ -116,7 +145,7 @@ describe('LobbyCtrl', () => {
     expect(form.error).toBe('');
     expect(calls.find((c) => c.path === '/api/catalog/kyo/preview')?.body).toEqual({ options: { size: 9 } });
     expect(form.seatNames).toEqual(['North', 'South', 'East']);
-    expect(form.seatChoices).toEqual(['me', 'ai3', 'ai3']);
+    expect(form.seatChoices).toEqual(['me', 'ai1', 'ai1']);
     expect(redraws).toContain('seats:kyo');
   });
 

@@ -204,6 +204,8 @@ export interface TokenOptions {
   info?: string;
   /** Extra attributes of the token's group (`data-cell`…). */
   attrs?: Record<string, unknown>;
+  /** The game's own colours for this seat (Kyo's Gold and Red), instead of the seat's default. */
+  colours?: { fill: string; ink: string };
 }
 
 /** A piece token at (x, y) with radius r: the seat's outline (circle, octagon, …) in the seat's colour
@@ -211,8 +213,8 @@ export interface TokenOptions {
 export function pieceToken(kind: string, seat: number, x: number, y: number, r: number, o: TokenOptions = {}): SVGElement {
   const key = emblemKey(kind, o.game);
   const mountain = key === 'mountain';
-  const fill = mountain ? '#8d7b68' : seatColour(seat);
-  const ink = mountain ? '#f4efe3' : seatInk(seat);
+  const fill = mountain ? '#8d7b68' : o.colours?.fill ?? seatColour(seat);
+  const ink = mountain ? '#f4efe3' : o.colours?.ink ?? seatInk(seat);
   const info = o.info ?? kind;
   return s('g', { class: 'piece', transform: `translate(${x.toFixed(2)},${y.toFixed(2)})`, 'data-piece': kind, 'data-owner': seat, 'data-info': info, ...(o.attrs ?? {}) },
     s('title', info),

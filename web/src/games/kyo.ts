@@ -67,7 +67,7 @@ function drawStack(st: Stack, x: number, y: number, size: number): SVGElement {
   if (st.pawn) {
     const r = size * 0.31;
     const words = stackWords(st);
-    g.appendChild(pieceToken(st.pawn.kind, st.pawn.owner, x + size * 0.33, y + size / 2, r, { game: 'chess', info: words }));
+    g.appendChild(pieceToken(st.pawn.kind, st.pawn.owner, x + size * 0.33, y + size / 2, r, { game: 'chess', info: words, colours: KYO_SIDES[st.pawn.owner] }));
   }
   return g;
 }
@@ -104,8 +104,13 @@ export const kyoRestack: RestackCodec = {
   isShield: (kind) => kind === 'S',
 };
 
+/** The sides' own colours: Gold's pawns are gold and Red's red, as the game names them (the chips'
+ * edges say the same). */
+export const KYO_SIDES = [{ fill: '#d9a520', ink: '#2d2a26' }, { fill: '#b8322a', ink: '#ffffff' }];
+
 export const kyoRenderer: Renderer<Kyo> = {
   flippable: true,
+  seatColour: (_view, seat) => KYO_SIDES[seat]?.fill ?? null,
   restack: kyoRestack,
   // The engine lists the common variant of a move first (crates/games/kyo, `Kyo::cells`).
   commonFirst: true,
@@ -130,7 +135,7 @@ export const kyoRenderer: Renderer<Kyo> = {
     for (const st of stacks.values()) for (const c of st.chips) if (c.kind !== 'S') mana[c.owner]++;
     const turn = view.outcome ? null : turnWords(view, stacks, ctx.seatNames);
     const info = h('div.card', { 'data-testid': 'kyo-panel' },
-      turn ? h('div', { 'data-testid': 'kyo-turn' }, h('span.seat-chip', { style: `background:${seatColour(view.to_move)}` }), turn) : null,
+      turn ? h('div', { 'data-testid': 'kyo-turn' }, h('span.seat-chip', { style: `background:${KYO_SIDES[view.to_move]?.fill ?? seatColour(view.to_move)}` }), turn) : null,
       h('div', `Mana chips on the board — Gold: ${mana[0]}, Red: ${mana[1]}`),
       h('p.muted', 'Each stack: the pawn on the left, its chips on the right from the bottom up — Dark Mana (purple), Light Mana (yellow), Shield (grey, notched); gold edges are Gold\'s chips, red edges Red\'s. Tap a stack to read it. Click a stack, then a target: it moves with its whole slice; the other ways (fewer chips, the chips alone, Shields deployed) open at the target when it has them.'),
     );

@@ -21,7 +21,7 @@ export const GUIDES: Record<string, Guide> = {
       { heading: 'The goal', paragraphs: ['You win when the enemy King is captured, or when the enemy has no Mana chip left anywhere on the board. A player who cannot move at the start of a turn loses.'],
         diagram: { lesson: 2, caption: 'Your Heavy (E7) is next to the red King (E8): stepping onto it wins.' } },
       { heading: 'Stacks, chips and pawns', paragraphs: [
-        'Every square holds a stack. Chips are Dark Mana (purple, D), Light Mana (yellow, L) and Shields (grey and notched, S), drawn as a column beside the pawn, bottom chip lowest; a pawn may stand on top: King, Queen, Heavy, Tower and Light Pawn, drawn as the chess king, queen, a broad pawn, rook and small pawn. Gold plays the round tokens and gold-edged chips, Red the octagons and red-edged chips; in the notation capital letters are Gold, small letters Red.',
+        'Every square holds a stack. Chips are Dark Mana (purple, D), Light Mana (yellow, L) and Shields (grey and notched, S), drawn as a column beside the pawn, bottom chip lowest; a pawn may stand on top: King, Queen, Heavy, Tower and Light Pawn, drawn as the chess king, queen, a broad pawn, rook and small pawn. Gold plays the gold round tokens and gold-edged chips, Red the red octagons and red-edged chips; in the notation capital letters are Gold, small letters Red.',
         'A pawn carries the unbroken run of your own chips directly under it when it steps (up to five; a Light Pawn carries none). Chips may also move on their own, without a pawn.'],
         diagram: { lesson: 3, caption: 'A Heavy on two Light Mana chips (C3): it can carry both.' } },
       { heading: 'One turn', paragraphs: [

@@ -224,12 +224,12 @@ impl GameOptions for KyoOptions {
                 "light_pawn_rows",
                 &["trench", "open_field", "deadlock"],
                 "trench",
-                "Rows of the Light Pawns: trench 3/6, open_field 1/8, deadlock 4/5.",
+                "Where the Light Pawns start: trench (rows 3 and 6), open field (rows 1 and 8) or deadlock (rows 4 and 5).",
             ),
             OptionSpec::bool(
                 "extra_pieces",
                 false,
-                "Adds two Knights and two Cannons per side (this project's design).",
+                "Adds two Knights and two Cannons per side: a variant made for Tabula, off by default.",
             ),
         ]
     }
@@ -641,10 +641,9 @@ impl Game for Kyo {
 
     const ID: &'static str = "kyo";
     const NAME: &'static str = "Kyo";
-    const DESCRIPTION: &'static str = "Kyo: pawns on stacks of Mana and Shield chips on a 10x10 \
-        board. Pawns chain Mana moves over Dark (orthogonal) and Light (diagonal) Mana, shuffle and \
-        deploy chips, and win by capturing the enemy King or leaving the enemy without Mana. \
-        Options: light_pawn_rows (trench|open_field|deadlock), extra_pieces (Knights and Cannons).";
+    const DESCRIPTION: &'static str = "Your pawns ride on stacks of Mana chips: chain moves across \
+        Dark and Light Mana, move chips and Shields, and win by taking the enemy King or \
+        leaving your opponent without Mana.";
 
     fn new(options: &KyoOptions) -> Result<Kyo, OptionsError> {
         options.validate()?;

@@ -468,10 +468,9 @@ impl Game for Syba {
 
     const ID: &'static str = "syba";
     const NAME: &'static str = "Syba Chess 2.0";
-    const DESCRIPTION: &'static str = "Syba Chess 2.0 for 2-6 players: races and starting cities, \
-        income capped at 40, units and heroes, Food spends, research (buildings, upgrades, spells, the \
-        World Spell), armies with Reach, interception and helped battles, trading and Giving; win with \
-        15 cities, as the last city owner, or by the World Spell.";
+    const DESCRIPTION: &'static str = "For 2 to 6 players: lead your people from their \
+        first cities, raise armies and heroes, research buildings and spells, and win with 15 cities, \
+        as the last one holding a city, or by casting the World Spell.";
 
     fn piece_legend() -> Vec<(String, String)> {
         crate::words::piece_legend()

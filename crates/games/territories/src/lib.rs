@@ -363,9 +363,9 @@ impl Game for Territories {
 
     const ID: &'static str = "territories";
     const NAME: &'static str = "Territories";
-    const DESCRIPTION: &'static str = "Two players build Towns and upgrade them with chess pieces on a \
-        grid of territory cards; 2D6 rolls produce resources from a finite bank; trade, survey, raid, \
-        convert and expand. First to 15 points wins.";
+    const DESCRIPTION: &'static str = "Roll the dice to gather resources from a map of \
+        territory cards, build Towns and upgrade them to Forts, Temples, Palaces and a Capital, trade and raid: \
+        the first to 15 points wins.";
 
     fn new(options: &TerritoriesOptions) -> Result<Self, OptionsError> {
         use tabula_core::GameOptions;

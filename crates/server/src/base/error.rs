@@ -39,7 +39,7 @@ pub enum Refusal {
     #[error("{0}")]
     BadPassword(String),
     /// The account name is someone else's.
-    #[error("the name `{0}` is taken (names are unique without regard to case)")]
+    #[error("the name “{0}” is taken (names are unique without regard to case)")]
     NameTaken(String),
     /// The same for an unknown name and a wrong password.
     #[error("wrong name or password")]

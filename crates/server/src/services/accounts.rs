@@ -67,7 +67,7 @@ pub fn check_name(name: &str) -> Result<(), Refusal> {
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     {
         return Err(Refusal::InvalidName(format!(
-            "a name has {}–{} characters, each a letter (A–Z, a–z), a digit, `-` or `_`",
+            "a name has {}–{} characters, each a letter (A–Z, a–z), a digit, “-” or “_”",
             NAME_CHARS.0, NAME_CHARS.1
         )));
     }

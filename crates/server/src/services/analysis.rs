@@ -84,17 +84,45 @@ struct Progress {
     ticket: u64,
     /// Who asked for it (per-client bound of the queue).
     client: IpAddr,
+    /// When its turn came (its thread started): its pace is measured from there.
+    started: Option<Instant>,
+}
+
+/// About how long until the analysis with `ticket` is done: the decisions left of every analysis
+/// queued up to it (itself included), at `per_decision`. `None` without a pace to go by.
+fn estimate<'a>(
+    queue: impl IntoIterator<Item = &'a Progress>,
+    ticket: u64,
+    per_decision: Option<Duration>,
+) -> Option<Duration> {
+    let per = per_decision?;
+    let left: usize = queue
+        .into_iter()
+        .filter(|p| p.ticket <= ticket)
+        .map(|p| p.total.saturating_sub(p.done))
+        .sum();
+    Some(per.saturating_mul(u32::try_from(left).unwrap_or(u32::MAX)))
 }
 
 impl Progress {
-    /// The answer to a request for it; `turn` is the ticket that runs now.
-    fn answer(self, turn: u64) -> AnalysisAnswer {
+    /// The answer to a request for it; `turn` is the ticket that runs now, `eta` the estimate of
+    /// when it is done.
+    fn answer(self, turn: u64, eta: Option<Duration>) -> AnalysisAnswer {
         AnalysisAnswer::Running {
             done: self.done,
             total: self.total,
             waiting: self.waiting,
             ahead: Some(usize::try_from(self.ticket.saturating_sub(turn)).unwrap_or(usize::MAX)),
+            // Whole seconds, rounded up: "about 0 s" is never said of work still to do.
+            estimate_s: eta.map(|d| d.as_millis().div_ceil(1000) as u64),
         }
+    }
+
+    /// Its pace so far: the time per decision since its turn came, once it has analysed one.
+    fn pace(&self) -> Option<Duration> {
+        let started = self.started?;
+        let done = u32::try_from(self.done).ok().filter(|&d| d > 0)?;
+        Some(started.elapsed() / done)
     }
     fn message(self) -> SocketMsg {
         SocketMsg::Analysis {
@@ -123,6 +151,9 @@ pub struct Analyses {
     hint_clients: Arc<StdMutex<HashMap<IpAddr, usize>>>,
     /// Running (or queued) analyses.
     running: StdMutex<HashMap<String, Progress>>,
+    /// The time per decision of the last analysis that finished (the queue's estimates go by it
+    /// until the running one has a pace of its own).
+    last_pace: StdMutex<Option<Duration>>,
     /// Why the last analysis of a game failed, until it is asked for again (this node's runs only:
     /// like the progress, it is not stored).
     failed: StdMutex<HashMap<String, String>>,
@@ -143,6 +174,7 @@ impl Analyses {
             hints: Arc::new(Semaphore::new(hint_share(workers))),
             hint_clients: Arc::default(),
             running: StdMutex::new(HashMap::new()),
+            last_pace: StdMutex::new(None),
             failed: StdMutex::new(HashMap::new()),
             channels: StdMutex::new(HashMap::new()),
         }
@@ -195,6 +227,15 @@ impl Analyses {
         if let Some(tx) = channels.get(id) {
             let _ = tx.send(SharedText::from(message.to_text()));
         }
+    }
+
+    /// The answer for a running or queued analysis: its progress, its place and the estimate of
+    /// when it is done (the pace of the one running now, else of the last one that finished).
+    fn running_answer(&self, progress: Progress, turn: u64) -> AnalysisAnswer {
+        let last = *self.last_pace.lock().unwrap_or_else(|e| e.into_inner());
+        let running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        let now = running.values().find_map(|p| p.pace()).or(last);
+        progress.answer(turn, estimate(running.values(), progress.ticket, now))
     }
 
     fn progress(&self, id: &str) -> Option<Progress> {
@@ -285,7 +326,7 @@ impl Analyses {
         let _room = self.rooms.room(id).await?;
         if let Some(progress) = self.progress(id) {
             let turn = *self.turn.borrow();
-            return Ok(progress.answer(turn));
+            return Ok(self.running_answer(progress, turn));
         }
         match self
             .rooms
@@ -339,8 +380,9 @@ impl Analyses {
         let turn = *self.turn.borrow();
         let job = {
             let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(progress) = running.get(id) {
-                return Ok(progress.answer(turn));
+            if let Some(&progress) = running.get(id) {
+                drop(running);
+                return Ok(self.running_answer(progress, turn));
             }
             // The queue is bounded, in all and per client: beyond, "busy, try again".
             let queued = running.values().filter(|p| p.ticket > turn).count();
@@ -361,6 +403,7 @@ impl Analyses {
                 waiting: true,
                 ticket: self.next_ticket.fetch_add(1, Ordering::SeqCst),
                 client,
+                started: None,
             };
             running.insert(id.to_string(), job);
             job
@@ -368,7 +411,7 @@ impl Analyses {
         // Asked again after a failure: a new attempt.
         self.set_failure(id, None);
         tokio::spawn(run(self.clone(), analyst, id.to_string(), record, job));
-        Ok(job.answer(turn))
+        Ok(self.running_answer(job, turn))
     }
 
     /// The engine's hint for the player of lesson `n` of `game` after the actions of `req`
@@ -519,6 +562,7 @@ async fn run(
                 let _permit = permit;
                 let start = Progress {
                     waiting: false,
+                    started: Some(Instant::now()),
                     ..job
                 };
                 analyses.set_progress(&id, start);
@@ -530,7 +574,7 @@ async fn run(
                         done,
                         total,
                         waiting: false,
-                        ..job
+                        ..start
                     };
                     analyses.set_progress(&id, at);
                     if last.elapsed() >= PROGRESS_EVERY || done == total {
@@ -563,7 +607,12 @@ async fn run(
     };
     {
         let mut running = analyses.running.lock().unwrap_or_else(|e| e.into_inner());
-        running.remove(&id);
+        // A finished analysis's pace is the queue's measure until the next one has its own.
+        if let Some(pace) = running.remove(&id).and_then(|p| p.pace())
+            && outcome.is_ok()
+        {
+            *analyses.last_pace.lock().unwrap_or_else(|e| e.into_inner()) = Some(pace);
+        }
     }
     analyses.set_failure(&id, outcome.as_ref().err().cloned());
     let message = match outcome {
@@ -586,4 +635,69 @@ async fn run(
         }
     };
     analyses.publish(&id, &message);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(ticket: u64, done: usize, total: usize) -> Progress {
+        Progress {
+            done,
+            total,
+            waiting: false,
+            ticket,
+            client: IpAddr::from([127, 0, 0, 1]),
+            started: None,
+        }
+    }
+
+    #[test]
+    fn the_estimate_counts_the_decisions_left_of_every_analysis_up_to_its_place() {
+        // Running: 30 decisions left; then 20 and 50 waiting.
+        let queue = [job(0, 10, 40), job(1, 0, 20), job(2, 0, 50)];
+        let half = Some(Duration::from_millis(500));
+        assert_eq!(estimate(&queue, 0, half), Some(Duration::from_secs(15)));
+        assert_eq!(estimate(&queue, 1, half), Some(Duration::from_secs(25)));
+        assert_eq!(estimate(&queue, 2, half), Some(Duration::from_secs(50)));
+        // Nothing timed yet: no estimate rather than a guess.
+        assert_eq!(estimate(&queue, 2, None), None);
+    }
+
+    #[test]
+    fn a_queued_analysis_answers_its_place_and_whole_seconds_rounded_up() {
+        let answer = job(3, 0, 7).answer(1, Some(Duration::from_millis(40_200)));
+        assert_eq!(
+            answer,
+            AnalysisAnswer::Running {
+                done: 0,
+                total: 7,
+                waiting: false,
+                ahead: Some(2),
+                estimate_s: Some(41),
+            }
+        );
+        let unknown = job(1, 0, 7).answer(1, None);
+        assert!(
+            matches!(
+                unknown,
+                AnalysisAnswer::Running {
+                    ahead: Some(0),
+                    estimate_s: None,
+                    ..
+                }
+            ),
+            "{unknown:?}"
+        );
+    }
+
+    #[test]
+    fn a_pace_needs_a_decision_analysed() {
+        let mut p = job(0, 0, 10);
+        p.started = Some(Instant::now());
+        assert_eq!(p.pace(), None);
+        p.done = 2;
+        assert!(p.pace().is_some());
+        assert_eq!(job(0, 2, 10).pace(), None, "not started: no pace");
+    }
 }

@@ -59,7 +59,7 @@ impl ChatChannel {
             "players" => Ok(ChatChannel::Players),
             "spectators" => Ok(ChatChannel::Spectators),
             other => Err(Refusal::BadRequest(format!(
-                "unknown chat channel `{other}`: it is `players` or `spectators`"
+                "unknown chat channel “{other}”: it is “players” or “spectators”"
             ))),
         }
     }

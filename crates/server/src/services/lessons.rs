@@ -32,6 +32,10 @@
 //!   order; after them chance draws from a generator seeded with `seed` (default 1).
 //! * `max_moves` (optional): the number of the player's actions after which an unsolved lesson is
 //!   out of moves (the page then offers to start again).
+//! * A lesson that ends unsolved (out of moves, or the game over) says why the last try failed:
+//!   for a goal on one cell of the board, where the try ended or what it left behind on the cell it
+//!   came from; otherwise `wrong`, the lesson's own sentences (`{"played": "E7-E6", "why": "…"}` for
+//!   one try, without `played` for any other).
 //! * `solution`: the player's actions (notation) that meet the goal; the tests check that they do,
 //!   that every one is legal, and that the goal is not met before the last one.
 
@@ -121,6 +125,21 @@ pub struct Lesson {
     pub success: String,
     /// The player's actions (notation or JSON) that meet the goal.
     pub solution: Vec<Value>,
+    /// Why a legal try that ended the lesson unsolved failed, for the tries a derived reason
+    /// cannot explain well (a goal that is not about one cell).
+    #[serde(default)]
+    pub wrong: Vec<WrongTry>,
+}
+
+/// An authored reason for a legal but wrong try.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct WrongTry {
+    /// The player's try (notation, as the game writes it); absent: any try no other entry names.
+    #[serde(default)]
+    pub played: Option<String>,
+    /// The sentence the player reads.
+    pub why: String,
 }
 
 fn default_seed() -> u64 {
@@ -387,7 +406,7 @@ impl Lesson {
                     .map_err(|error| LessonError::Refused { index, error })?,
                 (None, None) => {
                     return Err(LessonError::BadRequest(format!(
-                        "action {index} has neither `action` nor `notation`"
+                        "action {index} has neither an action nor a notation"
                     )));
                 }
             };
@@ -610,18 +629,75 @@ impl Run<'_> {
             .action_words(actor, action, Observer::Seat(self.seat))
     }
 
-    /// Why the lesson cannot be solved any more, if it cannot.
+    /// Why the lesson cannot be solved any more, if it cannot: what the player's last try left
+    /// undone, then how the lesson ended.
     fn failure(&self) -> Option<String> {
-        if let ToAct::Over(outcome) = self.state.to_act() {
-            return Some(format!("The game ended: {}.", outcome.reason));
-        }
-        let max = self.lesson.max_moves?;
-        (self.played.len() >= max).then(|| {
+        let ended = if let ToAct::Over(outcome) = self.state.to_act() {
+            format!("The game ended: {}.", outcome.reason)
+        } else {
+            let max = self.lesson.max_moves?;
+            if self.played.len() < max {
+                return None;
+            }
             format!(
                 "That did not reach the goal in {max} move{}.",
                 if max == 1 { "" } else { "s" }
             )
+        };
+        Some(match self.why_wrong() {
+            Some(why) => format!("{why} {ended}"),
+            None => ended,
         })
+    }
+
+    /// Why the player's last try did not meet the goal: the lesson's own sentence for that try,
+    /// or one derived from the goal and the position after it.
+    fn why_wrong(&self) -> Option<String> {
+        let last = self.played.last()?;
+        let authored = |named: bool| {
+            self.lesson
+                .wrong
+                .iter()
+                .find(|w| match &w.played {
+                    Some(p) => named && p == last,
+                    None => !named,
+                })
+                .map(|w| w.why.clone())
+        };
+        authored(true)
+            .or_else(|| self.derived_why(&self.lesson.goal_check))
+            .or_else(|| authored(false))
+    }
+
+    /// A reason derived from a goal on one cell of the board: where the try ended, or what it
+    /// left behind on the cell it came from.
+    fn derived_why(&self, goal: &Goal) -> Option<String> {
+        let test = match goal {
+            Goal::View(t) => t,
+            Goal::All(gs) => return gs.iter().find_map(|g| self.derived_why(g)),
+            _ => return None,
+        };
+        let cell = test.pointer.strip_prefix("/board/")?;
+        let view = self.state.view(Observer::Seat(self.seat));
+        if test.holds(&view) {
+            return None;
+        }
+        let mine = self.moves.iter().rev().find(|m| m.by == "you")?;
+        let (from, to) = (mine.cells.first()?, mine.cells.last()?);
+        let holds = |c: &str| {
+            view.pointer(&format!("/board/{c}"))
+                .and_then(Value::as_str)
+                .is_some_and(|s| !s.is_empty())
+        };
+        if !mine.cells.iter().any(|c| c == cell) {
+            Some(format!("Your move ended on {to}, not on {cell}."))
+        } else if from != cell && holds(from) {
+            Some(format!(
+                "Part of your stack stayed behind on {from}: it did not come along to {cell}."
+            ))
+        } else {
+            None
+        }
     }
 }
 
@@ -692,9 +768,9 @@ pub fn index(reg: &Registry) -> LessonsIndex {
 fn find(reg: &Registry, game: &str) -> Result<(Arc<dyn DynGame>, &'static LessonFile), Refusal> {
     let kind = reg
         .get(game)
-        .map_err(|e| Refusal::NotFound(e.to_string()))?;
+        .map_err(|_| Refusal::NotFound(format!("no game “{game}”")))?;
     let file =
-        lessons_of(game).ok_or_else(|| Refusal::NotFound(format!("no lessons for `{game}`")))?;
+        lessons_of(game).ok_or_else(|| Refusal::NotFound(format!("no lessons for “{game}”")))?;
     Ok((kind.clone(), file))
 }
 
@@ -721,7 +797,7 @@ fn lesson(reg: &Registry, game: &str, n: &str) -> Result<Found, Refusal> {
         .ok()
         .and_then(|i| Some((i, file.lessons.get(i.checked_sub(1)?)?)))
         .ok_or_else(|| {
-            Refusal::NotFound(format!("`{game}` has lessons 1 to {count}, not `{n}`"))
+            Refusal::NotFound(format!("“{game}” has lessons 1 to {count}, not “{n}”"))
         })?;
     Ok((kind, number, count, lesson))
 }

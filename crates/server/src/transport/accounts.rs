@@ -237,7 +237,7 @@ async fn profile(
 ) -> Result<Json<Profile>, Refusal> {
     match st.shared.accounts.profile(&name).await? {
         Some(p) => Ok(Json(p)),
-        None => Err(Refusal::NotFound(format!("no player `{name}`"))),
+        None => Err(Refusal::NotFound(format!("no player “{name}”"))),
     }
 }
 

@@ -830,6 +830,11 @@ pub enum AnalysisAnswer {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         ahead: Option<usize>,
+        /// About how many seconds until this analysis is done (those before it included), from
+        /// the pace of the analysis running now or of the last one; absent until one was timed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        estimate_s: Option<u64>,
     },
     Done {
         /// Stored as the engine wrote it (the server does not read it).

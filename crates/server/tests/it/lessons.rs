@@ -265,3 +265,109 @@ async fn lesson_endpoints_walk_a_lesson_explain_refusals_and_hint() {
     server.shutdown().await.unwrap();
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Lesson `n` of `game` after the player's actions (in notation), judged as the endpoint judges it.
+fn tried(game: &str, n: usize, tries: &[&str]) -> tabula_server::wire::api::LessonProgress {
+    let registry = all_games();
+    let kind = registry.get(game).unwrap();
+    let file = tabula_server::services::lessons::lessons_of(game).unwrap();
+    let actions: Vec<tabula_server::wire::api::PlayerAction> = tries
+        .iter()
+        .map(|t| serde_json::from_value(json!({"notation": t})).unwrap())
+        .collect();
+    file.lessons[n - 1]
+        .play(n, kind.as_ref(), &actions)
+        .unwrap_or_else(|e| panic!("{tries:?}: {e}"))
+}
+
+#[test]
+fn a_wrong_try_in_a_kyo_lesson_says_why_it_failed() {
+    // "Carry your chips": every legal try but the solution fails, each with a reason that follows
+    // from the goal (the whole stack on C4) and the position after it.
+    let start = tried("kyo", 3, &[]);
+    let mut behind = 0;
+    let mut elsewhere = 0;
+    for a in &start.legal {
+        let after = tried("kyo", 3, &[a.notation.as_str()]);
+        if a.notation == "C3-C4" {
+            assert!(after.solved && after.failure.is_none(), "{after:?}");
+            continue;
+        }
+        let failure = after.failure.clone().unwrap_or_default();
+        assert!(after.failed, "{}: {after:?}", a.notation);
+        if a.cells.last().map(String::as_str) == Some("C4") {
+            assert!(
+                failure.starts_with("Part of your stack stayed behind on C3"),
+                "{}: {failure}",
+                a.notation
+            );
+            behind += 1;
+        } else {
+            let to = a.cells.last().unwrap();
+            assert!(
+                failure.starts_with(&format!("Your move ended on {to}, not on C4.")),
+                "{}: {failure}",
+                a.notation
+            );
+            elsewhere += 1;
+        }
+        assert!(
+            failure.ends_with("That did not reach the goal in 1 move."),
+            "{failure}"
+        );
+    }
+    assert!(behind > 0 && elsewhere > 0, "{:?}", start.legal);
+
+    // "Capture the King": a goal that is not about one cell says the lesson's own reason.
+    let start = tried("kyo", 2, &[]);
+    let other = start.legal.iter().find(|a| a.notation != "E7xE8").unwrap();
+    let after = tried("kyo", 2, &[other.notation.as_str()]);
+    assert!(
+        after
+            .failure
+            .as_deref()
+            .unwrap_or_default()
+            .starts_with("That does not capture the King"),
+        "{after:?}"
+    );
+    assert!(tried("kyo", 2, &["E7xE8"]).solved);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_a_player_may_read_quote_without_developer_backticks() {
+    let dir = temp_dir("lesson-refusals");
+    let server = start_with(
+        all_games(),
+        Storage::SqliteDir(dir.clone()),
+        Limits::default(),
+    )
+    .await;
+    let addr = server.local_addr();
+    let mut said = Vec::new();
+    for path in [
+        "/api/players/nobody-here",
+        "/api/games/not-a-game",
+        "/api/games/00000000-0000-0000-0000-000000000000",
+        "/api/lessons/chess",
+    ] {
+        let r = get_as::<Value>(addr, path).await;
+        assert_eq!(r.status, 404, "{path}: {}", r.raw);
+        said.push((path, r.err().message.clone()));
+    }
+    for (path, body) in [
+        ("/api/lessons/chess/1", json!({})),
+        ("/api/lessons/kyo/999", json!({})),
+        ("/api/lessons/kyo/one", json!({})),
+        ("/api/lessons/kyo/1", json!({"actions": [{}]})),
+    ] {
+        let r = post_as::<Value>(addr, path, body).await;
+        assert!(r.status >= 400, "{path}: {}", r.raw);
+        said.push((path, r.err().message.clone()));
+    }
+    for (path, message) in &said {
+        assert!(!message.is_empty(), "{path}");
+        assert!(!message.contains('`'), "{path}: {message}");
+    }
+    // The name asked for is quoted as a reader quotes it.
+    assert!(said[0].1.contains("“nobody-here”"), "{said:?}");
+}

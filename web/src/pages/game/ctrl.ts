@@ -1,22 +1,20 @@
-// The game page's controller: the state of the page (one model per local seat, the shown seat's
-// selection, the action on its way), the socket handlers, the player's actions and the timers. No DOM:
-// the views (views/*.ts) draw from it and call its actions; every change ends in `redraw`. Unit-tested
-// with fake sockets and fake timers (tests/game-ctrl.test.ts).
-
+// The game page's controller: the page's state (one model per local seat, the shown seat's selection,
+// the action on its way), the socket handlers, the player's actions and the timers. No DOM: the views
+// (views/*.ts) draw from it and call its actions; every change ends in `redraw` (tests/game-ctrl.test.ts).
 import type { ClientOp, ServerMsg } from '../../conn';
 import type { Conn, GameEnv, GameUi, Region } from './env';
 import type { Renderer } from '../../games/types';
 import { PendingAction } from '../../logic/pending';
 import { Selection, type LegalAction } from '../../logic/select';
 import { merge, moveList, mySeat, outcomeOf, type Snapshot } from '../../logic/snapshot';
-import { routes } from '../../api';
 import type { JsonValue } from '../../wire/serde_json/JsonValue';
 import type { ZoomState } from '../position';
 import type { SeatCredential } from '../../store';
 import { Assist } from './assist';
 import { ClockTicker } from './clocks';
 import { Review } from './review';
-import { FollowUp } from './followup';
+import { FollowUp, offersOtherWays } from './followup';
+import { HeldMove, OFFLINE_MOVE, postAction } from './offline';
 import { Restacker } from './restack';
 import { LocalSeats } from './seats';
 import { TurnSounds } from './sounds';
@@ -24,6 +22,8 @@ import { SeatOps } from './ops';
 import { SetupEditor } from './setup';
 
 export type { Conn, GameEnv, GameUi, Region } from './env';
+
+export { OFFLINE_MOVE } from './offline';
 
 export class GameCtrl {
   readonly seats: LocalSeats;
@@ -42,6 +42,7 @@ export class GameCtrl {
   /** The action on its way (the board offers nothing meanwhile), and the connection that carries it. */
   readonly sent = new PendingAction();
   private sentBy = -2;
+  readonly held = new HeldMove(); // a move tried while the connection was down (offline.ts)
   errorText = '';
   connText = 'connecting…';
   connected = false;
@@ -81,10 +82,7 @@ export class GameCtrl {
       saveSeat: env.saveSeat,
       download: ui.download,
       navigate: ui.navigate,
-      error: (text) => {
-        this.errorText = text;
-        this.redraw();
-      },
+      error: (text) => { this.errorText = text; this.redraw(); },
       clearError: () => { this.errorText = ''; },
     });
   }
@@ -153,6 +151,13 @@ export class GameCtrl {
     // player may act again (over HTTP), and a repeated action is refused with a clear error.
     const cleared = !isUp && this.sent.pending && k === this.sentBy;
     if (cleared) this.sent.clear();
+    if (isUp && this.errorText === OFFLINE_MOVE) this.errorText = '';
+    const back = isUp ? this.held.release(k) : null; // the move tried meanwhile goes out now
+    const id = back ? this.conns.get(k)?.send({ type: 'action', ...back }) ?? null : null;
+    if (id !== null) {
+      this.sentBy = k;
+      this.sent.sent(id);
+    }
     this.connText = detail;
     this.redraw(cleared ? ['header', 'side'] : ['header']);
   }
@@ -254,7 +259,7 @@ export class GameCtrl {
 
   /** Sends a listed action, or (`action` undefined) an action written in notation only. */
   sendAction(a: Pick<LegalAction, 'action' | 'notation'>, fromSetupEditor = false): void {
-    if (!this.model || this.sent.pending) return;
+    if (!this.model || this.sent.pending || this.held.waiting) return;
     this.followUp.sending(a);
     this.errorText = '';
     this.setup.error = null;
@@ -264,20 +269,18 @@ export class GameCtrl {
     const sentId = this.send({ type: 'action', ...body });
     this.sentBy = this.seats.shownKey;
     const cred = this.seats.cred;
-    if (sentId === null) {
+    if (sentId !== null) this.sent.sent(sentId);
+    else if (cred) {
       // Not connected: fall back to HTTP so the move is not lost.
-      if (!cred) return;
       this.sent.sent(null);
-      this.env.call(routes['POST /api/games/{id}/action'], { params: { id: this.id }, body: { seat: cred.seat, token: cred.token, ...body } })
-        .then(() => this.send({ type: 'sync' }))
-        .catch((e: unknown) => this.refused(e instanceof Error ? e.message : String(e)))
-        .finally(() => {
-          this.sent.clear();
-          this.redraw();
-        });
-    } else {
-      this.sent.sent(sentId);
-    }
+      void postAction(this.env.call, this.id, cred, body, this.sentBy, this.held).then((error) => {
+        if (error === null) this.send({ type: 'sync' });
+        else if (error === OFFLINE_MOVE) this.errorText = error;
+        else this.refused(error);
+        this.sent.clear();
+        this.redraw();
+      });
+    } else return;
     this.selection?.reset();
     this.closeChooser();
     this.redraw();
@@ -285,7 +288,7 @@ export class GameCtrl {
 
   /** A click on a board cell. */
   onCell(cell: string): void {
-    if (!this.selection || this.review.active || this.sent.pending) return;
+    if (!this.selection || this.review.active || this.sent.pending || this.held.waiting) return;
     if (this.setup.open) {
       this.setup.click(cell);
       this.redraw();
@@ -301,8 +304,7 @@ export class GameCtrl {
       return;
     }
     const r = this.selection.click(cell);
-    if (r.kind === 'submit' && !variantMode) this.followUp.arm(this.renderer(), [r.action]);
-    if (r.kind === 'choose' && !variantMode) this.followUp.arm(this.renderer(), r.options);
+    if (!variantMode && (r.kind === 'submit' || r.kind === 'choose')) this.followUp.arm(this.renderer(), r.kind === 'submit' ? [r.action] : r.options);
     if (r.kind === 'submit') this.sendAction(r.action);
     else if (r.kind === 'choose') {
       this.chooser = r.options;
@@ -352,12 +354,9 @@ export class GameCtrl {
     if (next) this.sendAction(next);
   }
 
-  /** Whether "Other ways…" offers something: a target's other ways, or a move without its follow-up. */
+  /** Whether "Other ways…" offers something (followup.ts). */
   hasVariants(): boolean {
-    const sel = this.selection;
-    if (!sel) return false;
-    if (this.renderer().followUp) return sel.targets().size > 0;
-    return sel.commonFirst && sel.prefix.length > 0 && [...sel.targets()].some((t) => sel.complete([...sel.prefix, t]).length > 1);
+    return this.selection !== null && offersOtherWays(this.renderer(), this.selection);
   }
 
   cancelSelection(): void {

@@ -5,7 +5,7 @@
 // gives the renderer's next common action for as long as there is one. No DOM.
 
 import type { Renderer } from '../../games/types';
-import type { LegalAction } from '../../logic/select';
+import type { LegalAction, Selection } from '../../logic/select';
 import { mySeat, type Snapshot } from '../../logic/snapshot';
 
 export class FollowUp {
@@ -54,4 +54,11 @@ export class FollowUp {
     this.moves = next ? [next] : [];
     return next;
   }
+}
+
+/** Whether "Other ways…" offers something for the selection: a target's other ways, or a move without
+ * its follow-up. */
+export function offersOtherWays(renderer: Renderer, sel: Selection): boolean {
+  if (renderer.followUp) return sel.targets().size > 0;
+  return sel.commonFirst && sel.prefix.length > 0 && [...sel.targets()].some((t) => sel.complete([...sel.prefix, t]).length > 1);
 }

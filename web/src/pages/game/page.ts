@@ -16,7 +16,8 @@ import type { Page } from '../page';
 import { GameCtrl, type Region } from './ctrl';
 import { actionsView } from './views/actions';
 import { boardView } from './views/board';
-import { gameOverDialog, downloadRecord, noSuchGame } from './views/dialogs';
+import { gameOverDialog, downloadRecord } from './views/dialogs';
+import { isNotFound, notFound } from '../page';
 import { headerView, playerBars, updateClocks } from './views/header';
 import { chanceView, controlsView, movesView } from './views/moves';
 
@@ -91,7 +92,7 @@ export function gamePage(id: string, spectate: boolean): Page {
           unmount();
           if (root) {
             clear(root);
-            root.append(noSuchGame(id));
+            root.append(notFound());
           }
         },
         gameOver: () => void gameOverDialog(c, navigate),
@@ -135,7 +136,7 @@ export function joinPage(id: string, seat: number, token: string): Page {
         .catch((e: unknown) => {
           if (left) return;
           clear(root);
-          root.appendChild(h('p.error', `Could not join: ${e instanceof Error ? e.message : String(e)}`));
+          root.appendChild(isNotFound(e) ? notFound() : h('p.error', `Could not join: ${e instanceof Error ? e.message : String(e)}`));
         });
     },
     unmount() {

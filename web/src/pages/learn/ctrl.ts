@@ -34,6 +34,19 @@ function fromTo(legal: LegalAction[]): boolean {
   return legal.some((a) => a.cells.length === 2 && a.notation === `${a.cells[0]}-${a.cells[1]}`);
 }
 
+/** A refusal as a player reads it: the protocol's prefix ("illegal action: ") and the tried move's
+ * notation ("d2-d6: ") removed, starting with a capital letter (unless it starts with a cell's name,
+ * such as "c4 holds your Spear"). */
+export function refusalWords(message: string, notation?: string): string {
+  let text = message.trim();
+  const prefix = /^(illegal action|malformed action)\s*:\s*/i.exec(text);
+  if (prefix) text = text.slice(prefix[0].length);
+  if (notation && text.startsWith(`${notation}: `)) text = text.slice(notation.length + 2);
+  text = text.replace(/\.$/, '');
+  const first = text.split(/\s/, 1)[0] ?? '';
+  return /\d/.test(first) ? text : text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export class LessonCtrl {
   /** The game's lessons (null until known, or when there is no such lesson). */
   lessons: GameLessons | null = null;
@@ -97,7 +110,8 @@ export class LessonCtrl {
       if (this.st.solved) this.env.markSolved(this.game, this.n);
     } catch (e) {
       // The engine refused the move: its explanation, and the position stays as it was.
-      this.refusal = e instanceof Error ? e.message : String(e);
+      const notation = 'notation' in a ? a.notation : this.st?.legal.find((l) => JSON.stringify(l.action) === JSON.stringify(a.action))?.notation;
+      this.refusal = refusalWords(e instanceof Error ? e.message : String(e), notation);
     } finally {
       this.busy = false;
       this.chooser = null;
@@ -152,6 +166,8 @@ export class LessonCtrl {
     const st = this.st;
     const selection = this.selection;
     if (!st || !selection || this.busy || st.solved || st.failed) return;
+    // The next try: the last refusal is no longer the news.
+    this.refusal = '';
     const before = [...selection.prefix];
     const r = selection.click(cell);
     this.chooser = null;

@@ -46,6 +46,8 @@ export interface LobbyUi {
 /** A game's card: its quick game's AI level, its form (when open) and the error of its last create. */
 export interface Card {
   level: number;
+  /** The clock of a quick game (a key of CLOCKS; "none" at first). */
+  clock: string;
   form: GameForm | null;
   /** The create's refusal, shown under the card (a quick start) or under the form. */
   error: { text: string; inForm: boolean } | null;
@@ -104,10 +106,15 @@ export class LobbyCtrl {
     this.env.store(AI_LEVEL_KEY, String(level));
   }
 
+  /** The clock chosen on a card for its quick game. */
+  setClock(id: string, clock: string): void {
+    if (Object.hasOwn(CLOCKS, clock)) this.card(id).clock = clock;
+  }
+
   card(id: string): Card {
     let c = this.cards.get(id);
     if (!c) {
-      c = { level: this.level, form: null, error: null };
+      c = { level: this.level, clock: 'none', form: null, error: null };
       this.cards.set(id, c);
     }
     return c;
@@ -126,17 +133,17 @@ export class LobbyCtrl {
         redrawSeats: () => this.ui.redraw(`seats:${g.id}`),
         redrawStatus: () => this.ui.redraw(`status:${g.id}`),
         create: (choice) => void this.create(g, choice, true),
-      });
+      }, { level: card.level, clock: card.clock });
     }
     this.ui.redraw(`card:${g.id}`);
   }
 
-  /** Play vs AI: this device's seat first, the AI at the card's level in the others, no clock. */
+  /** Play vs AI: this device's seat first, the AI at the card's level in the others, the card's clock. */
   quickStart(g: CatalogGame): Promise<void> {
-    const level = this.card(g.id).level;
+    const { level, clock } = this.card(g.id);
     const seatCount = g.default_seats.length || 2;
     const seats: SeatChoice[] = Array.from({ length: seatCount }, (_, i) => (i === 0 ? 'me' : (`ai${level}` as SeatChoice)));
-    return this.create(g, { options: {}, seats, clock: 'none', isPublic: false, rated: { rated: false, range: null } }, false);
+    return this.create(g, { options: {}, seats, clock, isPublic: false, rated: { rated: false, range: null } }, false);
   }
 
   async create(g: CatalogGame, choice: FormChoice, fromForm: boolean): Promise<void> {

@@ -64,10 +64,16 @@ export class GameForm {
   /** An option's refusal, the preview's error or the range's (the form's error line). */
   error = '';
 
-  constructor(readonly game: CatalogGame, private readonly host: FormHost) {
+  /** The AI in every other seat at first: the level chosen on the game's card, so that the form and
+   * "Play vs AI" agree; the clock, too, starts at the card's. */
+  private readonly ai: SeatChoice;
+
+  constructor(readonly game: CatalogGame, private readonly host: FormHost, start: { level: number; clock: string } = { level: 3, clock: 'none' }) {
     this.values = defaults(game.options);
     this.seatNames = [...game.default_seats];
-    this.seatChoices = this.seatNames.map((_, i) => (i === 0 ? 'me' : 'ai3'));
+    this.ai = `ai${start.level}`;
+    this.clock = Object.hasOwn(CLOCKS, start.clock) ? start.clock : 'none';
+    this.seatChoices = this.seatNames.map((_, i) => (i === 0 ? 'me' : this.ai));
   }
 
   /** Why the game cannot be rated now (the rated box is then off and disabled), or null. */
@@ -112,7 +118,7 @@ export class GameForm {
       const p = await this.host.call(routes['POST /api/catalog/{game}/preview'], { params: { game: this.game.id }, body: request });
       this.error = '';
       this.seatNames = p.seats;
-      this.seatChoices = this.seatNames.map((_, i) => this.seatChoices[i] ?? (i === 0 ? 'me' : 'ai3'));
+      this.seatChoices = this.seatNames.map((_, i) => this.seatChoices[i] ?? (i === 0 ? 'me' : this.ai));
       if (this.ratedBlock() !== null) this.rated = false;
       this.host.redrawSeats();
     } catch (e) {

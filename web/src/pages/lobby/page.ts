@@ -19,7 +19,11 @@ export function lobbyPage(fail: (e: unknown) => void): Page {
   return {
     mount(root) {
       clear(root);
-      const grid = h('div.grid');
+      // What Tabula is, in one sentence, and the way in for someone new: Kyo's first lesson.
+      root.append(h('section.card.intro', { 'data-testid': 'intro' },
+        h('p', 'Tabula is a place to play fantasy war games of strategy — Cyvasse, Kyo, Territories and Syba Chess — in your browser, against the computer or with friends.'),
+        h('a.btn.primary', { href: '/learn/kyo/1', 'data-link': '', 'data-testid': 'learn-kyo' }, 'New here? Learn Kyo in 5 minutes')));
+      const grid = h('div.grid.games');
       const lists = h('section.card');
       const cards = new Map<string, ReturnType<typeof cardView>>();
       const c: LobbyCtrl = new LobbyCtrl({
@@ -58,7 +62,7 @@ export function lobbyPage(fail: (e: unknown) => void): Page {
             cards.set(g.id, view);
             grid.appendChild(view.el);
           }
-          root.append(h('section.card', h('h2', 'Start a game'), grid), lists, imports.el);
+          root.append(h('section.card.games-section', h('h2', 'Start a game'), grid), lists, imports.el);
           redraw('lists');
         } else if (region === 'lists') {
           clear(lists);

@@ -25,14 +25,21 @@ export function cardView(ctrl: LobbyCtrl, g: CatalogGame): Drawn & { form(): For
   const levelSel = h('select', { 'data-testid': `ai-level-${g.id}`, 'aria-label': 'AI level', title: 'The AI\'s strength' },
     AI_LEVELS.map(([lvl, name]) => h('option', { value: String(lvl), selected: lvl === state.level }, `Level ${lvl} — ${name}`))) as HTMLSelectElement;
   levelSel.addEventListener('change', () => ctrl.setLevel(g.id, Number(levelSel.value)));
+  // The time control of a quick game against the AI (no clock at first).
+  const clockSel = h('select', { 'data-testid': `ai-clock-${g.id}`, 'aria-label': 'Clock', title: 'The time control' },
+    Object.keys(CLOCKS).map((k) => h('option', { value: k, selected: k === state.clock }, CLOCK_LABELS[k]))) as HTMLSelectElement;
+  clockSel.addEventListener('change', () => ctrl.setClock(g.id, clockSel.value));
   card.append(
     h('h3', g.name),
-    h('p.muted', g.description),
-    h(
-      'div.row',
+    h('p.muted.blurb', { 'data-testid': `blurb-${g.id}` }, g.description),
+    h('div.quick',
       h('button.primary', { 'data-testid': `play-ai-${g.id}`, onclick: () => void ctrl.quickStart(g) }, 'Play vs AI'),
       levelSel,
-      h('button', { onclick: () => ctrl.toggleForm(g) }, 'Options & friends…'),
+      clockSel,
+    ),
+    h(
+      'div.row.more',
+      h('button', { 'data-testid': `options-${g.id}`, onclick: () => ctrl.toggleForm(g) }, 'Options & friends…'),
       h('a', { href: `/learn/${g.id}`, 'data-link': '', 'data-testid': `how-to-play-${g.id}` }, 'How to play'),
       h('a', { href: `/rules/${g.id}`, 'data-link': '' }, 'Rules'),
     ),
@@ -70,7 +77,7 @@ function formView(form: GameForm): FormView {
   const errors = h('div.error');
   const seatsBox = h('div');
   const clockSel = h('select', { name: 'clock', onchange: () => { form.clock = clockSel.value; } },
-    Object.keys(CLOCKS).map((k) => h('option', { value: k }, CLOCK_LABELS[k]))) as HTMLSelectElement;
+    Object.keys(CLOCKS).map((k) => h('option', { value: k, selected: k === form.clock }, CLOCK_LABELS[k]))) as HTMLSelectElement;
   const publicBox = h('input', { type: 'checkbox', checked: form.isPublic, onchange: () => { form.isPublic = publicBox.checked; } }) as HTMLInputElement;
   // Rated: only for a signed-in creator with one seat, the others for people (the box says why not).
   const ratedBox = h('input', { type: 'checkbox', name: 'rated', 'data-testid': 'rated', onchange: () => form.setRated(ratedBox.checked) }) as HTMLInputElement;
@@ -131,7 +138,7 @@ function optionInput(spec: OptionSpec, form: GameForm): HTMLElement {
   } else if (spec.type === 'int') {
     input = h('input', { type: 'number', name: spec.name, min: spec.min, max: spec.max, value, onchange: (e: Event) => set((e.target as HTMLInputElement).value) });
   } else {
-    const sel = h('select', { name: spec.name, onchange: (e: Event) => set((e.target as HTMLSelectElement).value) }, spec.values.map((v) => h('option', { value: v }, v))) as HTMLSelectElement;
+    const sel = h('select', { name: spec.name, onchange: (e: Event) => set((e.target as HTMLSelectElement).value) }, spec.values.map((v) => h('option', { value: v }, v.replace(/_/g, ' ')))) as HTMLSelectElement;
     sel.value = String(value);
     input = sel;
   }

@@ -4,6 +4,7 @@
 // every change ends in `redraw`. Unit-tested with a fake API and fake timers (tests/replay-ctrl.test.ts).
 
 import { routes, type Call } from '../../api';
+import { isNotFound } from '../page';
 import { decisionsByPly, type AnalysisState, type DecisionAnalysis } from '../../logic/analysis';
 import type { JsonRecord } from '../../logic/record';
 import { ReplayNav, viewRequest, type Fetcher, type Position, type ViewCredential } from '../../logic/replay';
@@ -41,6 +42,8 @@ export class ReplayCtrl {
   shown: Position | null = null;
   /** The game could not be loaded. */
   loadError = '';
+  /** There is no such game to replay (the page says so, as every address that leads nowhere). */
+  missing = false;
   errorText = '';
   readonly zoom: ZoomState = { on: false, left: 0, top: 0 };
   /** The engine's analysis: null while unknown (asked for once the game is over). */
@@ -78,6 +81,7 @@ export class ReplayCtrl {
     try {
       ({ snap: this.snap, cred: this.cred } = await this.load());
     } catch (e) {
+      this.missing = isNotFound(e);
       this.loadError = e instanceof Error ? e.message : String(e);
       this.ui.redraw();
       return;

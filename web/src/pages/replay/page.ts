@@ -11,7 +11,7 @@ import { fileName, type JsonRecord } from '../../logic/record';
 import { loadSeats } from '../../store';
 import { ChatPanel } from '../../ui/chat';
 import { clear, h } from '../../ui/dom';
-import type { Page } from '../page';
+import { notFound, type Page } from '../page';
 import { ReplayCtrl, type ReplayRegion } from './ctrl';
 import { analysisView, boardView, headView, movesView, scrollToCurrent } from './views';
 
@@ -71,6 +71,12 @@ export function replayPage(id: string): Page {
 
       /** The one redraw path: the regions drawn from the controller. */
       function redraw(region: ReplayRegion = 'all'): void {
+        if (c.missing) {
+          // No such game: the not-found page alone, as for every address that leads nowhere.
+          clear(root);
+          root.appendChild(notFound());
+          return;
+        }
         if (c.nav) {
           slider.max = String(c.nav.total);
           slider.value = String(c.nav.n);

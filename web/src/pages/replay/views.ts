@@ -69,10 +69,13 @@ export function analysisView(ctrl: ReplayCtrl): Element[] | null {
     return out;
   }
   if (a.status === 'running') {
-    const place = a.ahead ? `: ${a.ahead} ${a.ahead === 1 ? 'analysis' : 'analyses'} before it` : '';
-    const text = a.waiting
-      ? `Waiting for its turn${place} (live games' AI moves go first)…`
-      : `Analysing… ${a.done} of ${a.total} decisions`;
+    // Its place in the queue and about how long until it is done, when the server could tell.
+    const eta = a.estimate_s === undefined ? '' : `, about ${aboutTime(a.estimate_s)}`;
+    const text = a.ahead
+      ? `${ordinal(a.ahead + 1)} in the queue${eta}: ${a.ahead} ${a.ahead === 1 ? 'analysis runs' : 'analyses run'} before it`
+      : a.waiting
+        ? `Waiting for its turn (live games' AI moves go first)${eta}…`
+        : `Analysing… ${a.done} of ${a.total} decisions${eta ? `${eta} left` : ''}`;
     out.push(h('div', { 'data-testid': 'analysis-progress', role: 'status' }, h('p', text), h('progress', { max: Math.max(1, a.total), value: a.done })));
     return out;
   }
@@ -118,4 +121,19 @@ export function scrollToCurrent(box: HTMLElement): void {
   if (!(cur instanceof HTMLElement)) return;
   const top = cur.offsetTop - box.offsetTop;
   if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - cur.offsetHeight) box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+}
+
+/** "1st", "2nd", "3rd", "4th", … "11th", "12th", "13th", "21st". */
+export function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
+/** A wait in words: "40 s", "3 min", "1 h 5 min". */
+export function aboutTime(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
+  const min = Math.round(seconds / 60);
+  if (min < 60) return `${min} min`;
+  return `${Math.floor(min / 60)} h${min % 60 ? ` ${min % 60} min` : ''}`;
 }

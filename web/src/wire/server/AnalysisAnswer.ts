@@ -23,7 +23,12 @@ waiting: boolean,
  * Analyses that run before this one: its place in the queue (`0`: it runs now, or
  * next).
  */
-ahead?: number, } | { "status": "done", 
+ahead?: number, 
+/**
+ * About how many seconds until this analysis is done (those before it included), from
+ * the pace of the analysis running now or of the last one; absent until one was timed.
+ */
+estimate_s?: number, } | { "status": "done", 
 /**
  * Stored as the engine wrote it (the server does not read it).
  */

@@ -147,6 +147,7 @@ pub mod geo;
 pub mod legend;
 pub mod rules;
 pub mod setup;
+mod why;
 
 use serde::{Deserialize, Serialize};
 use tabula_core::{
@@ -486,7 +487,7 @@ impl CairdCyvasse {
             for &(name, ch) in list {
                 let c = geo
                     .cell(name)
-                    .ok_or_else(|| format!("`{name}` is not a cell of this board"))?;
+                    .ok_or_else(|| format!("“{name}” is not a cell of this board"))?;
                 out[c as usize] = ch;
             }
         }
@@ -696,25 +697,14 @@ impl CairdCyvasse {
                 )
             }
             CairdAction::Ruin { .. } if !self.rules.castle_storming => {
-                "ruining a Fortress needs the castle_storming option".to_string()
+                "ruining a Fortress is not part of these rules (castle storming is off)".to_string()
             }
             CairdAction::Ruin { .. } if !self.ruin_ready(side) => {
                 "you may ruin the enemy Fortress only with a piece that entered it and survived the enemy's next turn".to_string()
             }
-            _ if pseudo.contains(action) => {
-                "it would leave your King capturable (check)".to_string()
-            }
-            CairdAction::Move { from, to } | CairdAction::Shot { from, to } => format!(
-                "the {} on {} cannot {} {} (path, range, terrain, or the capture table forbid it)",
-                KIND_NAMES[kind_of(self.pos.board[from as usize]) as usize],
-                geo.name(from),
-                if matches!(action, CairdAction::Shot { .. }) {
-                    "capture without moving on"
-                } else {
-                    "reach"
-                },
-                geo.name(to)
-            ),
+            _ if pseudo.contains(action) => why::check_words(&self.rules, &self.pos, side, action),
+            CairdAction::Move { from, to } => self.rules.why_not_move(&self.pos, from, to),
+            CairdAction::Shot { from, to } => self.rules.why_not_shot(&self.pos, from, to),
             _ => "not a legal action here".to_string(),
         };
         ActionError::Illegal(format!("{text}: {msg}"))
@@ -869,10 +859,9 @@ impl Game for CairdCyvasse {
 
     const ID: &'static str = "cyvasse-caird";
     const NAME: &'static str = "Cyvasse (Caird's rules)";
-    const DESCRIPTION: &'static str = "Cyvasse after Caird's alternate rules: a hidden simultaneous setup behind a screen, \
-        Mountains, a class-based capture table, check and checkmate. Version A (Basic, 8x8) or Version C \
-        (Expert: terrain, Fortress, ranged attacks, King's morale), the optional rules (10x10 board, Dragon \
-        in reserve, super Trebuchets, dragonfyre, castle storming, wildfyre) and Hex Cyvasse with sea movement.";
+    const DESCRIPTION: &'static str = "Set up your army in secret, then play it on a \
+        chessboard among Mountains: each piece may take only certain others, and checkmate wins. The \
+        Expert version adds hills, forests, water and a Fortress; a hex board is there too.";
 
     fn new(options: &CairdOptions) -> Result<Self, OptionsError> {
         options.validate()?;
@@ -973,7 +962,7 @@ impl Game for CairdCyvasse {
                 Ok(())
             }
             (Phase::Setup, _) => Err(ActionError::Illegal(
-                "during the setup each seat commits its whole setup (`setup pieces=… terrain=…`)"
+                "during the setup each seat commits its whole setup (“setup pieces=… terrain=…”)"
                     .to_string(),
             )),
             (Phase::Play, _) => {
@@ -1215,7 +1204,7 @@ impl Game for CairdCyvasse {
         let text = text.trim();
         let cell = |s: &str| {
             geo.cell(&s.trim().to_ascii_lowercase())
-                .ok_or_else(|| ActionError::Malformed(format!("`{s}` is not a cell of this board")))
+                .ok_or_else(|| ActionError::Malformed(format!("“{s}” is not a cell of this board")))
         };
         if let Some(rest) = text.strip_prefix("setup") {
             let mut plan = SetupPlan {
@@ -1244,7 +1233,7 @@ impl Game for CairdCyvasse {
                     }
                     _ => {
                         return Err(ActionError::Malformed(format!(
-                            "setup takes pieces=… terrain=…, preset=<{}> or random=N [seat=white|black], not `{tok}`",
+                            "setup takes pieces=… terrain=…, preset=<{}> or random=N [seat=white|black], not “{tok}”",
                             PRESETS.join("|")
                         )));
                     }
@@ -1277,7 +1266,7 @@ impl Game for CairdCyvasse {
                         .find(|l| l.label == label)
                         .map(|l| l.plan.clone())
                         .ok_or_else(|| {
-                            ActionError::Malformed(format!("`{label}` names no listed setup"))
+                            ActionError::Malformed(format!("“{label}” names no listed setup"))
                         })?;
                 }
                 return Ok(CairdAction::Setup(plan));
@@ -1291,7 +1280,7 @@ impl Game for CairdCyvasse {
             });
             if !listed {
                 return Err(ActionError::Malformed(format!(
-                    "this plan is not the listed setup `{label}`: leave the label out to commit a setup of your own"
+                    "this plan is not the listed setup “{label}”: leave the label out to commit a setup of your own"
                 )));
             }
             return Ok(CairdAction::Setup(plan));
@@ -1313,7 +1302,7 @@ impl Game for CairdCyvasse {
             }
         }
         Err(ActionError::Malformed(format!(
-            "`{text}`: write e2-e4, e2xe5, e2*e5, D@e3, ruin e8 or setup pieces=… terrain=…"
+            "“{text}”: write e2-e4, e2xe5, e2*e5, D@e3, ruin e8 or setup pieces=… terrain=…"
         )))
     }
 

@@ -96,6 +96,14 @@ const CLASS: [(u8, bool); 9] = [
 /// The rule book's name of each category, by category code.
 const CATEGORY_NAMES: [&str; 5] = ["king", "special", "ranged", "cavalry", "infantry"];
 
+/// A category code's name in the rule book ("cavalry").
+pub(super) fn category_name(cat: u8) -> &'static str {
+    CATEGORY_NAMES
+        .get(cat as usize)
+        .copied()
+        .unwrap_or("special")
+}
+
 /// A kind's class in the rule book's words: its category (`"ranged"`) and whether it is elite (the
 /// King's level is not used: it takes and is taken by anything). `None` for the Mountain, which has
 /// no class and is never captured.
@@ -363,7 +371,7 @@ impl Rules {
     /// Fortress (a special of its level, unless its effect ended with a shot: [`Pos::fort_spent`]).
     /// Version C only.
     #[inline]
-    fn class(&self, pos: &Pos, cell: u8, kind: u8, side: u8) -> (u8, bool) {
+    pub(super) fn class(&self, pos: &Pos, cell: u8, kind: u8, side: u8) -> (u8, bool) {
         let (mut cat, mut elite) = CLASS[kind as usize];
         if self.expert && cat != CAT_KING {
             let k = pos.kings[side as usize];

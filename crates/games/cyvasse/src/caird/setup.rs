@@ -113,7 +113,7 @@ pub fn validate_setup(o: &CairdOptions, seat: usize, plan: &SetupPlan) -> Result
         let up = ch.to_ascii_uppercase();
         let k = LETTERS.iter().position(|l| *l == up).ok_or_else(|| {
             format!(
-                "unknown piece letter `{ch}` at {} (valid: K D E T C H L S R M .)",
+                "unknown piece letter “{ch}” at {} (valid: K D E T C H L S R M .)",
                 geo.name(home[i])
             )
         })? as u8;
@@ -156,7 +156,7 @@ pub fn validate_setup(o: &CairdOptions, seat: usize, plan: &SetupPlan) -> Result
                 'c' => FORTRESS,
                 _ => {
                     return Err(format!(
-                        "unknown terrain letter `{ch}` at {} (valid: . g h f w c)",
+                        "unknown terrain letter “{ch}” at {} (valid: . g h f w c)",
                         geo.name(home[i])
                     ));
                 }
@@ -417,7 +417,7 @@ pub fn preset(o: &CairdOptions, seat: usize, name: &str) -> Result<SetupPlan, St
         ],
         _ => {
             return Err(format!(
-                "unknown preset `{name}`; presets: {}",
+                "unknown preset “{name}”; presets: {}",
                 PRESETS.join(", ")
             ));
         }
@@ -495,7 +495,7 @@ pub fn preset(o: &CairdOptions, seat: usize, name: &str) -> Result<SetupPlan, St
     let plan = Decoded { terrain, pieces }.plan(expert);
     validate_setup(o, seat, &plan)
         .map(|_| plan)
-        .map_err(|e| format!("preset `{name}` is invalid here: {e}"))
+        .map_err(|e| format!("preset “{name}” is invalid here: {e}"))
 }
 
 /// One setup of the list the game offers a seat during the setup: its label, as the setup notation

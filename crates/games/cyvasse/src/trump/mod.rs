@@ -150,9 +150,9 @@ impl Game for TrumpCyvasse {
 
     const ID: &'static str = "cyvasse-trump";
     const NAME: &'static str = "Cyvasse (Strength & Trump)";
-    const DESCRIPTION: &'static str = "Cyvasse on the 91-hex board: hidden simultaneous setup of \
-        19-piece armies, path-walking movement, a Strength & Trump combat test, ranged shots blocked \
-        by Mountains, two-leg cavalry turns and a Dragon flying along the hex axes. Capture the King.";
+    const DESCRIPTION: &'static str = "Hide your army behind a screen while you set it up, then \
+        march across a board of hexes: every attack is a test of strength, archers shoot past \
+        Mountains, the Dragon flies, and taking the enemy King wins.";
 
     fn new(options: &TrumpOptions) -> Result<Self, OptionsError> {
         Ok(TrumpCyvasse::initial(options))

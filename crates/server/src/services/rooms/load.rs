@@ -23,7 +23,7 @@ impl Rooms {
             return Ok(r.clone());
         }
         if uuid::Uuid::parse_str(id).is_err() {
-            return Err(Refusal::NotFound(format!("no game `{id}`")));
+            return Err(Refusal::NotFound(format!("no game “{id}”")));
         }
         // Loads of this game wait for each other; other games' loads go on.
         let ticket = LoadingTicket::take(self, id);
@@ -37,7 +37,7 @@ impl Rooms {
             Refusal::Internal(e)
         })?;
         if events.is_empty() {
-            return Err(Refusal::NotFound(format!("no game `{id}`")));
+            return Err(Refusal::NotFound(format!("no game “{id}”")));
         }
         let room = Arc::new(self.rebuild(id, events)?);
         {

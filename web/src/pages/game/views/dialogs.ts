@@ -88,15 +88,6 @@ export function inviteCard(invites: { seat: number; name: string; url: string }[
     }));
 }
 
-/** The address names no game: say so (instead of "reconnecting…" forever) and offer the way on. */
-export function noSuchGame(id: string): HTMLElement {
-  return h('div.card.no-game', { 'data-testid': 'no-such-game' },
-    h('h2', 'No such game'),
-    h('p', `There is no game "${id}" on this server: the link may be mistyped or cut short.`),
-    h('p', h('a', { href: '/', 'data-link': '' }, 'Go to the lobby'), ' to start or join a game, or ',
-      h('a', { href: '/learn', 'data-link': '' }, 'learn a game'), '.'));
-}
-
 /** Saves a game record as a JSON file. */
 export function downloadRecord(rec: JsonRecord, id: string): void {
   const blob = new Blob([JSON.stringify(rec, null, 2)], { type: 'application/json' });
