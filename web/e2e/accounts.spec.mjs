@@ -5,23 +5,11 @@
 // await a move, leaderboards, account settings (password change, deletion), and the pages at phone
 // size. Its helpers come from harness.mjs.
 
-import { h, test, expect, GAMES } from './harness.mjs';
+import { h, test, expect, GAMES, signUp } from './harness.mjs';
 import { join } from 'node:path';
 
 function accountTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS }) {
   const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `accounts-${name}.png`), fullPage: true });
-
-  /** Signs up through the form (from the top bar's "Sign in"); lands on My games. */
-  async function signUp(page, name, password) {
-    await page.goto(`${base()}/`);
-    await page.locator('[data-testid=sign-in]').click();
-    await page.locator('a', { hasText: 'Create one' }).click();
-    await page.locator('[data-testid=signup-form] input[name=name]').fill(name);
-    await page.locator('[data-testid=signup-form] input[name=password]').fill(password);
-    await page.locator('[data-testid=signup-form] button[type=submit]').click();
-    await page.waitForURL(/\/me$/, { timeout: 15000 });
-    await expect(page.locator('[data-testid=me]', { hasText: name })).toBeVisible({ timeout: 15000 });
-  }
 
   async function signInForm(page, name, password) {
     await page.goto(`${base()}/signin`);
@@ -141,7 +129,7 @@ function accountTests({ test, newPage, base, assert, noConsoleErrors, assertNoOv
           assert(said.includes('too many sign-in attempts'), `the sixth sign-in attempt says: ${said}`);
           await shot(page, 'signin-too-many');
           await page.goto(`${base()}/@/carol`);
-          await expect(page.locator('.error', { hasText: 'no player' })).toBeVisible({ timeout: 15000 });
+          await expect(page.locator('[data-testid=not-found]')).toBeVisible({ timeout: 15000 });
         });
         await noConsoleErrors(page);
       } finally {

@@ -199,6 +199,18 @@ export async function noConsoleErrors(...pages) {
   expect(pages.flatMap((p) => p.errors), 'console errors in the browser').toEqual([]);
 }
 
+/** Signs up through the form (from the top bar's "Sign in"); lands on My games. */
+export async function signUp(page, name, password) {
+  await page.goto(`${base()}/`);
+  await page.locator('[data-testid=sign-in]').click();
+  await page.locator('a', { hasText: 'Create one' }).click();
+  await page.locator('[data-testid=signup-form] input[name=name]').fill(name);
+  await page.locator('[data-testid=signup-form] input[name=password]').fill(password);
+  await page.locator('[data-testid=signup-form] button[type=submit]').click();
+  await page.waitForURL(/\/me$/, { timeout: 15000 });
+  await expect(page.locator('[data-testid=me]', { hasText: name })).toBeVisible({ timeout: 15000 });
+}
+
 export async function status(page) {
   return (await page.locator('[data-testid=status]').first().textContent({ timeout: 15000 })) ?? '';
 }

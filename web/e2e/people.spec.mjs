@@ -6,23 +6,11 @@
 // leaderboard lists the provisional ratings, marked with a legend; an empty one says how to get on
 // it. Every view at desktop (1366x768) and phone (390x844) size, with screenshots.
 
-import { h, test, expect, GAMES, DESKTOP, PHONE } from './harness.mjs';
+import { h, test, expect, GAMES, DESKTOP, PHONE, signUp, withServer } from './harness.mjs';
 import { join } from 'node:path';
 
 function peopleTests({ test, newPage, base, assert, noConsoleErrors, assertNoOverflow, ARTIFACTS }) {
   const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `people-${name}.png`), fullPage: false });
-
-  /** Signs up through the form (from the top bar's "Sign in"); lands on My games. */
-  async function signUp(page, name, password) {
-    await page.goto(`${base()}/`);
-    await page.locator('[data-testid=sign-in]').click();
-    await page.locator('a', { hasText: 'Create one' }).click();
-    await page.locator('[data-testid=signup-form] input[name=name]').fill(name);
-    await page.locator('[data-testid=signup-form] input[name=password]').fill(password);
-    await page.locator('[data-testid=signup-form] button[type=submit]').click();
-    await page.waitForURL(/\/me$/, { timeout: 15000 });
-    await expect(page.locator('[data-testid=me]', { hasText: name })).toBeVisible({ timeout: 15000 });
-  }
 
   /** Takes a screenshot at desktop and at phone size, checking the phone page for overflow; back to desktop. */
   async function bothSizes(page, name, check = async () => {}) {
@@ -66,7 +54,8 @@ function peopleTests({ test, newPage, base, assert, noConsoleErrors, assertNoOve
     if (!kyo) return;
     const other = games.find((g) => g.id !== kyo.id) ?? kyo;
 
-    test(`people: names and ratings beside the board, the rating change after a rated ${kyo.id} game, opponents in My games and profiles, a leaderboard with provisional ratings`, async () => {
+    test(`people: names and ratings beside the board, the rating change after a rated ${kyo.id} game, opponents in My games and profiles, a leaderboard with provisional ratings`, ({ privateServer }) => withServer(privateServer, async () => {
+      // A server of its own: the names are fresh and the leaderboards hold this test's games only.
       const alice = await newPage('alice');
       const bob = await newPage('bob');
       const watcher = await newPage('watcher');
@@ -170,7 +159,7 @@ function peopleTests({ test, newPage, base, assert, noConsoleErrors, assertNoOve
       } finally {
         for (const p of [alice, bob, watcher]) await p.context().close();
       }
-    });
+    }));
   };
 }
 
