@@ -209,6 +209,8 @@ function followUpTests({ test, newPage, base, assert, until, noConsoleErrors, AR
       const place = after.legal.filter((a) => /^(survey|expand) /.test(a.notation));
       assert(place.length, `nothing to place after paying: ${after.legal.map((a) => a.notation).join(' ')}`);
       const at = place[place.length - 1].cells[0];
+      // The page has the last payment's answer (a click while an action is on its way does nothing).
+      await expect(page.locator('[data-testid=status]')).toHaveAttribute('data-state', 'yours', { timeout: 20000 });
       await expect(cell(page, at)).toHaveClass(/target/, { timeout: 20000 });
       await cell(page, at).scrollIntoViewIfNeeded();
       await cell(page, at).click({ force: true });

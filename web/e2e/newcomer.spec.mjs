@@ -92,6 +92,8 @@ function newcomerTests({ test, newPage, base, assert, noConsoleErrors, assertNoO
     const tryMove = async (n, from, to) => {
       await page.goto(`${base()}/learn/cyvasse-caird/${n}`);
       await expect(page.locator(`[data-testid=lesson][data-n="${n}"]`)).toBeVisible({ timeout: 20000 });
+      // The lesson's legal moves are in (some cell is a target): a click before that does nothing.
+      await expect.poll(() => page.locator('[data-testid=board] [data-cell].target').count(), { timeout: 20000 }).toBeGreaterThan(0);
       await cell(from).click({ force: true });
       await cell(to).click({ force: true });
       await expect(banner).toBeVisible({ timeout: 20000 });

@@ -58,10 +58,16 @@ export function cellClass(st: CellState): string {
   return ['cell', st.target ? 'target' : '', st.selected ? 'selected' : '', st.last ? 'last' : ''].filter(Boolean).join(' ');
 }
 
+/** How far (CSS pixels) a pointer must travel between press and release to be a drag. */
+const DRAG_PX = 8;
+
 /** Click and drag input on any element holding `[data-cell]` children; survives re-rendering because
- * it listens on the host. A press selects the cell under it; releasing over another cell picks that one. */
+ * it listens on the host. A press selects the cell under it; releasing over another cell after a drag
+ * picks that one. A click that did not move is one press only, even when the press redrew the board
+ * (a box or a bar appearing may move the cells under a pointer that stayed still). */
 export function attachBoardInput(host: HTMLElement, onCell: (cell: string) => void, onMenu?: (cell: string) => void): void {
   let down: string | null = null;
+  let from = { x: 0, y: 0 };
   const cellAt = (ev: PointerEvent): string | null => {
     const el = document.elementFromPoint(ev.clientX, ev.clientY) ?? (ev.target as Element | null);
     const c = el?.closest?.('[data-cell]');
@@ -78,6 +84,7 @@ export function attachBoardInput(host: HTMLElement, onCell: (cell: string) => vo
     if (ev.button !== 0) return;
     const c = (ev.target as Element | null)?.closest?.('[data-cell]')?.getAttribute('data-cell') ?? null;
     down = c;
+    from = { x: ev.clientX, y: ev.clientY };
     if (c) {
       ev.preventDefault();
       onCell(c);
@@ -86,7 +93,7 @@ export function attachBoardInput(host: HTMLElement, onCell: (cell: string) => vo
   host.addEventListener('pointerup', (ev) => {
     const start = down;
     down = null;
-    if (!start) return;
+    if (!start || Math.hypot(ev.clientX - from.x, ev.clientY - from.y) < DRAG_PX) return;
     const c = cellAt(ev);
     if (c && c !== start) onCell(c);
   });
