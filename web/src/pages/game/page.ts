@@ -105,8 +105,10 @@ export function gamePage(id: string, spectate: boolean): Page {
       attachBoardInput(boardHost, onCell, (cell) => ctrl?.onCellMenu(cell));
       // The chat (web/src/ui/chat.ts) writes as the shown seat (hot-seat: the seat owing the decision).
       chat = new ChatPanel(id, () => c.seats.cred);
-      // On a phone the column unwraps (CSS): the board first, then the status and clocks, the panels, the actions.
-      root.append(h('div.game-layout.play', h('div.main-col', header, topBar, boardHost, bottomBar, panelsHost), h('div.side', side, chat.el)));
+      // The board with the players' bars right above and below it, in one column (CSS: on a desktop beside
+      // the status and panels, however tall they are); on a phone the column unwraps: the bars and the
+      // board first, then the status and clocks, the panels, the actions.
+      root.append(h('div.game-layout.play', h('div.main-col', header, h('div.board-col', topBar, boardHost, bottomBar), panelsHost), h('div.side', side, chat.el)));
       window.addEventListener('online', online);
       window.addEventListener('offline', offline);
       c.start();
