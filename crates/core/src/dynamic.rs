@@ -22,7 +22,7 @@ use crate::{ActionError, Actor, Game, GameRng, Observer, Seat, ToAct};
 /// Errors of the type-erased interface, each with a message that says what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DynError {
-    #[error("unknown game `{0}`; games: {1}")]
+    #[error("unknown game “{0}”; games: {1}")]
     UnknownGame(String, String),
     #[error(transparent)]
     Options(#[from] OptionsError),

@@ -125,15 +125,15 @@ impl OptionSpec {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum OptionsError {
-    #[error("unknown option `{option}`; valid options: {valid}")]
+    #[error("unknown option “{option}”; valid options: {valid}")]
     Unknown { option: String, valid: String },
-    #[error("bad value `{value}` for option `{option}`; valid values: {valid}")]
+    #[error("bad value “{value}” for option “{option}”; valid values: {valid}")]
     BadValue {
         option: String,
         value: String,
         valid: String,
     },
-    #[error("option given as `{0}`; write name=value")]
+    #[error("option given as “{0}”; write name=value")]
     Syntax(String),
     #[error("these options cannot be combined: {0}")]
     Conflict(String),
@@ -293,7 +293,7 @@ mod tests {
         let e = parse_pairs::<Opts, _>(&["big=true"]).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown option `big`; valid options: large_board, players, light_pawn_rows"
+            "unknown option “big”; valid options: large_board, players, light_pawn_rows"
         );
     }
 

@@ -127,7 +127,7 @@ mod seed_text {
             Ok(Seed::Number(n)) => Ok(n),
             Ok(Seed::Text(t)) => t.trim().parse().map_err(|_| {
                 serde::de::Error::custom(format!(
-                    "seed `{t}` is not a whole number from 0 to 18446744073709551615"
+                    "seed “{t}” is not a whole number from 0 to 18446744073709551615"
                 ))
             }),
             Err(_) => Err(serde::de::Error::custom(
@@ -240,7 +240,7 @@ impl<G: Game> Record<G> {
     pub fn from_json(json: &JsonRecord) -> Result<Record<G>, String> {
         if json.game != G::ID {
             return Err(format!(
-                "record is for game `{}`, not `{}`",
+                "record is for game “{}”, not “{}”",
                 json.game,
                 G::ID
             ));

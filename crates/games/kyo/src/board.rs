@@ -65,7 +65,7 @@ impl FromStr for Sq {
                 return Ok(Sq((b[1] - b'0') * 10 + (c - b'A')));
             }
         }
-        Err(format!("`{s}` is not a square (A0..J9)"))
+        Err(format!("“{s}” is not a square (A0..J9)"))
     }
 }
 
@@ -140,7 +140,7 @@ impl<'de> Deserialize<'de> for Dir {
             .map(|i| Dir(i as u8))
             .ok_or_else(|| {
                 serde::de::Error::custom(format!(
-                    "`{s}` is not a direction ({})",
+                    "“{s}” is not a direction ({})",
                     DIR_NAMES.join(", ")
                 ))
             })
@@ -342,7 +342,7 @@ impl Cell {
         for ch in code.chars() {
             if cell.pawn.is_some() {
                 return Err(format!(
-                    "stack `{code}`: the pawn must be the last (top) letter"
+                    "stack “{code}”: the pawn must be the last (top) letter"
                 ));
             }
             let owner = if ch.is_ascii_uppercase() { 0 } else { 1 };
@@ -502,7 +502,7 @@ impl Order {
         s.chars()
             .map(|c| {
                 ChipKind::from_letter(c)
-                    .ok_or_else(|| format!("`{c}` in shuffle order `{s}` is not D, L or S"))
+                    .ok_or_else(|| format!("“{c}” in shuffle order “{s}” is not D, L or S"))
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Order::from_kinds)

@@ -87,7 +87,7 @@ impl Kyo {
         let me = self.to_move.0;
         let from: Sq = t
             .get(..2)
-            .ok_or_else(|| bad(format!("`{t}`: an action starts with a square such as D0")))?
+            .ok_or_else(|| bad(format!("“{t}”: an action starts with a square such as D0")))?
             .parse()
             .map_err(bad)?;
         let rest = &t[2..];
@@ -97,11 +97,11 @@ impl Kyo {
         let square = |s: &str| -> Result<Sq, ActionError> {
             s.trim()
                 .parse()
-                .map_err(|e: String| bad(format!("`{t}`: {e}")))
+                .map_err(|e: String| bad(format!("“{t}”: {e}")))
         };
         let number = |s: &str| -> Result<u8, ActionError> {
             s.parse()
-                .map_err(|_| bad(format!("`{t}`: `{s}` is not a chip count")))
+                .map_err(|_| bad(format!("“{t}”: “{s}” is not a chip count")))
         };
         if let Some(order) = rest.strip_prefix('~') {
             let order = Order::parse(order.trim()).map_err(bad)?;
@@ -120,7 +120,7 @@ impl Kyo {
         let (chips, pawn, tail) = if let Some(r) = rest.strip_prefix('(') {
             let (n, tail) = r
                 .split_once(')')
-                .ok_or_else(|| bad(format!("`{t}`: missing `)`")))?;
+                .ok_or_else(|| bad(format!("“{t}”: missing “)”")))?;
             let n = number(n.trim())?;
             if let Some(sq) = tail.strip_prefix('*') {
                 return Ok(Action::Deploy {
@@ -135,7 +135,7 @@ impl Kyo {
             let left = number(&r[..end])? as usize;
             if left > run {
                 return Err(ActionError::Illegal(format!(
-                    "`{t}`: only {run} of your chips lie in an unbroken run on top of {from}"
+                    "“{t}”: only {run} of your chips lie in an unbroken run on top of {from}"
                 )));
             }
             ((run - left) as u8, has_pawn, &r[end..])

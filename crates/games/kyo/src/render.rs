@@ -85,7 +85,7 @@ impl Kyo {
                     if let Some(d) = self.turn.mana {
                         let _ = write!(s, " (last Mana move {})", DIR_NAMES[d.0 as usize % 8]);
                     }
-                    let _ = write!(s, "; `end` ends the turn.");
+                    let _ = write!(s, "; “end” ends the turn.");
                 }
                 s.push('\n');
             }

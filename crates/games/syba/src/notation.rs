@@ -207,32 +207,32 @@ fn p_seat(t: &str) -> Result<u8, ActionError> {
         .and_then(|n| n.parse::<u8>().ok())
         .filter(|n| (1..=6).contains(n))
         .map(|n| n - 1)
-        .ok_or_else(|| bad(format!("`{t}` is not a player (P1..P6)")))
+        .ok_or_else(|| bad(format!("“{t}” is not a player (P1..P6)")))
 }
 
 fn p_unit(t: &str) -> Result<u32, ActionError> {
     t.strip_prefix('u')
         .and_then(|n| n.parse::<u32>().ok())
-        .ok_or_else(|| bad(format!("`{t}` is not a unit (u<number>)")))
+        .ok_or_else(|| bad(format!("“{t}” is not a unit (u<number>)")))
 }
 
 fn p_area(t: &str) -> Result<u8, ActionError> {
     content()
         .area_by_id(t)
-        .ok_or_else(|| bad(format!("`{t}` is not an area")))
+        .ok_or_else(|| bad(format!("“{t}” is not an area")))
 }
 
 fn p_city(t: &str) -> Result<u8, ActionError> {
     let t = t.strip_prefix("city:").unwrap_or(t);
     content()
         .city_by_slug(t)
-        .ok_or_else(|| bad(format!("`{t}` is not a city")))
+        .ok_or_else(|| bad(format!("“{t}” is not a city")))
 }
 
 fn p_army(t: &str) -> Result<(u8, u8), ActionError> {
     let (s, a) = t
         .split_once('@')
-        .ok_or_else(|| bad(format!("`{t}` is not an army (P<n>@<area>)")))?;
+        .ok_or_else(|| bad(format!("“{t}” is not an army (P<n>@<area>)")))?;
     Ok((p_seat(s)?, p_area(a)?))
 }
 
@@ -280,7 +280,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
         if w.len() == n {
             Ok(())
         } else {
-            Err(bad(format!("`{text}`: expected {} word(s)", n)))
+            Err(bad(format!("“{text}”: expected {} word(s)", n)))
         }
     };
     let first = w.first().copied().unwrap_or("");
@@ -294,7 +294,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
             need(2)?;
             Action::ChooseRace(
                 c.race_by_slug(arg(1))
-                    .ok_or_else(|| bad(format!("unknown race `{}`", arg(1))))?,
+                    .ok_or_else(|| bad(format!("unknown race “{}”", arg(1))))?,
             )
         }
         "choose" => {
@@ -306,7 +306,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
             let kind = ChipKind::ALL
                 .into_iter()
                 .find(|k| k.name() == arg(1))
-                .ok_or_else(|| bad(format!("`{}` is not soldier, knight or monster", arg(1))))?;
+                .ok_or_else(|| bad(format!("“{}” is not soldier, knight or monster", arg(1))))?;
             Action::BuyUnit {
                 kind,
                 city: p_city(arg(2))?,
@@ -317,7 +317,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
             Action::BuyHero {
                 hero: c
                     .hero_by_slug(arg(1))
-                    .ok_or_else(|| bad(format!("unknown hero `{}`", arg(1))))?,
+                    .ok_or_else(|| bad(format!("unknown hero “{}”", arg(1))))?,
                 city: p_city(arg(2))?,
             }
         }
@@ -339,12 +339,12 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
         }
         "research" => {
             if w.len() != 2 && w.len() != 3 {
-                return Err(bad(format!("`{text}`: research <card> [target]")));
+                return Err(bad(format!("“{text}”: research <card> [target]")));
             }
             Action::Research {
                 card: c
                     .card_by_slug(arg(1))
-                    .ok_or_else(|| bad(format!("unknown card `{}`", arg(1))))?,
+                    .ok_or_else(|| bad(format!("unknown card “{}”", arg(1))))?,
                 target: p_target(w.get(2))?,
             }
         }
@@ -365,7 +365,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
         "attack" => {
             if w.len() != 2 {
                 return Err(bad(format!(
-                    "`{text}`: attack P<n>@<area> | attack city:<city> (the units are chosen next)"
+                    "“{text}”: attack P<n>@<area> | attack city:<city> (the units are chosen next)"
                 )));
             }
             let t = arg(1);
@@ -387,7 +387,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
         }
         "ability" => {
             if w.len() != 2 && w.len() != 3 {
-                return Err(bad(format!("`{text}`: ability u<n> [target]")));
+                return Err(bad(format!("“{text}”: ability u<n> [target]")));
             }
             Action::HeroAction {
                 unit: p_unit(arg(1))?,
@@ -396,7 +396,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
         }
         "once" => {
             if w.len() > 2 {
-                return Err(bad(format!("`{text}`: once [target]")));
+                return Err(bad(format!("“{text}”: once [target]")));
             }
             Action::OncePerGame(p_target(w.get(1))?)
         }

@@ -73,7 +73,7 @@ fn act(g: &mut Syba, seat: u8, text: &str) -> Result<(), tabula_core::ActionErro
 fn ok(g: &mut Syba, seat: u8, text: &str) {
     if let Err(e) = act(g, seat, text) {
         panic!(
-            "`{text}` by P{} refused: {e}\n{}",
+            "“{text}” by P{} refused: {e}\n{}",
             seat + 1,
             g.render_text(Observer::Spectator)
         );
@@ -92,7 +92,7 @@ fn all_in(g: &mut Syba, seat: u8, text: &str) {
 
 #[track_caller]
 fn refused(g: &mut Syba, seat: u8, text: &str) {
-    assert!(act(g, seat, text).is_err(), "`{text}` should be refused");
+    assert!(act(g, seat, text).is_err(), "“{text}” should be refused");
 }
 
 fn unit(g: &Syba, id: u32) -> &Unit {

@@ -190,7 +190,7 @@ impl Territories {
     fn check_chance(&self, action: &Action) -> Result<(), ActionError> {
         let bad = |what: &str| {
             ActionError::Illegal(format!(
-                "`{}` is not a possible chance outcome here: {what}",
+                "“{}” is not a possible chance outcome here: {what}",
                 notation::notation(action)
             ))
         };
@@ -352,7 +352,7 @@ impl Territories {
                 view::phase_text(&self.phase)
             ),
         };
-        format!("`{n}`: {reason}")
+        format!("“{n}”: {reason}")
     }
 }
 
@@ -565,7 +565,7 @@ impl Game for Territories {
         let n = notation::notation(&action);
         let why = self.explain(seat, &action);
         Some(
-            why.strip_prefix(&format!("`{n}`: "))
+            why.strip_prefix(&format!("“{n}”: "))
                 .unwrap_or(&why)
                 .to_string(),
         )

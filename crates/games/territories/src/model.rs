@@ -100,7 +100,7 @@ impl std::str::FromStr for Card {
     type Err = String;
     fn from_str(s: &str) -> Result<Card, String> {
         let s = s.trim();
-        let bad = || format!("`{s}` is not a territory card (write e.g. 2H, 10S, JC, QD; no 7s)");
+        let bad = || format!("“{s}” is not a territory card (write e.g. 2H, 10S, JC, QD; no 7s)");
         let last = s.chars().last().ok_or_else(bad)?;
         let suit = Res::from_letter(last).ok_or_else(bad)?;
         let rank = &s[..s.len() - last.len_utf8()];

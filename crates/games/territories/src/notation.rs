@@ -98,15 +98,15 @@ fn parse_point(s: Option<&str>) -> Result<Point, ActionError> {
     let s = s.ok_or_else(|| malformed("missing point (write x,y, e.g. 2,3)"))?;
     let (x, y) = s
         .split_once(',')
-        .ok_or_else(|| malformed(format!("`{s}` is not a point (write x,y, e.g. 2,3)")))?;
+        .ok_or_else(|| malformed(format!("“{s}” is not a point (write x,y, e.g. 2,3)")))?;
     let x: i8 = x
         .trim()
         .parse()
-        .map_err(|_| malformed(format!("bad x coordinate in `{s}`")))?;
+        .map_err(|_| malformed(format!("bad x coordinate in “{s}”")))?;
     let y: i8 = y
         .trim()
         .parse()
-        .map_err(|_| malformed(format!("bad y coordinate in `{s}`")))?;
+        .map_err(|_| malformed(format!("bad y coordinate in “{s}”")))?;
     Ok((x, y))
 }
 
@@ -115,7 +115,7 @@ fn parse_res(s: Option<&str>) -> Result<Res, ActionError> {
     let mut chars = s.chars();
     match (chars.next().and_then(Res::from_letter), chars.next()) {
         (Some(r), None) => Ok(r),
-        _ => Err(malformed(format!("`{s}` is not a resource (H, S, C or D)"))),
+        _ => Err(malformed(format!("“{s}” is not a resource (H, S, C or D)"))),
     }
 }
 
@@ -139,7 +139,7 @@ fn parse_piece(s: Option<&str>) -> Result<Piece, ActionError> {
     })?;
     Piece::from_word(s).ok_or_else(|| {
         malformed(format!(
-            "`{s}` is not a piece (town, fort, barracks, temple, palace, capital)"
+            "“{s}” is not a piece (town, fort, barracks, temple, palace, capital)"
         ))
     })
 }
@@ -148,7 +148,7 @@ fn parse_die(s: Option<&str>, max: u8) -> Result<u8, ActionError> {
     let s = s.ok_or_else(|| malformed("missing number"))?;
     let n: u8 = s
         .parse()
-        .map_err(|_| malformed(format!("`{s}` is not a number")))?;
+        .map_err(|_| malformed(format!("“{s}” is not a number")))?;
     if n == 0 || n > max {
         return Err(malformed(format!("{n} is out of range 1..={max}")));
     }
@@ -181,7 +181,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
             match n {
                 "0" => Action::First(Seat(0)),
                 "1" => Action::First(Seat(1)),
-                _ => return Err(malformed(format!("`{n}` is not a seat (0 or 1)"))),
+                _ => return Err(malformed(format!("“{n}” is not a seat (0 or 1)"))),
             }
         }
         "roll" => {
@@ -198,7 +198,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
                 .ok_or_else(|| malformed("missing duel dice (e.g. 5-2)"))?;
             let (a, b) = s
                 .split_once('-')
-                .ok_or_else(|| malformed(format!("`{s}` is not a duel (write e.g. 5-2)")))?;
+                .ok_or_else(|| malformed(format!("“{s}” is not a duel (write e.g. 5-2)")))?;
             Action::Duel(parse_die(Some(a), 6)?, parse_die(Some(b), 6)?)
         }
         "place" => Action::Place(parse_point(words.next())?),
@@ -225,7 +225,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
             })?;
             let (pay, take) = s
                 .split_once('>')
-                .ok_or_else(|| malformed(format!("`{s}` is not a bank trade (write e.g. H>S)")))?;
+                .ok_or_else(|| malformed(format!("“{s}” is not a bank trade (write e.g. H>S)")))?;
             let pay = parse_res(Some(pay))?;
             let take = if take.eq_ignore_ascii_case("territory") {
                 BankTake::Territory
@@ -240,7 +240,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
                 .ok_or_else(|| malformed("missing ability (survey, raid, convert, expand)"))?;
             Action::Use(Ability::from_word(w).ok_or_else(|| {
                 malformed(format!(
-                    "`{w}` is not an ability (survey, raid, convert, expand)"
+                    "“{w}” is not an ability (survey, raid, convert, expand)"
                 ))
             })?)
         }
@@ -268,7 +268,7 @@ pub fn parse(text: &str) -> Result<Action, ActionError> {
         }
     };
     if let Some(extra) = words.next() {
-        return Err(malformed(format!("unexpected `{extra}` after the action")));
+        return Err(malformed(format!("unexpected “{extra}” after the action")));
     }
     Ok(action)
 }

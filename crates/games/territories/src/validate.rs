@@ -224,7 +224,7 @@ impl Territories {
                     ));
                 }
                 if self.current != self.first {
-                    return Err("during setup `current` must be `first`".into());
+                    return Err("during setup “current” must be “first”".into());
                 }
             }
             Phase::Temple { seat, left, next } => {

@@ -126,14 +126,14 @@ fn apply_plays_a_listed_action_and_refuses_an_illegal_one() {
 
 #[test]
 fn unknown_game_and_bad_options_are_one_line_errors() {
-    assert_clean_error(&tabula(&["new", "chess"]), "unknown game `chess`");
+    assert_clean_error(&tabula(&["new", "chess"]), "unknown game “chess”");
     assert_clean_error(
         &tabula(&["new", "kyo", "-o", "light_pawn_rows=wide"]),
         "trench",
     );
     assert_clean_error(
         &tabula(&["new", "kyo", "-o", "colour=red"]),
-        "unknown option `colour`",
+        "unknown option “colour”",
     );
     assert_clean_error(
         &tabula(&["new", "kyo", "-o", "light_pawn_rows"]),

@@ -813,7 +813,7 @@ impl TryFrom<StateRepr> for CairdCyvasse {
             if ch != '.' {
                 let up = ch.to_ascii_uppercase();
                 let k = LETTERS.iter().position(|l| *l == up).ok_or_else(|| {
-                    format!("unknown piece letter `{ch}` on {}", geo.name(c as u8))
+                    format!("unknown piece letter “{ch}” on {}", geo.name(c as u8))
                 })?;
                 let side = if ch.is_ascii_uppercase() { 0 } else { 1 };
                 pos.board[c] = piece(k as u8, side);
@@ -823,7 +823,7 @@ impl TryFrom<StateRepr> for CairdCyvasse {
                 .iter()
                 .position(|l| *l == tc)
                 .ok_or_else(|| {
-                    format!("unknown terrain letter `{}` on {}", t[c], geo.name(c as u8))
+                    format!("unknown terrain letter “{}” on {}", t[c], geo.name(c as u8))
                 })? as u8;
         }
         pos.refresh(geo);
@@ -1317,12 +1317,12 @@ impl Game for CairdCyvasse {
             Phase::Setup => {
                 if (0..geo.n).any(|c| self.pos.board[c] != 0 || self.pos.terrain[c] != GRASS) {
                     return Err(
-                        "during the setup the board must be empty (the plans are in `setups`)"
+                        "during the setup the board must be empty (the plans are in “setups”)"
                             .to_string(),
                     );
                 }
                 if self.setups.iter().all(Option::is_some) {
-                    return Err("both setups are committed: the phase must be `play`".to_string());
+                    return Err("both setups are committed: the phase must be “play”".to_string());
                 }
                 for s in 0..2 {
                     if let Some(p) = &self.setups[s] {
@@ -1338,7 +1338,7 @@ impl Game for CairdCyvasse {
             Phase::Play => {}
         }
         if self.setups.iter().any(Option::is_some) {
-            return Err("`setups` must be empty once play has begun".to_string());
+            return Err("“setups” must be empty once play has begun".to_string());
         }
         let mut counts = [[0u8; 10]; 2];
         for c in 0..geo.n {

@@ -184,7 +184,7 @@ impl Cell {
         let t = text.trim();
         let mut chars = t.chars();
         let bad = || {
-            format!("`{t}` is not a cell: write a row letter a..k and a position, e.g. a1, f11, k6")
+            format!("“{t}” is not a cell: write a row letter a..k and a position, e.g. a1, f11, k6")
         };
         let letter = chars.next().ok_or_else(bad)?.to_ascii_lowercase();
         if !letter.is_ascii_lowercase() || letter > 'k' {
@@ -194,7 +194,7 @@ impl Cell {
         let num: usize = chars.as_str().parse().map_err(|_| bad())?;
         if num == 0 || num > ROW_LEN[row] {
             return Err(format!(
-                "`{t}` is off the board: row {letter} has cells {letter}1..{letter}{}",
+                "“{t}” is off the board: row {letter} has cells {letter}1..{letter}{}",
                 ROW_LEN[row]
             ));
         }

@@ -223,7 +223,7 @@ impl Game for TrumpCyvasse {
                 Ok(())
             }
             (Phase::Setup, _, _) => Err(ActionError::Illegal(
-                "during the setup the only action is `setup` with the whole army".into(),
+                "during the setup the only action is “setup” with the whole army".into(),
             )),
             (Phase::FirstPlayer, Actor::Chance, TrumpAction::FirstPlayer(seat)) => {
                 if seat.index() > 1 {

@@ -89,7 +89,7 @@ pub fn parse(text: &str, owing: Option<Seat>) -> Result<TrumpAction, ActionError
             if let Some((kind, _)) = token.split_once('=') {
                 if !LABEL_KINDS.contains(&kind) || label.is_some() {
                     return Err(ActionError::Malformed(format!(
-                        "`{token}`: a setup may carry one label, {}=…",
+                        "“{token}”: a setup may carry one label, {}=…",
                         LABEL_KINDS.join("=… / ")
                     )));
                 }
@@ -114,7 +114,7 @@ pub fn parse(text: &str, owing: Option<Seat>) -> Result<TrumpAction, ActionError
                 let seat = owing.unwrap_or(Seat(0));
                 let listed = listed_by_label(seat, label).ok_or_else(|| {
                     ActionError::Malformed(format!(
-                        "`{label}` names no listed setup of {}",
+                        "“{label}” names no listed setup of {}",
                         seat_label(seat)
                     ))
                 })?;
@@ -123,7 +123,7 @@ pub fn parse(text: &str, owing: Option<Seat>) -> Result<TrumpAction, ActionError
             // Next to the pieces, the label must say truly where the army comes from.
             if listed_label(&army) != Some(label) {
                 return Err(ActionError::Malformed(format!(
-                    "this army is not the listed setup `{label}`: leave the label out to commit an army of your own"
+                    "this army is not the listed setup “{label}”: leave the label out to commit an army of your own"
                 )));
             }
         }
@@ -211,7 +211,7 @@ pub fn render(p: &TrumpPosition, observer: Observer) -> String {
             if let Some(cav) = p.cavalry {
                 let _ = write!(
                     s,
-                    "; the horse on {} may take its second leg (up to 2 jumps) or `end`",
+                    "; the horse on {} may take its second leg (up to 2 jumps) or “end”",
                     cav.horse
                 );
             }

@@ -1003,7 +1003,7 @@ impl TrumpCyvasse {
             }
         }
         if self.phase != Phase::Over && self.outcome.is_some() {
-            return Err("an outcome is given but the phase is not `over`".into());
+            return Err("an outcome is given but the phase is not “over”".into());
         }
         if self.phase != Phase::Play && self.cavalry.is_some() {
             return Err("a cavalry turn is given outside the play phase".into());
@@ -1011,7 +1011,7 @@ impl TrumpCyvasse {
         match self.phase {
             Phase::Setup => {
                 if self.committed == [true, true] {
-                    return Err("both seats have committed: the phase cannot be `setup`".into());
+                    return Err("both seats have committed: the phase cannot be “setup”".into());
                 }
                 if self.turn != 0 || self.quiet_turns != 0 {
                     return Err("turn and quiet_turns must be 0 during the setup".into());
@@ -1090,7 +1090,7 @@ impl TrumpCyvasse {
                 }
             }
             Phase::Over => match &self.outcome {
-                None => return Err("phase `over` needs an outcome".into()),
+                None => return Err("phase “over” needs an outcome".into()),
                 Some(o) if o.results.len() != 2 => {
                     return Err("the outcome must have one result per seat (2)".into());
                 }
